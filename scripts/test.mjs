@@ -1,0 +1,33 @@
+// The test command: builds the Node bundle, then runs the whole node:test suite under Node (via tsx)
+// and under Deno (`deno test -A`). `--node` or `--deno` runs one of them.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const want = process.argv.slice(2);
+const runNode = !want.includes('--deno') || want.includes('--node');
+const runDeno = !want.includes('--node') || want.includes('--deno');
+const filters = want.filter((a) => !a.startsWith('--'));
+
+function testFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const p = path.join(dir, d.name);
+    if (d.isDirectory()) return d.name === 'fixtures' ? [] : testFiles(p);
+    return d.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+const files = testFiles('test')
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+
+function run(label, command, args) {
+  console.log(`\n=== ${label}: ${command} ${args.slice(0, 4).join(' ')}${args.length > 4 ? ' …' : ''}`);
+  const r = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, NO_COLOR: '1' } });
+  return r.status ?? 1;
+}
+
+let failed = 0;
+failed += run('build', process.execPath, ['scripts/build.mjs']);
+if (runNode) failed += run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
+if (runDeno) failed += run('deno', path.join('node_modules', '.bin', 'deno'), ['test', '-A', '--no-check', ...files]);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,137 @@
+// Command-line parsing: `ctxgate [serve|call|doctor] [options]`. Usage mistakes throw AppError(Usage).
+import { parseArgs } from 'node:util';
+import { GRAPH_BACKENDS, type GraphBackend } from '../config/schema.ts';
+import { AppError, ErrorCode, messageOf } from '../errors.ts';
+import type { CommonOptions } from '../server/bootstrap.ts';
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'stdio'; common: CommonOptions }
+  | { kind: 'serve'; common: CommonOptions; host: string; hostExplicit: boolean; port: number; allowedHosts: string[]; allowedOrigins: string[]; maxBodyBytes: number }
+  | { kind: 'call'; common: CommonOptions; tool: string; args: unknown; json: boolean }
+  | { kind: 'doctor'; common: CommonOptions; json: boolean };
+
+export const USAGE = `ctxgate — MCP server that keeps an AI coding agent's context small
+
+Usage:
+  ctxgate [options]                      stdio MCP server (what MCP clients launch)
+  ctxgate serve [options]                MCP over Streamable HTTP at /mcp, health at /healthz
+  ctxgate call TOOL ['JSON-ARGS'] [--json]  one tool call, result printed
+  ctxgate doctor [--json]                what is available on this machine
+  ctxgate --help | --version
+
+Options:
+  --project-root DIR     project root (else CODE_CONTEXT_GATE_ROOT, CTXGATE_ROOT, the cwd)
+  --config FILE          JSON or YAML config (else CTXGATE_CONFIG, CTXMODE_CONFIG,
+                         ./ctxgate.config.{json,yaml}, ~/.config/ctxgate/config.{json,yaml})
+  --graph-backend NAME   ${GRAPH_BACKENDS.join(' | ')}
+  --log-file FILE        NDJSON event log (default: ctxgate.log in the data dir)
+  --debug                also write log events to stderr
+
+serve options:
+  --host ADDR            bind address (default 127.0.0.1; a non-loopback address prints a warning)
+  --port N               port (default 8787; 0 picks a free one)
+  --allowed-host NAME    accept this Host header too (repeatable)
+  --allowed-origin URL   accept this Origin too (repeatable)
+  --max-body BYTES       request body limit (default 4194304)
+
+Environment: CTXGATE_TOKEN (HTTP bearer token), CTXGATE_DATA_DIR, CTXGATE_LOG_FILE,
+CTXGATE_HOST, CTXGATE_PORT, CTXGATE_ENV_PASSTHROUGH / CTXMODE_ENV_PASSTHROUGH.
+`;
+
+const OPTIONS = {
+  'project-root': { type: 'string' },
+  config: { type: 'string' },
+  'graph-backend': { type: 'string' },
+  'log-file': { type: 'string' },
+  debug: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  'max-body': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+const SERVE_ONLY = ['host', 'port', 'allowed-host', 'allowed-origin', 'max-body'] as const;
+
+function usage(message: string): AppError {
+  return new AppError(ErrorCode.Usage, message, { hint: 'run ctxgate --help for the usage' });
+}
+
+function wholeNumber(value: string, what: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw usage(`${what} must be a whole number from ${min} to ${max} (got '${value}')`);
+  return Number(value);
+}
+
+export function parseCommand(argv: readonly string[], env: (name: string) => string | undefined): Command {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usage(messageOf(error));
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) return { kind: 'help' };
+  if (v.version) return { kind: 'version' };
+
+  const backend = v['graph-backend'];
+  if (backend !== undefined && !(GRAPH_BACKENDS as readonly string[]).includes(backend)) {
+    throw usage(`--graph-backend must be one of ${GRAPH_BACKENDS.join(', ')} (got '${backend}')`);
+  }
+  const common: CommonOptions = {
+    projectRoot: v['project-root'],
+    config: v.config,
+    graphBackend: backend as GraphBackend | undefined,
+    logFile: v['log-file'],
+    debug: v.debug ?? false,
+  };
+  const [command, ...rest] = positionals;
+  if (command !== 'serve') {
+    const misplaced = SERVE_ONLY.find((name) => v[name] !== undefined);
+    if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate serve'`);
+  }
+  if (v.json !== undefined && command !== 'call' && command !== 'doctor') throw usage("--json belongs to 'ctxgate call' and 'ctxgate doctor'");
+
+  switch (command) {
+    case undefined:
+      return { kind: 'stdio', common };
+    case 'serve': {
+      if (rest.length) throw usage(`unexpected argument '${rest[0]}' after serve`);
+      const hostFlag = v.host ?? env('CTXGATE_HOST');
+      const portText = v.port ?? env('CTXGATE_PORT') ?? '8787';
+      return {
+        kind: 'serve',
+        common,
+        host: hostFlag ?? '127.0.0.1',
+        hostExplicit: hostFlag !== undefined,
+        port: wholeNumber(portText, '--port', 0, 65535),
+        allowedHosts: v['allowed-host'] ?? [],
+        allowedOrigins: v['allowed-origin'] ?? [],
+        maxBodyBytes: v['max-body'] === undefined ? 4 * 1024 * 1024 : wholeNumber(v['max-body'], '--max-body', 1024, 256 * 1024 * 1024),
+      };
+    }
+    case 'call': {
+      const [tool, json, extra] = rest;
+      if (!tool) throw usage("'ctxgate call' needs a tool name, e.g. ctxgate call ctx_fs '{\"action\":\"ls\"}'");
+      if (extra !== undefined) throw usage(`unexpected argument '${extra}'; pass the tool's arguments as one JSON object`);
+      let args: unknown = {};
+      if (json !== undefined) {
+        try {
+          args = JSON.parse(json);
+        } catch (error) {
+          throw usage(`the arguments are not valid JSON: ${messageOf(error)}`);
+        }
+      }
+      return { kind: 'call', common, tool, args, json: v.json ?? false };
+    }
+    case 'doctor':
+      if (rest.length) throw usage(`unexpected argument '${rest[0]}' after doctor`);
+      return { kind: 'doctor', common, json: v.json ?? false };
+    default:
+      throw usage(`unknown command '${command}'`);
+  }
+}

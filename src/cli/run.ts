@@ -1,0 +1,76 @@
+// Runs one parsed command and returns the process exit code (0 ok, 1 failure, 2 usage/config).
+import { ErrorCode, isAppError, messageOf } from '../errors.ts';
+import type { Runtime } from '../runtime/types.ts';
+import { createAppContext } from '../server/bootstrap.ts';
+import type { AppContext } from '../server/context.ts';
+import { TOOLS } from '../tools/index.ts';
+import { createToolRegistry } from '../tools/registry.ts';
+import { runStdio } from '../transports/stdio.ts';
+import { serveHttp } from '../transports/serve.ts';
+import { VERSION } from '../version.ts';
+import { parseCommand, USAGE } from './args.ts';
+import { runCall } from './call.ts';
+import { diagnose, formatDoctor } from './doctor.ts';
+
+/** Resolves when the server should stop: a signal, or stdin closing in stdio mode. */
+function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
+  return new Promise((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) runtime.onSignal(signal, () => resolve(signal));
+    if (watchStdin) runtime.onStdinEnd(() => resolve('stdin closed'));
+  });
+}
+
+function printOut(runtime: Runtime, text: string): Promise<void> {
+  const { stdout } = runtime.stdio();
+  return new Promise((resolve) => stdout.write(`${text}\n`, () => resolve()));
+}
+
+async function runServer(app: AppContext, start: () => Promise<void>, watchStdin: boolean): Promise<number> {
+  const stopped = untilStopped(app.runtime, watchStdin);
+  await start();
+  const reason = await stopped;
+  app.logger.log('server_stop', { reason });
+  await app.lifecycle.shutdown(reason);
+  return 0;
+}
+
+export async function runCli(runtime: Runtime): Promise<number> {
+  let app: AppContext | undefined;
+  try {
+    const command = parseCommand(runtime.args, (name) => runtime.env.get(name));
+    if (command.kind === 'help') return printOut(runtime, USAGE.trimEnd()).then(() => 0);
+    if (command.kind === 'version') return printOut(runtime, VERSION).then(() => 0);
+
+    app = createAppContext(runtime, command.common);
+    const registry = createToolRegistry(TOOLS);
+    const ctx = app;
+    switch (command.kind) {
+      case 'stdio':
+        // stdout belongs to the protocol: anything a dependency logs goes to stderr instead.
+        console.log = console.error;
+        console.info = console.error;
+        return await runServer(ctx, () => runStdio(ctx, registry), true);
+      case 'serve':
+        return await runServer(ctx, () => serveHttp(ctx, registry, command), false);
+      case 'call': {
+        const code = await runCall(ctx, registry, command.tool, command.args, command.json);
+        await ctx.lifecycle.shutdown('call done');
+        return code;
+      }
+      case 'doctor': {
+        const report = diagnose(ctx, registry);
+        await printOut(runtime, command.json ? JSON.stringify(report, null, 2) : formatDoctor(report));
+        await ctx.lifecycle.shutdown('doctor done');
+        return 0;
+      }
+    }
+  } catch (error) {
+    const code = isAppError(error) && (error.code === ErrorCode.Usage || error.code === ErrorCode.Config) ? 2 : 1;
+    const hint = isAppError(error) && error.hint ? `\nhint: ${error.hint}` : '';
+    runtime.writeStderr(`ctxgate: ${messageOf(error)}${hint}\n`);
+    app?.logger.log('fatal', { error: messageOf(error) });
+    await app?.lifecycle.shutdown('fatal');
+    return code;
+  }
+}
+

@@ -1,0 +1,103 @@
+// Append-only NDJSON event log (the gate spec's events: tool_call, dispatch, gate, tool_result,
+// tool_error, …). A failing write never breaks a tool call, and nothing ever goes to stdout.
+import type { AppendHandle, Runtime } from '../runtime/types.ts';
+
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  log(event: string, fields?: LogFields): void;
+  /** The file written to, or undefined when file logging is off or failed. */
+  readonly file: string | undefined;
+  close(): void;
+}
+
+export interface LoggerOptions {
+  file: string | undefined;
+  debug: boolean;
+  /** Rotate to `<file>.1` past this size. */
+  maxBytes?: number;
+}
+
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+
+export function createLogger(runtime: Runtime, options: LoggerOptions): Logger {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let handle: AppendHandle | undefined;
+  let failed = false;
+
+  function fail(error: unknown): void {
+    if (failed) return;
+    failed = true;
+    handle = undefined;
+    runtime.writeStderr(`ctxgate: log file ${options.file} cannot be written (${String(error)}); file logging is off\n`);
+  }
+
+  function open(): AppendHandle | undefined {
+    if (handle || failed || !options.file) return handle;
+    try {
+      handle = runtime.fs.openAppendSync(options.file, 0o600);
+    } catch (error) {
+      fail(error);
+    }
+    return handle;
+  }
+
+  function rotateIfLarge(): void {
+    if (!handle || !options.file || handle.size() < maxBytes) return;
+    handle.close();
+    handle = undefined;
+    runtime.fs.renameSync(options.file, `${options.file}.1`);
+  }
+
+  return {
+    get file() {
+      return failed ? undefined : options.file;
+    },
+    log(event, fields = {}) {
+      let line: string;
+      try {
+        line = `${JSON.stringify({ ts: new Date().toISOString(), event, ...fields })}\n`;
+      } catch {
+        line = `${JSON.stringify({ ts: new Date().toISOString(), event, note: 'fields not serializable' })}\n`;
+      }
+      if (options.debug) runtime.writeStderr(line);
+      try {
+        open()?.append(line);
+        rotateIfLarge();
+      } catch (error) {
+        fail(error);
+      }
+    },
+    close() {
+      try {
+        handle?.close();
+      } catch {
+        // closing a broken handle is not worth reporting
+      }
+      handle = undefined;
+    },
+  };
+}
+
+const SENSITIVE_KEY = /token|key|secret|password|passwd|credential|auth|cookie|session/i;
+const MAX_LOGGED_STRING = 300;
+
+/**
+ * A copy of tool arguments that is safe to log: values under sensitive-looking keys and every
+ * `env` value are replaced, long strings are shortened.
+ */
+export function redactArgs(value: unknown, key = '', depth = 0): unknown {
+  if (depth > 6) return '[…]';
+  if (key === 'env' && value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).map((k) => [k, '[redacted]']));
+  }
+  if (key && SENSITIVE_KEY.test(key) && typeof value === 'string') return '[redacted]';
+  if (typeof value === 'string') {
+    return value.length > MAX_LOGGED_STRING ? `${value.slice(0, MAX_LOGGED_STRING)}…(+${value.length - MAX_LOGGED_STRING} chars)` : value;
+  }
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => redactArgs(v, '', depth + 1));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactArgs(v, k, depth + 1)]));
+  }
+  return value;
+}

@@ -1,0 +1,6 @@
+// Entry point on both runtimes: load the runtime shim, run the command line, exit with its code.
+import { runCli } from './cli/run.ts';
+import { loadRuntime } from './runtime/index.ts';
+
+const runtime = await loadRuntime();
+runtime.exit(await runCli(runtime));

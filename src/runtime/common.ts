@@ -1,0 +1,30 @@
+// Pieces of the shim that behave identically on Node and Deno (both implement these `node:` APIs).
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** PATH lookup without spawning anything. */
+export function which(command: string, pathVar: string | undefined): string | undefined {
+  if (command.includes('/')) return isExecutable(command) ? path.resolve(command) : undefined;
+  for (const dir of (pathVar ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, command);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    const s = fs.statSync(file);
+    if (!s.isFile()) return false;
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

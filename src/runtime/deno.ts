@@ -1,0 +1,82 @@
+// Deno implementation of the runtime shim: Deno's own APIs where they exist, `node:` compatibility
+// (identical behaviour, checked on these machines) for the file system and standard streams.
+import * as os from 'node:os';
+import process from 'node:process';
+import { sha256Hex, which } from './common.ts';
+import { nodeFs } from './node-fs.ts';
+import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
+
+interface DenoServer {
+  finished: Promise<void>;
+  shutdown(): Promise<void>;
+}
+interface DenoNamespace {
+  version: { deno: string };
+  build: { os: string };
+  pid: number;
+  args: string[];
+  cwd(): string;
+  env: { get(name: string): string | undefined; toObject(): Record<string, string> };
+  exit(code: number): never;
+  addSignalListener(signal: string, handler: () => void): void;
+  removeSignalListener(signal: string, handler: () => void): void;
+  serve(
+    options: { hostname: string; port: number; onListen?: (addr: { hostname: string; port: number }) => void; onError?: (e: unknown) => Response },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): DenoServer;
+}
+
+const Deno = (globalThis as unknown as { Deno: DenoNamespace }).Deno;
+
+function listen(fetch: FetchHandler, options: ListenOptions): Promise<HttpListener> {
+  return new Promise((resolve, reject) => {
+    try {
+      const server = Deno.serve(
+        {
+          hostname: options.hostname,
+          port: options.port,
+          onListen: (addr) =>
+            resolve({
+              hostname: addr.hostname,
+              port: addr.port,
+              close: async () => {
+                // shutdown() waits for open SSE streams; cap the wait so a stuck client cannot block exit.
+                await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 2000))]);
+              },
+            }),
+        },
+        fetch,
+      );
+    } catch (error) {
+      reject(error);
+    }
+  });
+}
+
+export function createDenoRuntime(): Runtime {
+  return {
+    name: 'deno',
+    version: Deno.version.deno,
+    platform: Deno.build.os,
+    pid: Deno.pid,
+    args: Deno.args,
+    cwd: () => Deno.cwd(),
+    homeDir: () => os.homedir(),
+    env: { get: (name) => Deno.env.get(name), toObject: () => Deno.env.toObject() },
+    fs: nodeFs,
+    stdio: () => ({ stdin: process.stdin, stdout: process.stdout }),
+    writeStderr: (text) => void process.stderr.write(text),
+    onSignal(signal: ShutdownSignal, handler: () => void) {
+      Deno.addSignalListener(signal, handler);
+      return () => Deno.removeSignalListener(signal, handler);
+    },
+    onStdinEnd(handler) {
+      process.stdin.once('end', handler);
+      process.stdin.once('close', handler);
+    },
+    listen,
+    which: (command) => which(command, Deno.env.get('PATH')),
+    sha256Hex,
+    exit: (code) => Deno.exit(code),
+  };
+}

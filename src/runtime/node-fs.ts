@@ -1,0 +1,95 @@
+// File system over `node:fs`. Deno 2 implements these calls too, so both runtimes share this file.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { AppendHandle, DirEntry, FileStat, RuntimeFs } from './types.ts';
+
+function toStat(s: fs.Stats): FileStat {
+  return {
+    size: s.size,
+    mode: s.mode,
+    mtimeMs: s.mtimeMs,
+    isFile: s.isFile(),
+    isDirectory: s.isDirectory(),
+    isSymbolicLink: s.isSymbolicLink(),
+  };
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function toEntry(d: fs.Dirent): DirEntry {
+  return { name: d.name, isFile: d.isFile(), isDirectory: d.isDirectory(), isSymbolicLink: d.isSymbolicLink() };
+}
+
+function statOrUndefined(fn: () => fs.Stats): FileStat | undefined {
+  try {
+    return toStat(fn());
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+async function statOrUndefinedAsync(fn: () => Promise<fs.Stats>): Promise<FileStat | undefined> {
+  try {
+    return toStat(await fn());
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+function openAppendSync(file: string, mode = 0o600): AppendHandle {
+  const fd = fs.openSync(file, 'a', mode);
+  let size = fs.fstatSync(fd).size;
+  return {
+    append(text) {
+      const bytes = Buffer.from(text, 'utf8');
+      fs.writeSync(fd, bytes);
+      size += bytes.length;
+    },
+    size: () => size,
+    close: () => fs.closeSync(fd),
+  };
+}
+
+function writeFileAtomicSync(file: string, data: string | Uint8Array, mode = 0o600): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    const fd = fs.openSync(tmp, 'w', mode);
+    try {
+      fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.chmodSync(tmp, mode);
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+export const nodeFs: RuntimeFs = {
+  readTextFile: (p) => fs.promises.readFile(p, 'utf8'),
+  readTextFileSync: (p) => fs.readFileSync(p, 'utf8'),
+  readFile: async (p) => new Uint8Array(await fs.promises.readFile(p)),
+  writeFileAtomicSync,
+  openAppendSync,
+  mkdirSync: (p, o) => void fs.mkdirSync(p, { recursive: o?.recursive ?? false, mode: o?.mode }),
+  chmodSync: (p, m) => fs.chmodSync(p, m),
+  renameSync: (a, b) => fs.renameSync(a, b),
+  removeSync: (p, o) => fs.rmSync(p, { recursive: o?.recursive ?? false, force: true }),
+  statSync: (p) => statOrUndefined(() => fs.statSync(p)),
+  lstatSync: (p) => statOrUndefined(() => fs.lstatSync(p)),
+  stat: (p) => statOrUndefinedAsync(() => fs.promises.stat(p)),
+  lstat: (p) => statOrUndefinedAsync(() => fs.promises.lstat(p)),
+  realpathSync: (p) => fs.realpathSync(p),
+  realpath: (p) => fs.promises.realpath(p),
+  readlinkSync: (p) => fs.readlinkSync(p),
+  readDir: async (p) => (await fs.promises.readdir(p, { withFileTypes: true })).map(toEntry),
+  readDirSync: (p) => fs.readdirSync(p, { withFileTypes: true }).map(toEntry),
+};

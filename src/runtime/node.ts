@@ -1,0 +1,56 @@
+// Node.js implementation of the runtime shim.
+import * as os from 'node:os';
+import process from 'node:process';
+import { sha256Hex, which } from './common.ts';
+import { nodeFs } from './node-fs.ts';
+import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
+
+async function listen(fetch: FetchHandler, options: ListenOptions): Promise<HttpListener> {
+  const { serve } = await import('@hono/node-server');
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, hostname: options.hostname, port: options.port }, (info) => {
+      resolve({
+        hostname: info.address,
+        port: info.port,
+        close: () =>
+          new Promise<void>((done) => {
+            // Open SSE streams would keep close() waiting forever.
+            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+            server.close(() => done());
+          }),
+      });
+    });
+    server.once('error', reject);
+  });
+}
+
+export function createNodeRuntime(): Runtime {
+  return {
+    name: 'node',
+    version: process.versions.node,
+    platform: process.platform,
+    pid: process.pid,
+    args: process.argv.slice(2),
+    cwd: () => process.cwd(),
+    homeDir: () => os.homedir(),
+    env: {
+      get: (name) => process.env[name],
+      toObject: () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    },
+    fs: nodeFs,
+    stdio: () => ({ stdin: process.stdin, stdout: process.stdout }),
+    writeStderr: (text) => void process.stderr.write(text),
+    onSignal(signal: ShutdownSignal, handler: () => void) {
+      process.on(signal, handler);
+      return () => void process.off(signal, handler);
+    },
+    onStdinEnd(handler) {
+      process.stdin.once('end', handler);
+      process.stdin.once('close', handler);
+    },
+    listen,
+    which: (command) => which(command, process.env.PATH),
+    sha256Hex,
+    exit: (code) => process.exit(code),
+  };
+}

@@ -1,0 +1,96 @@
+// The runtime shim's contract. Everything outside src/runtime/ receives a Runtime and never touches
+// `process`, `Deno`, runtime-specific `node:` modules or /proc itself (a test enforces this).
+import type { Readable, Writable } from 'node:stream';
+
+export type RuntimeName = 'node' | 'deno';
+
+export interface FileStat {
+  size: number;
+  mode: number;
+  mtimeMs: number;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymbolicLink: boolean;
+}
+
+export interface DirEntry {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymbolicLink: boolean;
+}
+
+/** File system access: synchronous where the caller sits on a hot path or in a VFS, async elsewhere. */
+export interface RuntimeFs {
+  readTextFile(path: string): Promise<string>;
+  readTextFileSync(path: string): string;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Writes through a temporary file and a rename, so a crash never leaves a half-written file. */
+  writeFileAtomicSync(path: string, data: string | Uint8Array, mode?: number): void;
+  /** Opens (creating with `mode`) a file for appending; returns a small append handle. */
+  openAppendSync(path: string, mode?: number): AppendHandle;
+  mkdirSync(path: string, options?: { recursive?: boolean; mode?: number }): void;
+  chmodSync(path: string, mode: number): void;
+  renameSync(from: string, to: string): void;
+  removeSync(path: string, options?: { recursive?: boolean }): void;
+  /** `undefined` when the path does not exist. */
+  statSync(path: string): FileStat | undefined;
+  lstatSync(path: string): FileStat | undefined;
+  stat(path: string): Promise<FileStat | undefined>;
+  lstat(path: string): Promise<FileStat | undefined>;
+  realpathSync(path: string): string;
+  realpath(path: string): Promise<string>;
+  readlinkSync(path: string): string;
+  readDir(path: string): Promise<DirEntry[]>;
+  readDirSync(path: string): DirEntry[];
+}
+
+export interface AppendHandle {
+  append(text: string): void;
+  size(): number;
+  close(): void;
+}
+
+export interface HttpListener {
+  /** The address actually bound (the port is real even when 0 was asked for). */
+  hostname: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface ListenOptions {
+  hostname: string;
+  port: number;
+}
+
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+export type ShutdownSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+export interface Runtime {
+  name: RuntimeName;
+  /** Version of the JavaScript runtime itself (e.g. "20.20.2" or "2.9.6"). */
+  version: string;
+  platform: string;
+  pid: number;
+  /** Command-line arguments after the script name. */
+  args: readonly string[];
+  cwd(): string;
+  homeDir(): string;
+  env: {
+    get(name: string): string | undefined;
+    toObject(): Record<string, string>;
+  };
+  fs: RuntimeFs;
+  /** The process's standard streams, as the MCP SDK's stdio transport wants them. */
+  stdio(): { stdin: Readable; stdout: Writable };
+  writeStderr(text: string): void;
+  onSignal(signal: ShutdownSignal, handler: () => void): () => void;
+  onStdinEnd(handler: () => void): void;
+  listen(fetch: FetchHandler, options: ListenOptions): Promise<HttpListener>;
+  /** Absolute path of an executable found on PATH, or undefined. */
+  which(command: string): string | undefined;
+  /** Hex SHA-256 of a string (used for stable per-project folder names). */
+  sha256Hex(text: string): string;
+  exit(code: number): never;
+}

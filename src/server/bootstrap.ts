@@ -1,0 +1,50 @@
+// Builds the AppContext from CLI options, environment and config file.
+import * as path from 'node:path';
+import { loadConfig } from '../config/load.ts';
+import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
+import type { GraphBackend } from '../config/schema.ts';
+import { messageOf } from '../errors.ts';
+import { createLogger } from '../logging/logger.ts';
+import type { Runtime } from '../runtime/types.ts';
+import type { AppContext } from './context.ts';
+import { createLifecycle } from './lifecycle.ts';
+
+export interface CommonOptions {
+  projectRoot?: string;
+  config?: string;
+  graphBackend?: GraphBackend;
+  logFile?: string;
+  debug: boolean;
+}
+
+export function createAppContext(runtime: Runtime, options: CommonOptions): AppContext {
+  const projectRoot = resolveProjectRoot(runtime, options.projectRoot);
+  const { config, file } = loadConfig(runtime, options.config, projectRoot);
+  if (options.graphBackend) config.backend.graph = options.graphBackend;
+  const workdirs = { dirs: resolveWorkdirs(runtime, projectRoot, config.workdirs, file) };
+  const dataDir = projectDataDir(runtime, projectRoot);
+  let dataDirUsable = true;
+  try {
+    ensurePrivateDir(runtime, dataDir);
+  } catch (error) {
+    dataDirUsable = false;
+    runtime.writeStderr(`ctxgate: data dir ${dataDir} cannot be created (${messageOf(error)}); set CTXGATE_DATA_DIR to a writable folder\n`);
+  }
+  const explicitLog = options.logFile ?? runtime.env.get('CTXGATE_LOG_FILE');
+  const logFile = explicitLog ? path.resolve(runtime.cwd(), explicitLog) : dataDirUsable ? path.join(dataDir, 'ctxgate.log') : undefined;
+  const logger = createLogger(runtime, { file: logFile, debug: options.debug });
+  const lifecycle = createLifecycle({ onError: (error) => logger.log('shutdown_error', { error: messageOf(error) }) });
+  lifecycle.onShutdown(() => logger.close());
+  return {
+    runtime,
+    config,
+    configFile: file,
+    projectRoot,
+    workdirs,
+    dataDir,
+    logger,
+    lifecycle,
+    processSessionId: crypto.randomUUID(),
+    debug: options.debug,
+  };
+}

@@ -1,0 +1,32 @@
+// What every tool call can reach: the runtime, the validated config, where things live, the logger.
+import type { Config } from '../config/schema.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Runtime } from '../runtime/types.ts';
+import type { Workdirs } from '../security/resolve-safe.ts';
+import type { Lifecycle } from './lifecycle.ts';
+
+export interface AppContext {
+  runtime: Runtime;
+  config: Config;
+  configFile: string | undefined;
+  projectRoot: string;
+  workdirs: Workdirs;
+  /** Per-project data folder (0700): log, HTTP token, databases. */
+  dataDir: string;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  /** Identifies this server process (ctx_kb stats/purge scope=session). */
+  processSessionId: string;
+  debug: boolean;
+}
+
+/** State that lives as long as one MCP client session (stdio: the process; HTTP: the session id). */
+export interface ClientSession {
+  id: string;
+  /** Per-session tool state (e.g. the gate's refusal counter), keyed by the tool that owns it. */
+  state: Map<string, unknown>;
+}
+
+export function createClientSession(id: string): ClientSession {
+  return { id, state: new Map() };
+}

@@ -1,0 +1,4 @@
+// Every tool the server offers. A new tool is one module here; nothing else changes.
+import type { ToolDefinition } from './registry.ts';
+
+export const TOOLS: readonly ToolDefinition[] = [];

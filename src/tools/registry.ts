@@ -1,0 +1,142 @@
+// How a tool is declared and called. Each tool is one module exporting a ToolDefinition; the
+// registry turns them into MCP tool listings, validates arguments, and turns every thrown error
+// into an `isError` result that says what was wrong and what to do.
+import { z } from 'zod';
+import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
+import { redactArgs } from '../logging/logger.ts';
+import type { AppContext, ClientSession } from '../server/context.ts';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  openWorldHint: boolean;
+  idempotentHint?: boolean;
+}
+
+export interface ToolCallContext {
+  app: AppContext;
+  session: ClientSession;
+  signal: AbortSignal;
+  /** Reports progress to the client when it asked for it (a no-op otherwise). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+export interface ToolReply {
+  /** Compact text for the model. */
+  text: string;
+  /** Machine-readable form; required when the tool declares an output schema. */
+  structured?: Record<string, unknown>;
+}
+
+export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output?: z.ZodType;
+  annotations: ToolAnnotations;
+  run(args: z.output<I>, ctx: ToolCallContext): Promise<ToolReply>;
+}
+
+/** Declares a tool; exists so that `run` gets its argument type from `input`. */
+export function defineTool<I extends z.ZodType>(definition: ToolDefinition<I>): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}
+
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown> & { type: 'object' };
+  outputSchema?: Record<string, unknown> & { type: 'object' };
+  annotations: ToolAnnotations & { title: string };
+}
+
+export interface CallResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> & { type: 'object' } {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return { ...json, type: 'object' };
+}
+
+export interface ToolRegistry {
+  readonly names: readonly string[];
+  list(): ListedTool[];
+  call(name: string, args: unknown, ctx: ToolCallContext): Promise<CallResult>;
+}
+
+export function createToolRegistry(definitions: readonly ToolDefinition[]): ToolRegistry {
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  let listed: ListedTool[] | undefined;
+
+  return {
+    names: definitions.map((d) => d.name),
+    list() {
+      listed ??= definitions.map((d) => ({
+        name: d.name,
+        title: d.title,
+        description: d.description,
+        inputSchema: jsonSchemaOf(d.input, 'input'),
+        ...(d.output ? { outputSchema: jsonSchemaOf(d.output, 'output') } : {}),
+        annotations: { title: d.title, ...d.annotations },
+      }));
+      return listed;
+    },
+    async call(name, args, ctx) {
+      const { logger } = ctx.app;
+      const started = Date.now();
+      logger.log('tool_call', { tool: name, session: ctx.session.id, args: redactArgs(args ?? {}) });
+      try {
+        const tool = byName.get(name);
+        if (!tool) {
+          throw new AppError(ErrorCode.UnknownTool, `unknown tool '${name}'`, { hint: `the tools are: ${[...byName.keys()].join(', ')}` });
+        }
+        const parsed = tool.input.safeParse(args ?? {});
+        if (!parsed.success) {
+          throw new AppError(ErrorCode.InvalidArgument, `invalid arguments for ${name}:\n${formatArgumentIssues(parsed.error.issues)}`, {
+            hint: `tools/list shows every parameter of ${name} with its type and limits`,
+          });
+        }
+        const reply = await tool.run(parsed.data, ctx);
+        const result: CallResult = { content: [{ type: 'text', text: reply.text }] };
+        if (reply.structured) result.structuredContent = reply.structured;
+        logger.log('tool_result', {
+          tool: name,
+          durationMs: Date.now() - started,
+          chars: reply.text.length,
+          estTokens: Math.ceil(reply.text.length / ctx.app.config.estimation.charsPerToken),
+        });
+        return result;
+      } catch (error) {
+        return errorResult(name, error, ctx, Date.now() - started);
+      }
+    },
+  };
+}
+
+export function formatArgumentIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        return `  unknown parameter${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+      }
+      const where = issue.path.length ? issue.path.join('.') : '(arguments)';
+      return `  ${where}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+function errorResult(tool: string, error: unknown, ctx: ToolCallContext, durationMs: number): CallResult {
+  const app = isAppError(error);
+  const code = app ? error.code : ErrorCode.Internal;
+  const message = messageOf(error);
+  ctx.app.logger.log('tool_error', { tool, code, error: message, durationMs });
+  const hint = app ? error.hint : 'this is a bug in ctxgate; the log file has details';
+  return { content: [{ type: 'text', text: `error ${code}: ${message}${hint ? `\nhint: ${hint}` : ''}` }], isError: true };
+}
