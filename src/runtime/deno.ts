@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import process from 'node:process';
 import { sha256Hex, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
+import { spawn } from './node-process.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
 interface DenoServer {
@@ -76,6 +77,7 @@ export function createDenoRuntime(): Runtime {
     },
     listen,
     which: (command) => which(command, Deno.env.get('PATH')),
+    spawn,
     sha256Hex,
     exit: (code) => Deno.exit(code),
   };

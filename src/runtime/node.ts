@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import process from 'node:process';
 import { sha256Hex, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
+import { spawn } from './node-process.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
 async function listen(fetch: FetchHandler, options: ListenOptions): Promise<HttpListener> {
@@ -50,6 +51,7 @@ export function createNodeRuntime(): Runtime {
     },
     listen,
     which: (command) => which(command, process.env.PATH),
+    spawn,
     sha256Hex,
     exit: (code) => process.exit(code),
   };

@@ -90,7 +90,32 @@ export interface Runtime {
   listen(fetch: FetchHandler, options: ListenOptions): Promise<HttpListener>;
   /** Absolute path of an executable found on PATH, or undefined. */
   which(command: string): string | undefined;
+  spawn(command: string, args: readonly string[], options: SpawnOptions): ChildHandle;
   /** Hex SHA-256 of a string (used for stable per-project folder names). */
   sha256Hex(text: string): string;
   exit(code: number): never;
+}
+
+export interface SpawnOptions {
+  cwd: string;
+  /** The child's whole environment (nothing is inherited implicitly). */
+  env: Record<string, string>;
+  stdin?: Uint8Array;
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: string | null;
+  /** errno code when the process could not be started (e.g. ENOENT: command not found). */
+  spawnError?: string;
+}
+
+/** A child process that leads its own process group, so the whole group can be signalled. */
+export interface ChildHandle {
+  pid: number | undefined;
+  onStdout(listener: (chunk: Uint8Array) => void): void;
+  onStderr(listener: (chunk: Uint8Array) => void): void;
+  exited: Promise<ChildExit>;
+  /** Signals every process in the child's group; false when the group is already gone. */
+  killGroup(signal: 'SIGTERM' | 'SIGKILL'): boolean;
 }

@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.ts';
 import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
 import type { GraphBackend } from '../config/schema.ts';
 import { messageOf } from '../errors.ts';
+import { createExecutor } from '../exec/run.ts';
 import { createLogger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { AppContext } from './context.ts';
@@ -35,6 +36,8 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   const logger = createLogger(runtime, { file: logFile, debug: options.debug });
   const lifecycle = createLifecycle({ onError: (error) => logger.log('shutdown_error', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => logger.close());
+  const exec = createExecutor(runtime);
+  lifecycle.onShutdown(() => exec.killAll());
   return {
     runtime,
     config,
@@ -43,6 +46,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     workdirs,
     dataDir,
     logger,
+    exec,
     lifecycle,
     processSessionId: crypto.randomUUID(),
     debug: options.debug,

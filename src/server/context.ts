@@ -1,5 +1,6 @@
 // What every tool call can reach: the runtime, the validated config, where things live, the logger.
 import type { Config } from '../config/schema.ts';
+import type { Executor } from '../exec/run.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
@@ -14,6 +15,8 @@ export interface AppContext {
   /** Per-project data folder (0700): log, HTTP token, databases. */
   dataDir: string;
   logger: Logger;
+  /** Starts every child process (rg, git, ctx_run); ends them all on shutdown. */
+  exec: Executor;
   lifecycle: Lifecycle;
   /** Identifies this server process (ctx_kb stats/purge scope=session). */
   processSessionId: string;

@@ -1,4 +1,5 @@
 // Every tool the server offers. A new tool is one module here; nothing else changes.
+import { ctxFs } from './context/fs.ts';
 import type { ToolDefinition } from './registry.ts';
 
-export const TOOLS: readonly ToolDefinition[] = [];
+export const TOOLS: readonly ToolDefinition[] = [ctxFs];

@@ -1,0 +1,59 @@
+// Capped output capture: keeps at most `limit` bytes, then counts what it drops, and decodes without
+// splitting a UTF-8 character at the cut.
+export class CappedOutput {
+  private readonly chunks: Uint8Array[] = [];
+  private kept = 0;
+  private dropped = 0;
+  private readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  push(chunk: Uint8Array): void {
+    const room = this.limit - this.kept;
+    if (room >= chunk.length) {
+      this.chunks.push(chunk);
+      this.kept += chunk.length;
+      return;
+    }
+    if (room > 0) {
+      this.chunks.push(chunk.subarray(0, room));
+      this.kept += room;
+    }
+    this.dropped += chunk.length - Math.max(room, 0);
+  }
+
+  get truncated(): boolean {
+    return this.dropped > 0;
+  }
+
+  get bytesSeen(): number {
+    return this.kept + this.dropped;
+  }
+
+  text(): string {
+    const all = new Uint8Array(this.kept);
+    let at = 0;
+    for (const c of this.chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    return new TextDecoder().decode(all.subarray(0, this.truncated ? utf8Boundary(all) : all.length));
+  }
+}
+
+/** Length of the longest prefix that does not end inside a multi-byte UTF-8 sequence. */
+export function utf8Boundary(bytes: Uint8Array): number {
+  let i = bytes.length;
+  // Walk back over continuation bytes (10xxxxxx) to the lead byte of the last sequence.
+  let back = 0;
+  while (i > 0 && back < 4 && ((bytes[i - 1] ?? 0) & 0xc0) === 0x80) {
+    i--;
+    back++;
+  }
+  if (i === 0) return bytes.length;
+  const lead = bytes[i - 1] ?? 0;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return need === back + 1 ? bytes.length : i - 1;
+}

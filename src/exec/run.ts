@@ -1,0 +1,123 @@
+// Runs one process to completion with one result shape whether it succeeds or fails: a non-zero exit
+// is data. Timeout or cancellation ends the whole process group (TERM, then KILL after a grace
+// period), and the executor ends every live group when the server shuts down.
+import { AppError, ErrorCode } from '../errors.ts';
+import type { ChildHandle, Runtime } from '../runtime/types.ts';
+import { CappedOutput } from './output.ts';
+
+export interface ExecRequest {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdin?: Uint8Array;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Bytes kept per stream (default 1 MiB); the rest is counted, not stored. */
+  maxOutputBytes?: number;
+  /** Sees raw stdout as it arrives; return true to stop the process (e.g. enough matches). */
+  onStdout?: (chunk: Uint8Array) => boolean | undefined;
+}
+
+export interface ExecResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Stopped on purpose by onStdout. */
+  stoppedEarly: boolean;
+  truncated: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: number;
+}
+
+export interface Executor {
+  run(request: ExecRequest): Promise<ExecResult>;
+  /** Ends every live process group (server shutdown). */
+  killAll(): Promise<void>;
+  readonly liveCount: number;
+}
+
+export const KILL_GRACE_MS = 2000;
+const DEFAULT_MAX_OUTPUT = 1024 * 1024;
+
+export function createExecutor(runtime: Runtime): Executor {
+  const live = new Set<ChildHandle>();
+
+  async function terminate(child: ChildHandle, exited: Promise<unknown>): Promise<void> {
+    if (!child.killGroup('SIGTERM')) return;
+    const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS))]);
+    // The leader may be gone while grandchildren linger: KILL the group either way.
+    child.killGroup('SIGKILL');
+    if (!gone) await exited;
+  }
+
+  return {
+    get liveCount() {
+      return live.size;
+    },
+    async run(request) {
+      if (request.signal?.aborted) throw new AppError(ErrorCode.Timeout, 'the call was cancelled before the process started');
+      const started = Date.now();
+      const child = runtime.spawn(request.command, request.args, { cwd: request.cwd, env: request.env, stdin: request.stdin });
+      live.add(child);
+      const stdout = new CappedOutput(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
+      const stderr = new CappedOutput(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
+      let timedOut = false;
+      let cancelled = false;
+      let stoppedEarly = false;
+      let stopping: Promise<void> | undefined;
+      const stop = () => (stopping ??= terminate(child, child.exited));
+
+      child.onStdout((chunk) => {
+        stdout.push(chunk);
+        if (!stoppedEarly && request.onStdout?.(chunk)) {
+          stoppedEarly = true;
+          void stop();
+        }
+      });
+      child.onStderr((chunk) => stderr.push(chunk));
+      const timer = setTimeout(() => {
+        timedOut = true;
+        void stop();
+      }, request.timeoutMs);
+      const onAbort = () => {
+        cancelled = true;
+        void stop();
+      };
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const exit = await child.exited;
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+      // The leader exited by itself: still end any grandchildren it left in its group.
+      if (!stopping) child.killGroup('SIGKILL');
+      await stopping;
+      live.delete(child);
+
+      if (exit.spawnError) {
+        const missing = exit.spawnError === 'ENOENT';
+        throw new AppError(missing ? ErrorCode.Unavailable : ErrorCode.Internal, missing ? `command '${request.command}' was not found` : `cannot start '${request.command}': ${exit.spawnError}`, {
+          hint: missing ? `install ${request.command} or put it on PATH` : undefined,
+        });
+      }
+      return {
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        cancelled,
+        stoppedEarly,
+        truncated: stdout.truncated || stderr.truncated,
+        durationMs: Date.now() - started,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        stdoutBytes: stdout.bytesSeen,
+      };
+    },
+    async killAll() {
+      await Promise.all([...live].map((child) => terminate(child, child.exited)));
+    },
+  };
+}

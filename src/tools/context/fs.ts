@@ -1,0 +1,102 @@
+// ctx_fs: the workspace file system (ls, glob, stat, rg), every path limited to the workdirs.
+import { z } from 'zod';
+import { AppError, ErrorCode } from '../../errors.ts';
+import { resolveSafe } from '../../security/resolve-safe.ts';
+import { secretReason } from '../../security/secret-files.ts';
+import { formatGlob, globFiles } from '../../workspace/glob.ts';
+import { formatGrep, grep } from '../../workspace/grep/index.ts';
+import { formatListing, listDir } from '../../workspace/list.ts';
+import { formatStat, statPath } from '../../workspace/stat.ts';
+import { defineTool, type ToolCallContext } from '../registry.ts';
+
+const LIST_LIMIT = { default: 200, max: 2000 };
+const RG_LIMIT = { default: 50, max: 500 };
+
+const input = z.strictObject({
+  action: z.enum(['ls', 'glob', 'stat', 'rg']),
+  path: z.string().optional().describe('file or folder; default: the primary workdir'),
+  depth: z.number().int().min(1).max(5, 'must be 1–5').optional().describe('ls: 1–5, default 1'),
+  include_hidden: z.boolean().optional().describe('ls: list dotfiles'),
+  limit: z.number().int().min(1).max(LIST_LIMIT.max, `must be at most ${LIST_LIMIT.max} (rg: ${RG_LIMIT.max})`).optional().describe('ls/glob ≤2000 (200); rg ≤500 (50)'),
+  pattern: z.string().min(1).optional().describe('glob: e.g. src/**/*.ts; rg: regex'),
+  glob: z.string().min(1).optional().describe('rg: file filter, e.g. *.go or !*.min.js'),
+  ignore_case: z.boolean().optional(),
+  context: z.number().int().min(0).max(5, 'must be 0–5').optional().describe('rg: lines around each match, 0–5'),
+  literal: z.union([z.boolean(), z.string().min(1)]).optional().describe('rg: true = pattern is plain text, or the text itself'),
+});
+
+type Args = z.output<typeof input>;
+
+function target(ctx: ToolCallContext, path: string | undefined) {
+  return resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path);
+}
+
+async function ls(args: Args, ctx: ToolCallContext) {
+  const dir = target(ctx, args.path);
+  if (!(await ctx.app.runtime.fs.stat(dir.real))?.isDirectory) {
+    throw new AppError(ErrorCode.InvalidArgument, `'${args.path}' is a file, not a folder`, { hint: 'use action stat for a single file' });
+  }
+  const limit = args.limit ?? LIST_LIMIT.default;
+  const listing = await listDir(ctx.app.runtime.fs, dir, { depth: args.depth ?? 1, includeHidden: args.include_hidden ?? false, limit, signal: ctx.signal });
+  return { text: formatListing(listing, limit), structured: { ...listing } };
+}
+
+async function glob(args: Args, ctx: ToolCallContext) {
+  if (!args.pattern) throw new AppError(ErrorCode.InvalidArgument, 'glob needs a pattern', { hint: "e.g. {action:'glob', pattern:'src/**/*.ts'}" });
+  const base = target(ctx, args.path);
+  const limit = args.limit ?? LIST_LIMIT.default;
+  const result = await globFiles(ctx.app.runtime.fs, base, args.pattern, { limit, respectGitignore: ctx.app.config.scan.respectGitignore, signal: ctx.signal });
+  return { text: formatGlob(result, limit), structured: { ...result } };
+}
+
+function stat(args: Args, ctx: ToolCallContext) {
+  const result = statPath(ctx.app.runtime.fs, target(ctx, args.path));
+  return { text: formatStat(result), structured: { ...result } };
+}
+
+async function rg(args: Args, ctx: ToolCallContext) {
+  const literalText = typeof args.literal === 'string' ? args.literal : undefined;
+  if (literalText && args.pattern) {
+    throw new AppError(ErrorCode.InvalidArgument, 'pass either pattern or literal text, not both', { hint: 'use pattern with literal: true for plain text' });
+  }
+  const pattern = literalText ?? args.pattern;
+  if (!pattern) throw new AppError(ErrorCode.InvalidArgument, 'rg needs a pattern', { hint: "e.g. {action:'rg', pattern:'TODO', glob:'*.ts'}" });
+  const limit = args.limit ?? RG_LIMIT.default;
+  if (limit > RG_LIMIT.max) {
+    throw new AppError(ErrorCode.LimitExceeded, `limit for rg is at most ${RG_LIMIT.max} (got ${limit})`, { hint: 'narrow the search instead of raising the limit' });
+  }
+  const where = target(ctx, args.path);
+  const secret = where.relative && secretReason(where.relative);
+  if (secret) throw new AppError(ErrorCode.SecretRefused, `'${where.relative}' is not searched: ${secret}`, { hint: 'secret-like files are never searched or indexed' });
+  const query = {
+    pattern,
+    literal: literalText !== undefined || args.literal === true,
+    ignoreCase: args.ignore_case ?? false,
+    context: args.context ?? 0,
+    limit,
+    glob: args.glob,
+  };
+  const result = await grep(ctx.app, where, query, { signal: ctx.signal });
+  return { text: formatGrep(result, query), structured: { ...result } };
+}
+
+export const ctxFs = defineTool({
+  name: 'ctx_fs',
+  title: 'Workspace files',
+  description:
+    'Workspace file system, limited to the workdirs. ls: folder entries (depth, include_hidden, limit). glob: files matching a pattern, gitignore-aware. stat: one path\'s metadata. rg: content search sorted by path (pattern or literal, glob, ignore_case, context, limit); secret files are never searched.',
+  input,
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  async run(args, ctx) {
+    switch (args.action) {
+      case 'ls':
+        return ls(args, ctx);
+      case 'glob':
+        return glob(args, ctx);
+      case 'stat':
+        return stat(args, ctx);
+      case 'rg':
+        return rg(args, ctx);
+    }
+  },
+});

@@ -1,0 +1,49 @@
+// ctx_fs glob: picomatch patterns over a gitignore-aware walk that skips .git, node_modules, vendor.
+import picomatch from 'picomatch';
+import type { RuntimeFs } from '../runtime/types.ts';
+import type { SafePath } from '../security/resolve-safe.ts';
+import { HEAVY_DIRS } from './list.ts';
+import { walk } from './walk.ts';
+
+export interface GlobResult {
+  pattern: string;
+  base: string;
+  matches: string[];
+  truncated: boolean;
+}
+
+export async function globFiles(
+  fs: RuntimeFs,
+  base: SafePath,
+  pattern: string,
+  options: { limit: number; respectGitignore: boolean; signal?: AbortSignal },
+): Promise<GlobResult> {
+  // A pattern without a slash matches at any depth, as in .gitignore and most tools' globs.
+  const effective = pattern.includes('/') ? pattern.replace(/^\.\//, '') : `**/${pattern}`;
+  const isMatch = picomatch(effective, { dot: pattern.split('/').some((s) => s.startsWith('.')) });
+  const matches: string[] = [];
+  let truncated = false;
+  for await (const e of walk(fs, {
+    root: base.workdir,
+    base: base.real,
+    includeHidden: true,
+    respectGitignore: options.respectGitignore,
+    skipDirs: HEAVY_DIRS,
+    dropDirs: HEAVY_DIRS,
+    signal: options.signal,
+  })) {
+    if (e.type === 'dir' || !isMatch(e.rel)) continue;
+    if (matches.length >= options.limit) {
+      truncated = true;
+      break;
+    }
+    matches.push(e.rel);
+  }
+  return { pattern, base: base.relative || '.', matches, truncated };
+}
+
+export function formatGlob(result: GlobResult, limit: number): string {
+  const head = `${result.matches.length} match${result.matches.length === 1 ? '' : 'es'} for ${result.pattern} in ${result.base}`;
+  const tail = result.truncated ? [`(truncated at limit ${limit}; narrow the pattern or path, or raise limit (max 2000))`] : [];
+  return [head, ...result.matches, ...tail].join('\n');
+}

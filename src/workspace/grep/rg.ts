@@ -1,0 +1,125 @@
+// The ripgrep engine: the system `rg` with --no-config (no RIPGREP_CONFIG_PATH, no ~/.ripgreprc),
+// JSON output parsed as it streams, stopped once one match past the limit shows the answer is cut.
+import { AppError, ErrorCode } from '../../errors.ts';
+import type { Executor } from '../../exec/run.ts';
+import type { SafePath } from '../../security/resolve-safe.ts';
+import { isSecretPath, SECRET_EXCLUDE_GLOBS } from '../../security/secret-files.ts';
+import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES } from './types.ts';
+
+interface RgMessage {
+  type: string;
+  data?: { path?: { text?: string }; lines?: { text?: string; bytes?: string }; line_number?: number };
+}
+
+export interface RgOptions {
+  rgPath: string;
+  exec: Executor;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export function rgArgs(target: SafePath, query: GrepQuery): string[] {
+  const args = [
+    '--no-config',
+    '--json',
+    '--sort',
+    'path',
+    // The same ignore rules as the built-in engine: .gitignore files (repo or not), nothing else.
+    '--no-require-git',
+    '--no-ignore-dot',
+    '--no-ignore-global',
+    '--no-ignore-exclude',
+    '--max-filesize',
+    String(MAX_SEARCH_FILE_BYTES),
+  ];
+  if (query.ignoreCase) args.push('--ignore-case');
+  else args.push('--case-sensitive');
+  if (query.literal) args.push('--fixed-strings');
+  if (query.context > 0) args.push('--context', String(query.context));
+  if (query.glob) args.push('--glob', query.glob);
+  // Given after the caller's glob, so they win even when the caller asks for such a file.
+  for (const g of SECRET_EXCLUDE_GLOBS) args.push('--glob', g);
+  args.push('--regexp', query.pattern, '--', target.relative || '.');
+  return args;
+}
+
+export async function grepRg(target: SafePath, query: GrepQuery, options: RgOptions): Promise<GrepResult> {
+  const byFile = new Map<string, GrepLine[]>();
+  const binary = new Set<string>();
+  let matchCount = 0;
+  let pending = '';
+  const decoder = new TextDecoder();
+
+  function take(line: string): boolean {
+    if (!line) return false;
+    let msg: RgMessage;
+    try {
+      msg = JSON.parse(line) as RgMessage;
+    } catch {
+      return false;
+    }
+    if (msg.type !== 'match' && msg.type !== 'context') return false;
+    const file = (msg.data?.path?.text ?? '').replace(/^\.\//, '');
+    const text = msg.data?.lines?.text;
+    if (!file || msg.data?.line_number === undefined) return false;
+    if (text === undefined || text.includes('\0')) {
+      binary.add(file);
+      return false;
+    }
+    const lines = byFile.get(file) ?? [];
+    byFile.set(file, lines);
+    lines.push({ line: msg.data.line_number, text: clipLine(text.replace(/\n$/, '')), match: msg.type === 'match' });
+    if (msg.type === 'match') matchCount++;
+    return matchCount > query.limit;
+  }
+
+  const result = await options.exec.run({
+    command: options.rgPath,
+    args: rgArgs(target, query),
+    cwd: target.workdir,
+    env: options.env,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    maxOutputBytes: 64 * 1024,
+    onStdout(chunk) {
+      pending += decoder.decode(chunk, { stream: true });
+      let nl = pending.indexOf('\n');
+      let enough = false;
+      while (nl >= 0 && !enough) {
+        enough = take(pending.slice(0, nl));
+        pending = pending.slice(nl + 1);
+        nl = pending.indexOf('\n');
+      }
+      return enough;
+    },
+  });
+  if (!result.stoppedEarly) take(pending);
+  if (result.timedOut) throw new AppError(ErrorCode.Timeout, `rg did not finish within ${options.timeoutMs} ms`, { hint: 'narrow the path or the glob' });
+  // rg exits 1 when nothing matched and 2 on errors (a bad regex among them).
+  if (!result.stoppedEarly && !result.cancelled && result.exitCode === 2 && matchCount === 0) {
+    const reason = result.stderr.trim().split('\n').slice(0, 6).join('\n');
+    throw new AppError(ErrorCode.InvalidArgument, `rg refused the search: ${reason}`, {
+      hint: 'fix the pattern (Rust regex syntax), or pass literal: true',
+    });
+  }
+
+  const files: GrepFile[] = [];
+  let matches = 0;
+  let truncated = false;
+  for (const [file, lines] of byFile) {
+    if (binary.has(file) || isSecretPath(file)) continue;
+    if (matches >= query.limit) {
+      truncated = true;
+      break;
+    }
+    const { lines: keptLines, kept } = keepMatches(lines, query.limit - matches, query.context);
+    matches += kept;
+    files.push({ path: file, lines: keptLines });
+    if (kept < lines.filter((l) => l.match).length) {
+      truncated = true;
+      break;
+    }
+  }
+  return { engine: 'rg', matches, truncated, files };
+}

@@ -1,0 +1,63 @@
+// The search shape both engines answer with, so the tool cannot tell them apart but by name.
+export interface GrepQuery {
+  pattern: string;
+  literal: boolean;
+  ignoreCase: boolean;
+  /** Lines of context before and after each match (0–5). */
+  context: number;
+  /** Most matches returned. */
+  limit: number;
+  /** A filename glob (`*.ts`, `src/**\/*.go`, `!*.min.js`). */
+  glob?: string;
+}
+
+export interface GrepLine {
+  line: number;
+  text: string;
+  match: boolean;
+}
+
+export interface GrepFile {
+  /** Relative to the workdir, `/`-separated. */
+  path: string;
+  lines: GrepLine[];
+}
+
+export interface GrepResult {
+  engine: 'rg' | 'builtin';
+  matches: number;
+  truncated: boolean;
+  files: GrepFile[];
+}
+
+export const MAX_LINE_CHARS = 300;
+/** Files larger than this are not searched by either engine. */
+export const MAX_SEARCH_FILE_BYTES = 10 * 1024 * 1024;
+
+export function clipLine(text: string): string {
+  const t = text.endsWith('\r') ? text.slice(0, -1) : text;
+  return t.length > MAX_LINE_CHARS ? `${t.slice(0, MAX_LINE_CHARS)}…` : t;
+}
+
+/**
+ * Keeps the first `limit` matches of a file's lines (matches and context, in line order) and the
+ * context that belongs to them; returns how many matches were kept.
+ */
+export function keepMatches(lines: GrepLine[], limit: number, context: number): { lines: GrepLine[]; kept: number } {
+  const out: GrepLine[] = [];
+  let kept = 0;
+  let lastMatch = -1;
+  for (const l of lines) {
+    if (l.match) {
+      if (kept === limit) break;
+      kept++;
+      lastMatch = l.line;
+      out.push(l);
+    } else if (kept < limit || l.line - lastMatch <= context) {
+      out.push(l);
+    }
+  }
+  // Context that precedes a match we did not keep is not context of anything we kept.
+  while (out.length && !out[out.length - 1]!.match && out[out.length - 1]!.line - lastMatch > context) out.pop();
+  return { lines: out, kept };
+}

@@ -1,0 +1,78 @@
+// ctx_fs ls: a folder's entries to a depth, hidden ones optional, heavy folders listed but not entered.
+import type { RuntimeFs } from '../runtime/types.ts';
+import type { SafePath } from '../security/resolve-safe.ts';
+import { type EntryType, walk } from './walk.ts';
+
+export interface ListOptions {
+  depth: number;
+  includeHidden: boolean;
+  limit: number;
+  signal?: AbortSignal;
+}
+
+export interface ListedEntry {
+  path: string;
+  type: EntryType;
+  size?: number;
+}
+
+export interface Listing {
+  path: string;
+  entries: ListedEntry[];
+  truncated: boolean;
+  /** Folders listed but not entered (e.g. node_modules) when depth > 1. */
+  notEntered: string[];
+}
+
+/** Entered by nothing that walks more than one level: listing them floods, rarely informs. */
+export const HEAVY_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', 'vendor']);
+
+export async function listDir(fs: RuntimeFs, target: SafePath, options: ListOptions): Promise<Listing> {
+  const entries: ListedEntry[] = [];
+  const notEntered: string[] = [];
+  let truncated = false;
+  for await (const e of walk(fs, {
+    root: target.workdir,
+    base: target.real,
+    includeHidden: options.includeHidden,
+    respectGitignore: false,
+    skipDirs: HEAVY_DIRS,
+    maxDepth: options.depth,
+    signal: options.signal,
+  })) {
+    if (entries.length >= options.limit) {
+      truncated = true;
+      break;
+    }
+    const item: ListedEntry = { path: e.rel, type: e.type };
+    if (e.type === 'file') item.size = (await fs.lstat(e.path))?.size ?? 0;
+    if (e.type === 'dir' && options.depth > e.depth && HEAVY_DIRS.has(e.name)) notEntered.push(e.rel);
+    entries.push(item);
+  }
+  return { path: target.relative || '.', entries, truncated, notEntered };
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes}B`;
+  const units = ['K', 'M', 'G', 'T'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)}${units[unit]}`;
+}
+
+export function formatListing(listing: Listing, limit: number): string {
+  const lines = listing.entries.map((e) => {
+    if (e.type === 'dir') return `${e.path}/`;
+    if (e.type === 'symlink') return `${e.path}@`;
+    return e.size === undefined ? e.path : `${e.path}  ${formatSize(e.size)}`;
+  });
+  const head = `${listing.path}: ${listing.entries.length} entr${listing.entries.length === 1 ? 'y' : 'ies'}`;
+  const notes: string[] = [];
+  if (listing.truncated) notes.push(`truncated at limit ${limit}; list a subfolder or raise limit (max 2000)`);
+  if (listing.notEntered.length) notes.push(`not entered: ${listing.notEntered.join(', ')}`);
+  return [head, ...lines, ...notes.map((n) => `(${n})`)].join('\n');
+}

@@ -1,0 +1,120 @@
+// Walks a folder inside a workdir the way a developer expects: .gitignore rules (nested files, the
+// deepest opinion wins, via the `ignore` package), skipped folder names, hidden entries optional,
+// symlinks reported but never followed (no loops, no escapes). Entries come sorted by name.
+import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import type { RuntimeFs } from '../runtime/types.ts';
+
+export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
+
+export interface WalkEntry {
+  /** Absolute path. */
+  path: string;
+  /** Relative to the walk's base, `/`-separated. */
+  rel: string;
+  /** Relative to the workdir root, `/`-separated. */
+  relRoot: string;
+  name: string;
+  type: EntryType;
+  /** 1 for the base folder's own entries. */
+  depth: number;
+}
+
+export interface WalkOptions {
+  /** The workdir (real path); .gitignore files from here down to `base` apply. */
+  root: string;
+  /** Folder to walk (real path, inside root). */
+  base: string;
+  includeHidden: boolean;
+  respectGitignore: boolean;
+  /** Folder names never descended into (their entry is still yielded unless hidden/ignored). */
+  skipDirs: ReadonlySet<string>;
+  /** Folder names neither yielded nor descended into. */
+  dropDirs?: ReadonlySet<string>;
+  maxDepth?: number;
+  signal?: AbortSignal;
+}
+
+interface IgnoreLayer {
+  /** Folder (relative to root) the .gitignore lives in; '' for the root. */
+  dir: string;
+  rules: Ignore;
+}
+
+function loadGitignore(fs: RuntimeFs, root: string, dirRel: string): IgnoreLayer | undefined {
+  const file = path.join(root, dirRel, '.gitignore');
+  let text: string;
+  try {
+    text = fs.readTextFileSync(file);
+  } catch {
+    return undefined;
+  }
+  return { dir: dirRel, rules: ignore().add(text) };
+}
+
+/** True when the deepest .gitignore with an opinion on this path says "ignored". */
+export function isIgnored(layers: readonly IgnoreLayer[], relRoot: string, isDir: boolean): boolean {
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const layer = layers[i]!;
+    const local = layer.dir ? relRoot.slice(layer.dir.length + 1) : relRoot;
+    const verdict = layer.rules.test(isDir ? `${local}/` : local);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
+  }
+  return false;
+}
+
+function typeOf(e: { isFile: boolean; isDirectory: boolean; isSymbolicLink: boolean }): EntryType {
+  if (e.isSymbolicLink) return 'symlink';
+  if (e.isDirectory) return 'dir';
+  if (e.isFile) return 'file';
+  return 'other';
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+/** The .gitignore layers from the root down to (and including) `dirRel`. */
+function initialLayers(fs: RuntimeFs, root: string, baseRel: string): IgnoreLayer[] {
+  const layers: IgnoreLayer[] = [];
+  const parts = baseRel ? baseRel.split('/') : [];
+  for (let i = 0; i <= parts.length; i++) {
+    const layer = loadGitignore(fs, root, parts.slice(0, i).join('/'));
+    if (layer) layers.push(layer);
+  }
+  return layers;
+}
+
+export async function* walk(fs: RuntimeFs, options: WalkOptions): AsyncGenerator<WalkEntry> {
+  const baseRel = toPosix(path.relative(options.root, options.base));
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  const rootLayers = options.respectGitignore ? initialLayers(fs, options.root, baseRel) : [];
+
+  async function* visit(dir: string, depth: number, layers: IgnoreLayer[]): AsyncGenerator<WalkEntry> {
+    if (options.signal?.aborted) return;
+    let entries: Awaited<ReturnType<RuntimeFs['readDir']>>;
+    try {
+      entries = await fs.readDir(dir);
+    } catch {
+      return; // unreadable folder: skip it, as rg and git do
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (!options.includeHidden && entry.name.startsWith('.')) continue;
+      const type = typeOf(entry);
+      if (type === 'dir' && options.dropDirs?.has(entry.name)) continue;
+      const abs = path.join(dir, entry.name);
+      const relRoot = toPosix(path.relative(options.root, abs));
+      if (layers.length && isIgnored(layers, relRoot, type === 'dir')) continue;
+      const rel = toPosix(path.relative(options.base, abs));
+      yield { path: abs, rel, relRoot, name: entry.name, type, depth };
+      if (type === 'dir' && depth < maxDepth && !options.skipDirs.has(entry.name)) {
+        const own = options.respectGitignore ? loadGitignore(fs, options.root, relRoot) : undefined;
+        yield* visit(abs, depth + 1, own ? [...layers, own] : layers);
+      }
+    }
+  }
+
+  yield* visit(options.base, 1, rootLayers);
+}
