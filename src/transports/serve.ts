@@ -65,7 +65,8 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
   const say = (line: string) => app.runtime.writeStderr(`ctxgate: ${line}\n`);
   if (!loopback) say(`WARNING: listening on non-loopback address ${options.host}; anyone who can reach it and holds the token can run commands as this user`);
-  say(`MCP endpoint http://${shown}:${port}/mcp (health: /healthz), project ${app.projectRoot}`);
   if (file) say(`token: ${token} (also in ${file}; set CTXGATE_TOKEN to choose your own)`);
+  // Last, so that a supervisor waiting for this line has seen everything above it.
+  say(`MCP endpoint http://${shown}:${port}/mcp (health: /healthz), project ${app.projectRoot}`);
   app.logger.log('server_start', { transport: 'http', host: options.host, port, projectRoot: app.projectRoot, tools: registry.names });
 }

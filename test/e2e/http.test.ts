@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import path from 'node:path';
+import { fixture, onDeno, removeDir } from '../helpers/env.ts';
+import { type HttpServer, startHttp } from '../helpers/server.ts';
+
+const TOKEN = 'test-token-0123456789abcdef';
+const auth = { authorization: `Bearer ${TOKEN}` };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+const accept = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+
+async function connect(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: auth } });
+  const client = new Client({ name: 'ctxgate-http-test', version: '1' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+describe('Streamable HTTP server', () => {
+  let server: HttpServer;
+  let project: string;
+  let dataDir: string;
+
+  before(async () => {
+    project = fixture({ 'lib/util.py': 'def util():\n    return 1\n' });
+    dataDir = fixture();
+    server = await startHttp(['--project-root', project], { CTXGATE_TOKEN: TOKEN, CTXGATE_DATA_DIR: dataDir });
+  });
+
+  after(async () => {
+    await server.stop();
+    removeDir(project);
+    removeDir(dataDir);
+  });
+
+  it('serves tools to the SDK client and reuses the session', async () => {
+    const { client, transport } = await connect(server.url);
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'ctx_fs'));
+    const sessionId = transport.sessionId;
+    assert.ok(sessionId);
+    const result = (await client.callTool({ name: 'ctx_fs', arguments: { action: 'glob', pattern: '*.py' } })) as { content: { text: string }[] };
+    assert.match(result.content[0]!.text, /lib\/util\.py/);
+    assert.equal(transport.sessionId, sessionId, 'same session for later calls');
+    await client.close();
+  });
+
+  it('surfaces a tool error as isError', async () => {
+    const { client } = await connect(server.url);
+    const result = (await client.callTool({ name: 'ctx_fs', arguments: { action: 'ls', path: '../..' } })) as { isError?: boolean; content: { text: string }[] };
+    assert.equal(result.isError, true);
+    assert.match(result.content[0]!.text, /outside the workdirs/);
+    await client.close();
+  });
+
+  it('ends a session on DELETE, after which its id is unknown', async () => {
+    const { client, transport } = await connect(server.url);
+    const sessionId = transport.sessionId!;
+    await transport.terminateSession();
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...auth, ...accept, 'mcp-session-id': sessionId },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    assert.equal(res.status, 404);
+    const body = (await res.json()) as { error: { message: string } };
+    assert.match(body.error.message, /Session not found/);
+    await client.close().catch(() => undefined);
+  });
+
+  it('refuses a missing or wrong token with 401 and a JSON-RPC error body', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }]) {
+      const res = await fetch(server.url, { method: 'POST', headers: { ...accept, ...headers }, body: JSON.stringify(initialize) });
+      assert.equal(res.status, 401);
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="ctxgate"');
+      const body = (await res.json()) as { jsonrpc: string; error: { code: number; message: string } };
+      assert.equal(body.jsonrpc, '2.0');
+      assert.match(body.error.message, /^Unauthorized/);
+      assert.doesNotMatch(JSON.stringify(body), /at .*\.(ts|js|mjs):\d+/);
+    }
+  });
+
+  it('refuses a foreign Origin and a foreign Host (DNS rebinding)', async () => {
+    const badOrigin = await fetch(server.url, { method: 'POST', headers: { ...auth, ...accept, origin: 'http://evil.example' }, body: JSON.stringify(initialize) });
+    assert.equal(badOrigin.status, 403);
+    assert.match(((await badOrigin.json()) as { error: { message: string } }).error.message, /Origin 'http:\/\/evil\.example' is not allowed/);
+
+    const goodOrigin = await fetch(server.url, { method: 'POST', headers: { ...auth, ...accept, origin: `http://localhost:${server.port}` }, body: JSON.stringify(initialize) });
+    assert.equal(goodOrigin.status, 200);
+    await goodOrigin.body?.cancel();
+
+    // fetch() will not forge Host; a raw request does.
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: '/healthz', headers: { host: `rebind.example:${server.port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(status, 403);
+  });
+
+  it('answers malformed JSON with a parse error and a non-initialize first call with 400', async () => {
+    const res = await fetch(server.url, { method: 'POST', headers: { ...auth, ...accept }, body: '{"jsonrpc": "2.0", ' });
+    assert.equal(res.status, 400);
+    assert.equal(((await res.json()) as { error: { code: number } }).error.code, -32700);
+
+    const noSession = await fetch(server.url, { method: 'POST', headers: { ...auth, ...accept }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    assert.equal(noSession.status, 400);
+    assert.match(((await noSession.json()) as { error: { message: string } }).error.message, /initialize/);
+  });
+
+  it('refuses a body over the limit with 413', async () => {
+    const big = JSON.stringify({ ...initialize, params: { ...initialize.params, padding: 'x'.repeat(5 * 1024 * 1024) } });
+    const res = await fetch(server.url, { method: 'POST', headers: { ...auth, ...accept }, body: big });
+    assert.equal(res.status, 413);
+  });
+
+  it('reports health without a token and without secrets', async () => {
+    const res = await fetch(server.url.replace(/\/mcp$/, '/healthz'));
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { status: string };
+    assert.equal(body.status, 'ok');
+    assert.doesNotMatch(JSON.stringify(body), new RegExp(TOKEN));
+  });
+});
+
+describe('HTTP token', () => {
+  it('is generated when CTXGATE_TOKEN is unset, printed once and written 0600 to the data dir', async () => {
+    const project = fixture({ 'a.txt': 'x' });
+    const dataDir = fixture();
+    const env = { CTXGATE_DATA_DIR: dataDir } as Record<string, string>;
+    const server = await startHttp(['--project-root', project], { ...env, CTXGATE_TOKEN: '' }).catch((e) => e as Error);
+    // An empty CTXGATE_TOKEN is too short: the server refuses to start rather than run unprotected.
+    assert.ok(server instanceof Error);
+    assert.match(server.message, /CTXGATE_TOKEN is shorter than 16 characters/);
+
+    const saved = process.env.CTXGATE_TOKEN;
+    delete process.env.CTXGATE_TOKEN;
+    const s = await startHttp(['--project-root', project], env);
+    try {
+      const m = /token: (\S+) \(also in (\S+);/.exec(s.stderr());
+      assert.ok(m, `token line printed: ${s.stderr()}`);
+      const { readFileSync, statSync } = await import('node:fs');
+      assert.equal(readFileSync(m[2]!, 'utf8').trim(), m[1]);
+      assert.equal(statSync(m[2]!).mode & 0o777, 0o600);
+      const ok = await fetch(s.url, { method: 'POST', headers: { authorization: `Bearer ${m[1]}`, ...accept }, body: JSON.stringify(initialize) });
+      assert.equal(ok.status, 200);
+      await ok.body?.cancel();
+      const code = await s.stop();
+      // Deno's child_process reports a child we signalled as code null even when it exited 0.
+      if (!onDeno) assert.equal(code, 0, 'exits 0 on SIGTERM');
+      const log = readFileSync(path.join(path.dirname(m[2]!), 'ctxgate.log'), 'utf8');
+      assert.match(log, /"event":"server_stop","reason":"SIGTERM"/, 'shut down gracefully');
+    } finally {
+      await s.stop();
+      if (saved !== undefined) process.env.CTXGATE_TOKEN = saved;
+      removeDir(project);
+      removeDir(dataDir);
+    }
+  });
+});

@@ -1,0 +1,83 @@
+// Test plumbing: the runtime under test, temp fixture folders, in-process app contexts.
+import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadRuntime } from '../../src/runtime/index.ts';
+import type { Runtime } from '../../src/runtime/types.ts';
+import { type CommonOptions, createAppContext } from '../../src/server/bootstrap.ts';
+import type { AppContext } from '../../src/server/context.ts';
+import { createClientSession } from '../../src/server/context.ts';
+import { TOOLS } from '../../src/tools/index.ts';
+import { type CallResult, createToolRegistry } from '../../src/tools/registry.ts';
+
+export const runtime: Runtime = await loadRuntime();
+export const onDeno = runtime.name === 'deno';
+export const repoRoot = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..', '..');
+
+/** A runtime whose environment is the real one with some variables replaced (undefined removes). */
+export function withEnv(base: Runtime, overrides: Record<string, string | undefined>): Runtime {
+  const merged = () => {
+    const env = base.env.toObject();
+    for (const [k, v] of Object.entries(overrides)) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+    return env;
+  };
+  return { ...base, env: { get: (name) => merged()[name], toObject: merged } };
+}
+
+/** A fresh temp folder (real path) holding the given files; directories end with '/'. */
+export function fixture(files: Record<string, string | Uint8Array> = {}): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'ctxgate-test-')));
+  writeFiles(dir, files);
+  return dir;
+}
+
+export function writeFiles(dir: string, files: Record<string, string | Uint8Array>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(dir, rel);
+    if (rel.endsWith('/')) {
+      mkdirSync(abs, { recursive: true });
+      continue;
+    }
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface TestApp {
+  app: AppContext;
+  dataDir: string;
+  call(tool: string, args: unknown): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+/** An in-process app on `root` with its data dir in a temp folder. */
+export function testApp(root: string, options: Partial<CommonOptions> = {}, env: Record<string, string | undefined> = {}): TestApp {
+  const dataDir = fixture();
+  const app = createAppContext(withEnv(runtime, { CTXGATE_DATA_DIR: dataDir, CTXGATE_CONFIG: undefined, CTXMODE_CONFIG: undefined, ...env }), {
+    projectRoot: root,
+    debug: false,
+    ...options,
+  });
+  const registry = createToolRegistry(TOOLS);
+  const session = createClientSession('test');
+  return {
+    app,
+    dataDir,
+    call: (tool, args) => registry.call(tool, args, { app, session, signal: new AbortController().signal, progress: async () => undefined }),
+    async close() {
+      await app.lifecycle.shutdown('test done');
+      removeDir(dataDir);
+    },
+  };
+}
+
+export function textOf(result: CallResult): string {
+  return result.content.map((c) => c.text).join('\n');
+}

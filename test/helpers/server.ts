@@ -1,0 +1,86 @@
+// Starts the real server the way users do: the Node bundle (dist/ctxgate.mjs) under Node, src/main.ts
+// under Deno, and connects the SDK's own Client to it.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { onDeno, repoRoot } from './env.ts';
+
+export function serverCommand(): { command: string; args: string[] } {
+  if (onDeno) {
+    const deno = (globalThis as unknown as { Deno: { execPath(): string } }).Deno.execPath();
+    return { command: deno, args: ['run', '-A', path.join(repoRoot, 'src', 'main.ts')] };
+  }
+  return { command: process.execPath, args: [path.join(repoRoot, 'dist', 'ctxgate.mjs')] };
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `ctxgate ARGS` to completion. */
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliResult {
+  const { command, args: base } = serverCommand();
+  const r = spawnSync(command, [...base, ...args], { cwd: options.cwd ?? repoRoot, env: { ...process.env, NO_COLOR: '1', ...options.env }, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export async function connectStdio(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
+  const { command, args: base } = serverCommand();
+  const transport = new StdioClientTransport({
+    command,
+    args: [...base, ...args],
+    env: { ...(process.env as Record<string, string>), ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'ctxgate-test', version: '1' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
+}
+
+export interface HttpServer {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  stderr: () => string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts `ctxgate serve --port 0 …` and waits for the line that names the endpoint. */
+export function startHttp(args: string[], env: Record<string, string>): Promise<HttpServer> {
+  const { command, args: base } = serverCommand();
+  const child = spawn(command, [...base, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 20_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const m = /MCP endpoint (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        const url = m[1];
+        resolve({
+          url,
+          port: Number(new URL(url).port),
+          child,
+          stderr: () => stderr,
+          async stop() {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${stderr}`));
+    });
+  });
+}
