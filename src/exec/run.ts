@@ -41,6 +41,8 @@ export interface Executor {
 }
 
 export const KILL_GRACE_MS = 2000;
+/** How long to wait for the last output once the group is gone. */
+const PIPE_DRAIN_MS = 1000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
 export function createExecutor(runtime: Runtime): Executor {
@@ -92,9 +94,11 @@ export function createExecutor(runtime: Runtime): Executor {
       const exit = await child.exited;
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      // The leader exited by itself: still end any grandchildren it left in its group.
+      // The leader exited by itself: still end any grandchildren it left in its group (they would
+      // be orphans, and they hold the output pipes open).
       if (!stopping) child.killGroup('SIGKILL');
       await stopping;
+      await Promise.race([child.closed, new Promise((r) => setTimeout(r, PIPE_DRAIN_MS))]);
       live.delete(child);
 
       if (exit.spawnError) {

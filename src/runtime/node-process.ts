@@ -19,11 +19,16 @@ export function spawn(command: string, args: readonly string[], options: SpawnOp
       settled = true;
       resolve({ code: null, signal: null, spawnError: error.code ?? error.message });
     });
-    child.once('close', (code, signal) => {
+    // 'exit', not 'close': a grandchild holding the pipes open must not keep us waiting.
+    child.once('exit', (code, signal) => {
       if (settled) return;
       settled = true;
       resolve({ code, signal });
     });
+  });
+  const closed = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', () => resolve());
   });
   // EPIPE when the child does not read its stdin is not our failure.
   child.stdin?.on('error', () => undefined);
@@ -34,6 +39,7 @@ export function spawn(command: string, args: readonly string[], options: SpawnOp
     onStdout: (listener) => void child.stdout?.on('data', listener),
     onStderr: (listener) => void child.stderr?.on('data', listener),
     exited,
+    closed,
     killGroup(signal) {
       if (child.pid === undefined) return false;
       try {

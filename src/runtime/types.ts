@@ -115,7 +115,10 @@ export interface ChildHandle {
   pid: number | undefined;
   onStdout(listener: (chunk: Uint8Array) => void): void;
   onStderr(listener: (chunk: Uint8Array) => void): void;
+  /** Settles when the leader exits (or could not start). */
   exited: Promise<ChildExit>;
+  /** Settles when the output pipes are closed (all output read). */
+  closed: Promise<void>;
   /** Signals every process in the child's group; false when the group is already gone. */
   killGroup(signal: 'SIGTERM' | 'SIGKILL'): boolean;
 }

@@ -76,7 +76,7 @@ describe('Streamable HTTP server', () => {
   });
 
   it('refuses a missing or wrong token with 401 and a JSON-RPC error body', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }] as Record<string, string>[]) {
       const res = await fetch(server.url, { method: 'POST', headers: { ...accept, ...headers }, body: JSON.stringify(initialize) });
       assert.equal(res.status, 401);
       assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="ctxgate"');
