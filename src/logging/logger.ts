@@ -42,8 +42,8 @@ export function createLogger(runtime: Runtime, options: LoggerOptions): Logger {
     return handle;
   }
 
-  function rotateIfLarge(): void {
-    if (!handle || !options.file || handle.size() < maxBytes) return;
+  function rotate(): void {
+    if (!handle || !options.file) return;
     handle.close();
     handle = undefined;
     runtime.fs.renameSync(options.file, `${options.file}.1`);
@@ -62,8 +62,8 @@ export function createLogger(runtime: Runtime, options: LoggerOptions): Logger {
       }
       if (options.debug) runtime.writeStderr(line);
       try {
+        if (open() && handle && handle.size() >= maxBytes) rotate();
         open()?.append(line);
-        rotateIfLarge();
       } catch (error) {
         fail(error);
       }

@@ -18,6 +18,8 @@ export interface WalkEntry {
   type: EntryType;
   /** 1 for the base folder's own entries. */
   depth: number;
+  /** Set (only with `keepIgnoredFiles`) on files a .gitignore excludes. */
+  ignored?: boolean;
 }
 
 export interface WalkOptions {
@@ -32,6 +34,8 @@ export interface WalkOptions {
   /** Folder names neither yielded nor descended into. */
   dropDirs?: ReadonlySet<string>;
   maxDepth?: number;
+  /** Yield gitignored files marked `ignored` instead of dropping them (ignored folders stay unentered). */
+  keepIgnoredFiles?: boolean;
   signal?: AbortSignal;
 }
 
@@ -106,9 +110,10 @@ export async function* walk(fs: RuntimeFs, options: WalkOptions): AsyncGenerator
       if (type === 'dir' && options.dropDirs?.has(entry.name)) continue;
       const abs = path.join(dir, entry.name);
       const relRoot = toPosix(path.relative(options.root, abs));
-      if (layers.length && isIgnored(layers, relRoot, type === 'dir')) continue;
+      const ignored = layers.length > 0 && isIgnored(layers, relRoot, type === 'dir');
+      if (ignored && (type === 'dir' || !options.keepIgnoredFiles)) continue;
       const rel = toPosix(path.relative(options.base, abs));
-      yield { path: abs, rel, relRoot, name: entry.name, type, depth };
+      yield ignored ? { path: abs, rel, relRoot, name: entry.name, type, depth, ignored } : { path: abs, rel, relRoot, name: entry.name, type, depth };
       if (type === 'dir' && depth < maxDepth && !options.skipDirs.has(entry.name)) {
         const own = options.respectGitignore ? loadGitignore(fs, options.root, relRoot) : undefined;
         yield* visit(abs, depth + 1, own ? [...layers, own] : layers);

@@ -24,13 +24,18 @@ export function compilePattern(query: GrepQuery): RegExp {
   }
 }
 
-/** A glob filter as ripgrep applies it: no slash → file name at any depth; leading ! → exclude. */
-export function globFilter(glob: string | undefined): (rel: string) => boolean {
-  if (!glob) return () => true;
+/**
+ * A glob filter as ripgrep applies it: no slash → file name at any depth; leading ! → exclude. A
+ * positive glob that matches a file overrides .gitignore for that file (hidden files stay hidden,
+ * ignored folders stay unentered), exactly as `rg --glob` does.
+ */
+export function globFilter(glob: string | undefined): (rel: string, ignored: boolean) => boolean {
+  if (!glob) return (_rel, ignored) => !ignored;
   const negate = glob.startsWith('!');
   const body = negate ? glob.slice(1) : glob;
   const matcher = body.includes('/') ? picomatch(body.replace(/^\//, ''), { dot: true }) : picomatch(body, { dot: true, basename: true });
-  return (rel) => matcher(rel) !== negate;
+  if (negate) return (rel, ignored) => !ignored && !matcher(rel);
+  return (rel) => matcher(rel);
 }
 
 function searchText(text: string, relPath: string, regex: RegExp, context: number): GrepFile | undefined {
@@ -53,20 +58,21 @@ export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQu
   let matches = 0;
   let truncated = false;
 
-  const candidates: { abs: string; relRoot: string; relBase: string }[] = [];
+  const candidates: { abs: string; relRoot: string; relBase: string; ignored: boolean }[] = [];
   if ((await fs.stat(target.real))?.isDirectory) {
-    for await (const e of walk(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, skipDirs: new Set(), signal })) {
-      if (e.type === 'file') candidates.push({ abs: e.path, relRoot: e.relRoot, relBase: e.rel });
+    const walking = walk(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, keepIgnoredFiles: true, skipDirs: new Set(), signal });
+    for await (const e of walking) {
+      if (e.type === 'file') candidates.push({ abs: e.path, relRoot: e.relRoot, relBase: e.rel, ignored: e.ignored === true });
     }
   } else {
     const name = target.relative.split('/').pop() ?? target.relative;
-    candidates.push({ abs: target.real, relRoot: target.relative, relBase: name });
+    candidates.push({ abs: target.real, relRoot: target.relative, relBase: name, ignored: false });
   }
   candidates.sort((a, b) => (a.relRoot < b.relRoot ? -1 : a.relRoot > b.relRoot ? 1 : 0));
 
   for (const c of candidates) {
     if (signal?.aborted) break;
-    if (isSecretPath(c.relRoot) || !passesGlob(c.relBase)) continue;
+    if (isSecretPath(c.relRoot) || !passesGlob(c.relBase, c.ignored)) continue;
     const st = await fs.stat(c.abs);
     if (!st || st.size > MAX_SEARCH_FILE_BYTES) continue;
     let bytes: Uint8Array;

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { runCli } from '../helpers/server.ts';
+
+describe('ctxgate command line', () => {
+  let project: string;
+  let dataDir: string;
+  let env: Record<string, string>;
+
+  before(() => {
+    project = fixture({ 'src/a.py': 'def a():\n    pass\n' });
+    dataDir = fixture();
+    env = { CTXGATE_DATA_DIR: dataDir };
+  });
+  after(() => {
+    removeDir(project);
+    removeDir(dataDir);
+  });
+
+  it('prints help and version', () => {
+    const help = runCli(['--help']);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /ctxgate serve/);
+    const version = runCli(['--version']);
+    assert.equal(version.status, 0);
+    assert.match(version.stdout.trim(), /^\d+\.\d+\.\d+/);
+  });
+
+  it('runs one tool call and prints the text, or the raw result with --json', () => {
+    const text = runCli(['call', 'ctx_fs', '{"action":"glob","pattern":"*.py"}', '--project-root', project], { env });
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /src\/a\.py/);
+    const json = runCli(['call', 'ctx_fs', '{"action":"glob","pattern":"*.py"}', '--json', '--project-root', project], { env });
+    assert.deepEqual(JSON.parse(json.stdout).structuredContent.matches, ['src/a.py']);
+  });
+
+  it('exits 1 on a tool error and 2 on usage mistakes', () => {
+    const failed = runCli(['call', 'ctx_fs', '{"action":"stat","path":"/etc"}', '--project-root', project], { env });
+    assert.equal(failed.status, 1);
+    assert.match(failed.stdout, /OUTSIDE_WORKDIR/);
+    const badJson = runCli(['call', 'ctx_fs', '{oops', '--project-root', project], { env });
+    assert.equal(badJson.status, 2);
+    assert.match(badJson.stderr, /not valid JSON/);
+    assert.equal(runCli(['--no-such-flag']).status, 2);
+    assert.equal(runCli(['frobnicate']).status, 2);
+    assert.match(runCli(['--host', '0.0.0.0']).stderr, /--host belongs to 'ctxgate serve'/);
+    assert.match(runCli(['serve', '--port', '70000']).stderr, /--port must be a whole number from 0 to 65535/);
+    assert.match(runCli(['--graph-backend', 'neo4j']).stderr, /--graph-backend must be one of/);
+  });
+
+  it("exits 2 naming a bad config field's path and expected type", () => {
+    const cfg = fixture({ 'bad.json': '{"gates":{"maxHits":"lots"}}' });
+    const r = runCli(['doctor', '--config', `${cfg}/bad.json`, '--project-root', project], { env });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /gates\.maxHits: .*expected number, received string/);
+    removeDir(cfg);
+  });
+
+  it('doctor reports the project, data dir, tools and commands', () => {
+    const r = runCli(['doctor', '--json', '--project-root', project], { env });
+    assert.equal(r.status, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.projectRoot, project);
+    assert.ok(report.dataDir.startsWith(dataDir));
+    assert.ok(report.tools.names.includes('ctx_fs'));
+    assert.ok('git' in report.commands);
+  });
+});

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { createLogger, redactArgs } from '../../src/logging/logger.ts';
+import type { Runtime } from '../../src/runtime/types.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+
+describe('logger', () => {
+  it('appends one JSON object per line, 0600', () => {
+    const dir = fixture();
+    const file = path.join(dir, 'events.log');
+    const log = createLogger(runtime, { file, debug: false });
+    log.log('tool_call', { tool: 'ctx_fs', args: { action: 'ls' } });
+    log.log('tool_result', { tool: 'ctx_fs', estTokens: 12 });
+    log.close();
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => l.event), ['tool_call', 'tool_result']);
+    assert.match(lines[0].ts, /^\d{4}-\d\d-\d\dT/);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    removeDir(dir);
+  });
+
+  it('never throws when the file cannot be written, and says so once on stderr', () => {
+    const said: string[] = [];
+    const rt: Runtime = { ...runtime, writeStderr: (t) => void said.push(t) };
+    const log = createLogger(rt, { file: '/nonexistent-dir/x/y.log', debug: false });
+    log.log('a');
+    log.log('b');
+    assert.equal(said.length, 1);
+    assert.match(said[0]!, /cannot be written/);
+    assert.equal(log.file, undefined);
+  });
+
+  it('writes to stderr too with debug', () => {
+    const said: string[] = [];
+    const log = createLogger({ ...runtime, writeStderr: (t) => void said.push(t) }, { file: undefined, debug: true });
+    log.log('gate', { pass: false, reason: 'breadth' });
+    assert.match(said[0]!, /"event":"gate","pass":false,"reason":"breadth"/);
+  });
+
+  it('rotates past the size limit', () => {
+    const dir = fixture();
+    const file = path.join(dir, 'r.log');
+    const log = createLogger(runtime, { file, debug: false, maxBytes: 200 });
+    for (let i = 0; i < 10; i++) log.log('e', { i, pad: 'x'.repeat(50) });
+    log.close();
+    assert.ok(statSync(`${file}.1`).size >= 200);
+    assert.ok(statSync(file).size < 200);
+    removeDir(dir);
+  });
+
+  it('redacts env values and sensitive keys, shortens long strings', () => {
+    const out = redactArgs({ action: 'execute', env: { API: 'v', X: 'y' }, api_token: 'abc', code: 'z'.repeat(1000), n: 3 }) as Record<string, unknown>;
+    assert.deepEqual(out.env, { API: '[redacted]', X: '[redacted]' });
+    assert.equal(out.api_token, '[redacted]');
+    assert.match(String(out.code), /…\(\+700 chars\)$/);
+    assert.equal(out.n, 3);
+  });
+});

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { resolveSafe } from '../../src/security/resolve-safe.ts';
+import { type GrepEngine, grep } from '../../src/workspace/grep/index.ts';
+import type { GrepQuery, GrepResult } from '../../src/workspace/grep/types.ts';
+import { fixture, runtime, type TestApp, testApp } from '../helpers/env.ts';
+
+const FILES: Record<string, string | Uint8Array> = {
+  '.gitignore': 'build/\n*.log\n',
+  'src/main.ts': 'import { helper } from "./helper";\n// TODO: wire the retry\nexport function main() {\n  return helper(1);\n}\n',
+  'src/helper.ts': 'export function helper(n: number) {\n  // todo lower case\n  return n + 1;\n}\n',
+  'src/deep/.gitignore': 'generated.ts\n!keep.log\n',
+  'src/deep/generated.ts': 'TODO generated\n',
+  'src/deep/keep.log': 'TODO kept by negation\n',
+  'src/deep/util.go': 'package deep\n\n// TODO(go): fix\nfunc Util() int { return 1 }\n',
+  'build/out.js': 'TODO built\n',
+  'debug.log': 'TODO log\n',
+  '.hidden/notes.md': 'TODO hidden\n',
+  '.env': 'TODO=secret\n',
+  'config/.env.local': 'TODO=secret\n',
+  'keys/server.pem': 'TODO pem\n',
+  '.ssh/id_rsa': 'TODO key\n',
+  'docs/guide.md': 'a.b literal\naxb not literal\nTODO docs\n',
+  'bin/blob.bin': new Uint8Array([0, 1, 2, 84, 79, 68, 79, 10]),
+};
+
+function strip(r: GrepResult) {
+  const { engine: _, ...rest } = r;
+  return rest;
+}
+
+const engines: GrepEngine[] = runtime.which('rg') ? ['builtin', 'rg'] : ['builtin'];
+
+for (const engine of engines) {
+  describe(`ctx_fs rg engine: ${engine}`, () => {
+    let t: TestApp;
+    before(() => {
+      t = testApp(fixture(FILES));
+    });
+    after(() => t.close());
+
+    const run = (q: Partial<GrepQuery>, path?: string) =>
+      grep(t.app, resolveSafe(t.app.runtime.fs, t.app.workdirs, path), { pattern: 'TODO', literal: false, ignoreCase: false, context: 0, limit: 50, ...q }, { engine });
+
+    it('answers with its own name', async () => {
+      assert.equal((await run({})).engine, engine);
+    });
+
+    it('honours nested .gitignore files, negations included, and skips hidden, binary and secret files', async () => {
+      const r = await run({});
+      assert.deepEqual(
+        r.files.map((f) => f.path),
+        ['docs/guide.md', 'src/deep/keep.log', 'src/deep/util.go', 'src/main.ts'],
+      );
+      assert.equal(r.matches, 4);
+      assert.equal(r.truncated, false);
+    });
+
+    it('never searches secret files, even when the glob asks for them', async () => {
+      for (const glob of ['.env', '*.pem', 'id_rsa', '.env.*']) {
+        const r = await run({ glob });
+        assert.deepEqual(r.files, [], glob);
+      }
+    });
+
+    it('filters by glob, by name at any depth or by path', async () => {
+      assert.deepEqual((await run({ glob: '*.go' })).files.map((f) => f.path), ['src/deep/util.go']);
+      assert.deepEqual((await run({ glob: '!*.go' })).files.map((f) => f.path), ['docs/guide.md', 'src/deep/keep.log', 'src/main.ts']);
+      assert.deepEqual((await run({ glob: 'src/*.ts' })).files.map((f) => f.path), ['src/main.ts']);
+      // As with rg --glob: a matching glob overrides .gitignore for files, not for ignored folders.
+      assert.deepEqual((await run({ glob: '*.log' })).files.map((f) => f.path), ['debug.log', 'src/deep/keep.log']);
+      assert.deepEqual((await run({ glob: '*.js' })).files, []);
+    });
+
+    it('ignores case on request and treats literal text literally', async () => {
+      assert.equal((await run({ ignoreCase: true })).matches, 5);
+      assert.equal((await run({ pattern: 'a.b' }, 'docs')).matches, 2);
+      assert.equal((await run({ pattern: 'a.b', literal: true }, 'docs')).matches, 1);
+    });
+
+    it('adds context lines around matches, merged where they overlap', async () => {
+      const r = await run({ pattern: 'return', context: 1 }, 'src/helper.ts');
+      assert.deepEqual(r.files[0]?.lines, [
+        { line: 2, text: '  // todo lower case', match: false },
+        { line: 3, text: '  return n + 1;', match: true },
+        { line: 4, text: '}', match: false },
+      ]);
+    });
+
+    it('stops at the limit and says more exist', async () => {
+      const r = await run({ limit: 2 });
+      assert.equal(r.matches, 2);
+      assert.equal(r.truncated, true);
+      assert.deepEqual(r.files.map((f) => f.path), ['docs/guide.md', 'src/deep/keep.log']);
+      const exact = await run({ limit: 4 });
+      assert.equal(exact.truncated, false, 'exactly as many as the limit is not truncated');
+    });
+
+    it('refuses an invalid regular expression with a clear error', async () => {
+      await assert.rejects(run({ pattern: 'foo(' }), /pattern|regex|rg refused/i);
+    });
+  });
+}
+
+if (engines.length === 2) {
+  describe('both rg engines', () => {
+    let t: TestApp;
+    before(() => {
+      t = testApp(fixture(FILES));
+    });
+    after(() => t.close());
+
+    it('give the same answers', async () => {
+      const queries: Partial<GrepQuery>[] = [{}, { ignoreCase: true, context: 2 }, { pattern: 'return|helper', context: 1, limit: 3 }, { pattern: 'n \\+ 1' }, { glob: '**/*.log' }];
+      for (const q of queries) {
+        const target = resolveSafe(t.app.runtime.fs, t.app.workdirs, undefined);
+        const query = { pattern: 'TODO', literal: false, ignoreCase: false, context: 0, limit: 50, ...q };
+        const a = await grep(t.app, target, query, { engine: 'builtin' });
+        const b = await grep(t.app, target, query, { engine: 'rg' });
+        assert.deepEqual(strip(a), strip(b), JSON.stringify(q));
+      }
+    });
+  });
+}
