@@ -45,8 +45,10 @@ describe('logger', () => {
     const log = createLogger(runtime, { file, debug: false, maxBytes: 200 });
     for (let i = 0; i < 10; i++) log.log('e', { i, pad: 'x'.repeat(50) });
     log.close();
-    assert.ok(statSync(`${file}.1`).size >= 200);
-    assert.ok(statSync(file).size < 200);
+    assert.ok(statSync(`${file}.1`).size >= 200, 'the full file was moved aside');
+    const current = readFileSync(file, 'utf8').trim().split('\n');
+    assert.ok(current.length < 10 && current.length > 0, 'the live file started over');
+    assert.equal(JSON.parse(current[current.length - 1]!).i, 9, 'nothing was lost at the switch');
     removeDir(dir);
   });
 
