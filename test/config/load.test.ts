@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { findConfigFile, loadConfig, parseConfigText } from '../../src/config/load.ts';
 import { projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../../src/config/paths.ts';
 import { defaultConfig } from '../../src/config/schema.ts';
-import { AppError } from '../../src/errors.ts';
+import type { AppError } from '../../src/errors.ts';
 import { fixture, removeDir, runtime, withEnv } from '../helpers/env.ts';
 
 const clean = { CTXGATE_CONFIG: undefined, CTXMODE_CONFIG: undefined, CODE_CONTEXT_GATE_ROOT: undefined, CTXGATE_ROOT: undefined };

@@ -1,0 +1,56 @@
+// ctx_git: read-only git (status, diff, log) on a workdir repository. Nothing here writes.
+import { z } from 'zod';
+import { AppError, ErrorCode } from '../../errors.ts';
+import { resolveSafe } from '../../security/resolve-safe.ts';
+import { formatDiff, formatLog, formatStatus, gitDiff, gitLog, gitStatus, type GitRun } from '../../vcs/git.ts';
+import { defineTool, type ToolCallContext } from '../registry.ts';
+
+const input = z.strictObject({
+  action: z.enum(['status', 'diff', 'log']),
+  cwd: z.string().optional().describe('folder in the repository; default: the primary workdir'),
+  path: z.string().optional().describe('diff/log: limit to this file or folder'),
+  stat: z.boolean().optional().describe('diff: summary per file'),
+  staged: z.boolean().optional().describe('diff: staged changes'),
+  unified: z.number().int().min(0).max(1000, 'must be 0–1000').optional().describe('diff: context lines'),
+  n: z.number().int().min(1).max(100, 'must be at most 100').optional().describe('log: commits, default 20, max 100'),
+  oneline: z.boolean().optional().describe('log: one line per commit (default true)'),
+});
+
+type Args = z.output<typeof input>;
+
+function prepare(args: Args, ctx: ToolCallContext): { run: GitRun; path?: ReturnType<typeof resolveSafe> } {
+  const fs = ctx.app.runtime.fs;
+  const cwd = resolveSafe(fs, ctx.app.workdirs, args.cwd);
+  if (!fs.statSync(cwd.real)?.isDirectory) throw new AppError(ErrorCode.InvalidArgument, `cwd '${args.cwd}' is not a folder`, { hint: 'pass a folder, or use path for a file' });
+  // A deleted file still has a diff and a history: it need not exist.
+  const target = args.path === undefined ? undefined : resolveSafe(fs, ctx.app.workdirs, args.path, { mustExist: false });
+  return { run: { app: ctx.app, cwd, signal: ctx.signal }, path: target };
+}
+
+export const ctxGit = defineTool({
+  name: 'ctx_git',
+  title: 'Git (read-only)',
+  description:
+    'Read-only git on a workdir repository. status: branch and changed files (porcelain v1). diff: working tree or staged (stat, unified, path); cut at 2000 lines/200 KB. log: recent commits (n ≤ 100, default 20; path; oneline default).',
+  input,
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  async run(args, ctx) {
+    const { run, path } = prepare(args, ctx);
+    switch (args.action) {
+      case 'status': {
+        const status = await gitStatus(run);
+        return { text: formatStatus(status), structured: { ...status } };
+      }
+      case 'diff': {
+        const options = { path, stat: args.stat ?? false, staged: args.staged ?? false, unified: args.unified };
+        const diff = await gitDiff(run, options);
+        return { text: formatDiff(diff, options), structured: { ...diff } };
+      }
+      case 'log': {
+        const oneline = args.oneline ?? true;
+        const commits = await gitLog(run, { n: args.n ?? 20, path, oneline });
+        return { text: formatLog(commits, oneline), structured: { commits } };
+      }
+    }
+  },
+});

@@ -1,0 +1,233 @@
+// Read-only git: status, diff, log. Runs git with a sanitized environment (inherited GIT_* dropped,
+// no system/global config, no pager, no prompts, no optional locks), never lets repository config
+// start programs we can avoid (fsmonitor, external diff, textconv, signature checks), passes paths
+// after `--`, and never discovers a repository above the workdir.
+import * as path from 'node:path';
+import { AppError, ErrorCode } from '../errors.ts';
+import { childEnv } from '../exec/env.ts';
+import type { ExecResult } from '../exec/run.ts';
+import type { AppContext } from '../server/context.ts';
+import type { SafePath } from '../security/resolve-safe.ts';
+
+export const GIT_TIMEOUT_MS = 60_000;
+export const DIFF_MAX_BYTES = 200 * 1024;
+export const DIFF_MAX_LINES = 2000;
+
+const SAFE_CONFIG = [
+  '-c', 'core.fsmonitor=false',
+  '-c', 'core.untrackedCache=false',
+  '-c', 'log.showSignature=false',
+  '-c', 'color.ui=false',
+  '-c', 'core.quotePath=false',
+  '-c', 'core.pager=cat',
+  '-c', 'diff.noprefix=false',
+];
+
+export function gitEnv(app: AppContext, workdir: string): Record<string, string> {
+  const env = childEnv(app.runtime);
+  for (const key of Object.keys(env)) if (key.startsWith('GIT_')) delete env[key];
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    LC_ALL: 'C',
+    // Discovery stops at the workdir: a repository above it would reach outside.
+    GIT_CEILING_DIRECTORIES: path.dirname(workdir),
+  };
+}
+
+export interface GitRun {
+  app: AppContext;
+  cwd: SafePath;
+  signal?: AbortSignal;
+}
+
+async function git(run: GitRun, args: string[], options: { maxOutputBytes?: number; onStdout?: (chunk: Uint8Array) => boolean | undefined } = {}): Promise<ExecResult> {
+  const gitPath = run.app.runtime.which('git');
+  if (!gitPath) throw new AppError(ErrorCode.Unavailable, 'git is not on PATH', { hint: 'install git' });
+  const result = await run.app.exec.run({
+    command: gitPath,
+    args: ['--no-pager', ...SAFE_CONFIG, ...args],
+    cwd: run.cwd.real,
+    env: gitEnv(run.app, run.cwd.workdir),
+    timeoutMs: GIT_TIMEOUT_MS,
+    signal: run.signal,
+    maxOutputBytes: options.maxOutputBytes ?? 4 * 1024 * 1024,
+    onStdout: options.onStdout,
+  });
+  if (result.timedOut) throw new AppError(ErrorCode.Timeout, `git ${args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s`, { hint: 'narrow it with path' });
+  return result;
+}
+
+/** The repository's top folder; a clear error when the workdir is not (only) a repository. */
+export async function repositoryRoot(run: GitRun): Promise<string> {
+  const r = await git(run, ['rev-parse', '--show-toplevel']);
+  if (r.exitCode === 0) return r.stdout.trim();
+  const parent = findParentRepository(run.app, run.cwd.workdir);
+  if (parent) {
+    throw new AppError(ErrorCode.Unavailable, `${run.cwd.workdir} is not a git repository itself; it lies inside the repository at ${parent}, which reaches outside the workdirs`, {
+      hint: `make ${parent} the project root (or a workdir) to use ctx_git on it`,
+    });
+  }
+  throw new AppError(ErrorCode.Unavailable, `${run.cwd.path} is not inside a git repository`, { hint: 'run git init there, or pass cwd of a folder that is in a repository' });
+}
+
+function findParentRepository(app: AppContext, workdir: string): string | undefined {
+  let dir = path.dirname(workdir);
+  for (;;) {
+    if (app.runtime.fs.lstatSync(path.join(dir, '.git'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+function failure(command: string, r: ExecResult): AppError {
+  const reason = (r.stderr.trim() || r.stdout.trim()).split('\n').slice(0, 4).join('\n');
+  return new AppError(ErrorCode.InvalidArgument, `git ${command} failed: ${reason}`);
+}
+
+export interface StatusEntry {
+  /** Two status letters as in `git status --porcelain=v1` (e.g. " M", "A ", "??"). */
+  xy: string;
+  path: string;
+  /** The old name of a renamed or copied file. */
+  from?: string;
+}
+
+export interface GitStatus {
+  branch: string;
+  entries: StatusEntry[];
+  truncated: boolean;
+}
+
+export async function gitStatus(run: GitRun, limit = DIFF_MAX_LINES): Promise<GitStatus> {
+  await repositoryRoot(run);
+  const r = await git(run, ['status', '--porcelain=v1', '-b', '-z', '--untracked-files=normal']);
+  if (r.exitCode !== 0) throw failure('status', r);
+  const fields = r.stdout.split('\0');
+  let branch = '';
+  const entries: StatusEntry[] = [];
+  let truncated = false;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (!f) continue;
+    if (f.startsWith('## ')) {
+      branch = f.slice(3);
+      continue;
+    }
+    const xy = f.slice(0, 2);
+    const entry: StatusEntry = { xy, path: f.slice(3) };
+    // With -z a rename's old name follows as its own field.
+    if (xy.includes('R') || xy.includes('C')) entry.from = fields[++i];
+    if (entries.length >= limit) {
+      truncated = true;
+      break;
+    }
+    entries.push(entry);
+  }
+  return { branch, entries, truncated };
+}
+
+export function formatStatus(s: GitStatus): string {
+  const lines = [`## ${s.branch}`, ...s.entries.map((e) => `${e.xy} ${e.from ? `${e.from} -> ` : ''}${e.path}`)];
+  if (!s.entries.length) lines.push('(clean)');
+  if (s.truncated) lines.push(`(truncated at ${DIFF_MAX_LINES} entries; pass a narrower cwd)`);
+  return lines.join('\n');
+}
+
+export interface DiffOptions {
+  path?: SafePath;
+  stat: boolean;
+  staged: boolean;
+  unified?: number;
+}
+
+export interface GitDiff {
+  diff: string;
+  truncated: boolean;
+  lines: number;
+  bytes: number;
+}
+
+export async function gitDiff(run: GitRun, options: DiffOptions): Promise<GitDiff> {
+  await repositoryRoot(run);
+  const args = ['diff', '--no-ext-diff', '--no-textconv', '--no-color'];
+  if (options.staged) args.push('--cached');
+  if (options.stat) args.push('--stat');
+  if (options.unified !== undefined) args.push(`--unified=${options.unified}`);
+  args.push('--');
+  if (options.path) args.push(options.path.path);
+  let lines = 0;
+  let bytes = 0;
+  const r = await git(run, args, {
+    maxOutputBytes: DIFF_MAX_BYTES,
+    onStdout(chunk) {
+      bytes += chunk.length;
+      for (const b of chunk) if (b === 10) lines++;
+      return bytes > DIFF_MAX_BYTES || lines > DIFF_MAX_LINES;
+    },
+  });
+  if (!r.stoppedEarly && r.exitCode !== 0) throw failure('diff', r);
+  let diff = r.stdout;
+  const cut = r.stoppedEarly || r.truncated;
+  if (cut) {
+    const kept = diff.split('\n').slice(0, DIFF_MAX_LINES);
+    diff = kept.join('\n');
+    while (new TextEncoder().encode(diff).length > DIFF_MAX_BYTES) diff = diff.slice(0, diff.lastIndexOf('\n'));
+  }
+  return { diff, truncated: cut, lines: diff ? diff.split('\n').length : 0, bytes: new TextEncoder().encode(diff).length };
+}
+
+export function formatDiff(d: GitDiff, options: DiffOptions): string {
+  if (!d.diff.trim()) return `no ${options.staged ? 'staged ' : ''}changes${options.path ? ` in ${options.path.relative}` : ''}`;
+  const note = d.truncated ? `\n(diff truncated at ${DIFF_MAX_LINES} lines / ${DIFF_MAX_BYTES / 1024} KB; narrow it with path, or use stat: true for an overview)` : '';
+  return d.diff.replace(/\n$/, '') + note;
+}
+
+export interface LogEntry {
+  hash: string;
+  date: string;
+  author: string;
+  subject: string;
+  body?: string;
+  email?: string;
+}
+
+export async function gitLog(run: GitRun, options: { n: number; path?: SafePath; oneline: boolean }): Promise<LogEntry[]> {
+  await repositoryRoot(run);
+  const format = options.oneline ? '%h%x1f%ad%x1f%an%x1f%s%x1e' : '%H%x1f%ad%x1f%an%x1f%s%x1f%ae%x1f%b%x1e';
+  const args = ['log', `--max-count=${options.n}`, '--no-show-signature', '--no-color', '--date=short', `--format=${format}`, '--'];
+  if (options.path) args.push(options.path.path);
+  const r = await git(run, args);
+  if (r.exitCode !== 0) {
+    // A repository without commits has no log: that is an answer, not a failure.
+    if (/does not have any commits yet|bad default revision/.test(r.stderr)) return [];
+    throw failure('log', r);
+  }
+  return r.stdout
+    .split('\x1e')
+    .map((rec) => rec.replace(/^\n/, ''))
+    .filter(Boolean)
+    .map((rec) => {
+      const [hash = '', date = '', author = '', subject = '', email, body] = rec.split('\x1f');
+      const entry: LogEntry = { hash, date, author, subject };
+      if (!options.oneline) {
+        entry.email = email;
+        if (body?.trim()) entry.body = body.trim();
+      }
+      return entry;
+    });
+}
+
+export function formatLog(entries: LogEntry[], oneline: boolean): string {
+  if (!entries.length) return 'no commits';
+  if (oneline) return entries.map((e) => `${e.hash} ${e.date} ${e.author}: ${e.subject}`).join('\n');
+  return entries
+    .map((e) => [`commit ${e.hash}`, `Author: ${e.author} <${e.email ?? ''}>`, `Date:   ${e.date}`, '', `    ${e.subject}`, ...(e.body ? ['', ...e.body.split('\n').map((l) => `    ${l}`)] : [])].join('\n'))
+    .join('\n\n');
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' },
+  });
+}
+
+describe('ctx_git', () => {
+  let repo: string;
+  let t: TestApp;
+  const call = async (args: Record<string, unknown>) => {
+    const r = await t.call('ctx_git', args);
+    return { r, text: textOf(r), data: r.structuredContent as Record<string, unknown> };
+  };
+
+  before(() => {
+    repo = fixture({ 'src/a.ts': 'one\n', 'old.txt': 'rename me\n', 'big.txt': '' });
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'first commit');
+    for (let i = 2; i <= 5; i++) {
+      writeFileSync(path.join(repo, 'src/a.ts'), `v${i}\n`);
+      git(repo, 'commit', '-q', '-am', `change ${i}`, '-m', `body of ${i}`);
+    }
+    writeFileSync(path.join(repo, 'src/a.ts'), 'v6 unstaged\n');
+    git(repo, 'mv', 'old.txt', 'new.txt');
+    writeFileSync(path.join(repo, 'untracked.md'), 'u\n');
+    // Repository config that would run programs or leak into replies if honoured.
+    git(repo, 'config', 'diff.external', `sh -c "touch ${repo}/external-diff-ran"`);
+    git(repo, 'config', 'core.pager', `sh -c "touch ${repo}/pager-ran"`);
+    git(repo, 'config', 'log.showSignature', 'true');
+    t = testApp(repo, {}, { GIT_DIR: '/nonexistent', GIT_WORK_TREE: '/nonexistent' });
+  });
+  after(async () => {
+    await t.close();
+    removeDir(repo);
+  });
+
+  it('status gives the branch and porcelain entries, renames included', async () => {
+    const { data, text } = await call({ action: 'status' });
+    assert.equal(data.branch, 'main');
+    assert.deepEqual(data.entries, [
+      { xy: 'R ', path: 'new.txt', from: 'old.txt' },
+      { xy: ' M', path: 'src/a.ts' },
+      { xy: '??', path: 'untracked.md' },
+    ]);
+    assert.match(text, /^## main\nR {2}old\.txt -> new\.txt\n M src\/a\.ts\n\?\? untracked\.md$/);
+  });
+
+  it('diff shows unstaged changes, staged with staged:true, a summary with stat:true', async () => {
+    assert.match((await call({ action: 'diff' })).text, /-v5\n\+v6 unstaged/);
+    assert.match((await call({ action: 'diff', staged: true })).text, /rename from old\.txt/);
+    assert.match((await call({ action: 'diff', stat: true })).text, /src\/a\.ts \| 2 \+-/);
+    assert.match((await call({ action: 'diff', path: 'new.txt' })).text, /^no changes in new\.txt$/);
+    assert.equal(existsSync(path.join(repo, 'external-diff-ran')), false, 'external diff never runs');
+    assert.equal(existsSync(path.join(repo, 'pager-ran')), false, 'pager never runs');
+  });
+
+  it('log lists commits newest first, n of them, one line each by default', async () => {
+    const { data, text } = await call({ action: 'log', n: 2 });
+    const commits = data.commits as { subject: string; author: string }[];
+    assert.deepEqual(commits.map((c) => c.subject), ['change 5', 'change 4']);
+    assert.match(text, /^[0-9a-f]{7,} \d{4}-\d\d-\d\d Ada: change 5$/m);
+    const full = await call({ action: 'log', n: 1, oneline: false });
+    assert.match(full.text, /^commit [0-9a-f]{40}\nAuthor: Ada <ada@example\.com>/);
+    assert.match(full.text, /body of 5/);
+    assert.doesNotMatch(full.text, /gpg|Signature/i);
+    const forFile = await call({ action: 'log', path: 'old.txt' });
+    assert.deepEqual((forFile.data.commits as { subject: string }[]).map((c) => c.subject), ['first commit']);
+  });
+
+  it('refuses n over 100 and paths outside the workdir', async () => {
+    assert.match((await call({ action: 'log', n: 101 })).text, /n: must be at most 100/);
+    assert.match((await call({ action: 'diff', path: '../elsewhere' })).text, /OUTSIDE_WORKDIR/);
+    assert.match((await call({ action: 'status', cwd: '/tmp' })).text, /OUTSIDE_WORKDIR/);
+  });
+
+  it('passes option-looking paths after --, so they stay paths', async () => {
+    const { r, text } = await call({ action: 'diff', path: '--output=pwned.txt' });
+    assert.equal(r.isError, undefined, text);
+    assert.equal(existsSync(path.join(repo, 'pwned.txt')), false);
+    const log = await call({ action: 'log', path: '--all' });
+    assert.deepEqual(log.data.commits, []);
+  });
+
+  it('cuts a huge diff at 2000 lines and says so', async () => {
+    writeFileSync(path.join(repo, 'big.txt'), Array.from({ length: 5000 }, (_, i) => `line ${i}`).join('\n'));
+    const { data, text } = await call({ action: 'diff', path: 'big.txt' });
+    assert.equal(data.truncated, true);
+    assert.ok((data.lines as number) <= 2000);
+    assert.match(text, /diff truncated at 2000 lines/);
+    git(repo, 'checkout', '--', 'big.txt');
+  });
+});
+
+describe('ctx_git outside a repository', () => {
+  it('says when the workdir is not a repository', async () => {
+    const dir = fixture({ 'a.txt': 'x' });
+    const t = testApp(dir);
+    const text = textOf(await t.call('ctx_git', { action: 'status' }));
+    assert.match(text, /not inside a git repository/);
+    await t.close();
+    removeDir(dir);
+  });
+
+  it('says when the workdir only lies inside a parent repository', async () => {
+    const parent = fixture({ 'sub/a.txt': 'x' });
+    git(parent, 'init', '-q');
+    const t = testApp(path.join(parent, 'sub'));
+    const text = textOf(await t.call('ctx_git', { action: 'log' }));
+    assert.match(text, /inside the repository at .*which reaches outside the workdirs/);
+    await t.close();
+    removeDir(parent);
+  });
+});
