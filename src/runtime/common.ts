@@ -28,3 +28,20 @@ function isExecutable(file: string): boolean {
     return false;
   }
 }
+
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19];
+  } catch {
+    return undefined;
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+export function sleepSync(ms: number): void {
+  if (ms > 0) Atomics.wait(sleeper, 0, 0, ms);
+}

@@ -2,7 +2,7 @@
 // (identical behaviour, checked on these machines) for the file system and standard streams.
 import * as os from 'node:os';
 import process from 'node:process';
-import { sha256Hex, which } from './common.ts';
+import { processStartTime, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { spawn } from './node-process.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
@@ -78,6 +78,8 @@ export function createDenoRuntime(): Runtime {
     listen,
     which: (command) => which(command, Deno.env.get('PATH')),
     spawn,
+    processStartTime,
+    sleepSync,
     sha256Hex,
     exit: (code) => Deno.exit(code),
   };

@@ -1,7 +1,7 @@
 // File system over `node:fs`. Deno 2 implements these calls too, so both runtimes share this file.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AppendHandle, DirEntry, FileStat, RuntimeFs } from './types.ts';
+import type { AppendHandle, DirEntry, FileStat, RuntimeFs, SyncFiles } from './types.ts';
 
 function toStat(s: fs.Stats): FileStat {
   return {
@@ -73,6 +73,38 @@ function writeFileAtomicSync(file: string, data: string | Uint8Array, mode = 0o6
   }
 }
 
+const files: SyncFiles = {
+  open: (p, flags, mode = 0o600) => fs.openSync(p, flags, mode),
+  read(fd, into, position) {
+    let total = 0;
+    while (total < into.length) {
+      const n = fs.readSync(fd, into, total, into.length - total, position + total);
+      if (n === 0) break;
+      total += n;
+    }
+    return total;
+  },
+  write(fd, from, position) {
+    let total = 0;
+    while (total < from.length) total += fs.writeSync(fd, from, total, from.length - total, position + total);
+    return total;
+  },
+  sync: (fd) => fs.fsyncSync(fd),
+  truncate: (fd, size) => fs.ftruncateSync(fd, size),
+  size: (fd) => fs.fstatSync(fd).size,
+  close: (fd) => fs.closeSync(fd),
+  unlink: (p) => fs.unlinkSync(p),
+  exists: (p) => fs.existsSync(p),
+  syncDir(p) {
+    const fd = fs.openSync(p, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+};
+
 export const nodeFs: RuntimeFs = {
   readTextFile: (p) => fs.promises.readFile(p, 'utf8'),
   readTextFileSync: (p) => fs.readFileSync(p, 'utf8'),
@@ -92,4 +124,5 @@ export const nodeFs: RuntimeFs = {
   readlinkSync: (p) => fs.readlinkSync(p),
   readDir: async (p) => (await fs.promises.readdir(p, { withFileTypes: true })).map(toEntry),
   readDirSync: (p) => fs.readdirSync(p, { withFileTypes: true }).map(toEntry),
+  files,
 };

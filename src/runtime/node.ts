@@ -1,7 +1,7 @@
 // Node.js implementation of the runtime shim.
 import * as os from 'node:os';
 import process from 'node:process';
-import { sha256Hex, which } from './common.ts';
+import { processStartTime, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { spawn } from './node-process.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
@@ -52,6 +52,8 @@ export function createNodeRuntime(): Runtime {
     listen,
     which: (command) => which(command, process.env.PATH),
     spawn,
+    processStartTime,
+    sleepSync,
     sha256Hex,
     exit: (code) => process.exit(code),
   };

@@ -43,6 +43,23 @@ export interface RuntimeFs {
   readlinkSync(path: string): string;
   readDir(path: string): Promise<DirEntry[]>;
   readDirSync(path: string): DirEntry[];
+  files: SyncFiles;
+}
+
+/** Positional, synchronous file access for the SQLite VFS (it is called from inside WASM). */
+export interface SyncFiles {
+  /** flags as in fopen-style node flags: 'r', 'r+', 'w+', 'wx'… */
+  open(path: string, flags: string, mode?: number): number;
+  read(fd: number, into: Uint8Array, position: number): number;
+  write(fd: number, from: Uint8Array, position: number): number;
+  sync(fd: number): void;
+  truncate(fd: number, size: number): void;
+  size(fd: number): number;
+  close(fd: number): void;
+  unlink(path: string): void;
+  exists(path: string): boolean;
+  /** fsync a folder so a created or deleted entry survives a crash. */
+  syncDir(path: string): void;
 }
 
 export interface AppendHandle {
@@ -91,6 +108,13 @@ export interface Runtime {
   /** Absolute path of an executable found on PATH, or undefined. */
   which(command: string): string | undefined;
   spawn(command: string, args: readonly string[], options: SpawnOptions): ChildHandle;
+  /**
+   * A process's start time as the kernel reports it (/proc/<pid>/stat field 22), to tell a live
+   * process from a reused pid; undefined when the process is gone or this cannot be read.
+   */
+  processStartTime(pid: number): string | undefined;
+  /** Blocks the thread (no event loop turn): for SQLite's xSleep, which must be synchronous. */
+  sleepSync(ms: number): void;
   /** Hex SHA-256 of a string (used for stable per-project folder names). */
   sha256Hex(text: string): string;
   exit(code: number): never;
