@@ -41,8 +41,10 @@ export function installDurableVfs(sqlite3: Sqlite3, runtime: Runtime, name = 'ct
   const open = new Map<number, OpenFile>();
   const locks = new Map<string, LockFile>();
   const lockFor = (dbPath: string): LockFile => {
-    let lock = locks.get(dbPath);
-    if (!lock) locks.set(dbPath, (lock = new LockFile(runtime, `${dbPath}-lock`)));
+    const known = locks.get(dbPath);
+    if (known) return known;
+    const lock = new LockFile(runtime, `${dbPath}-lock`);
+    locks.set(dbPath, lock);
     return lock;
   };
   let tempCounter = 0;
