@@ -5,6 +5,7 @@ import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs }
 import type { GraphBackend } from '../config/schema.ts';
 import { messageOf } from '../errors.ts';
 import { createExecutor } from '../exec/run.ts';
+import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
 import { createLogger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { AppContext } from './context.ts';
@@ -38,6 +39,9 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   lifecycle.onShutdown(() => logger.close());
   const exec = createExecutor(runtime);
   lifecycle.onShutdown(() => exec.killAll());
+  const processSessionId = crypto.randomUUID();
+  const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, config.estimation.charsPerToken);
+  lifecycle.onShutdown(() => kb.close());
   return {
     runtime,
     config,
@@ -47,8 +51,9 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     dataDir,
     logger,
     exec,
+    kb,
     lifecycle,
-    processSessionId: crypto.randomUUID(),
+    processSessionId,
     debug: options.debug,
   };
 }

@@ -1,6 +1,7 @@
 // What every tool call can reach: the runtime, the validated config, where things live, the logger.
 import type { Config } from '../config/schema.ts';
 import type { Executor } from '../exec/run.ts';
+import type { KbHandle } from '../kb/open.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
@@ -17,6 +18,8 @@ export interface AppContext {
   logger: Logger;
   /** Starts every child process (rg, git, ctx_run); ends them all on shutdown. */
   exec: Executor;
+  /** The knowledge base, opened on first use. */
+  kb: KbHandle;
   lifecycle: Lifecycle;
   /** Identifies this server process (ctx_kb stats/purge scope=session). */
   processSessionId: string;

@@ -1,6 +1,7 @@
 // Every tool the server offers. A new tool is one module here; nothing else changes.
 import { ctxFs } from './context/fs.ts';
 import { ctxGit } from './context/git.ts';
+import { ctxKb } from './context/kb.ts';
 import type { ToolDefinition } from './registry.ts';
 
-export const TOOLS: readonly ToolDefinition[] = [ctxFs, ctxGit];
+export const TOOLS: readonly ToolDefinition[] = [ctxFs, ctxGit, ctxKb];

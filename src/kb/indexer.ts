@@ -1,0 +1,165 @@
+// ctx_kb index: a file or a folder into the knowledge base. Skips .git/node_modules/vendor, gitignored
+// files, binaries, files over 1 MB, secret-like files and content holding a private key, and says how
+// many it skipped and why; stops at 5000 files / 100 MB per call. Unchanged files are not redone.
+import { AppError, ErrorCode } from '../errors.ts';
+import type { RuntimeFs } from '../runtime/types.ts';
+import type { SafePath } from '../security/resolve-safe.ts';
+import { secretReason } from '../security/secret-files.ts';
+import { HEAVY_DIRS } from '../workspace/list.ts';
+import { walk } from '../workspace/walk.ts';
+import { chunkDocument, formatFor } from './chunk/index.ts';
+import type { KnowledgeBase } from './store.ts';
+
+export const MAX_FILE_BYTES = 1024 * 1024;
+export const MAX_FILES = 5000;
+export const MAX_TOTAL_BYTES = 100 * 1024 * 1024;
+/** Files per transaction: one fsync per batch instead of per file. */
+const BATCH_FILES = 200;
+const BATCH_BYTES = 8 * 1024 * 1024;
+
+const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/;
+
+export type SkipReason = 'secret' | 'too large' | 'binary' | 'private key' | 'unreadable';
+
+export interface IndexReport {
+  path: string;
+  indexed: number;
+  unchanged: number;
+  chunks: number;
+  bytes: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  /** A few skipped paths per reason, to show what happened. */
+  examples: Partial<Record<SkipReason, string[]>>;
+  capped?: string;
+}
+
+export interface IndexOptions {
+  respectGitignore: boolean;
+  signal?: AbortSignal;
+  progress?: (done: number, total: number, message: string) => Promise<void>;
+}
+
+interface Candidate {
+  abs: string;
+  label: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export function isBinary(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 8000);
+  return head.includes(0);
+}
+
+export function holdsPrivateKey(text: string): boolean {
+  return PRIVATE_KEY_BLOCK.test(text);
+}
+
+function label(target: SafePath, rel: string): string {
+  return target.relative ? `${target.relative}/${rel}` : rel;
+}
+
+async function candidates(fs: RuntimeFs, target: SafePath, options: IndexOptions): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for await (const e of walk(fs, {
+    root: target.workdir,
+    base: target.real,
+    includeHidden: true,
+    respectGitignore: options.respectGitignore,
+    skipDirs: HEAVY_DIRS,
+    dropDirs: HEAVY_DIRS,
+    signal: options.signal,
+  })) {
+    if (e.type !== 'file') continue;
+    const st = await fs.stat(e.path);
+    if (st) out.push({ abs: e.path, label: label(target, e.rel), size: st.size, mtimeMs: st.mtimeMs });
+  }
+  return out;
+}
+
+export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePath, options: IndexOptions): Promise<IndexReport> {
+  const report: IndexReport = { path: target.relative || '.', indexed: 0, unchanged: 0, chunks: 0, bytes: 0, skipped: {}, examples: {} };
+  const skip = (reason: SkipReason, path: string) => {
+    report.skipped[reason] = (report.skipped[reason] ?? 0) + 1;
+    const list = (report.examples[reason] ??= []);
+    if (list.length < 3) list.push(path);
+  };
+
+  const st = await fs.stat(target.real);
+  const single = st?.isFile === true;
+  if (single) {
+    const secret = secretReason(target.relative);
+    if (secret) throw new AppError(ErrorCode.SecretRefused, `'${target.relative}' is not indexed: ${secret}`, { hint: 'secret-like files are never indexed' });
+    if (st.size > MAX_FILE_BYTES) {
+      throw new AppError(ErrorCode.LimitExceeded, `'${target.relative}' is ${st.size} bytes; files over ${MAX_FILE_BYTES} bytes are not indexed`, {
+        hint: 'index the folder holding the parts you need, or split the file',
+      });
+    }
+  }
+  const files = single ? [{ abs: target.real, label: target.relative, size: st.size, mtimeMs: st.mtimeMs }] : await candidates(fs, target, options);
+
+  let batch: (() => void)[] = [];
+  let batchBytes = 0;
+  const flush = () => {
+    if (!batch.length) return;
+    const work = batch;
+    batch = [];
+    batchBytes = 0;
+    kb.transaction(() => {
+      for (const w of work) w();
+    });
+  };
+
+  let done = 0;
+  for (const file of files) {
+    if (options.signal?.aborted) break;
+    done++;
+    if (done % 100 === 0) await options.progress?.(done, files.length, `indexing ${file.label}`);
+    if (!single && secretReason(file.label)) {
+      skip('secret', file.label);
+      continue;
+    }
+    if (file.size > MAX_FILE_BYTES) {
+      skip('too large', file.label);
+      continue;
+    }
+    const key = `file:${file.abs}`;
+    const known = kb.source(key);
+    if (known && known.mtime_ms === file.mtimeMs && known.size === file.size) {
+      report.unchanged++;
+      continue;
+    }
+    if (report.indexed >= MAX_FILES || report.bytes + file.size > MAX_TOTAL_BYTES) {
+      report.capped = `stopped at ${report.indexed} files / ${report.bytes} bytes (limits: ${MAX_FILES} files, ${MAX_TOTAL_BYTES / 1024 / 1024} MB per call); index subfolders separately`;
+      break;
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await fs.readFile(file.abs);
+    } catch {
+      skip('unreadable', file.label);
+      continue;
+    }
+    if (isBinary(bytes)) {
+      if (single) throw new AppError(ErrorCode.InvalidArgument, `'${file.label}' is a binary file`, { hint: 'only text is indexed' });
+      skip('binary', file.label);
+      continue;
+    }
+    const text = new TextDecoder().decode(bytes);
+    if (holdsPrivateKey(text)) {
+      if (single) throw new AppError(ErrorCode.SecretRefused, `'${file.label}' holds a private key block and is not indexed`, { hint: 'remove the key from the file' });
+      skip('private key', file.label);
+      continue;
+    }
+    const chunks = chunkDocument(text, file.label, formatFor(file.label));
+    report.indexed++;
+    report.chunks += chunks.length;
+    report.bytes += bytes.length;
+    batch.push(() => kb.put({ key, kind: 'file', label: file.label, path: file.abs, mtimeMs: file.mtimeMs, size: file.size, chunks }));
+    batchBytes += bytes.length;
+    if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
+  }
+  flush();
+  if (files.length >= 100) await options.progress?.(files.length, files.length, 'indexed');
+  return report;
+}

@@ -1,0 +1,48 @@
+// The knowledge base is opened on first use (WASM start-up is not paid by servers that never use
+// it), held with an exclusive lock for the server's life, and closed at shutdown.
+import * as path from 'node:path';
+import type { Runtime } from '../runtime/types.ts';
+import { openDatabase } from '../storage/database.ts';
+import { KB_MIGRATIONS } from './schema.ts';
+import { KnowledgeBase } from './store.ts';
+
+export interface KbHandle {
+  readonly file: string;
+  readonly isOpen: boolean;
+  get(): Promise<KnowledgeBase>;
+  close(): void;
+}
+
+/** CTXGATE_DB → CTXMODE_DB → `<data dir>/context.db`. */
+export function kbDatabaseFile(runtime: Runtime, dataDir: string): string {
+  const explicit = runtime.env.get('CTXGATE_DB') ?? runtime.env.get('CTXMODE_DB');
+  return explicit ? path.resolve(runtime.cwd(), explicit) : path.join(dataDir, 'context.db');
+}
+
+export function createKbHandle(runtime: Runtime, file: string, sessionId: string, charsPerToken: number): KbHandle {
+  let opening: Promise<KnowledgeBase> | undefined;
+  let kb: KnowledgeBase | undefined;
+  return {
+    file,
+    get isOpen() {
+      return kb !== undefined;
+    },
+    get() {
+      opening ??= (async () => {
+        runtime.fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+        const db = await openDatabase(runtime, file, { exclusive: true, busyTimeoutMs: 2000, migrations: KB_MIGRATIONS });
+        kb = new KnowledgeBase(db, sessionId, charsPerToken);
+        return kb;
+      })().catch((error) => {
+        opening = undefined;
+        throw error;
+      });
+      return opening;
+    },
+    close() {
+      kb?.close();
+      kb = undefined;
+      opening = undefined;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// The knowledge base's tables. Text is stored once (chunks); both FTS5 indexes are external-content
+// tables over it, kept in step by triggers, so indexing writes each byte of text once.
+import type { Migration } from '../storage/database.ts';
+
+export const KB_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'sources, chunks, porter and trigram indexes, counters',
+    sql: `
+      CREATE TABLE sources (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        label TEXT NOT NULL,
+        path TEXT,
+        mtime_ms REAL,
+        size INTEGER,
+        session_id TEXT NOT NULL,
+        indexed_at INTEGER NOT NULL,
+        chunk_count INTEGER NOT NULL DEFAULT 0,
+        bytes INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX sources_session ON sources(session_id);
+      CREATE TABLE chunks (
+        id INTEGER PRIMARY KEY,
+        source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        body TEXT NOT NULL,
+        line_start INTEGER,
+        line_end INTEGER
+      );
+      CREATE INDEX chunks_source ON chunks(source_id, seq);
+      CREATE VIRTUAL TABLE fts_porter USING fts5(title, body, content='chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE fts_trigram USING fts5(title, body, content='chunks', content_rowid='id', tokenize='trigram', detail='none');
+      CREATE VIRTUAL TABLE porter_vocab USING fts5vocab(fts_porter, 'row');
+      CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+        INSERT INTO fts_porter(rowid, title, body) VALUES (new.id, new.title, new.body);
+        INSERT INTO fts_trigram(rowid, title, body) VALUES (new.id, new.title, new.body);
+      END;
+      CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+        INSERT INTO fts_porter(fts_porter, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+        INSERT INTO fts_trigram(fts_trigram, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+      END;
+      CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    `,
+  },
+];

@@ -1,0 +1,160 @@
+// ctx_kb: the local knowledge base — index files, search everything indexed (files, command output),
+// stats, purge, doctor.
+import { z } from 'zod';
+import { AppError, ErrorCode, messageOf } from '../../errors.ts';
+import { availableRuntimes } from '../../exec/languages.ts';
+import { createFloodState, type FloodState, floodCheck, floodCompleted } from '../../kb/flood-guard.ts';
+import { formatIndexReport, formatPurge, formatSearch, formatStats } from '../../kb/format.ts';
+import { indexPath } from '../../kb/indexer.ts';
+import { searchKnowledge } from '../../kb/search.ts';
+import { resolveSafe } from '../../security/resolve-safe.ts';
+import { loadSqlite } from '../../storage/sqlite.ts';
+import { defineTool, type ToolCallContext } from '../registry.ts';
+
+const SEARCH_LIMIT = 5;
+
+const input = z.strictObject({
+  action: z.enum(['index', 'search', 'stats', 'purge', 'doctor']),
+  path: z.string().optional().describe('index: file or folder in a workdir'),
+  query: z.string().min(1).max(500).optional().describe('search: words to find'),
+  source: z.string().min(1).optional().describe('search: only sources whose name contains this'),
+  confirm: z.boolean().optional().describe('purge: must be true'),
+  scope: z.enum(['project', 'session']).optional().describe('purge: project (all) or session'),
+  sessionId: z.string().min(1).optional().describe('purge scope=session: which session (default: this one)'),
+  dryRun: z.boolean().optional().describe('purge: only count'),
+});
+
+type Args = z.output<typeof input>;
+
+const FLOOD_KEY = 'kb.flood';
+
+function floodState(ctx: ToolCallContext): FloodState {
+  let state = ctx.session.state.get(FLOOD_KEY) as FloodState | undefined;
+  if (!state) {
+    state = createFloodState();
+    ctx.session.state.set(FLOOD_KEY, state);
+  }
+  return state;
+}
+
+function databaseBytes(ctx: ToolCallContext): number {
+  const fs = ctx.app.runtime.fs;
+  return ['', '-journal'].reduce((n, suffix) => n + (fs.statSync(ctx.app.kb.file + suffix)?.size ?? 0), 0);
+}
+
+async function index(args: Args, ctx: ToolCallContext) {
+  if (!args.path) throw new AppError(ErrorCode.InvalidArgument, 'index needs a path', { hint: "e.g. {action:'index', path:'docs'}" });
+  const target = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, args.path);
+  const kb = await ctx.app.kb.get();
+  const report = await indexPath(ctx.app.runtime.fs, kb, target, {
+    respectGitignore: ctx.app.config.scan.respectGitignore,
+    signal: ctx.signal,
+    progress: (done, total, message) => ctx.progress(done, total, message),
+  });
+  const text = formatIndexReport(report);
+  kb.count('bytes_kept_out', report.bytes);
+  kb.count('bytes_returned', text.length);
+  return { text, structured: { ...report } };
+}
+
+async function search(args: Args, ctx: ToolCallContext) {
+  if (!args.query?.trim()) throw new AppError(ErrorCode.InvalidArgument, 'search needs a query', { hint: "e.g. {action:'search', query:'retry backoff'}" });
+  const state = floodState(ctx);
+  const verdict = floodCheck(state, Date.now());
+  if (verdict.kind === 'reject') {
+    throw new AppError(ErrorCode.LimitExceeded, `${verdict.attempts} searches in the last 60 s: search refused`, {
+      hint: `stop searching and read the best source already found (use the line ranges given), or wait ${Math.ceil(verdict.retryAfterMs / 1000)} s`,
+    });
+  }
+  const kb = await ctx.app.kb.get();
+  const limit = verdict.kind === 'throttle' ? Math.ceil(SEARCH_LIMIT / 2) : SEARCH_LIMIT;
+  const fs = ctx.app.runtime.fs;
+  const result = searchKnowledge(kb, { query: args.query, limit, source: args.source }, (p) => fs.statSync(p));
+  floodCompleted(state, Date.now());
+  const note = verdict.kind === 'throttle' ? `(throttled: ${verdict.completed + 1} searches in 60 s, so fewer results; read the sources above instead of searching again)` : undefined;
+  const text = formatSearch(args.query, result, note);
+  kb.count('bytes_returned', text.length);
+  return { text, structured: { ...result, throttled: verdict.kind === 'throttle' } };
+}
+
+async function stats(_args: Args, ctx: ToolCallContext) {
+  const kb = await ctx.app.kb.get();
+  const s = kb.stats(databaseBytes(ctx));
+  return { text: formatStats(s, ctx.app.kb.file), structured: { ...s, session_id: s.sessionId, database: ctx.app.kb.file } };
+}
+
+async function purge(args: Args, ctx: ToolCallContext) {
+  if (args.confirm !== true) {
+    throw new AppError(ErrorCode.InvalidArgument, 'purge needs confirm: true', { hint: 'purge deletes indexed documents; pass dryRun: true first to see how many' });
+  }
+  const kb = await ctx.app.kb.get();
+  const scope = args.scope ?? 'project';
+  const result = kb.purge(scope, args.sessionId ?? kb.sessionId, args.dryRun ?? false);
+  return { text: formatPurge(result), structured: { ...result } };
+}
+
+/** Creates both kinds of FTS5 index in memory, writes and finds a row: proves the build can. */
+async function fts5SelfTest(): Promise<string | undefined> {
+  try {
+    const sqlite3 = await loadSqlite();
+    const db = new sqlite3.oo1.DB(':memory:');
+    try {
+      db.exec("CREATE VIRTUAL TABLE p USING fts5(b, tokenize='porter unicode61'); CREATE VIRTUAL TABLE t USING fts5(b, tokenize='trigram');");
+      db.exec("INSERT INTO p(b) VALUES ('running handlers'); INSERT INTO t(b) VALUES ('OrderHandler');");
+      const porter = db.selectValue("SELECT count(*) FROM p WHERE p MATCH 'handler'");
+      const trigram = db.selectValue("SELECT count(*) FROM t WHERE b LIKE '%rhand%'");
+      return porter === 1 && trigram === 1 ? undefined : 'FTS5 self-test found the wrong rows';
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    return `FTS5 self-test failed: ${messageOf(error)}`;
+  }
+}
+
+async function doctor(_args: Args, ctx: ToolCallContext) {
+  const warnings: string[] = [];
+  const fts = await fts5SelfTest();
+  if (fts) warnings.push(fts);
+  const runtimes = availableRuntimes(ctx.app.runtime);
+  const missing = Object.entries(runtimes).filter(([, cmd]) => !cmd).map(([lang]) => lang);
+  if (missing.length) warnings.push(`runtimes missing for: ${missing.join(', ')}`);
+  let storage: Record<string, unknown> = { database: ctx.app.kb.file, bytes: databaseBytes(ctx) };
+  try {
+    const kb = await ctx.app.kb.get();
+    storage = { ...storage, documents: kb.stats(0).documents, schemaVersion: Number(kb.db.value('PRAGMA user_version')) };
+  } catch (error) {
+    warnings.push(`knowledge base unavailable: ${messageOf(error)}`);
+  }
+  const report = { fts5: fts ? 'failed' : 'ok', storage, runtimes, session_id: ctx.app.processSessionId, warnings };
+  const text = [
+    `FTS5: ${report.fts5}; database ${ctx.app.kb.file} (${storage.bytes} bytes${storage.documents === undefined ? '' : `, ${storage.documents} documents`})`,
+    `runtimes: ${Object.entries(runtimes).map(([lang, cmd]) => `${lang}=${cmd ? cmd.split('/').pop() : 'missing'}`).join(' ')}`,
+    `session_id: ${ctx.app.processSessionId}`,
+    ...warnings.map((w) => `warning: ${w}`),
+  ].join('\n');
+  return { text, structured: report };
+}
+
+export const ctxKb = defineTool({
+  name: 'ctx_kb',
+  title: 'Knowledge base',
+  description:
+    'Local full-text knowledge base (big command output lands here too). index: file/folder (text; secrets, binaries, >1 MB skipped). search: query (+source filter) → best chunks with where to read on. stats, purge (confirm:true; scope project|session; dryRun), doctor.',
+  input,
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false, idempotentHint: false },
+  async run(args, ctx) {
+    switch (args.action) {
+      case 'index':
+        return index(args, ctx);
+      case 'search':
+        return search(args, ctx);
+      case 'stats':
+        return stats(args, ctx);
+      case 'purge':
+        return purge(args, ctx);
+      case 'doctor':
+        return doctor(args, ctx);
+    }
+  },
+});
