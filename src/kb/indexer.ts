@@ -81,7 +81,8 @@ export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePa
   const report: IndexReport = { path: target.relative || '.', indexed: 0, unchanged: 0, chunks: 0, bytes: 0, skipped: {}, examples: {} };
   const skip = (reason: SkipReason, path: string) => {
     report.skipped[reason] = (report.skipped[reason] ?? 0) + 1;
-    const list = (report.examples[reason] ??= []);
+    const list = report.examples[reason] ?? [];
+    report.examples[reason] = list;
     if (list.length < 3) list.push(path);
   };
 

@@ -101,7 +101,9 @@ function trigramRanks(kb: KnowledgeBase, terms: string[], query: string, filter:
 
 function fuse(lists: number[][]): Map<number, number> {
   const scores = new Map<number, number>();
-  for (const list of lists) list.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1)));
+  for (const list of lists) {
+    for (const [rank, id] of list.entries()) scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1));
+  }
   return scores;
 }
 

@@ -25,8 +25,9 @@ function flatten(value: unknown, path: string, depth: number, out: Entry[], grou
     return;
   }
   const nextGroup = depth < 2 ? path : group;
-  if (Array.isArray(value)) value.forEach((v, i) => flatten(v, keyPath(path, i), depth + 1, out, nextGroup));
-  else for (const [k, v] of Object.entries(value)) flatten(v, keyPath(path, k), depth + 1, out, nextGroup);
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) flatten(v, keyPath(path, i), depth + 1, out, nextGroup);
+  } else for (const [k, v] of Object.entries(value)) flatten(v, keyPath(path, k), depth + 1, out, nextGroup);
 }
 
 export function chunkJson(text: string, label: string): Chunk[] {
