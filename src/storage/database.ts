@@ -53,7 +53,7 @@ export class Database {
   run(sql: string, bind?: BindingSpec): number {
     const stmt = this.statement(sql);
     try {
-      if (bind !== undefined) stmt.bind(bind);
+      if (hasBindings(bind)) stmt.bind(bind);
       stmt.step();
     } finally {
       stmt.reset(true);
@@ -65,7 +65,7 @@ export class Database {
     const stmt = this.statement(sql);
     const rows: T[] = [];
     try {
-      if (bind !== undefined) stmt.bind(bind);
+      if (hasBindings(bind)) stmt.bind(bind);
       while (stmt.step()) rows.push(stmt.get({}) as T);
     } finally {
       stmt.reset(true);
@@ -76,7 +76,7 @@ export class Database {
   get<T extends Row = Row>(sql: string, bind?: BindingSpec): T | undefined {
     const stmt = this.statement(sql);
     try {
-      if (bind !== undefined) stmt.bind(bind);
+      if (hasBindings(bind)) stmt.bind(bind);
       return stmt.step() ? (stmt.get({}) as T) : undefined;
     } finally {
       stmt.reset(true);
@@ -114,6 +114,11 @@ export class Database {
     this.statements.clear();
     this.db.close();
   }
+}
+
+/** An empty list binds nothing; the WASM API throws when asked to bind it to a statement without parameters. */
+function hasBindings(bind: BindingSpec | undefined): bind is BindingSpec {
+  return bind !== undefined && !(Array.isArray(bind) && bind.length === 0);
 }
 
 function isBusy(error: unknown): boolean {

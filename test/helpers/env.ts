@@ -6,7 +6,7 @@ import { loadRuntime } from '../../src/runtime/index.ts';
 import type { Runtime } from '../../src/runtime/types.ts';
 import { type CommonOptions, createAppContext } from '../../src/server/bootstrap.ts';
 import type { AppContext } from '../../src/server/context.ts';
-import { createClientSession } from '../../src/server/context.ts';
+import { type ClientSession, createClientSession } from '../../src/server/context.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { type CallResult, createToolRegistry } from '../../src/tools/registry.ts';
 
@@ -53,7 +53,8 @@ export function removeDir(dir: string): void {
 export interface TestApp {
   app: AppContext;
   dataDir: string;
-  call(tool: string, args: unknown): Promise<CallResult>;
+  /** Calls a tool in the app's one client session, or in the session given. */
+  call(tool: string, args: unknown, session?: ClientSession): Promise<CallResult>;
   close(): Promise<void>;
 }
 
@@ -70,7 +71,7 @@ export function testApp(root: string, options: Partial<CommonOptions> = {}, env:
   return {
     app,
     dataDir,
-    call: (tool, args) => registry.call(tool, args, { app, session, signal: new AbortController().signal, progress: async () => undefined }),
+    call: (tool, args, inSession = session) => registry.call(tool, args, { app, session: inSession, signal: new AbortController().signal, progress: async () => undefined }),
     async close() {
       await app.lifecycle.shutdown('test done');
       removeDir(dataDir);

@@ -3,7 +3,9 @@
 import { chunkText } from './text.ts';
 import { byteLength, type Chunk, MAX_CHUNK_BYTES } from './types.ts';
 
-const LEAF_BYTES = 512;
+const LEAF_BYTES = 256;
+/** Objects this shallow are always opened up, so top-level and second-level keys get their own lines. */
+const OPEN_DEPTH = 2;
 
 interface Entry {
   path: string;
@@ -19,7 +21,7 @@ function keyPath(parent: string, key: string | number): string {
 
 function flatten(value: unknown, path: string, depth: number, out: Entry[], group: string): void {
   const serialized = JSON.stringify(value) ?? 'null';
-  if (value === null || typeof value !== 'object' || byteLength(serialized) <= LEAF_BYTES || depth > 12) {
+  if (value === null || typeof value !== 'object' || (depth >= OPEN_DEPTH && byteLength(serialized) <= LEAF_BYTES) || depth > 12) {
     const text = serialized.length > MAX_CHUNK_BYTES / 2 ? `${serialized.slice(0, MAX_CHUNK_BYTES / 2)}…` : serialized;
     out.push({ path: path || '(root)', group: group || '(root)', text });
     return;
