@@ -64,6 +64,22 @@ describe('stdio MCP server, through the SDK client', () => {
     assert.match(unknown.content[0]!.text, /unknown tool 'no_such_tool'.*\n.*ctx_fs/);
   });
 
+  it('reports progress while indexing a large folder into the knowledge base', async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    mkdirSync(`${project}/notes`, { recursive: true });
+    for (let i = 0; i < 250; i++) writeFileSync(`${project}/notes/n${i}.md`, `# Note ${i}\nabout topic-${i}\n`);
+    const seen: { progress: number; total?: number }[] = [];
+    const result = (await client.callTool({ name: 'ctx_kb', arguments: { action: 'index', path: 'notes' } }, undefined, {
+      onprogress: (p) => void seen.push(p),
+    })) as ToolResult;
+    assert.match(result.content[0]!.text, /indexed 250 files/);
+    assert.ok(seen.length >= 2, `progress notifications: ${JSON.stringify(seen)}`);
+    assert.equal(seen[seen.length - 1]!.progress, 250);
+    assert.equal(seen[seen.length - 1]!.total, 250);
+    const found = (await client.callTool({ name: 'ctx_kb', arguments: { action: 'search', query: 'topic-137' } })) as ToolResult;
+    assert.match(found.content[0]!.text, /notes\/n137\.md/);
+  });
+
   it('keeps stdout for protocol bytes only (no stray output broke the client)', async () => {
     await client.ping();
     assert.doesNotMatch(stderr(), /Error|at .*\.ts:\d+/);
