@@ -91,8 +91,8 @@ function trigramRanks(kb: KnowledgeBase, terms: string[], query: string, filter:
   for (const probe of probes) {
     const rows = kb.db.all(
       `SELECT f.rowid AS id FROM fts_trigram f JOIN chunks c ON c.id = f.rowid JOIN sources s ON s.id = c.source_id
-       WHERE (f.body LIKE ?1 ESCAPE '\\' OR f.title LIKE ?1 ESCAPE '\\')${filter.sql} LIMIT ${CANDIDATES * 2}`,
-      [likePattern(probe.text), ...filter.bind],
+       WHERE (f.body LIKE ? ESCAPE '\\' OR f.title LIKE ? ESCAPE '\\')${filter.sql} LIMIT ${CANDIDATES * 2}`,
+      [likePattern(probe.text), likePattern(probe.text), ...filter.bind],
     );
     for (const r of rows) weights.set(Number(r.id), (weights.get(Number(r.id)) ?? 0) + probe.weight);
   }
