@@ -97,12 +97,16 @@ function nativeAsDatabase(db: import('better-sqlite3').Database, file: string): 
   return {
     file,
     exec: (sql: string) => void db.exec(sql),
+    lastInsertRowid: () => Number((db.prepare('SELECT last_insert_rowid() AS id').get() as { id: number }).id),
     run: (sql: string, bind?: unknown) => st(sql).run(...args(bind)).changes,
     all: (sql: string, bind?: unknown) => st(sql).all(...args(bind)),
     get: (sql: string, bind?: unknown) => st(sql).get(...args(bind)),
     value: (sql: string, bind?: unknown) => {
       const row = st(sql).get(...args(bind)) as Record<string, unknown> | undefined;
       return row ? Object.values(row)[0] : undefined;
+    },
+    get inTransaction() {
+      return depth > 0;
     },
     transaction<T>(fn: () => T): T {
       const name = `sp${depth}`;
@@ -144,7 +148,7 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
   let naive: import('better-sqlite3').Database | undefined;
   const openStarted = performance.now();
   if (engine === 'wasm') {
-    kb = new KnowledgeBase(await openDatabase(await loadRuntime(), file, { exclusive: true, busyTimeoutMs: 1000, migrations: KB_MIGRATIONS }), 'bench', 3.5);
+    kb = new KnowledgeBase(await openDatabase(await loadRuntime(), file, { exclusive: true, busyTimeoutMs: 1000, migrations: KB_MIGRATIONS, pragmas: process.env.BENCH_PRAGMAS ? process.env.BENCH_PRAGMAS.split(';') : undefined }), 'bench', 3.5);
   } else {
     const Native = loadBetterSqlite();
     const db = new Native(file);
@@ -195,10 +199,11 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
     for (const [id] of top) naive.prepare('SELECT title, body FROM porter WHERE rowid = ?').get(id);
     return top.length;
   };
-  for (const q of QUERIES) search(q);
+  const rounds = Number(process.env.BENCH_QUERY_ROUNDS ?? 5);
+  if (rounds) for (const q of QUERIES) search(q);
   const times: number[] = [];
   let found = 0;
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const q of QUERIES) {
       const t0 = performance.now();
       found += search(q) > 0 ? 1 : 0;
@@ -220,9 +225,9 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
     insertMs,
     insertMBps: bytes / 1024 / 1024 / (insertMs / 1000),
     totalMBps: bytes / 1024 / 1024 / ((chunkMs + insertMs) / 1000),
-    queryP50: percentile(times, 0.5),
-    queryP95: percentile(times, 0.95),
-    answered: found / (QUERIES.length * 5),
+    queryP50: times.length ? percentile(times, 0.5) : 0,
+    queryP95: times.length ? percentile(times, 0.95) : 0,
+    answered: found / Math.max(1, QUERIES.length * rounds),
     dbMB: dbBytes / 1024 / 1024,
     peakRssMB: process.resourceUsage().maxRSS / 1024,
   };

@@ -1,5 +1,5 @@
-// The knowledge base's tables. Text is stored once (chunks); both FTS5 indexes are external-content
-// tables over it, kept in step by triggers, so indexing writes each byte of text once.
+// The knowledge base's tables. Text is stored once (chunks): the Porter index is an external-content
+// table over it, the trigram index is contentless, so indexing writes each byte of text once.
 import type { Migration } from '../storage/database.ts';
 
 export const KB_MIGRATIONS: readonly Migration[] = [
@@ -32,15 +32,15 @@ export const KB_MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX chunks_source ON chunks(source_id, seq);
       CREATE VIRTUAL TABLE fts_porter USING fts5(title, body, content='chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
-      CREATE VIRTUAL TABLE fts_trigram USING fts5(title, body, content='chunks', content_rowid='id', tokenize='trigram', detail='none');
+      -- Substring candidates: the distinct words of each chunk, as trigrams without positions.
+      -- Matches are confirmed against the chunk's text, so the index only has to narrow.
+      CREATE VIRTUAL TABLE fts_trigram USING fts5(words, content='', contentless_delete=1, tokenize='trigram', detail='none');
       CREATE VIRTUAL TABLE porter_vocab USING fts5vocab(fts_porter, 'row');
-      CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
-        INSERT INTO fts_porter(rowid, title, body) VALUES (new.id, new.title, new.body);
-        INSERT INTO fts_trigram(rowid, title, body) VALUES (new.id, new.title, new.body);
-      END;
+      -- Inserts are written by the store (a trigger per row costs more than the indexing itself);
+      -- deletes are rare and need the old text, so a trigger does them.
       CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
         INSERT INTO fts_porter(fts_porter, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
-        INSERT INTO fts_trigram(fts_trigram, rowid, title, body) VALUES ('delete', old.id, old.title, old.body);
+        DELETE FROM fts_trigram WHERE rowid = old.id;
       END;
       CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
     `,

@@ -1,7 +1,7 @@
 // Knowledge-base search: the Porter-stemmed index (bm25, titles weighted) and the trigram index
-// (substrings: "Handler" finds "OrderHandler") are queried together and merged by reciprocal rank
-// fusion; multi-word queries are then reranked by how many words a chunk holds and how close
-// together. User text only ever reaches FTS5 as quoted terms or escaped LIKE patterns, so no query
+// (substrings and exact phrases: "rderHandl" finds "OrderHandler") are queried together and merged
+// by reciprocal rank fusion; multi-word queries are then reranked by how many words a chunk holds and how close
+// together. User text only ever reaches FTS5 as quoted words and trigrams, so no query
 // can be a syntax error. When nothing matches, the words are corrected against the index's own
 // vocabulary and the search runs once more.
 import { stemmer } from 'stemmer';
@@ -51,7 +51,6 @@ export function queryTerms(query: string): string[] {
 }
 
 const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 interface Filter {
   sql: string;
@@ -72,9 +71,7 @@ function sourceFilter(req: SearchRequest): Filter {
   return { sql: parts.length ? ` AND ${parts.join(' AND ')}` : '', bind };
 }
 
-function porterRanks(kb: KnowledgeBase, terms: string[], filter: Filter): number[] {
-  if (!terms.length) return [];
-  const match = terms.map(quote).join(' OR ');
+function porterQuery(kb: KnowledgeBase, match: string, filter: Filter): number[] {
   const rows = kb.db.all(
     `SELECT f.rowid AS id FROM fts_porter f JOIN chunks c ON c.id = f.rowid JOIN sources s ON s.id = c.source_id
      WHERE fts_porter MATCH ?${filter.sql} ORDER BY bm25(fts_porter, 3.0, 1.0) LIMIT ${CANDIDATES}`,
@@ -83,20 +80,48 @@ function porterRanks(kb: KnowledgeBase, terms: string[], filter: Filter): number
   return rows.map((r) => Number(r.id));
 }
 
+/** Chunks holding every word first (few, precise); any word only when that finds too little. */
+function porterRanks(kb: KnowledgeBase, terms: string[], filter: Filter, limit: number): number[] {
+  if (!terms.length) return [];
+  const all = porterQuery(kb, terms.map(quote).join(' '), filter);
+  if (terms.length === 1 || all.length >= limit * 2) return all;
+  const seen = new Set(all);
+  return [...all, ...porterQuery(kb, terms.map(quote).join(' OR '), filter).filter((id) => !seen.has(id))].slice(0, CANDIDATES);
+}
+
+/** The trigram tokens of some words, as an FTS5 query that every candidate must satisfy. */
+function trigramMatch(words: string[]): string | undefined {
+  const grams = new Set<string>();
+  for (const w of words) for (let i = 0; i + 3 <= w.length; i++) grams.add(w.slice(i, i + 3));
+  return grams.size ? [...grams].map(quote).join(' AND ') : undefined;
+}
+
+/** A known word of the Porter index: the Porter side already finds it whole. */
+function knownWord(kb: KnowledgeBase, term: string): boolean {
+  return kb.db.value('SELECT 1 FROM porter_vocab WHERE term = ?', [stemmer(term)]) !== undefined;
+}
+
+/**
+ * Substring matches: the exact phrase of a multi-word query, and every word the Porter index does
+ * not know whole (a piece of an identifier, "rderHandl"). Trigrams narrow the candidates; the
+ * chunk's own text confirms them.
+ */
 function trigramRanks(kb: KnowledgeBase, terms: string[], query: string, filter: Filter): number[] {
   const weights = new Map<number, number>();
-  const probes = terms.filter((t) => t.length >= 3).map((t) => ({ text: t, weight: 1 }));
-  const phrase = query.trim().toLowerCase();
-  if (terms.length > 1 && phrase.length >= 3) probes.push({ text: phrase, weight: terms.length });
+  const probes = terms.filter((t) => t.length >= 3 && !knownWord(kb, t)).map((t) => ({ text: t, words: [t], weight: 1 }));
+  const phrase = (query.toLowerCase().match(/[\p{L}\p{N}_]+(?:[^\p{L}\p{N}_\n]+[\p{L}\p{N}_]+)*/u)?.[0] ?? '').trim();
+  if (terms.length > 1 && phrase.length >= 3) probes.push({ text: phrase, words: terms, weight: terms.length });
   for (const probe of probes) {
+    const match = trigramMatch(probe.words);
+    if (!match) continue;
     const rows = kb.db.all(
-      `SELECT f.rowid AS id FROM fts_trigram f JOIN chunks c ON c.id = f.rowid JOIN sources s ON s.id = c.source_id
-       WHERE (f.body LIKE ? ESCAPE '\\' OR f.title LIKE ? ESCAPE '\\')${filter.sql} LIMIT ${CANDIDATES * 2}`,
-      [likePattern(probe.text), likePattern(probe.text), ...filter.bind],
+      `SELECT g.rowid AS id FROM fts_trigram g JOIN chunks c ON c.id = g.rowid JOIN sources s ON s.id = c.source_id
+       WHERE fts_trigram MATCH ? AND instr(lower(c.title || char(10) || c.body), ?) > 0${filter.sql} LIMIT ${CANDIDATES}`,
+      [match, probe.text, ...filter.bind],
     );
     for (const r of rows) weights.set(Number(r.id), (weights.get(Number(r.id)) ?? 0) + probe.weight);
   }
-  return [...weights.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, CANDIDATES).map(([id]) => id);
+  return [...weights.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
 }
 
 function fuse(lists: number[][]): Map<number, number> {
@@ -168,7 +193,7 @@ interface ChunkRow {
 
 function runSearch(kb: KnowledgeBase, req: SearchRequest, terms: string[], stat: StatFn | undefined): SearchHit[] {
   const filter = sourceFilter(req);
-  const fused = fuse([porterRanks(kb, terms, filter), trigramRanks(kb, terms, req.query, filter)]);
+  const fused = fuse([porterRanks(kb, terms, filter, req.limit), trigramRanks(kb, terms, req.query, filter)]);
   const top = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RERANK);
   if (!top.length) return [];
   const rows = kb.db.all(

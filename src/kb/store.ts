@@ -3,6 +3,11 @@
 import type { Database } from '../storage/database.ts';
 import type { Chunk } from './chunk/index.ts';
 
+/** The distinct words of a text, lowercased: what the trigram index needs to find substrings. */
+export function distinctWords(text: string): string {
+  return [...new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])].join(' ');
+}
+
 export type SourceKind = 'file' | 'run' | 'fetch' | 'batch';
 
 export interface SourceInput {
@@ -60,20 +65,58 @@ export class KnowledgeBase {
     this.charsPerToken = charsPerToken;
   }
 
+  /**
+   * A batch: everything in fn is one transaction. The index rows of the batch's chunks are written
+   * together at its end, after the plain table writes: a statement that needs a statement journal
+   * makes FTS5 flush its pending terms, and a flush per file would cost more than the indexing.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn);
+    return this.db.transaction(() => {
+      this.batching++;
+      try {
+        const result = fn();
+        this.flushIndex();
+        return result;
+      } finally {
+        this.batching--;
+        if (!this.batching) {
+          this.pending = [];
+          this.pendingSources.clear();
+        }
+      }
+    });
+  }
+
+  private batching = 0;
+  private pending: { id: number; title: string; body: string }[] = [];
+  private readonly pendingSources = new Set<number>();
+
+  private flushIndex(): void {
+    for (const p of this.pending) {
+      this.db.run('INSERT INTO fts_porter (rowid, title, body) VALUES (?, ?, ?)', [p.id, p.title, p.body]);
+      this.db.run('INSERT INTO fts_trigram (rowid, words) VALUES (?, ?)', [p.id, distinctWords(`${p.title}\n${p.body}`)]);
+    }
+    this.pending = [];
+    this.pendingSources.clear();
+  }
+
+  /** Deletes a source's chunks (the trigger removes their index rows). */
+  private dropChunks(sourceId: number): void {
+    // Chunks whose index rows are still pending must be indexed before the trigger un-indexes them.
+    if (this.pendingSources.has(sourceId)) this.flushIndex();
+    this.db.run('DELETE FROM chunks WHERE source_id = ?', [sourceId]);
   }
 
   source(key: string): SourceRow | undefined {
     return this.db.get<SourceRow & Record<string, never>>('SELECT * FROM sources WHERE key = ?', [key]) as SourceRow | undefined;
   }
 
-  /** Inserts or replaces a source and all its chunks, atomically. */
+  /** Inserts or replaces a source and all its chunks, atomically (inside a batch: with the batch). */
   put(input: SourceInput): SourceRow {
-    const bytes = input.chunks.reduce((n, c) => n + c.body.length, 0);
-    return this.db.transaction(() => {
-      const old = this.source(input.key);
-      if (old) this.db.run('DELETE FROM chunks WHERE source_id = ?', [old.id]);
+    const write = () => {
+      const bytes = input.chunks.reduce((n, c) => n + c.body.length, 0);
+      const old = this.db.value('SELECT id FROM sources WHERE key = ?', [input.key]);
+      if (old !== undefined) this.dropChunks(Number(old));
       this.db.run(
         `INSERT INTO sources (key, kind, label, path, mtime_ms, size, session_id, indexed_at, chunk_count, bytes)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -83,7 +126,7 @@ export class KnowledgeBase {
         [input.key, input.kind, input.label, input.path ?? null, input.mtimeMs ?? null, input.size ?? null, this.sessionId, Date.now(), input.chunks.length, bytes],
       );
       const row = this.source(input.key)!;
-      input.chunks.forEach((c, seq) => {
+      for (const [seq, c] of input.chunks.entries()) {
         this.db.run('INSERT INTO chunks (source_id, seq, title, body, line_start, line_end) VALUES (?, ?, ?, ?, ?, ?)', [
           row.id,
           seq,
@@ -92,16 +135,19 @@ export class KnowledgeBase {
           c.lineStart || null,
           c.lineEnd || null,
         ]);
-      });
+        this.pending.push({ id: this.db.lastInsertRowid(), title: c.title, body: c.body });
+      }
+      this.pendingSources.add(row.id);
       return row;
-    });
+    };
+    return this.batching ? write() : this.transaction(write);
   }
 
   remove(key: string): boolean {
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       const old = this.source(key);
       if (!old) return false;
-      this.db.run('DELETE FROM chunks WHERE source_id = ?', [old.id]);
+      this.dropChunks(old.id);
       this.db.run('DELETE FROM sources WHERE id = ?', [old.id]);
       return true;
     });
@@ -139,7 +185,8 @@ export class KnowledgeBase {
     const result: PurgeResult = { scope, documents: Number(row.documents ?? 0), chunks: Number(row.chunks ?? 0), dryRun };
     if (scope === 'session') result.sessionId = sessionId;
     if (dryRun) return result;
-    this.db.transaction(() => {
+    this.transaction(() => {
+      this.flushIndex();
       if (scope === 'project') {
         this.db.exec('DELETE FROM chunks; DELETE FROM sources;');
       } else {

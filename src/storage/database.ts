@@ -19,6 +19,8 @@ export interface OpenOptions {
   exclusive: boolean;
   busyTimeoutMs: number;
   migrations: readonly Migration[];
+  /** Extra PRAGMA statements run after the standard ones (tuning). */
+  pragmas?: readonly string[];
 }
 
 const SQLITE_BUSY = 5;
@@ -92,6 +94,10 @@ export class Database {
     return Number(this.sqlite3.capi.sqlite3_last_insert_rowid(this.db));
   }
 
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
   /** Runs fn in a transaction (a savepoint when nested); any throw rolls everything back. */
   transaction<T>(fn: () => T): T {
     const name = `sp${this.depth}`;
@@ -143,6 +149,7 @@ export async function openDatabase(runtime: Runtime, file: string, options: Open
     db.exec('PRAGMA journal_mode=DELETE');
     db.exec('PRAGMA synchronous=FULL');
     db.exec('PRAGMA foreign_keys=ON');
+    for (const p of options.pragmas ?? []) db.exec(`PRAGMA ${p}`);
     // The first real access takes the lock: fail here, clearly, rather than on a later call.
     migrate(db, options.migrations);
   } catch (error) {
