@@ -41,6 +41,8 @@ export type StatFn = (path: string) => { mtimeMs: number; size: number } | undef
 
 const RRF_K = 60;
 const CANDIDATES = 100;
+/** Trigram candidates confirmed per probe at most. */
+const TRIGRAM_CANDIDATES = 1000;
 const RERANK = 40;
 const MAX_TERMS = 12;
 const SNIPPET_CHARS = 360;
@@ -96,30 +98,31 @@ function trigramMatch(words: string[]): string | undefined {
   return grams.size ? [...grams].map(quote).join(' AND ') : undefined;
 }
 
-/** A known word of the Porter index: the Porter side already finds it whole. */
+/** A whole word of the Porter index: the Porter side finds it already. */
 function knownWord(kb: KnowledgeBase, term: string): boolean {
   return kb.db.value('SELECT 1 FROM porter_vocab WHERE term = ?', [stemmer(term)]) !== undefined;
 }
 
 /**
- * Substring matches: the exact phrase of a multi-word query, and every word the Porter index does
- * not know whole (a piece of an identifier, "rderHandl"). Trigrams narrow the candidates; the
- * chunk's own text confirms them.
+ * Substring matches from the trigram index: words the Porter index does not know whole (a piece of
+ * an identifier: "rderHandl" finds "OrderHandler"), and every word when the Porter side found
+ * little ("handler" then finds "OrderHandler" too). Trigrams narrow the candidates; the chunk's text
+ * confirms them, so only real substrings count.
  */
-function trigramRanks(kb: KnowledgeBase, terms: string[], query: string, filter: Filter): number[] {
+function trigramRanks(kb: KnowledgeBase, terms: string[], filter: Filter, porterFound: number, limit: number): number[] {
+  const wide = porterFound < limit * 2;
+  const probes = terms.filter((t) => t.length >= 3 && (wide || !knownWord(kb, t)));
   const weights = new Map<number, number>();
-  const probes = terms.filter((t) => t.length >= 3 && !knownWord(kb, t)).map((t) => ({ text: t, words: [t], weight: 1 }));
-  const phrase = (query.toLowerCase().match(/[\p{L}\p{N}_]+(?:[^\p{L}\p{N}_\n]+[\p{L}\p{N}_]+)*/u)?.[0] ?? '').trim();
-  if (terms.length > 1 && phrase.length >= 3) probes.push({ text: phrase, words: terms, weight: terms.length });
-  for (const probe of probes) {
-    const match = trigramMatch(probe.words);
+  for (const term of probes) {
+    const match = trigramMatch([term]);
     if (!match) continue;
     const rows = kb.db.all(
-      `SELECT g.rowid AS id FROM fts_trigram g JOIN chunks c ON c.id = g.rowid JOIN sources s ON s.id = c.source_id
-       WHERE fts_trigram MATCH ? AND instr(lower(c.title || char(10) || c.body), ?) > 0${filter.sql} LIMIT ${CANDIDATES}`,
-      [match, probe.text, ...filter.bind],
+      `SELECT c.id AS id FROM chunks c JOIN sources s ON s.id = c.source_id
+       WHERE c.id IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH ? LIMIT ${TRIGRAM_CANDIDATES})
+         AND instr(lower(c.title || char(10) || c.body), ?) > 0${filter.sql} LIMIT ${CANDIDATES}`,
+      [match, term, ...filter.bind],
     );
-    for (const r of rows) weights.set(Number(r.id), (weights.get(Number(r.id)) ?? 0) + probe.weight);
+    for (const r of rows) weights.set(Number(r.id), (weights.get(Number(r.id)) ?? 0) + 1);
   }
   return [...weights.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
 }
@@ -193,7 +196,8 @@ interface ChunkRow {
 
 function runSearch(kb: KnowledgeBase, req: SearchRequest, terms: string[], stat: StatFn | undefined): SearchHit[] {
   const filter = sourceFilter(req);
-  const fused = fuse([porterRanks(kb, terms, filter, req.limit), trigramRanks(kb, terms, req.query, filter)]);
+  const porter = porterRanks(kb, terms, filter, req.limit);
+  const fused = fuse([porter, trigramRanks(kb, terms, filter, porter.length, req.limit)]);
   const top = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RERANK);
   if (!top.length) return [];
   const rows = kb.db.all(
