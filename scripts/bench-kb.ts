@@ -88,8 +88,10 @@ function percentile(sorted: number[], p: number): number {
 function nativeAsDatabase(db: import('better-sqlite3').Database, file: string): Database {
   const cache = new Map<string, import('better-sqlite3').Statement>();
   const st = (sql: string) => {
-    let s = cache.get(sql);
-    if (!s) cache.set(sql, (s = db.prepare(sql)));
+    const known = cache.get(sql);
+    if (known) return known;
+    const s = db.prepare(sql);
+    cache.set(sql, s);
     return s;
   };
   const args = (bind: unknown) => (bind === undefined ? [] : Array.isArray(bind) ? bind : [bind]);
@@ -193,8 +195,9 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
     const tri = terms.filter((t) => t.length >= 3).map((t) => `"${t}"`).join(' OR ');
     const b = tri ? (naive.prepare('SELECT rowid FROM trigram WHERE trigram MATCH ? ORDER BY bm25(trigram) LIMIT 100').all(tri) as { rowid: number }[]) : [];
     const score = new Map<number, number>();
-    a.forEach((r, i) => score.set(r.rowid, (score.get(r.rowid) ?? 0) + 1 / (61 + i)));
-    b.forEach((r, i) => score.set(r.rowid, (score.get(r.rowid) ?? 0) + 1 / (61 + i)));
+    for (const list of [a, b]) {
+      for (const [i, r] of list.entries()) score.set(r.rowid, (score.get(r.rowid) ?? 0) + 1 / (61 + i));
+    }
     const top = [...score.entries()].sort((x, y) => y[1] - x[1]).slice(0, 5);
     for (const [id] of top) naive.prepare('SELECT title, body FROM porter WHERE rowid = ?').get(id);
     return top.length;
