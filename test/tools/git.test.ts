@@ -121,3 +121,23 @@ describe('ctx_git outside a repository', () => {
     removeDir(parent);
   });
 });
+
+describe('ctx_git output policy', () => {
+  it('indexes a diff over 100 KB into the knowledge base and answers with a pointer', async () => {
+    const repo = fixture({ 'big.txt': 'start\n' });
+    git(repo, 'init', '-q');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'init');
+    writeFileSync(path.join(repo, 'big.txt'), Array.from({ length: 1500 }, (_, i) => `changed line ${i} ${'payload '.repeat(12)}`).join('\n'));
+    const t = testApp(repo);
+    const r = await t.call('ctx_git', { action: 'diff' });
+    const text = textOf(r);
+    assert.match(text, /indexed as "git diff" \(\d+ chunks\) instead of returned/);
+    assert.ok(text.length < 5000, `reply stays small: ${text.length}`);
+    assert.match(text, /ctx_kb \{"action":"search","query":"<what you need>","source":"git diff"\}/);
+    const found = textOf(await t.call('ctx_kb', { action: 'search', query: 'changed line 1234', source: 'git diff' }));
+    assert.match(found, /changed line 1234/);
+    await t.close();
+    removeDir(repo);
+  });
+});

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/server/context.ts';
 import type { CallResult } from '../../src/tools/registry.ts';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { secretReason } from '../../src/security/secret-files.ts';
+import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
 
 const KEY = ['-----BEGIN OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ', '-----END OPENSSH PRIVATE KEY-----'].join('\n');
 
@@ -173,5 +174,29 @@ describe('ctx_kb isolation and flood guard', () => {
     assert.match(textOf(results[8]!), /9 searches in the last 60 s: search refused\nhint: stop searching/);
     await t.close();
     removeDir(root);
+  });
+});
+
+describe('knowledge-base location and secret rules', () => {
+  it('honours CTXMODE_DB and CTXGATE_DB, CTXGATE_DB first', async () => {
+    const root = fixture({ 'a.md': '# A\n' });
+    const dbDir = fixture();
+    const viaMode = testApp(root, {}, { CTXMODE_DB: `${dbDir}/mode.db`, CTXGATE_DB: undefined });
+    assert.equal(viaMode.app.kb.file, `${dbDir}/mode.db`);
+    await viaMode.call('ctx_kb', { action: 'stats' });
+    assert.ok(runtime.fs.statSync(`${dbDir}/mode.db`));
+    await viaMode.close();
+    const viaGate = testApp(root, {}, { CTXMODE_DB: `${dbDir}/mode.db`, CTXGATE_DB: `${dbDir}/gate.db` });
+    assert.equal(viaGate.app.kb.file, `${dbDir}/gate.db`);
+    await viaGate.close();
+    removeDir(root);
+    removeDir(dbDir);
+  });
+
+  it('treats the whole list of secret-like files as secret, and only those', () => {
+    const secret = ['.env', '.env.local', 'app/.env.production', '.envrc', '.env/config', 'certs/server.pem', 'tls.key', 'id.p12', 'cert.pfx', 'id_rsa', '.ssh/id_dsa', 'id_ecdsa', 'home/id_ed25519', 'credentials.json', '.npmrc', '.netrc', '.docker/config.json', '.aws/credentials', 'x/.ssh/known_hosts', '.gnupg/pubring.kbx', '.kube/config'];
+    for (const p of secret) assert.ok(secretReason(p), p);
+    const fine = ['env.ts', 'src/environment.md', '.docker/daemon.json', 'config.json', 'keys.md', 'id_rsa.pub.txt', 'docs/ssh.md', 'monkey.ts'];
+    for (const p of fine) assert.equal(secretReason(p), undefined, p);
   });
 });

@@ -7,6 +7,7 @@ import { formatGlob, globFiles } from '../../workspace/glob.ts';
 import { formatGrep, grep } from '../../workspace/grep/index.ts';
 import { formatListing, listDir } from '../../workspace/list.ts';
 import { formatStat, statPath } from '../../workspace/stat.ts';
+import { keepOutOfContext } from '../../kb/output-policy.ts';
 import { defineTool, type ToolCallContext } from '../registry.ts';
 
 const LIST_LIMIT = { default: 200, max: 2000 };
@@ -38,7 +39,9 @@ async function ls(args: Args, ctx: ToolCallContext) {
   }
   const limit = args.limit ?? LIST_LIMIT.default;
   const listing = await listDir(ctx.app.runtime.fs, dir, { depth: args.depth ?? 1, includeHidden: args.include_hidden ?? false, limit, signal: ctx.signal });
-  return { text: formatListing(listing, limit), structured: { ...listing } };
+  const text = formatListing(listing, limit);
+  const summary = `${listing.entries.length} entries in ${listing.path}${listing.truncated ? ' (truncated)' : ''}`;
+  return (await keepOutOfContext(ctx.app, { label: `ls ${listing.path} depth ${args.depth ?? 1}`, kind: 'run', summary, text })) ?? { text, structured: { ...listing } };
 }
 
 async function glob(args: Args, ctx: ToolCallContext) {
@@ -46,7 +49,9 @@ async function glob(args: Args, ctx: ToolCallContext) {
   const base = target(ctx, args.path);
   const limit = args.limit ?? LIST_LIMIT.default;
   const result = await globFiles(ctx.app.runtime.fs, base, args.pattern, { limit, respectGitignore: ctx.app.config.scan.respectGitignore, signal: ctx.signal });
-  return { text: formatGlob(result, limit), structured: { ...result } };
+  const text = formatGlob(result, limit);
+  const summary = `${result.matches.length} files match ${result.pattern} in ${result.base}${result.truncated ? ' (truncated)' : ''}`;
+  return (await keepOutOfContext(ctx.app, { label: `glob ${result.pattern} ${result.base}`, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
 }
 
 function stat(args: Args, ctx: ToolCallContext) {
@@ -77,7 +82,10 @@ async function rg(args: Args, ctx: ToolCallContext) {
     glob: args.glob,
   };
   const result = await grep(ctx.app, where, query, { signal: ctx.signal });
-  return { text: formatGrep(result, query), structured: { ...result } };
+  const text = formatGrep(result, query);
+  const label = `rg ${pattern}${args.glob ? ` --glob ${args.glob}` : ''} ${where.relative || '.'}`;
+  const summary = `${result.matches} matches in ${result.files.length} files (${result.engine})${result.truncated ? ', more exist' : ''}`;
+  return (await keepOutOfContext(ctx.app, { label, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
 }
 
 export const ctxFs = defineTool({

@@ -4,6 +4,7 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { formatDiff, formatLog, formatStatus, gitDiff, gitLog, gitStatus, type GitRun } from '../../vcs/git.ts';
 import { defineTool, type ToolCallContext } from '../registry.ts';
+import { keepOutOfContext } from '../../kb/output-policy.ts';
 
 const input = z.strictObject({
   action: z.enum(['status', 'diff', 'log']),
@@ -44,7 +45,10 @@ export const ctxGit = defineTool({
       case 'diff': {
         const options = { path, stat: args.stat ?? false, staged: args.staged ?? false, unified: args.unified };
         const diff = await gitDiff(run, options);
-        return { text: formatDiff(diff, options), structured: { ...diff } };
+        const text = formatDiff(diff, options);
+        const label = `git diff${options.staged ? ' --staged' : ''}${options.stat ? ' --stat' : ''}${path ? ` ${path.relative}` : ''}`;
+        const summary = `${label}: ${diff.lines} lines${diff.truncated ? ' (truncated at 2000 lines / 200 KB)' : ''}`;
+        return (await keepOutOfContext(ctx.app, { label, kind: 'run', summary, text })) ?? { text, structured: { ...diff } };
       }
       case 'log': {
         const oneline = args.oneline ?? true;
