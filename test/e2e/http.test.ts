@@ -52,6 +52,17 @@ describe('Streamable HTTP server', () => {
     await client.close();
   });
 
+  it('shares one knowledge base between sessions of the same server', async () => {
+    const a = await connect(server.url);
+    const b = await connect(server.url);
+    const indexed = (await a.client.callTool({ name: 'ctx_kb', arguments: { action: 'index', path: 'lib' } })) as { content: { text: string }[] };
+    assert.match(indexed.content[0]!.text, /indexed 1 file/);
+    const found = (await b.client.callTool({ name: 'ctx_kb', arguments: { action: 'search', query: 'util' } })) as { content: { text: string }[] };
+    assert.match(found.content[0]!.text, /lib\/util\.py/);
+    await a.client.close();
+    await b.client.close();
+  });
+
   it('surfaces a tool error as isError', async () => {
     const { client } = await connect(server.url);
     const result = (await client.callTool({ name: 'ctx_fs', arguments: { action: 'ls', path: '../..' } })) as { isError?: boolean; content: { text: string }[] };
