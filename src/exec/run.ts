@@ -3,7 +3,7 @@
 // period), and the executor ends every live group when the server shuts down.
 import { AppError, ErrorCode } from '../errors.ts';
 import type { ChildHandle, Runtime } from '../runtime/types.ts';
-import { CappedOutput } from './output.ts';
+import { CappedOutput, HeadTailOutput } from './output.ts';
 
 export interface ExecRequest {
   command: string;
@@ -15,6 +15,8 @@ export interface ExecRequest {
   signal?: AbortSignal;
   /** Bytes kept per stream (default 1 MiB); the rest is counted, not stored. */
   maxOutputBytes?: number;
+  /** Which bytes to keep when a stream is longer: its start (default), or its start and end. */
+  keep?: 'head' | 'head-tail';
   /** Sees raw stdout as it arrives; return true to stop the process (e.g. enough matches). */
   onStdout?: (chunk: Uint8Array) => boolean | undefined;
 }
@@ -65,8 +67,10 @@ export function createExecutor(runtime: Runtime): Executor {
       const started = Date.now();
       const child = runtime.spawn(request.command, request.args, { cwd: request.cwd, env: request.env, stdin: request.stdin });
       live.add(child);
-      const stdout = new CappedOutput(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
-      const stderr = new CappedOutput(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
+      const limit = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+      const capture = () => (request.keep === 'head-tail' ? new HeadTailOutput(Math.ceil(limit / 2), Math.floor(limit / 2)) : new CappedOutput(limit));
+      const stdout = capture();
+      const stderr = capture();
       let timedOut = false;
       let cancelled = false;
       let stoppedEarly = false;

@@ -1,6 +1,9 @@
 // The search flood guard (ctxmode spec): within a 60-second window, after 4 completed searches the
 // results are halved, and the 9th attempt is refused — an agent searching in circles should read
 // what it found instead.
+import { AppError, ErrorCode } from '../errors.ts';
+import type { ClientSession } from '../server/context.ts';
+
 export const FLOOD_WINDOW_MS = 60_000;
 export const THROTTLE_AFTER = 4;
 export const REJECT_AT = 9;
@@ -31,4 +34,33 @@ export function floodCheck(state: FloodState, now: number): FloodVerdict {
 
 export function floodCompleted(state: FloodState, now: number): void {
   state.completed.push(now);
+}
+
+const FLOOD_KEY = 'kb.flood';
+
+/** The flood state of one client session. */
+export function sessionFlood(session: ClientSession): FloodState {
+  let state = session.state.get(FLOOD_KEY) as FloodState | undefined;
+  if (!state) {
+    state = createFloodState();
+    session.state.set(FLOOD_KEY, state);
+  }
+  return state;
+}
+
+/** Counts `searches` searches against the session's guard; throws when it refuses them. */
+export function guardSearch(session: ClientSession, searches: number): FloodVerdict {
+  const state = sessionFlood(session);
+  let verdict: FloodVerdict = { kind: 'ok' };
+  for (let i = 0; i < searches; i++) {
+    verdict = floodCheck(state, Date.now());
+    if (verdict.kind === 'reject') throw floodError(verdict);
+  }
+  return verdict;
+}
+
+export function floodError(verdict: Extract<FloodVerdict, { kind: 'reject' }>): AppError {
+  return new AppError(ErrorCode.LimitExceeded, `${verdict.attempts} searches in the last 60 s: search refused`, {
+    hint: `stop searching and read the best source already found (use the line ranges given), or wait ${Math.ceil(verdict.retryAfterMs / 1000)} s`,
+  });
 }

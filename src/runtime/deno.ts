@@ -16,6 +16,7 @@ interface DenoNamespace {
   build: { os: string };
   pid: number;
   args: string[];
+  execPath(): string;
   cwd(): string;
   env: { get(name: string): string | undefined; toObject(): Record<string, string> };
   exit(code: number): never;
@@ -60,6 +61,14 @@ export function createDenoRuntime(): Runtime {
     version: Deno.version.deno,
     platform: Deno.build.os,
     pid: Deno.pid,
+    execPath: Deno.execPath(),
+    resolveModule(specifier) {
+      try {
+        return import.meta.resolve(specifier);
+      } catch {
+        return undefined;
+      }
+    },
     args: Deno.args,
     cwd: () => Deno.cwd(),
     homeDir: () => os.homedir(),

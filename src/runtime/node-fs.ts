@@ -1,5 +1,6 @@
 // File system over `node:fs`. Deno 2 implements these calls too, so both runtimes share this file.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AppendHandle, DirEntry, FileStat, RuntimeFs, SyncFiles } from './types.ts';
 
@@ -124,5 +125,7 @@ export const nodeFs: RuntimeFs = {
   readlinkSync: (p) => fs.readlinkSync(p),
   readDir: async (p) => (await fs.promises.readdir(p, { withFileTypes: true })).map(toEntry),
   readDirSync: (p) => fs.readdirSync(p, { withFileTypes: true }).map(toEntry),
+  makeTempDirSync: (prefix) => fs.mkdtempSync(path.join(os.tmpdir(), prefix)),
+  writeFileSync: (p, data, mode = 0o600) => fs.writeFileSync(p, data, { mode }),
   files,
 };

@@ -31,6 +31,14 @@ export function createNodeRuntime(): Runtime {
     version: process.versions.node,
     platform: process.platform,
     pid: process.pid,
+    execPath: process.execPath,
+    resolveModule(specifier) {
+      try {
+        return import.meta.resolve(specifier);
+      } catch {
+        return undefined;
+      }
+    },
     args: process.argv.slice(2),
     cwd: () => process.cwd(),
     homeDir: () => os.homedir(),

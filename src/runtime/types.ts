@@ -43,6 +43,9 @@ export interface RuntimeFs {
   readlinkSync(path: string): string;
   readDir(path: string): Promise<DirEntry[]>;
   readDirSync(path: string): DirEntry[];
+  /** A new private (0700) folder under the system's temp folder. */
+  makeTempDirSync(prefix: string): string;
+  writeFileSync(path: string, data: string | Uint8Array, mode?: number): void;
   files: SyncFiles;
 }
 
@@ -90,6 +93,10 @@ export interface Runtime {
   version: string;
   platform: string;
   pid: number;
+  /** The executable running ctxgate (node or deno): child scripts run on the same runtime. */
+  execPath: string;
+  /** Absolute file URL or path of an installed module (e.g. 'tsx/esm'), or undefined. */
+  resolveModule(specifier: string): string | undefined;
   /** Command-line arguments after the script name. */
   args: readonly string[];
   cwd(): string;

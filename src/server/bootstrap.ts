@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.ts';
 import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
 import type { GraphBackend } from '../config/schema.ts';
 import { messageOf } from '../errors.ts';
+import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/run.ts';
 import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -42,6 +43,8 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   const processSessionId = crypto.randomUUID();
   const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, config.estimation.charsPerToken);
   lifecycle.onShutdown(() => kb.close());
+  const jobs = new JobManager(runtime, path.join(dataDir, 'jobs', processSessionId));
+  lifecycle.onShutdown(() => jobs.stopAll());
   return {
     runtime,
     config,
@@ -51,6 +54,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     dataDir,
     logger,
     exec,
+    jobs,
     kb,
     lifecycle,
     processSessionId,

@@ -1,5 +1,6 @@
 // What every tool call can reach: the runtime, the validated config, where things live, the logger.
 import type { Config } from '../config/schema.ts';
+import type { JobManager } from '../exec/jobs.ts';
 import type { Executor } from '../exec/run.ts';
 import type { KbHandle } from '../kb/open.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -18,6 +19,8 @@ export interface AppContext {
   logger: Logger;
   /** Starts every child process (rg, git, ctx_run); ends them all on shutdown. */
   exec: Executor;
+  /** Background jobs (ctx_run background, ctx_bg). */
+  jobs: JobManager;
   /** The knowledge base, opened on first use. */
   kb: KbHandle;
   lifecycle: Lifecycle;

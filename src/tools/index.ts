@@ -1,7 +1,9 @@
 // Every tool the server offers. A new tool is one module here; nothing else changes.
+import { ctxBg } from './context/bg.ts';
 import { ctxFs } from './context/fs.ts';
 import { ctxGit } from './context/git.ts';
 import { ctxKb } from './context/kb.ts';
+import { ctxRun } from './context/run.ts';
 import type { ToolDefinition } from './registry.ts';
 
-export const TOOLS: readonly ToolDefinition[] = [ctxFs, ctxGit, ctxKb];
+export const TOOLS: readonly ToolDefinition[] = [ctxRun, ctxFs, ctxGit, ctxKb, ctxBg];

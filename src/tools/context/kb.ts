@@ -2,8 +2,8 @@
 // stats, purge, doctor.
 import { z } from 'zod';
 import { AppError, ErrorCode, messageOf } from '../../errors.ts';
-import { availableRuntimes } from '../../exec/languages.ts';
-import { createFloodState, type FloodState, floodCheck, floodCompleted } from '../../kb/flood-guard.ts';
+import { availableRuntimes } from '../../exec/programs.ts';
+import { floodCheck, floodCompleted, floodError, sessionFlood } from '../../kb/flood-guard.ts';
 import { formatIndexReport, formatPurge, formatSearch, formatStats } from '../../kb/format.ts';
 import { indexPath } from '../../kb/indexer.ts';
 import { searchKnowledge } from '../../kb/search.ts';
@@ -25,17 +25,6 @@ const input = z.strictObject({
 });
 
 type Args = z.output<typeof input>;
-
-const FLOOD_KEY = 'kb.flood';
-
-function floodState(ctx: ToolCallContext): FloodState {
-  let state = ctx.session.state.get(FLOOD_KEY) as FloodState | undefined;
-  if (!state) {
-    state = createFloodState();
-    ctx.session.state.set(FLOOD_KEY, state);
-  }
-  return state;
-}
 
 function databaseBytes(ctx: ToolCallContext): number {
   const fs = ctx.app.runtime.fs;
@@ -59,13 +48,9 @@ async function index(args: Args, ctx: ToolCallContext) {
 
 async function search(args: Args, ctx: ToolCallContext) {
   if (!args.query?.trim()) throw new AppError(ErrorCode.InvalidArgument, 'search needs a query', { hint: "e.g. {action:'search', query:'retry backoff'}" });
-  const state = floodState(ctx);
+  const state = sessionFlood(ctx.session);
   const verdict = floodCheck(state, Date.now());
-  if (verdict.kind === 'reject') {
-    throw new AppError(ErrorCode.LimitExceeded, `${verdict.attempts} searches in the last 60 s: search refused`, {
-      hint: `stop searching and read the best source already found (use the line ranges given), or wait ${Math.ceil(verdict.retryAfterMs / 1000)} s`,
-    });
-  }
+  if (verdict.kind === 'reject') throw floodError(verdict);
   const kb = await ctx.app.kb.get();
   const limit = verdict.kind === 'throttle' ? Math.ceil(SEARCH_LIMIT / 2) : SEARCH_LIMIT;
   const fs = ctx.app.runtime.fs;

@@ -1,0 +1,56 @@
+// ctx_bg: supervise the background jobs started by ctx_run execute background:true.
+import { z } from 'zod';
+import { AppError, ErrorCode } from '../../errors.ts';
+import type { JobInfo } from '../../exec/jobs.ts';
+import { keepOutOfContext } from '../../kb/output-policy.ts';
+import { defineTool, type ToolReply } from '../registry.ts';
+
+const HOUR = 3_600_000;
+
+const input = z.strictObject({
+  action: z.enum(['list', 'kill', 'log', 'wait']),
+  id: z.string().min(1).optional().describe('job id from ctx_run or list'),
+  pid: z.number().int().positive().optional().describe('or the job\'s pid'),
+  tail_lines: z.number().int().min(1).max(10_000, 'must be at most 10000').optional().describe('log: default 100, ≤10000'),
+  tail_bytes: z.number().int().min(1).max(4 * 1024 * 1024, 'must be at most 4194304 (4 MB)').optional().describe('log: default 65536, ≤4 MB'),
+  timeout_ms: z.number().int().min(0).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('wait: default 60000; never kills'),
+});
+
+function describe(j: JobInfo): string {
+  const state = j.running ? 'running' : j.endedBy ? `ended (${j.endedBy})` : j.signal ? `killed by ${j.signal}` : `exit ${j.exit_code}`;
+  return `${j.id} pid ${j.pid ?? '?'} · ${state} · ${Math.round(j.ageMs / 1000)} s · log ${j.log_bytes} bytes${j.log_truncated ? ' (log_truncated)' : ''} · ${j.label}`;
+}
+
+export const ctxBg = defineTool({
+  name: 'ctx_bg',
+  title: 'Background jobs',
+  description:
+    'Background jobs from ctx_run execute background:true. list; kill (id or pid, identity-checked); log (newest output: tail_lines ≤10000, tail_bytes ≤4 MB); wait (timeout_ms default 60000, max 1 h; never kills). At most 16 run at once; all end with the server.',
+  input,
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false, idempotentHint: false },
+  async run(args, ctx): Promise<ToolReply> {
+    const jobs = ctx.app.jobs;
+    const ref = { id: args.id, pid: args.pid };
+    switch (args.action) {
+      case 'list': {
+        const list = jobs.list();
+        return { text: list.length ? list.map(describe).join('\n') : 'no background jobs', structured: { jobs: list } };
+      }
+      case 'kill': {
+        const r = await jobs.kill(ref);
+        return { text: `${r.killed ? 'killed' : 'had already ended'}: ${describe(r)}`, structured: { ...r } };
+      }
+      case 'log': {
+        const { info, text } = jobs.log(ref, args.tail_lines ?? 100, args.tail_bytes ?? 65_536);
+        const head = describe(info);
+        const reply = await keepOutOfContext(ctx.app, { label: `${info.id} log`, kind: 'run', summary: head, text });
+        return reply ?? { text: `${head}\n${text || '(no output yet)'}`, structured: { ...info } };
+      }
+      case 'wait': {
+        if (args.id === undefined && args.pid === undefined) throw new AppError(ErrorCode.InvalidArgument, 'wait needs id or pid', { hint: 'ctx_bg list shows the jobs' });
+        const { info, finished } = await jobs.wait(ref, args.timeout_ms ?? 60_000, ctx.signal);
+        return { text: `${finished ? 'finished' : 'still running after the wait'}: ${describe(info)}`, structured: { ...info, finished } };
+      }
+    }
+  },
+});

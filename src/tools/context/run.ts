@@ -1,0 +1,281 @@
+// ctx_run: run commands and code (12 languages), files through code, batches with queries over their
+// output, and structured build/test tasks — returning only what is needed, indexing the rest.
+import * as path from 'node:path';
+import { z } from 'zod';
+import { AppError, ErrorCode } from '../../errors.ts';
+import { childEnv, validateEnvOverrides } from '../../exec/env.ts';
+import { replyForRun, type RunSpec, runSteps, statusLine } from '../../exec/execute.ts';
+import { DEFAULT_MAX_AGE_MS } from '../../exec/jobs.ts';
+import { LANGUAGES } from '../../exec/languages.ts';
+import { buildProgram, type Step } from '../../exec/programs.ts';
+import { TASK_KINDS, taskArgv } from '../../exec/tasks.ts';
+import { isBinary } from '../../kb/indexer.ts';
+import { keepOutOfContext } from '../../kb/output-policy.ts';
+import { guardSearch } from '../../kb/flood-guard.ts';
+import { searchKnowledge } from '../../kb/search.ts';
+import { resolveSafe } from '../../security/resolve-safe.ts';
+import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
+
+const HOUR = 3_600_000;
+const MAX_STDIN_BYTES = 1024 * 1024;
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const EXECUTE_TIMEOUT_MS = 120_000;
+const BATCH_TIMEOUT_MS = 30_000;
+const TASK_TIMEOUT_MS = 300_000;
+
+const input = z.strictObject({
+  action: z.enum(['execute', 'execute_file', 'batch', 'run_task']),
+  command: z.string().min(1).optional().describe('execute: shell command, or code in `language`'),
+  language: z.enum(LANGUAGES).optional().describe('default shell'),
+  code: z.string().min(1).optional().describe('execute_file: code that reads FILE_CONTENT (execute: same as command)'),
+  argv: z.array(z.string()).min(1).optional().describe('execute: program and arguments, no shell (preferred)'),
+  path: z.string().optional().describe('execute_file: the file (≤10 MB, text)'),
+  env: z.record(z.string(), z.string()).optional().describe('extra variables (PATH, HOME, LD_* … refused)'),
+  stdin: z.string().optional().describe('≤1 MB'),
+  timeout: z.number().int().min(1).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('ms; execute 120000, batch 30000'),
+  cwd: z.string().optional().describe('folder in a workdir'),
+  intent: z.string().min(1).optional().describe('what you look for: output >5 KB is indexed and the best sections returned'),
+  background: z.boolean().optional().describe('execute: run as a job (ctx_bg)'),
+  commands: z
+    .array(z.strictObject({ label: z.string().min(1), command: z.string().min(1) }))
+    .min(1)
+    .max(50, 'at most 50 commands')
+    .optional()
+    .describe('batch: [{label, command}]'),
+  queries: z.array(z.string().min(1)).max(20, 'at most 20 queries').optional().describe('batch: searches over the output'),
+  concurrency: z.number().int().min(1, 'must be 1–8').max(8, 'must be 1–8').optional().describe('batch: 1–8, default 1'),
+  query_scope: z.enum(['batch', 'global']).optional().describe('batch: default batch'),
+  kind: z.enum(TASK_KINDS).optional().describe('run_task'),
+  target: z.string().min(1).optional().describe('run_task: package, test or make target'),
+  args: z.array(z.string()).optional().describe('run_task: extra arguments (custom: args[0] is the program)'),
+  timeout_ms: z.number().int().min(1).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('run_task: default 300000'),
+});
+
+type Args = z.output<typeof input>;
+
+let runSeq = 0;
+
+/** A label unique to this run: it names the output in the knowledge base. */
+function nextLabel(ctx: ToolCallContext, action: string, what?: string): string {
+  runSeq++;
+  const id = `${action}-${ctx.app.processSessionId.slice(0, 4)}-${runSeq}`;
+  if (!what) return id;
+  return `${id} ${what.length > 40 ? `${what.slice(0, 40)}…` : what}`;
+}
+
+function workdirFolder(ctx: ToolCallContext, cwd: string | undefined): string {
+  const dir = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, cwd);
+  if (!ctx.app.runtime.fs.statSync(dir.real)?.isDirectory) throw new AppError(ErrorCode.InvalidArgument, `cwd '${cwd}' is not a folder`, { hint: 'pass a folder in a workdir' });
+  return dir.real;
+}
+
+function environment(ctx: ToolCallContext, env: Record<string, string> | undefined): Record<string, string> {
+  if (env) validateEnvOverrides(env);
+  return childEnv(ctx.app.runtime, env);
+}
+
+function stdinBytes(stdin: string | undefined): Uint8Array | undefined {
+  if (stdin === undefined) return undefined;
+  const bytes = new TextEncoder().encode(stdin);
+  if (bytes.length > MAX_STDIN_BYTES) throw new AppError(ErrorCode.LimitExceeded, `stdin is ${bytes.length} bytes; the limit is 1 MB`, { hint: 'write the data to a file and use execute_file' });
+  return bytes;
+}
+
+function cleanup(ctx: ToolCallContext, dir: string | undefined): void {
+  if (dir) ctx.app.runtime.fs.removeSync(dir, { recursive: true });
+}
+
+/** Starts the last step as a background job (earlier compile steps run first, in the foreground). */
+async function startBackground(ctx: ToolCallContext, spec: RunSpec, steps: Step[], tempDir: string | undefined): Promise<ToolReply> {
+  const compile = steps.slice(0, -1);
+  if (compile.length) {
+    const r = await runSteps(ctx.app, { ...spec, steps: compile });
+    if (r.exitCode !== 0) return replyForRun(ctx.app, spec, r);
+  }
+  const run = steps[steps.length - 1]!;
+  const job = ctx.app.jobs.start({ label: spec.label, command: run.command, args: run.args, cwd: spec.cwd, env: spec.env, stdin: spec.stdin, maxAgeMs: spec.timeoutMs, tempDir });
+  return {
+    text: `started ${job.id} (pid ${job.pid}) · ${spec.display} · ends at the latest after ${Math.round(spec.timeoutMs / 1000)} s\nfollow it: ctx_bg {"action":"log","id":"${job.id}"} · {"action":"wait","id":"${job.id}"} · {"action":"kill","id":"${job.id}"}`,
+    structured: { ...job },
+  };
+}
+
+async function execute(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  const code = args.command ?? args.code;
+  if (args.argv && code) throw new AppError(ErrorCode.InvalidArgument, 'pass either argv or command, not both', { hint: 'argv runs a program without a shell; command runs through the shell or the language' });
+  if (!args.argv && !code) throw new AppError(ErrorCode.InvalidArgument, 'execute needs command or argv', { hint: 'e.g. {action:"execute", argv:["ls","-la"]}' });
+  const language = args.language ?? 'shell';
+  let steps: Step[];
+  let dir: string | undefined;
+  let display: string;
+  if (args.argv) {
+    steps = [{ command: args.argv[0]!, args: args.argv.slice(1) }];
+    display = `argv: ${args.argv.join(' ')}`;
+  } else {
+    const program = buildProgram(ctx.app.runtime, language, code!);
+    steps = program.steps;
+    dir = program.dir;
+    display = language === 'shell' ? `shell: ${code!.split('\n')[0]}` : language;
+  }
+  try {
+    const spec: RunSpec = {
+      label: nextLabel(ctx, 'execute', display),
+      display: display.length > 120 ? `${display.slice(0, 120)}…` : display,
+      steps,
+      cwd: workdirFolder(ctx, args.cwd),
+      env: environment(ctx, args.env),
+      stdin: stdinBytes(args.stdin),
+      timeoutMs: args.timeout ?? (args.background ? DEFAULT_MAX_AGE_MS : EXECUTE_TIMEOUT_MS),
+      signal: ctx.signal,
+      intent: args.intent,
+    };
+    if (args.background) {
+      // The job needs its sources until it ends: the job removes the folder then.
+      const owned = dir;
+      dir = undefined;
+      return await startBackground(ctx, spec, steps, owned);
+    }
+    return await replyForRun(ctx.app, spec, await runSteps(ctx.app, spec));
+  } finally {
+    cleanup(ctx, dir);
+  }
+}
+
+async function executeFile(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  if (!args.path) throw new AppError(ErrorCode.InvalidArgument, 'execute_file needs path', { hint: 'the file whose content the code receives as FILE_CONTENT' });
+  const code = args.code ?? args.command;
+  if (!code) throw new AppError(ErrorCode.InvalidArgument, 'execute_file needs code', { hint: 'e.g. {action:"execute_file", path:"data.csv", language:"python", code:"print(len(FILE_CONTENT.splitlines()))"}' });
+  const fs = ctx.app.runtime.fs;
+  const file = resolveSafe(fs, ctx.app.workdirs, args.path);
+  const st = await fs.stat(file.real);
+  if (!st?.isFile) throw new AppError(ErrorCode.InvalidArgument, `'${args.path}' is not a file`);
+  if (st.size > MAX_FILE_BYTES) throw new AppError(ErrorCode.LimitExceeded, `'${args.path}' is ${st.size} bytes; the limit is 10 MB`, { hint: 'process it with a command that streams it instead' });
+  const bytes = await fs.readFile(file.real);
+  if (isBinary(bytes)) throw new AppError(ErrorCode.InvalidArgument, `'${args.path}' is a binary file`, { hint: 'execute_file passes text; run a command on the file instead' });
+  const language = args.language ?? 'shell';
+  const program = buildProgram(ctx.app.runtime, language, code, { fileContent: new TextDecoder().decode(bytes) });
+  try {
+    const display = `${language} on ${file.relative}`;
+    const spec: RunSpec = {
+      label: nextLabel(ctx, 'execute_file', display),
+      display,
+      steps: program.steps,
+      cwd: workdirFolder(ctx, args.cwd),
+      env: environment(ctx, args.env),
+      stdin: stdinBytes(args.stdin),
+      timeoutMs: args.timeout ?? EXECUTE_TIMEOUT_MS,
+      signal: ctx.signal,
+      intent: args.intent,
+    };
+    return await replyForRun(ctx.app, spec, await runSteps(ctx.app, spec));
+  } finally {
+    cleanup(ctx, program.dir);
+  }
+}
+
+async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  const commands = args.commands;
+  if (!commands) throw new AppError(ErrorCode.InvalidArgument, 'batch needs commands', { hint: 'e.g. {action:"batch", commands:[{label:"lint", command:"npm run lint"}]}' });
+  const labels = new Set<string>();
+  for (const c of commands) {
+    if (!c.label.trim()) throw new AppError(ErrorCode.InvalidArgument, 'batch labels must not be blank');
+    if (labels.has(c.label)) throw new AppError(ErrorCode.InvalidArgument, `batch label '${c.label}' is used twice`, { hint: 'labels name each output and must be unique' });
+    labels.add(c.label);
+  }
+  const cwd = workdirFolder(ctx, args.cwd);
+  const env = environment(ctx, args.env);
+  const budget = args.timeout ?? BATCH_TIMEOUT_MS;
+  const concurrency = args.concurrency ?? 1;
+  const started = Date.now();
+  const batchId = nextLabel(ctx, 'batch');
+  const blocks: string[] = new Array(commands.length);
+  const results: Record<string, unknown>[] = new Array(commands.length);
+  const sourceLabels: string[] = [];
+
+  async function runOne(i: number): Promise<void> {
+    const c = commands![i]!;
+    // Serial: one shared budget; concurrent: each command gets the whole timeout (the spec's rule).
+    const timeoutMs = concurrency === 1 ? budget - (Date.now() - started) : budget;
+    if (timeoutMs <= 0) {
+      blocks[i] = `[${c.label}] not run: the batch's ${budget} ms were used up`;
+      results[i] = { label: c.label, skipped: true };
+      return;
+    }
+    const program = buildProgram(ctx.app.runtime, 'shell', c.command);
+    try {
+      const spec: RunSpec = { label: `${batchId} ${c.label}`, display: c.label, steps: program.steps, cwd, env, timeoutMs, signal: ctx.signal };
+      const r = await runSteps(ctx.app, spec);
+      const body = [r.stdout && `stdout:\n${r.stdout.replace(/\n$/, '')}`, r.stderr && `stderr:\n${r.stderr.replace(/\n$/, '')}`].filter(Boolean).join('\n');
+      const indexed = await keepOutOfContext(ctx.app, { label: spec.label, kind: 'batch', summary: `[${c.label}] ${statusLine(spec, r)}`, text: body });
+      if (indexed) sourceLabels.push(spec.label);
+      blocks[i] = indexed ? indexed.text : `[${c.label}] ${statusLine(spec, r)}${body ? `\n${body}` : ''}`;
+      results[i] = { label: c.label, exit_code: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, indexed: Boolean(indexed), ...(r.failure ? { failure: r.failure } : {}) };
+    } finally {
+      cleanup(ctx, program.dir);
+    }
+  }
+
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, commands.length) }, async () => {
+      while (next < commands.length) await runOne(next++);
+    }),
+  );
+
+  const parts = [`batch of ${commands.length} commands in ${Date.now() - started} ms`, ...blocks];
+  const answers: Record<string, unknown>[] = [];
+  if (args.queries?.length) {
+    const scope = args.query_scope ?? 'batch';
+    const kb = await ctx.app.kb.get();
+    // Searching this batch's own output is part of the batch; a global search is an ordinary search.
+    if (scope === 'global') guardSearch(ctx.session, args.queries.length);
+    const sourceIds = sourceLabels.map((l) => kb.source(`batch:${l}`)?.id).filter((id): id is number => id !== undefined);
+    for (const q of args.queries) {
+      const hits = scope === 'batch' ? (sourceIds.length ? searchKnowledge(kb, { query: q, limit: 3, sourceIds }).hits : []) : searchKnowledge(kb, { query: q, limit: 3 }).hits;
+      answers.push({ query: q, hits });
+      parts.push(`query "${q}" (${scope}): ${hits.length ? '' : scope === 'batch' ? 'no match in this batch\'s indexed output (only output over 100 KB is indexed; the rest is above)' : 'no match'}`);
+      for (const h of hits) parts.push(`- ${h.label}${h.lines ? `:${h.lines.join('-')}` : ''}: ${h.snippet}`);
+    }
+  }
+  return { text: parts.join('\n'), structured: { results, queries: answers } };
+}
+
+async function runTask(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  if (!args.kind) throw new AppError(ErrorCode.InvalidArgument, 'run_task needs kind', { hint: `one of ${TASK_KINDS.join(', ')}` });
+  const argv = taskArgv(args.kind, args.target, args.args ?? []);
+  const exe = argv[0]!.includes('/') ? path.resolve(workdirFolder(ctx, args.cwd), argv[0]!) : ctx.app.runtime.which(argv[0]!);
+  if (!exe) throw new AppError(ErrorCode.Unavailable, `'${argv[0]}' is not on PATH`, { hint: `install it to run ${args.kind}` });
+  const display = `${args.kind}${args.target ? ` ${args.target}` : ''}`;
+  const spec: RunSpec = {
+    label: nextLabel(ctx, 'run_task', display),
+    display,
+    steps: [{ command: exe, args: argv.slice(1) }],
+    cwd: workdirFolder(ctx, args.cwd),
+    env: environment(ctx, args.env),
+    timeoutMs: args.timeout_ms ?? TASK_TIMEOUT_MS,
+    signal: ctx.signal,
+    intent: args.intent,
+  };
+  return replyForRun(ctx.app, spec, await runSteps(ctx.app, spec));
+}
+
+export const ctxRun = defineTool({
+  name: 'ctx_run',
+  title: 'Run commands and code',
+  description:
+    'Run without flooding the context. execute: command via shell, code in a language (javascript typescript python shell go rust php perl ruby r elixir csharp) or argv (no shell); background:true makes a ctx_bg job. execute_file: code gets the file as FILE_CONTENT. batch: ≤50 labelled commands + queries over their output. run_task: go_test|go_build|go_vet|npm_test|npm_run_build|cargo_test|cargo_build|make|custom. Output >100 KB (>5 KB with intent) is indexed; reply gives exit code, tail and the ctx_kb search to use. Not a sandbox.',
+  input,
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
+  async run(args, ctx) {
+    switch (args.action) {
+      case 'execute':
+        return execute(args, ctx);
+      case 'execute_file':
+        return executeFile(args, ctx);
+      case 'batch':
+        return batch(args, ctx);
+      case 'run_task':
+        return runTask(args, ctx);
+    }
+  },
+});
