@@ -40,7 +40,7 @@ function checkTarget(kind: TaskKind, target: string): void {
 /** The argv of a task: executable first. */
 export function taskArgv(kind: TaskKind, target: string | undefined, args: readonly string[]): string[] {
   if (target !== undefined) checkTarget(kind, target);
-  args.forEach((a, i) => checkArg(kind, a, `args[${i}]`));
+  for (const [i, a] of args.entries()) checkArg(kind, a, `args[${i}]`);
   switch (kind) {
     case 'go_test':
       return ['go', 'test', ...args, target ?? './...'];

@@ -2,6 +2,7 @@
 import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { which } from '../../src/runtime/common.ts';
 import { loadRuntime } from '../../src/runtime/index.ts';
 import type { Runtime } from '../../src/runtime/types.ts';
 import { type CommonOptions, createAppContext } from '../../src/server/bootstrap.ts';
@@ -24,7 +25,7 @@ export function withEnv(base: Runtime, overrides: Record<string, string | undefi
     }
     return env;
   };
-  return { ...base, env: { get: (name) => merged()[name], toObject: merged } };
+  return { ...base, env: { get: (name) => merged()[name], toObject: merged }, which: (command) => which(command, merged().PATH) };
 }
 
 /** A fresh temp folder (real path) holding the given files; directories end with '/'. */
