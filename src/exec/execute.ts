@@ -6,8 +6,8 @@ import type { ToolReply } from '../tools/registry.ts';
 import { classifyFailure, type FailureKind } from './classify.ts';
 import type { Step } from './programs.ts';
 
-/** Bytes kept per stream: the first and last 8 MiB; a runaway process cannot exhaust memory. */
-export const RUN_OUTPUT_BYTES = 16 * 1024 * 1024;
+/** Bytes kept per stream: the first and last 4 MiB; a runaway process cannot exhaust memory. */
+export const RUN_OUTPUT_BYTES = 8 * 1024 * 1024;
 
 export interface RunSpec {
   /** Unique name of this run's output in the knowledge base. */
@@ -102,6 +102,6 @@ export async function replyForRun(app: AppContext, spec: RunSpec, r: RunResult):
   };
   const indexed = await keepOutOfContext(app, { label: spec.label, kind: 'run', summary: status, text: body, intent: spec.intent });
   if (indexed) return { text: indexed.text, structured: { ...structured, ...indexed.structured } };
-  const note = r.truncated ? '\n(output longer than 16 MB per stream: the middle was omitted)' : '';
+  const note = r.truncated ? '\n(output longer than 8 MB per stream: the middle was omitted)' : '';
   return { text: `${status}${body ? `\n${body}` : '\n(no output)'}${note}`, structured };
 }

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { MAX_LIVE_JOBS } from '../../src/exec/jobs.ts';
+import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('ctx_bg', () => {
+  let root: string;
+  let t: TestApp;
+  const run = async (args: Record<string, unknown>) => (await t.call('ctx_run', { action: 'execute', background: true, ...args })).structuredContent as { id: string; pid: number };
+  const bg = async (args: Record<string, unknown>) => {
+    const r = await t.call('ctx_bg', args);
+    return { r, text: textOf(r), data: (r.structuredContent ?? {}) as Record<string, unknown> };
+  };
+
+  before(() => {
+    root = fixture();
+    t = testApp(root);
+  });
+  after(async () => {
+    await t.close();
+    removeDir(root);
+  });
+
+  it('starts a job, lists it, waits for it and shows its newest output', async () => {
+    const job = await run({ command: 'for i in 1 2 3 4 5; do echo "tick $i"; sleep 0.1; done' });
+    assert.match(job.id, /^job-\d+$/);
+    assert.ok((await bg({ action: 'list' })).text.includes(job.id));
+    const waited = await bg({ action: 'wait', id: job.id, timeout_ms: 10_000 });
+    assert.equal(waited.data.finished, true);
+    assert.equal(waited.data.exit_code, 0);
+    const log = await bg({ action: 'log', id: job.id, tail_lines: 2 });
+    assert.match(log.text, /tick 4\ntick 5\n?$/);
+    assert.doesNotMatch(log.text, /tick 3/);
+    const byPid = await bg({ action: 'log', pid: job.pid, tail_bytes: 7 });
+    assert.match(byPid.text, /tick 5\n?$/);
+  });
+
+  it('waits without killing, then kills the whole group on request', async () => {
+    const job = await run({ command: "sh -c 'sleep 60' & sleep 60" });
+    const waited = await bg({ action: 'wait', id: job.id, timeout_ms: 200 });
+    assert.equal(waited.data.finished, false);
+    assert.equal(alive(job.pid), true, 'wait never kills');
+    const killed = await bg({ action: 'kill', id: job.id });
+    assert.equal(killed.data.killed, true);
+    assert.equal(alive(job.pid), false);
+    const again = await bg({ action: 'kill', id: job.id });
+    assert.match(again.text, /had already ended/);
+  });
+
+  it('never signals a process that is not one of its jobs', async () => {
+    const other = await bg({ action: 'kill', pid: process.pid });
+    assert.equal(other.r.isError, true);
+    assert.match(other.text, /no background job with pid/);
+    assert.match((await bg({ action: 'kill' })).text, /name the job by id or pid/);
+  });
+
+  it('ends a job at its max age', async () => {
+    const job = await run({ command: 'sleep 30', timeout: 300 });
+    const waited = await bg({ action: 'wait', id: job.id, timeout_ms: 10_000 });
+    assert.equal(waited.data.finished, true);
+    assert.equal(waited.data.endedBy, 'max age');
+  });
+
+  it('refuses a job beyond the 16 live ones and checks its limits', async () => {
+    const started = [];
+    for (let i = 0; i < MAX_LIVE_JOBS; i++) started.push(await run({ command: 'sleep 30' }));
+    const extra = await t.call('ctx_run', { action: 'execute', background: true, command: 'sleep 30' });
+    assert.equal(extra.isError, true);
+    assert.match(textOf(extra), /16 background jobs are running/);
+    for (const j of started) await bg({ action: 'kill', id: j.id });
+    assert.match((await bg({ action: 'log', id: started[0]!.id, tail_lines: 10_001 })).text, /tail_lines: must be at most 10000/);
+    assert.match((await bg({ action: 'log', id: started[0]!.id, tail_bytes: 4 * 1024 * 1024 + 1 })).text, /tail_bytes: must be at most 4194304/);
+    assert.match((await bg({ action: 'wait', id: started[0]!.id, timeout_ms: 3_600_001 })).text, /timeout_ms: must be at most 3600000/);
+  });
+
+  it('keeps only the newest 16 MB of a log and says so', async () => {
+    const job = await run({ command: 'yes "0123456789abcdef0123456789abcdef" | head -c 20000000; echo LAST-LINE' });
+    await bg({ action: 'wait', id: job.id, timeout_ms: 60_000 });
+    const list = (await bg({ action: 'list' })).data.jobs as { id: string; log_bytes: number; log_truncated: boolean }[];
+    const info = list.find((j) => j.id === job.id)!;
+    assert.equal(info.log_truncated, true);
+    assert.ok(info.log_bytes <= 16 * 1024 * 1024 + 2 * 1024 * 1024, `log ${info.log_bytes} bytes`);
+    assert.match((await bg({ action: 'log', id: job.id, tail_lines: 1 })).text, /LAST-LINE/);
+  });
+
+  it('ends every job when the server shuts down', async () => {
+    const t2 = testApp(root);
+    const r = await t2.call('ctx_run', { action: 'execute', background: true, command: 'sleep 60' });
+    const pid = (r.structuredContent as { pid: number }).pid;
+    assert.equal(alive(pid), true);
+    await t2.close();
+    assert.equal(alive(pid), false);
+  });
+});
