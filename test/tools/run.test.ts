@@ -18,7 +18,7 @@ function alive(pid: number): boolean {
 
 const HELLO: Record<(typeof LANGUAGES)[number], string> = {
   javascript: 'console.log("hello " + FILE_CONTENT.trim())',
-  typescript: 'const who: string = FILE_CONTENT.trim(); console.log(`hello ${who}`)',
+  typescript: 'const who: string = FILE_CONTENT.trim(); console.log("hello " + who)',
   python: 'print("hello " + FILE_CONTENT.strip())',
   shell: 'echo "hello $(echo "$FILE_CONTENT")"',
   go: 'package main\nimport ("fmt"; "strings")\nfunc main() { fmt.Println("hello " + strings.TrimSpace(FILE_CONTENT)) }',
@@ -120,7 +120,7 @@ describe('ctx_run', () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => call({ action: 'execute', argv: ['echo', String(i)] })));
     const labels = new Set(results.map((r) => r.data.label));
     assert.equal(labels.size, 50);
-    results.forEach((r, i) => assert.match(r.text, new RegExp(`stdout:\\n${i}$`)));
+    for (const [i, r] of results.entries()) assert.match(r.text, new RegExp(`stdout:\\n${i}$`));
   });
 
   it('names common failures', async () => {
