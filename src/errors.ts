@@ -3,6 +3,7 @@ export const ErrorCode = {
   InvalidArgument: 'INVALID_ARGUMENT',
   UnknownTool: 'UNKNOWN_TOOL',
   OutsideWorkdir: 'OUTSIDE_WORKDIR',
+  Blocked: 'BLOCKED',
   NotFound: 'NOT_FOUND',
   Ambiguous: 'AMBIGUOUS',
   LimitExceeded: 'LIMIT_EXCEEDED',

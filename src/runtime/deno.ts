@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import process from 'node:process';
 import { processStartTime, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
+import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
@@ -87,6 +88,8 @@ export function createDenoRuntime(): Runtime {
     listen,
     which: (command) => which(command, Deno.env.get('PATH')),
     spawn,
+    resolveHost,
+    httpRequest,
     processStartTime,
     sleepSync,
     sha256Hex,

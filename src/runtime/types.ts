@@ -115,6 +115,10 @@ export interface Runtime {
   /** Absolute path of an executable found on PATH, or undefined. */
   which(command: string): string | undefined;
   spawn(command: string, args: readonly string[], options: SpawnOptions): ChildHandle;
+  /** Every address a host name resolves to. */
+  resolveHost(hostname: string): Promise<ResolvedAddress[]>;
+  /** A GET to `url`, connected to `address` (already checked by the caller). */
+  httpRequest(options: HttpRequestOptions): Promise<HttpResponseStream>;
   /**
    * A process's start time as the kernel reports it (/proc/<pid>/stat field 22), to tell a live
    * process from a reused pid; undefined when the process is gone or this cannot be read.
@@ -152,4 +156,26 @@ export interface ChildHandle {
   closed: Promise<void>;
   /** Signals every process in the child's group; false when the group is already gone. */
   killGroup(signal: 'SIGTERM' | 'SIGKILL'): boolean;
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export interface HttpRequestOptions {
+  url: URL;
+  /** The already-checked address to connect to. */
+  address: string;
+  family: 4 | 6;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+}
+
+export interface HttpResponseStream {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: AsyncIterable<Uint8Array>;
+  cancel(): void;
 }

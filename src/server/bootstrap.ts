@@ -7,6 +7,7 @@ import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/run.ts';
 import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { AppContext } from './context.ts';
@@ -55,6 +56,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     logger,
     exec,
     jobs,
+    net: runtimeNetwork(runtime),
     kb,
     lifecycle,
     processSessionId,

@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.ts';
 import type { JobManager } from '../exec/jobs.ts';
 import type { Executor } from '../exec/run.ts';
 import type { KbHandle } from '../kb/open.ts';
+import type { Network } from '../net/fetch-url.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
@@ -21,6 +22,8 @@ export interface AppContext {
   exec: Executor;
   /** Background jobs (ctx_run background, ctx_bg). */
   jobs: JobManager;
+  /** How ctx_kb fetch reaches the network (the runtime's DNS and HTTP). */
+  net: Network;
   /** The knowledge base, opened on first use. */
   kb: KbHandle;
   lifecycle: Lifecycle;

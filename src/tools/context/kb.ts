@@ -5,7 +5,9 @@ import { AppError, ErrorCode, messageOf } from '../../errors.ts';
 import { availableRuntimes } from '../../exec/programs.ts';
 import { floodCheck, floodCompleted, floodError, sessionFlood } from '../../kb/flood-guard.ts';
 import { formatIndexReport, formatPurge, formatSearch, formatStats } from '../../kb/format.ts';
+import { fetchMany, formatFetch, requireOneOf } from '../../kb/fetch.ts';
 import { indexPath } from '../../kb/indexer.ts';
+import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
 import { searchKnowledge } from '../../kb/search.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { loadSqlite } from '../../storage/sqlite.ts';
@@ -14,10 +16,17 @@ import { defineTool, type ToolCallContext } from '../registry.ts';
 const SEARCH_LIMIT = 5;
 
 const input = z.strictObject({
-  action: z.enum(['index', 'search', 'stats', 'purge', 'doctor']),
+  action: z.enum(['index', 'search', 'fetch', 'stats', 'purge', 'doctor']),
   path: z.string().optional().describe('index: file or folder in a workdir'),
   query: z.string().min(1).max(500).optional().describe('search: words to find'),
-  source: z.string().min(1).optional().describe('search: only sources whose name contains this'),
+  url: z.string().min(1).optional().describe('fetch: http(s) URL'),
+  urls: z.array(z.string().min(1)).min(1).max(10, 'at most 10 urls').optional().describe('fetch: up to 10'),
+  source: z.string().min(1).optional().describe('search: only sources whose name contains this; fetch: document group (default web)'),
+  format: z.enum(['markdown', 'html', 'json']).optional().describe('fetch: default markdown'),
+  force: z.boolean().optional().describe('fetch: ignore the cached copy'),
+  maxBytes: z.number().int().min(1).max(MAX_BODY_BYTES).optional().describe('fetch: bytes of the page returned (default 2048; indexed whole)'),
+  timeoutMs: z.number().int().min(1).max(600_000).optional().describe('fetch: default 150000'),
+  ttl: z.number().int().min(0).optional().describe('fetch: reuse a copy younger than this many ms (default 24 h; 0 = always fetch)'),
   confirm: z.boolean().optional().describe('purge: must be true'),
   scope: z.enum(['project', 'session']).optional().describe('purge: project (all) or session'),
   sessionId: z.string().min(1).optional().describe('purge scope=session: which session (default: this one)'),
@@ -60,6 +69,24 @@ async function search(args: Args, ctx: ToolCallContext) {
   const text = formatSearch(args.query, result, note);
   kb.count('bytes_returned', text.length);
   return { text, structured: { ...result, throttled: verdict.kind === 'throttle' } };
+}
+
+async function fetchAction(args: Args, ctx: ToolCallContext) {
+  const urls = requireOneOf(args.url, args.urls);
+  const source = args.source ?? 'web';
+  const outcomes = await fetchMany(ctx.app, urls, {
+    source,
+    format: args.format ?? 'markdown',
+    force: args.force ?? false,
+    ttlMs: args.ttl ?? 24 * 3_600_000,
+    timeoutMs: args.timeoutMs ?? 150_000,
+    previewBytes: args.maxBytes ?? 2048,
+    signal: ctx.signal,
+  });
+  const text = formatFetch(outcomes, source);
+  (await ctx.app.kb.get()).count('bytes_returned', text.length);
+  if (outcomes.every((o) => o.error)) throw new AppError(ErrorCode.Unavailable, text, { hint: 'nothing was indexed' });
+  return { text, structured: { results: outcomes } };
 }
 
 async function stats(_args: Args, ctx: ToolCallContext) {
@@ -125,15 +152,17 @@ export const ctxKb = defineTool({
   name: 'ctx_kb',
   title: 'Knowledge base',
   description:
-    'Local full-text knowledge base (big command output lands here too). index: file/folder (text; secrets, binaries, >1 MB skipped). search: query (+source filter) → best chunks with where to read on. stats, purge (confirm:true; scope project|session; dryRun), doctor.',
+    'Local full-text knowledge base (big command output lands here too). index: file/folder (text; secrets, binaries, >1 MB skipped). search: query (+source filter) → best chunks with where to read on. fetch: url/urls (≤10) → markdown, indexed; public addresses only. stats, purge (confirm:true; scope project|session; dryRun), doctor.',
   input,
-  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false, idempotentHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
   async run(args, ctx) {
     switch (args.action) {
       case 'index':
         return index(args, ctx);
       case 'search':
         return search(args, ctx);
+      case 'fetch':
+        return fetchAction(args, ctx);
       case 'stats':
         return stats(args, ctx);
       case 'purge':

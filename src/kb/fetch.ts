@@ -1,0 +1,136 @@
+// ctx_kb fetch: web pages and APIs into the knowledge base. Documents are keyed `source:format:url`
+// (fragment and user:password stripped), so formats never overwrite each other and a URL never
+// touches a longer sibling; a fresh copy within the TTL is not fetched again; identical fetches
+// running at once share one request.
+import { AppError, ErrorCode, messageOf } from '../errors.ts';
+import { convertBody, type FetchFormat } from '../net/convert.ts';
+import { displayUrl, fetchUrl, MAX_BODY_BYTES, parseFetchUrl } from '../net/fetch-url.ts';
+import type { AppContext } from '../server/context.ts';
+import { chunkDocument } from './chunk/index.ts';
+import type { KnowledgeBase } from './store.ts';
+
+export interface FetchRequest {
+  url: string;
+  source: string;
+  format: FetchFormat;
+  force: boolean;
+  ttlMs: number;
+  timeoutMs: number;
+  /** Bytes of the page to return in the reply (the page is indexed whole regardless). */
+  previewBytes: number;
+  signal?: AbortSignal;
+}
+
+export interface FetchOutcome {
+  url: string;
+  key: string;
+  cached: boolean;
+  title?: string;
+  status?: number;
+  bytes?: number;
+  chunks: number;
+  truncated?: boolean;
+  preview: string;
+  error?: string;
+}
+
+const inFlight = new WeakMap<AppContext, Map<string, Promise<FetchOutcome>>>();
+
+export function documentKey(source: string, format: FetchFormat, url: URL): string {
+  const clean = new URL(url.toString());
+  clean.hash = '';
+  clean.username = '';
+  clean.password = '';
+  return `${source}:${format}:${clean.toString()}`;
+}
+
+function preview(text: string, bytes: number): string {
+  const encoded = new TextEncoder().encode(text);
+  if (encoded.length <= bytes) return text;
+  let cut = bytes;
+  while (cut > 0 && ((encoded[cut] ?? 0) & 0xc0) === 0x80) cut--;
+  return `${new TextDecoder().decode(encoded.subarray(0, cut))}…`;
+}
+
+async function fetchOne(app: AppContext, kb: KnowledgeBase, req: FetchRequest, url: URL, key: string): Promise<FetchOutcome> {
+  const label = displayUrl(url);
+  if (!req.force && req.ttlMs > 0) {
+    const known = kb.source(key);
+    if (known && Date.now() - known.indexed_at < req.ttlMs) {
+      const first = kb.db.value('SELECT body FROM chunks WHERE source_id = ? ORDER BY seq LIMIT 1', [known.id]);
+      return { url: label, key, cached: true, chunks: known.chunk_count, preview: preview(String(first ?? ''), req.previewBytes) };
+    }
+  }
+  const body = await fetchUrl(url.toString(), app.net, { timeoutMs: req.timeoutMs, signal: req.signal, accept: req.format === 'json' ? 'application/json' : undefined });
+  const converted = convertBody(body.bytes, body.contentType, req.format, body.url);
+  const chunks = chunkDocument(converted.text, converted.title ?? label, converted.chunkAs);
+  kb.put({ key, kind: 'fetch', label, chunks });
+  kb.count('bytes_kept_out', body.bytes.length);
+  const outcome: FetchOutcome = { url: label, key, cached: false, status: body.status, bytes: body.bytes.length, chunks: chunks.length, preview: preview(converted.text, req.previewBytes) };
+  if (converted.title) outcome.title = converted.title;
+  if (body.truncated) outcome.truncated = true;
+  return outcome;
+}
+
+/** Fetches and indexes one URL; identical requests in flight share one fetch. */
+export async function fetchIntoKb(app: AppContext, req: FetchRequest): Promise<FetchOutcome> {
+  const url = parseFetchUrl(req.url);
+  const key = documentKey(req.source, req.format, url);
+  let running = inFlight.get(app);
+  if (!running) {
+    running = new Map();
+    inFlight.set(app, running);
+  }
+  const shared = running.get(key);
+  if (shared) return shared;
+  const work = (async () => fetchOne(app, await app.kb.get(), req, url, key))();
+  running.set(key, work);
+  try {
+    return await work;
+  } finally {
+    running.delete(key);
+  }
+}
+
+/** Several URLs, at most `limit` at a time; one failing URL does not fail the others. */
+export async function fetchMany(app: AppContext, urls: string[], base: Omit<FetchRequest, 'url'>, limit = 3): Promise<FetchOutcome[]> {
+  const out: FetchOutcome[] = new Array(urls.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, urls.length) }, async () => {
+      while (next < urls.length) {
+        const i = next++;
+        try {
+          out[i] = await fetchIntoKb(app, { ...base, url: urls[i]! });
+        } catch (error) {
+          out[i] = { url: displayUrl(urls[i]!), key: '', cached: false, chunks: 0, preview: '', error: messageOf(error) };
+        }
+      }
+    }),
+  );
+  return out;
+}
+
+export function formatFetch(outcomes: FetchOutcome[], source: string): string {
+  return outcomes
+    .map((o) => {
+      if (o.error) return `✗ ${o.url}: ${o.error}`;
+      const head = o.cached
+        ? `${o.url}: cached copy (${o.chunks} chunks); pass force:true to fetch again`
+        : `${o.url}: HTTP ${o.status}, ${o.bytes} bytes → ${o.chunks} chunks${o.title ? ` — "${o.title}"` : ''}`;
+      const lines = [head];
+      if (o.truncated) lines.push(`body truncated at ${MAX_BODY_BYTES / 1024 / 1024}MB: only the first 10 MB were indexed`);
+      if (o.preview) lines.push(o.preview);
+      lines.push(`search it: ctx_kb {"action":"search","query":"…","source":${JSON.stringify(o.url)}}`);
+      return lines.join('\n');
+    })
+    .join('\n\n')
+    .concat(outcomes.length > 1 ? `\n\n(source "${source}")` : '');
+}
+
+export function requireOneOf(url: string | undefined, urls: string[] | undefined): string[] {
+  if (url && urls?.length) throw new AppError(ErrorCode.InvalidArgument, 'pass url or urls, not both');
+  const list = url ? [url] : (urls ?? []);
+  if (!list.length) throw new AppError(ErrorCode.InvalidArgument, 'fetch needs url or urls', { hint: 'e.g. {action:"fetch", url:"https://example.com/docs"}' });
+  return list;
+}
