@@ -263,7 +263,7 @@ export const ctxRun = defineTool({
   name: 'ctx_run',
   title: 'Run commands and code',
   description:
-    'Run without flooding the context. execute: command via shell, code in a language (javascript typescript python shell go rust php perl ruby r elixir csharp) or argv (no shell); background:true makes a ctx_bg job. execute_file: code gets the file as FILE_CONTENT. batch: ≤50 labelled commands + queries over their output. run_task: go_test|go_build|go_vet|npm_test|npm_run_build|cargo_test|cargo_build|make|custom. Output >100 KB (>5 KB with intent) is indexed; reply gives exit code, tail and the ctx_kb search to use. Not a sandbox.',
+    'Run commands and code without flooding the context. execute: shell command, code in `language`, or argv (no shell, preferred); background:true → ctx_bg job. execute_file: code gets the file as FILE_CONTENT. batch: labelled commands, then queries over their output. run_task: build/test by kind, fixed argv. Output >100 KB (>5 KB with intent) is indexed; the reply gives exit code, tail and the ctx_kb search to use. Not a sandbox.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
   async run(args, ctx) {
