@@ -5,7 +5,7 @@
 // can be a syntax error. When nothing matches, the words are corrected against the index's own
 // vocabulary and the search runs once more.
 import { stemmer } from 'stemmer';
-import type { KnowledgeBase, SourceKind } from './store.ts';
+import { type KnowledgeBase, type SourceKind, type SourceRow, wordsOf } from './store.ts';
 
 export interface SearchRequest {
   query: string;
@@ -48,8 +48,7 @@ const MAX_TERMS = 12;
 const SNIPPET_CHARS = 360;
 
 export function queryTerms(query: string): string[] {
-  const words = query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return [...new Set(words)].slice(0, MAX_TERMS);
+  return [...new Set(wordsOf(query))].slice(0, MAX_TERMS);
 }
 
 const quote = (term: string) => `"${term.replace(/"/g, '""')}"`;
@@ -180,18 +179,12 @@ function snippetAt(body: string, at: number): string {
   return `${start > 0 ? '…' : ''}${text}${end < body.length ? '…' : ''}`;
 }
 
-interface ChunkRow {
+interface ChunkRow extends Pick<SourceRow, 'key' | 'kind' | 'label' | 'path' | 'mtime_ms' | 'size'> {
   id: number;
   title: string;
   body: string;
   line_start: number | null;
   line_end: number | null;
-  key: string;
-  kind: SourceKind;
-  label: string;
-  path: string | null;
-  mtime_ms: number | null;
-  size: number | null;
 }
 
 function runSearch(kb: KnowledgeBase, req: SearchRequest, terms: string[], stat: StatFn | undefined): SearchHit[] {

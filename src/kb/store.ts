@@ -3,9 +3,14 @@
 import type { Database } from '../storage/database.ts';
 import type { Chunk } from './chunk/index.ts';
 
-/** The distinct words of a text, lowercased: what the trigram index needs to find substrings. */
+/** The words of a text, lowercased: runs of letters, digits and underscores. */
+export function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+}
+
+/** The distinct words of a text: what the trigram index needs to find substrings. */
 export function distinctWords(text: string): string {
-  return [...new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])].join(' ');
+  return [...new Set(wordsOf(text))].join(' ');
 }
 
 export type SourceKind = 'file' | 'run' | 'fetch' | 'batch';

@@ -6,19 +6,11 @@ import { childEnv, validateEnvOverrides } from '../../src/exec/env.ts';
 import { CappedOutput, utf8Boundary } from '../../src/exec/output.ts';
 import { createExecutor } from '../../src/exec/run.ts';
 import { fixture, removeDir, runtime, withEnv } from '../helpers/env.ts';
+import { alive } from '../helpers/process.ts';
 
 const exec = createExecutor(runtime);
 const env = childEnv(runtime);
 
-/** Alive and not a zombie (in a container nobody may reap an orphan's corpse). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 describe('exec', () => {
   it('returns a non-zero exit as data, with both streams', async () => {

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { MAX_LIVE_JOBS } from '../../src/exec/jobs.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { alive } from '../helpers/process.ts';
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 describe('ctx_bg', () => {
   let root: string;

@@ -5,16 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { LANGUAGES } from '../../src/exec/languages.ts';
 import { availableRuntimes } from '../../src/exec/programs.ts';
 import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { alive } from '../helpers/process.ts';
 
-/** Alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 const HELLO: Record<(typeof LANGUAGES)[number], string> = {
   javascript: 'console.log("hello " + FILE_CONTENT.trim())',
