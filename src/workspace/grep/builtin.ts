@@ -9,7 +9,8 @@ import { walk } from '../walk.ts';
 import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES } from './types.ts';
 
 export function compilePattern(query: GrepQuery): RegExp {
-  const source = query.literal ? query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : query.pattern;
+  const escaped = query.literal ? query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : query.pattern;
+  const source = query.wordBoundary ? `(?<![\\p{L}\\p{N}_])(?:${escaped})(?![\\p{L}\\p{N}_])` : escaped;
   const flags = query.ignoreCase ? 'i' : '';
   try {
     return new RegExp(source, `${flags}u`);
@@ -60,8 +61,11 @@ export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQu
 
   const candidates: { abs: string; relRoot: string; relBase: string; ignored: boolean }[] = [];
   if ((await fs.stat(target.real))?.isDirectory) {
-    const walking = walk(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, keepIgnoredFiles: true, skipDirs: new Set(), signal });
+    const dropDirs = new Set(query.excludeDirs ?? []);
+    const excluded = (query.excludePaths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
+    const walking = walk(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, keepIgnoredFiles: true, skipDirs: new Set(), dropDirs, signal });
     for await (const e of walking) {
+      if (excluded.some((p) => e.relRoot === p || e.relRoot.startsWith(`${p}/`))) continue;
       if (e.type === 'file') candidates.push({ abs: e.path, relRoot: e.relRoot, relBase: e.rel, ignored: e.ignored === true });
     }
   } else {

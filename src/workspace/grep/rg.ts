@@ -36,6 +36,9 @@ export function rgArgs(target: SafePath, query: GrepQuery): string[] {
   if (query.ignoreCase) args.push('--ignore-case');
   else args.push('--case-sensitive');
   if (query.literal) args.push('--fixed-strings');
+  if (query.wordBoundary) args.push('--word-regexp');
+  for (const d of query.excludeDirs ?? []) args.push('--glob', `!**/${d}/**`, '--glob', `!${d}/**`);
+  for (const p of query.excludePaths ?? []) args.push('--glob', `!/${p.replace(/^\/+|\/+$/g, '')}/**`);
   if (query.context > 0) args.push('--context', String(query.context));
   if (query.glob) args.push('--glob', query.glob);
   // Given after the caller's glob, so they win even when the caller asks for such a file.

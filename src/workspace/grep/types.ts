@@ -9,6 +9,12 @@ export interface GrepQuery {
   limit: number;
   /** A filename glob (`*.ts`, `src/**\/*.go`, `!*.min.js`). */
   glob?: string;
+  /** Match whole words only. */
+  wordBoundary?: boolean;
+  /** Folder names skipped wherever they are (node_modules, dist, …). */
+  excludeDirs?: readonly string[];
+  /** Folders skipped, relative to the workdir (src/legacy). */
+  excludePaths?: readonly string[];
 }
 
 export interface GrepLine {

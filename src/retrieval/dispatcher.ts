@@ -1,0 +1,58 @@
+// The dispatcher routes by query shape: a symbol goes to the graph first and to the file scan on a
+// miss; a phrase goes to both, merged and deduplicated by file:line; a pattern is a regex file scan.
+import type { AppContext } from '../server/context.ts';
+import type { SafePath } from '../security/resolve-safe.ts';
+import { scan } from './fileio.ts';
+import type { GraphAdapter } from './graph.ts';
+import { escapeRegex, leafSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
+import type { Hit } from './types.ts';
+
+export interface DispatchRequest {
+  query: string;
+  regex: boolean;
+  /** Symbols match whole identifiers only (locate, read); search matches them inside names too. */
+  wholeWord: boolean;
+  ignoreCase: boolean;
+  scope: SafePath;
+  exclude: readonly string[];
+  signal?: AbortSignal;
+}
+
+export interface Dispatched {
+  shape: QueryShape;
+  hits: Hit[];
+  capped: boolean;
+  strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'fileio+graph_merged' | 'fileio_regex';
+  symbol?: string;
+  terms: string[];
+}
+
+export async function dispatch(app: AppContext, graph: GraphAdapter, req: DispatchRequest): Promise<Dispatched> {
+  const shape = queryShape(req.query, req.regex);
+  app.logger.log('dispatch', { query: req.query, shape, graphAvailable: graph.available });
+  let out: Dispatched;
+  if (shape === 'symbol') {
+    const symbol = leafSymbol(req.query);
+    const fromGraph = graph.available ? await graph.searchSymbol(symbol) : [];
+    if (fromGraph.length) {
+      out = { shape, hits: fromGraph, capped: false, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
+    } else {
+      app.logger.log('dispatch_graph_miss', { query: req.query, shape });
+      const r = await scan(app, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
+      out = { shape, hits: r.hits, capped: r.capped, strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
+    }
+  } else if (shape === 'phrase') {
+    const terms = phraseTerms(req.query);
+    const pattern = terms.map(escapeRegex).join('|') || escapeRegex(req.query.trim());
+    const r = await scan(app, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, signal: req.signal });
+    const fromGraph = graph.available ? await graph.searchSymbol(req.query) : [];
+    const seen = new Set(r.hits.map((h) => `${h.file}:${h.line}`));
+    const merged = [...r.hits, ...fromGraph.filter((h) => !seen.has(`${h.file}:${h.line}`))];
+    out = { shape, hits: merged, capped: r.capped, strategy: fromGraph.length ? 'fileio+graph_merged' : 'fileio_only', terms };
+  } else {
+    const r = await scan(app, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, signal: req.signal });
+    out = { shape, hits: r.hits, capped: r.capped, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
+  }
+  app.logger.log('dispatch_result', { query: req.query, strategy: out.strategy, count: out.hits.length });
+  return out;
+}

@@ -1,0 +1,78 @@
+// The FileIO adapter: scans the project (ripgrep when present, the built-in engine otherwise) with
+// .gitignore rules, scan.excludeDirs, and binary and huge files skipped; reads files as lines.
+import type { AppContext } from '../server/context.ts';
+import type { SafePath } from '../security/resolve-safe.ts';
+import { grep } from '../workspace/grep/index.ts';
+import { classify } from './kinds.ts';
+import type { Hit } from './types.ts';
+
+/** Most hits one scan collects; beyond it the counts are lower bounds. */
+export const SCAN_CAP = 5000;
+
+export interface ScanRequest {
+  pattern: string;
+  literal: boolean;
+  wordBoundary: boolean;
+  ignoreCase: boolean;
+  scope: SafePath;
+  exclude: readonly string[];
+  /** For symbol queries: classify lines against this name. */
+  symbol?: string;
+  signal?: AbortSignal;
+}
+
+export interface ScanResult {
+  hits: Hit[];
+  /** More matches exist than SCAN_CAP. */
+  capped: boolean;
+}
+
+export async function scan(app: AppContext, req: ScanRequest): Promise<ScanResult> {
+  app.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex' });
+  const result = await grep(
+    app,
+    req.scope,
+    {
+      pattern: req.pattern,
+      literal: req.literal,
+      ignoreCase: req.ignoreCase,
+      context: 0,
+      limit: SCAN_CAP,
+      wordBoundary: req.wordBoundary,
+      excludeDirs: app.config.scan.excludeDirs,
+      excludePaths: req.exclude,
+    },
+    { signal: req.signal },
+  );
+  const matcher = req.literal ? undefined : safeRegex(req.pattern, req.ignoreCase);
+  const needle = req.symbol ?? (req.literal ? req.pattern : undefined);
+  const hits: Hit[] = [];
+  for (const f of result.files) {
+    for (const l of f.lines) {
+      if (!l.match) continue;
+      const matchIndex = needle ? findIndex(l.text, needle, req.ignoreCase) : (matcher?.exec(l.text)?.index ?? -1);
+      hits.push({ file: f.path, line: l.line, text: l.text, matchIndex, kind: classify(f.path, l.text, matchIndex, req.symbol), source: 'fileio' });
+    }
+  }
+  return { hits, capped: result.truncated };
+}
+
+function findIndex(text: string, needle: string, ignoreCase: boolean): number {
+  return ignoreCase ? text.toLowerCase().indexOf(needle.toLowerCase()) : text.indexOf(needle);
+}
+
+function safeRegex(pattern: string, ignoreCase: boolean): RegExp | undefined {
+  try {
+    return new RegExp(pattern, ignoreCase ? 'i' : '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file's lines (workdir-relative path), for block expansion and reads. */
+export async function readLines(app: AppContext, abs: string): Promise<string[]> {
+  const text = await app.runtime.fs.readTextFile(abs);
+  const lines = text.split(/\r?\n/);
+  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}

@@ -1,0 +1,187 @@
+// The gatekeeper: lets a result set through, or refuses it with a `refine` envelope that says why
+// (breadth, volume, relevance, compound), where the hits are (per-directory distribution, split
+// deeper when one folder holds them all) and what to do next (suggestions whose wouldYield is what
+// following them really returns). Near-misses on one axis within the compound margin pass; after
+// maxRefusals refusals in a row the gate opens; force bypasses it; absoluteMaxTokens always holds.
+import type { Config } from '../config/schema.ts';
+import type { ClientSession } from '../server/context.ts';
+import { itemTokens } from './shaper.ts';
+import type { ResultItem } from './types.ts';
+
+export type RefusalReason = 'breadth' | 'volume' | 'relevance' | 'compound';
+
+export interface Suggestion {
+  action: 'narrow_scope' | 'add_exclude' | 'use_regex' | 'use_literal' | 'use_force';
+  arg?: string;
+  wouldYield?: number;
+  hint?: string;
+}
+
+export interface RefineEnvelope {
+  status: 'refine';
+  reason: RefusalReason;
+  summary: { totalFound: number; files: number; estTokens: number; topScore: number };
+  distribution: { dir: string; hits: number }[];
+  suggestions: Suggestion[];
+  refusalCount: number;
+}
+
+export interface GateInput {
+  items: ResultItem[];
+  /** More hits exist than were collected: counts are lower bounds. */
+  capped: boolean;
+  force: boolean;
+  query: string;
+  /** The scope searched, relative to the root ('' for all). */
+  scope: string;
+  shape: 'symbol' | 'phrase' | 'pattern';
+  regex: boolean;
+  /** The caller's own hit cap (search max_hits) instead of gates.maxHits. */
+  maxHits?: number;
+}
+
+export type GateDecision = { pass: true; openedAfterRefusals: boolean; forced: boolean } | { pass: false; envelope: RefineEnvelope };
+
+const REFUSALS_KEY = 'gate.refusals';
+
+function dirAt(file: string, depth: number): string {
+  const parts = file.split('/');
+  return parts.length <= depth ? parts.slice(0, -1).join('/') || '.' : parts.slice(0, depth).join('/');
+}
+
+/** Hits per directory, one level deeper while a single directory holds nearly everything. */
+export function distribution(items: { file: string }[], base: string): { dir: string; hits: number }[] {
+  let depth = (base ? base.split('/').length : 0) + 1;
+  for (;;) {
+    const counts = new Map<string, number>();
+    for (const i of items) counts.set(dirAt(i.file, depth), (counts.get(dirAt(i.file, depth)) ?? 0) + 1);
+    const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const top = sorted[0];
+    const deeper = items.some((i) => i.file.split('/').length > depth + 1);
+    if (top && sorted.length === 1 && deeper && depth < 8) {
+      depth++;
+      continue;
+    }
+    if (top && top[1] > items.length * 0.8 && deeper && depth < 8 && top[0] !== '.') {
+      depth++;
+      continue;
+    }
+    return sorted.slice(0, 10).map(([dir, hits]) => ({ dir, hits }));
+  }
+}
+
+interface Axes {
+  files: number;
+  hits: number;
+  estTokens: number;
+  topScore: number;
+}
+
+function measure(items: ResultItem[], charsPerToken: number): Axes {
+  return {
+    files: new Set(items.map((i) => i.file)).size,
+    hits: items.length,
+    estTokens: items.reduce((n, i) => n + itemTokens(i, charsPerToken), 0),
+    topScore: items[0]?.score ?? 0,
+  };
+}
+
+/** Which axes fail, and whether each failure is within the compound margin. */
+function failures(a: Axes, config: Config): { reason: 'breadth' | 'volume' | 'relevance'; near: boolean }[] {
+  const g = config.gates;
+  const m = g.compoundMargin;
+  const out: { reason: 'breadth' | 'volume' | 'relevance'; near: boolean }[] = [];
+  if (a.files > g.maxFiles) out.push({ reason: 'breadth', near: a.files <= g.maxFiles * (1 + m) });
+  if (a.hits > g.maxHits || a.estTokens > config.limits.absoluteMaxTokens) {
+    const near = a.hits <= g.maxHits * (1 + m) && a.estTokens <= config.limits.absoluteMaxTokens * (1 + m);
+    out.push({ reason: 'volume', near });
+  }
+  if (a.hits > 0 && a.topScore < g.minRelevance) out.push({ reason: 'relevance', near: a.topScore >= g.minRelevance * (1 - m) });
+  return out;
+}
+
+function passes(a: Axes, config: Config): boolean {
+  const f = failures(a, config);
+  return f.length === 0 || (f.length === 1 && f[0]!.near);
+}
+
+function suggestions(input: GateInput, dist: { dir: string; hits: number }[], config: Config, reason: RefusalReason): Suggestion[] {
+  const out: Suggestion[] = [];
+  const cpt = config.estimation.charsPerToken;
+  if (reason !== 'relevance') {
+    // Only directories that would pass the gate on their own: following the suggestion works.
+    for (const d of dist) {
+      if (d.dir === '.') continue;
+      const inside = input.items.filter((i) => i.file === d.dir || i.file.startsWith(`${d.dir}/`));
+      if (passes(measure(inside, cpt), config)) out.push({ action: 'narrow_scope', arg: d.dir, wouldYield: inside.length });
+      if (out.length >= 3) break;
+    }
+    const noise = dist.find((d) => /(^|\/)(tests?|__tests__|spec|docs?|examples?|fixtures?|testdata|third_party|generated)$/i.test(d.dir));
+    if (noise) out.push({ action: 'add_exclude', arg: noise.dir, wouldYield: input.items.length - noise.hits });
+    if (input.shape !== 'pattern' && !input.regex) {
+      const word = input.query.trim();
+      if (/^[\w$]+$/.test(word)) {
+        const whole = new RegExp(`(?<![\\w$])${word.replace(/\$/g, '\\$')}(?![\\w$])`);
+        const yieldWhole = input.items.filter((i) => whole.test(i.text)).length;
+        if (yieldWhole < input.items.length) out.push({ action: 'use_regex', arg: `\\b${word}\\b`, wouldYield: yieldWhole });
+      }
+    }
+    if (input.regex && /[.]/.test(input.query) && !/[\\[\](){}|*+?^$]/.test(input.query)) {
+      out.push({ action: 'use_literal', arg: input.query, hint: 'the pattern has "." which matches any character; search it literally' });
+    }
+  } else {
+    out.push({ action: 'use_regex', hint: 'the best match is weak: name the symbol exactly, or use locate with kind "definition"' });
+  }
+  out.push({ action: 'use_force', hint: 'Set force:true to bypass gating' });
+  return out;
+}
+
+export function gate(input: GateInput, baseConfig: Config, session: ClientSession): GateDecision {
+  const config = input.maxHits === undefined ? baseConfig : { ...baseConfig, gates: { ...baseConfig.gates, maxHits: input.maxHits } };
+  const axes = measure(input.items, config.estimation.charsPerToken);
+  const failing = failures(axes, config);
+  const refuse = failing.length > 1 || (failing.length === 1 && !failing[0]!.near);
+  const previous = (session.state.get(REFUSALS_KEY) as number | undefined) ?? 0;
+  if (!refuse || input.force) {
+    session.state.set(REFUSALS_KEY, 0);
+    return { pass: true, openedAfterRefusals: false, forced: refuse && input.force };
+  }
+  // Deadlock cap: an agent refused maxRefusals times in a row gets through on the next try.
+  if (previous >= config.limits.maxRefusals) {
+    session.state.set(REFUSALS_KEY, 0);
+    return { pass: true, openedAfterRefusals: true, forced: false };
+  }
+  const refusalCount = previous + 1;
+  session.state.set(REFUSALS_KEY, refusalCount);
+  const reason: RefusalReason = failing.length > 1 ? 'compound' : failing[0]!.reason;
+  const dist = distribution(input.items, input.scope);
+  return {
+    pass: false,
+    envelope: {
+      status: 'refine',
+      reason,
+      summary: { totalFound: input.items.length, files: axes.files, estTokens: axes.estTokens, topScore: axes.topScore },
+      distribution: dist,
+      suggestions: suggestions(input, dist, config, reason),
+      refusalCount,
+    },
+  };
+}
+
+export function formatRefine(e: RefineEnvelope, capped: boolean): string {
+  const more = capped ? '+' : '';
+  const lines = [
+    `refused (${e.reason}): ${e.summary.totalFound}${more} hits in ${e.summary.files}${more} files, ~${e.summary.estTokens} tokens, top score ${e.summary.topScore} — refusal ${e.refusalCount}`,
+    `where: ${e.distribution.map((d) => `${d.dir} ${d.hits}`).join(' · ')}`,
+    `try: ${e.suggestions
+      .map((s) => {
+        if (s.action === 'narrow_scope') return `scope "${s.arg}" (${s.wouldYield} hits)`;
+        if (s.action === 'add_exclude') return `exclude ["${s.arg}"] (${s.wouldYield} hits)`;
+        if (s.action === 'use_regex') return s.arg ? `regex "${s.arg}" (${s.wouldYield} hits)` : s.hint;
+        if (s.action === 'use_literal') return `regex:false "${s.arg}"`;
+        return 'force:true';
+      })
+      .join(' · ')}`,
+  ];
+  return lines.join('\n');
+}

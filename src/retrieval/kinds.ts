@@ -1,0 +1,97 @@
+// What a matching line is: a definition of the symbol, a call, a reference, a test, a comment, a
+// string. Line heuristics per language family (a grammar-based symbol index can replace them).
+import { escapeRegex } from './query.ts';
+
+export type Kind = 'definition' | 'call' | 'reference' | 'test' | 'comment' | 'string' | 'unknown';
+
+export const KIND_WEIGHT: Record<Kind, number> = {
+  definition: 1.0,
+  call: 0.7,
+  reference: 0.7,
+  unknown: 0.5,
+  test: 0.3,
+  comment: 0.2,
+  string: 0.2,
+};
+
+const TEST_DIR = /(^|\/)(tests?|__tests__|specs?|testdata|test_data|e2e)\//i;
+const TEST_FILE = /(_test\.go|\.(test|spec)\.[cm]?[jt]sx?|_test\.py|(^|\/)test_[^/]*\.py|Tests?\.(java|cs|kt|swift)|_spec\.rb|_test\.rb|_tests?\.rs|Test\.php)$/i;
+
+export function isTestPath(file: string): boolean {
+  return TEST_DIR.test(file) || TEST_FILE.test(file);
+}
+
+function extension(file: string): string {
+  const m = /\.([a-z0-9]+)$/i.exec(file);
+  return (m?.[1] ?? '').toLowerCase();
+}
+
+const HASH_COMMENT = new Set(['py', 'sh', 'bash', 'zsh', 'rb', 'yaml', 'yml', 'toml', 'pl', 'r', 'ex', 'exs', 'mk', 'cmake', 'conf', 'ini', 'dockerfile', 'tf']);
+
+export function isCommentLine(file: string, line: string): boolean {
+  const t = line.trimStart();
+  if (t.startsWith('//') || t.startsWith('/*') || t.startsWith('* ') || t === '*' || t.startsWith('*/') || t.startsWith('<!--') || t.startsWith('--')) return true;
+  if (t.startsWith('#') && (HASH_COMMENT.has(extension(file)) || /makefile$/i.test(file))) return true;
+  if ((t.startsWith('"""') || t.startsWith("'''")) && extension(file) === 'py') return true;
+  return false;
+}
+
+/** True when the match at `index` sits inside a quoted string on its line. */
+export function insideString(line: string, index: number): boolean {
+  let quote: string | undefined;
+  for (let i = 0; i < index; i++) {
+    const c = line[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
+  }
+  return quote !== undefined;
+}
+
+const MODIFIERS = '(?:(?:export|default|public|private|protected|internal|static|async|abstract|final|override|readonly|virtual|inline|extern|unsafe|pub(?:\\([^)]*\\))?|const|declare|sealed|open|suspend|fun|def|func|fn)\\s+)*';
+
+/** Patterns that define `name`, for the common languages. */
+function definitionPatterns(name: string): RegExp[] {
+  const n = escapeRegex(name);
+  return [
+    // class/interface/type/struct/enum/trait/module/… NAME
+    new RegExp(`\\b(?:class|interface|type|struct|enum|trait|impl(?:<[^>]*>)?(?:\\s+\\w+\\s+for)?|module|namespace|record|object|protocol|union|typedef\\s+struct|mod|package|macro_rules!)\\s+${n}\\b`),
+    // function NAME / def NAME / func NAME / fn NAME / func (r T) NAME
+    new RegExp(`\\b(?:function\\*?|def|func|fn|sub|proc|fun)\\s+(?:\\([^)]*\\)\\s*)?${n}\\s*[(<[]`),
+    // const/let/var/val NAME = …  (JS, TS, Kotlin, Swift, Go, Rust statics)
+    new RegExp(`^\\s*${MODIFIERS}(?:const|let|var|val|static|readonly)\\s+(?:mut\\s+)?${n}\\b\\s*(?::[^=]+)?=`),
+    // C/C++ #define NAME
+    new RegExp(`^\\s*#\\s*define\\s+${n}\\b`),
+    // A method: NAME(…) { / NAME(…): T { at the start of a line, not a call statement.
+    new RegExp(`^\\s*${MODIFIERS}(?:get\\s+|set\\s+)?\\*?${n}\\s*(?:<[^>]*>)?\\s*\\([^;]*\\)\\s*(?::\\s*[^;={]+)?\\s*(?:\\{|=>|$)`),
+    // C-style: TYPE NAME(…) at column 0 (return type before the name), without a trailing ;
+    new RegExp(`^[A-Za-z_][\\w\\s\\*&:<>,]*[\\s\\*&]${n}\\s*\\([^;]*$`),
+    // Python/Ruby top-level assignment NAME = …
+    new RegExp(`^${n}\\s*(?::[^=]+)?=[^=]`),
+  ];
+}
+
+const CALL_OR_CONTROL = /^\s*(?:return|if|else|while|for|switch|case|await|yield|throw|new|print|echo|assert)\b/;
+/** Lines that bring a name in from elsewhere: never its definition. */
+const IMPORT_LINE = /^\s*(?:import\b|from\s+\S+\s+import\b|export\s+(?:type\s+)?(?:\*|\{)|use\s+[\w:{]|#\s*include\b|using\s+[\w.]+;)|\brequire\s*\(/;
+
+export function definesSymbol(line: string, name: string): boolean {
+  if (CALL_OR_CONTROL.test(line) || IMPORT_LINE.test(line)) return false;
+  return definitionPatterns(name).some((p) => p.test(line));
+}
+
+/** The kind of a line that matched; `symbol` is set for symbol queries. */
+export function classify(file: string, line: string, matchIndex: number, symbol: string | undefined): Kind {
+  if (isCommentLine(file, line)) return 'comment';
+  const test = isTestPath(file);
+  if (symbol && definesSymbol(line, symbol)) return test ? 'test' : 'definition';
+  if (test) return 'test';
+  if (matchIndex >= 0 && insideString(line, matchIndex)) return 'string';
+  if (!symbol) return 'unknown';
+  const after = line.slice(matchIndex + symbol.length);
+  return /^\s*(?:<[^>]*>)?\s*\(/.test(after) ? 'call' : 'reference';
+}

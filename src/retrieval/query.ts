@@ -1,0 +1,34 @@
+// Query shape routing (gate spec): a single identifier is a symbol, text with spaces a phrase, text
+// with regex characters a pattern.
+export type QueryShape = 'symbol' | 'phrase' | 'pattern';
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*$/;
+const REGEX_CHARS = /[\\^$*+?()[\]{}|]/;
+
+export function queryShape(query: string, regex = false): QueryShape {
+  const q = query.trim();
+  if (regex) return 'pattern';
+  if (IDENTIFIER.test(q)) return 'symbol';
+  if (REGEX_CHARS.test(q) && !/\s/.test(q)) return 'pattern';
+  return 'phrase';
+}
+
+/** The identifier a symbol query names last: `OrderHandler.handle` → `handle`. */
+export function leafSymbol(query: string): string {
+  const parts = query.trim().split(/\.|::|#/);
+  return parts[parts.length - 1] ?? query.trim();
+}
+
+/** `OrderHandler.handle` → `OrderHandler`; undefined for a plain name. */
+export function ownerSymbol(query: string): string | undefined {
+  const parts = query.trim().split(/\.|::|#/);
+  return parts.length > 1 ? parts[parts.length - 2] : undefined;
+}
+
+export function phraseTerms(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_$]+/gu) ?? [])].filter((t) => t.length > 1);
+}
+
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

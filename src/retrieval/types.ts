@@ -1,0 +1,18 @@
+// What flows through the gate pipeline: hits from the adapters, ranked items from the shaper.
+import type { Kind } from './kinds.ts';
+
+export interface Hit {
+  /** Relative to the root searched, `/`-separated. */
+  file: string;
+  line: number;
+  text: string;
+  /** Where the match starts in `text` (-1 when unknown). */
+  matchIndex: number;
+  kind: Kind;
+  source: 'fileio' | 'graph';
+}
+
+export interface ResultItem extends Hit {
+  /** 0–1: comparable across queries, so minRelevance means something. */
+  score: number;
+}

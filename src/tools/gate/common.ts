@@ -1,0 +1,37 @@
+// Pieces the four gate tools share: scope and exclude resolution, the refine reply.
+import { AppError, ErrorCode } from '../../errors.ts';
+import { formatRefine, type RefineEnvelope } from '../../retrieval/gatekeeper.ts';
+import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
+import type { ToolCallContext, ToolReply } from '../registry.ts';
+
+export function resolveScope(ctx: ToolCallContext, scope: string | undefined): SafePath {
+  const target = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, scope);
+  if (!ctx.app.runtime.fs.statSync(target.real)?.isDirectory) {
+    throw new AppError(ErrorCode.InvalidArgument, `scope '${scope}' is not a folder`, { hint: 'pass a folder of the project, e.g. "src/"' });
+  }
+  return target;
+}
+
+/** Exclusions as folders relative to the scope's workdir. */
+export function resolveExcludes(ctx: ToolCallContext, scope: SafePath, exclude: readonly string[] | undefined): string[] {
+  return (exclude ?? []).map((e) => {
+    const clean = e.replace(/^\.\/+|\/+$/g, '');
+    // An exclude is given relative to the scope when it does not exist from the root.
+    const fromScope = scope.relative ? `${scope.relative}/${clean}` : clean;
+    const fs = ctx.app.runtime.fs;
+    if (scope.relative && fs.statSync(`${scope.workdir}/${fromScope}`) && !fs.statSync(`${scope.workdir}/${clean}`)) return fromScope;
+    return clean;
+  });
+}
+
+export function refineReply(envelope: RefineEnvelope, capped: boolean): ToolReply {
+  return { text: formatRefine(envelope, capped), structured: { ...envelope } };
+}
+
+export function tokenBudget(ctx: ToolCallContext, requested: number | undefined): number {
+  return Math.min(requested ?? ctx.app.config.gates.maxTokens, ctx.app.config.limits.absoluteMaxTokens);
+}
+
+export function logResult(ctx: ToolCallContext, tool: string, returned: number, estTokens: number): void {
+  ctx.app.logger.log('tool_result', { tool, returned, estTokens });
+}

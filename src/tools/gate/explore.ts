@@ -1,0 +1,166 @@
+// explore: structure and relationships. Without a graph backend it answers from a file scan — the
+// anchor's definition, who refers to it (and from which function), what its body calls, what its
+// file imports, or an overview of the project's folders — and says what a graph would add.
+import * as path from 'node:path';
+import { z } from 'zod';
+import { expandBlock } from '../../retrieval/block.ts';
+import { dispatch } from '../../retrieval/dispatcher.ts';
+import { readLines } from '../../retrieval/fileio.ts';
+import { createGraphAdapter } from '../../retrieval/graph.ts';
+import { leafSymbol } from '../../retrieval/query.ts';
+import type { Hit } from '../../retrieval/types.ts';
+import { HEAVY_DIRS } from '../../workspace/list.ts';
+import { walk } from '../../workspace/walk.ts';
+import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
+import { logResult, resolveScope, tokenBudget } from './common.ts';
+
+const input = z.strictObject({
+  question: z.string().min(1).max(500).describe('what you want to know'),
+  anchor: z.string().min(1).max(200).optional().describe('symbol the question is about'),
+  relation: z.enum(['callers', 'callees', 'dependencies', 'impact', 'overview', 'auto']).optional().describe('default auto'),
+});
+
+const GRAPH_NOTE =
+  'file-scan answer: no graph backend is connected. A graph backend (codebase-memory-mcp or codegraph) would resolve calls through imports and types, follow call chains transitively and tell same-named symbols apart.';
+
+const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'typeof', 'new', 'await', 'sizeof', 'super', 'this', 'match', 'elif', 'print', 'assert', 'with', 'not', 'and', 'or', 'in', 'fn', 'func', 'def', 'defer', 'go', 'select', 'delete', 'void', 'case']);
+
+const IMPORT = /^\s*(?:import\b|from\s+\S+\s+import\b|export\s+(?:\*|\{[^}]*\})\s+from\b|(?:const|let|var)\s+.*=\s*require\(|use\s+[\w:]+|#\s*include\b|require(?:_relative)?\s*\(?['"]|using\s+[\w.]+;|package\s+[\w.]+;)/;
+
+async function definitionsAndUses(ctx: ToolCallContext, anchor: string): Promise<{ defs: Hit[]; uses: Hit[] }> {
+  const root = resolveScope(ctx, undefined);
+  const d = await dispatch(ctx.app, createGraphAdapter(ctx.app.config.backend.graph), { query: leafSymbol(anchor), regex: false, wholeWord: true, ignoreCase: false, scope: root, exclude: [], signal: ctx.signal });
+  return { defs: d.hits.filter((h) => h.kind === 'definition'), uses: d.hits.filter((h) => h.kind === 'call' || h.kind === 'reference' || h.kind === 'test') };
+}
+
+async function fileLines(ctx: ToolCallContext, file: string, cache: Map<string, string[]>): Promise<string[]> {
+  const known = cache.get(file);
+  if (known) return known;
+  const root = ctx.app.workdirs.dirs[0]!;
+  const lines = await readLines(ctx.app, path.join(root, file)).catch(() => []);
+  cache.set(file, lines);
+  return lines;
+}
+
+/** The header line of the function or class a line sits in, if any. */
+function enclosingHeader(lines: string[], line: number, file: string): string | undefined {
+  const block = expandBlock(lines, line, file);
+  if (block.start === line && block.end === line) return undefined;
+  return lines[block.start - 1]?.trim().slice(0, 80);
+}
+
+async function callers(ctx: ToolCallContext, anchor: string, impact: boolean): Promise<string[]> {
+  const { defs, uses } = await definitionsAndUses(ctx, anchor);
+  const cache = new Map<string, string[]>();
+  const out = [`${anchor}: ${defs.length} definition${defs.length === 1 ? '' : 's'}${defs.length ? ` (${defs.slice(0, 3).map((d) => `${d.file}:${d.line}`).join(', ')})` : ''}, ${uses.length} use${uses.length === 1 ? '' : 's'} in ${new Set(uses.map((u) => u.file)).size} files`];
+  const byFile = new Map<string, Hit[]>();
+  for (const u of uses) byFile.set(u.file, [...(byFile.get(u.file) ?? []), u]);
+  const files = [...byFile.entries()].sort((a, b) => b[1].length - a[1].length).slice(0, 25);
+  for (const [file, hits] of files) {
+    const lines = await fileLines(ctx, file, cache);
+    const sites = hits.slice(0, 5).map((h) => {
+      const where = enclosingHeader(lines, h.line, file);
+      return `${h.line}${h.kind === 'test' ? ' (test)' : ''}${where ? ` in ${where}` : ''}`;
+    });
+    out.push(`${file}: ${sites.join('; ')}${hits.length > 5 ? `; +${hits.length - 5} more` : ''}`);
+  }
+  if (impact) {
+    const tests = new Set(uses.filter((u) => u.kind === 'test').map((u) => u.file));
+    out.push(`impact: changing ${anchor} touches ${byFile.size} files${tests.size ? `, ${tests.size} of them tests: ${[...tests].slice(0, 8).join(', ')}` : ''}`);
+  }
+  return out;
+}
+
+async function callees(ctx: ToolCallContext, anchor: string): Promise<string[]> {
+  const { defs } = await definitionsAndUses(ctx, anchor);
+  const def = defs[0];
+  if (!def) return [`no definition of ${anchor} found; try locate`];
+  const lines = await fileLines(ctx, def.file, new Map());
+  const block = expandBlock(lines, def.line, def.file);
+  const body = lines.slice(block.start, block.end).join('\n');
+  const called = new Map<string, number>();
+  for (const m of body.matchAll(/([A-Za-z_$][\w$]*)\s*(?:<[^>()]*>)?\s*\(/g)) {
+    const name = m[1]!;
+    if (KEYWORDS.has(name) || name === leafSymbol(anchor)) continue;
+    called.set(name, (called.get(name) ?? 0) + 1);
+  }
+  const list = [...called.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40);
+  return [`${anchor} (${def.file}:${block.start}-${block.end}) calls ${list.length} names:`, list.map(([n, c]) => (c > 1 ? `${n}×${c}` : n)).join(', ')];
+}
+
+async function dependencies(ctx: ToolCallContext, anchor: string | undefined): Promise<string[]> {
+  let file: string | undefined;
+  if (anchor) {
+    const { defs } = await definitionsAndUses(ctx, anchor);
+    file = defs[0]?.file;
+    if (!file) return [`no definition of ${anchor} found; try locate`];
+  }
+  if (!file) return ['dependencies need an anchor (a symbol whose file is examined)'];
+  const lines = await fileLines(ctx, file, new Map());
+  const imports = lines.map((l, i) => ({ l: l.trim(), n: i + 1 })).filter((x) => IMPORT.test(x.l));
+  return [`${file} imports ${imports.length}:`, ...imports.slice(0, 60).map((x) => `${x.n}: ${x.l.slice(0, 120)}`)];
+}
+
+async function overview(ctx: ToolCallContext): Promise<string[]> {
+  const root = resolveScope(ctx, undefined);
+  const dirs = new Map<string, { files: number; exts: Map<string, number> }>();
+  const notable: string[] = [];
+  let total = 0;
+  const drop = new Set([...HEAVY_DIRS, ...ctx.app.config.scan.excludeDirs]);
+  for await (const e of walk(ctx.app.runtime.fs, { root: root.workdir, base: root.real, includeHidden: false, respectGitignore: ctx.app.config.scan.respectGitignore, skipDirs: drop, dropDirs: drop, maxDepth: 6, signal: ctx.signal })) {
+    if (e.type !== 'file') continue;
+    total++;
+    const top = e.rel.includes('/') ? e.rel.split('/').slice(0, Math.min(2, e.rel.split('/').length - 1)).join('/') : '.';
+    const entry = dirs.get(top) ?? { files: 0, exts: new Map() };
+    entry.files++;
+    const ext = /\.([a-z0-9]+)$/i.exec(e.name)?.[1]?.toLowerCase() ?? '(none)';
+    entry.exts.set(ext, (entry.exts.get(ext) ?? 0) + 1);
+    dirs.set(top, entry);
+    if (/^(readme|package\.json|go\.mod|cargo\.toml|pyproject\.toml|setup\.py|makefile|dockerfile|tsconfig\.json|deno\.json)/i.test(e.name) && e.depth <= 2) notable.push(e.rel);
+    if (total > 50_000) break;
+  }
+  const rows = [...dirs.entries()].sort((a, b) => b[1].files - a[1].files).slice(0, 30);
+  return [
+    `${total} files (gitignore and ${ctx.app.config.scan.excludeDirs.join(', ')} skipped)`,
+    ...rows.map(([d, v]) => `${d}: ${v.files} files (${[...v.exts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([x, n]) => `${x} ${n}`).join(', ')})`),
+    notable.length ? `key files: ${notable.slice(0, 15).join(', ')}` : '',
+  ].filter(Boolean);
+}
+
+export const explore = defineTool({
+  name: 'explore',
+  title: 'Explore structure',
+  description: 'Structure and relationships: callers, callees, dependencies, impact of an anchor symbol, or an overview. Without a graph backend it answers from a file scan and says so.',
+  input,
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  async run(args, ctx): Promise<ToolReply> {
+    let relation = args.relation ?? 'auto';
+    if (relation === 'auto') {
+      const q = args.question.toLowerCase();
+      if (!args.anchor) relation = 'overview';
+      else if (/\b(calls?|uses?)\b.*\b(what|which)\b|\bcallees?\b|what does .* call/.test(q)) relation = 'callees';
+      else if (/\b(import|depend|require)/.test(q)) relation = 'dependencies';
+      else if (/\b(break|impact|change|affect|blast)/.test(q)) relation = 'impact';
+      else relation = 'callers';
+    }
+    if (relation !== 'overview' && relation !== 'dependencies' && !args.anchor) {
+      return { text: `${relation} needs an anchor symbol, e.g. {"relation":"${relation}","anchor":"OrderHandler"}`, structured: { relation, lines: [] } };
+    }
+    const anchor = args.anchor ?? '';
+    const lines =
+      relation === 'overview'
+        ? await overview(ctx)
+        : relation === 'callees'
+          ? await callees(ctx, anchor)
+          : relation === 'dependencies'
+            ? await dependencies(ctx, args.anchor)
+            : await callers(ctx, anchor, relation === 'impact');
+    const cpt = ctx.app.config.estimation.charsPerToken;
+    const budget = tokenBudget(ctx, undefined) * cpt;
+    let text = `${relation}: ${lines.join('\n')}`;
+    if (text.length > budget) text = `${text.slice(0, text.lastIndexOf('\n', budget))}\n(cut to fit ${tokenBudget(ctx, undefined)} tokens)`;
+    text += `\n(${GRAPH_NOTE})`;
+    logResult(ctx, 'explore', lines.length, Math.ceil(text.length / cpt));
+    return { text, structured: { relation, anchor: args.anchor ?? null, lines, graph: false } };
+  },
+});

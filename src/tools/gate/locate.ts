@@ -1,0 +1,65 @@
+// locate: where something lives — paths and line ranges, no bodies. Use before read.
+import * as path from 'node:path';
+import { z } from 'zod';
+import { expandBlock } from '../../retrieval/block.ts';
+import { readLines } from '../../retrieval/fileio.ts';
+import type { Kind } from '../../retrieval/kinds.ts';
+import { runGated } from '../../retrieval/pipeline.ts';
+import { trim } from '../../retrieval/shaper.ts';
+import { defineTool } from '../registry.ts';
+import { logResult, refineReply, resolveScope, tokenBudget } from './common.ts';
+
+const KINDS: Record<'definition' | 'reference' | 'any', Kind[] | undefined> = {
+  definition: ['definition'],
+  reference: ['call', 'reference'],
+  any: undefined,
+};
+
+const input = z.strictObject({
+  query: z.string().min(1).max(300).describe('symbol name or concept'),
+  kind: z.enum(['definition', 'reference', 'any']).optional().describe('default any'),
+  scope: z.string().optional().describe('folder to search, e.g. src/'),
+  max_results: z.number().int().min(1).max(200, 'must be at most 200').optional().describe('default 10'),
+});
+
+export const locate = defineTool({
+  name: 'locate',
+  title: 'Locate code',
+  description: 'Where something is defined or used: ranked file:line ranges, no bodies. Use first, then read. Over-broad queries get a refine envelope with where the hits are and how to narrow.',
+  input,
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  async run(args, ctx) {
+    const scope = resolveScope(ctx, args.scope);
+    const { dispatched, items, decision } = await runGated(ctx.app, ctx.session, {
+      tool: 'locate',
+      query: args.query,
+      regex: false,
+      wholeWord: true,
+      scope,
+      exclude: [],
+      force: false,
+      kinds: KINDS[args.kind ?? 'any'],
+      signal: ctx.signal,
+    });
+    if (!decision.pass) return refineReply(decision.envelope, dispatched.capped);
+    const max = args.max_results ?? 10;
+    const { kept } = trim(items.slice(0, max), tokenBudget(ctx, undefined), ctx.app.config.estimation.charsPerToken);
+    const results = [];
+    const cache = new Map<string, string[]>();
+    for (const item of kept) {
+      let end = item.line;
+      if (item.kind === 'definition') {
+        const abs = path.join(scope.workdir, item.file);
+        const lines = cache.get(abs) ?? (await readLines(ctx.app, abs).catch(() => []));
+        cache.set(abs, lines);
+        const block = expandBlock(lines, item.line, item.file);
+        end = Math.max(item.line, block.end);
+      }
+      results.push({ file: item.file, line: item.line, endLine: end, kind: item.kind, score: item.score, text: item.text.trim().slice(0, 100) });
+    }
+    const head = results.length ? `${results.length} of ${items.length}${dispatched.capped ? '+' : ''} for ${args.query}${decision.openedAfterRefusals ? ' (gate opened after repeated refusals)' : ''}` : `nothing found for ${args.query}`;
+    const text = [head, ...results.map((r) => `${r.file}:${r.line}${r.endLine > r.line ? `-${r.endLine}` : ''} ${r.kind} ${r.score}${r.kind === 'definition' ? `  ${r.text.slice(0, 60)}` : ''}`)].join('\n');
+    logResult(ctx, 'locate', results.length, Math.ceil(text.length / ctx.app.config.estimation.charsPerToken));
+    return { text, structured: { status: 'ok', query: args.query, totalFound: items.length, results } };
+  },
+});

@@ -1,0 +1,148 @@
+// read: the source of a symbol (`handle`, `OrderHandler.handle`), a range (`src/a.ts:40-80`) or a file,
+// expanded to whole blocks and bounded by a token budget — never all of a big file.
+import * as path from 'node:path';
+import { z } from 'zod';
+import { AppError, ErrorCode } from '../../errors.ts';
+import { expandBlock, type LineRange, outline } from '../../retrieval/block.ts';
+import { dispatch } from '../../retrieval/dispatcher.ts';
+import { readLines } from '../../retrieval/fileio.ts';
+import { createGraphAdapter } from '../../retrieval/graph.ts';
+import { escapeRegex, leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
+import { shapeResults } from '../../retrieval/shaper.ts';
+import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
+import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
+import { logResult, tokenBudget } from './common.ts';
+
+const input = z.strictObject({
+  target: z.string().min(1).max(1000).describe('symbol, Class.method, file, or file:start-end'),
+  expand: z.boolean().optional().describe('expand to the enclosing block (default true)'),
+  max_tokens: z.number().int().min(50).optional().describe('budget (default gates.maxTokens)'),
+});
+
+interface Located {
+  file: SafePath;
+  lines: string[];
+  range?: LineRange;
+}
+
+function tryFile(ctx: ToolCallContext, target: string): { file: SafePath; range?: LineRange } | undefined {
+  const m = /^(.*?):(\d+)(?:-(\d+))?$/.exec(target);
+  const candidates: [string, LineRange | undefined][] = [];
+  if (m) candidates.push([m[1]!, { start: Number(m[2]), end: Number(m[3] ?? m[2]) }]);
+  candidates.push([target, undefined]);
+  for (const [p, range] of candidates) {
+    try {
+      const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, p);
+      if (ctx.app.runtime.fs.statSync(file.real)?.isFile) return range ? { file, range } : { file };
+    } catch (error) {
+      // A path that escapes the workdirs is an answer, not a reason to try the symbol route.
+      if (error instanceof AppError && error.code === ErrorCode.OutsideWorkdir) throw error;
+    }
+  }
+  return undefined;
+}
+
+/** True when `line` sits inside a class/struct/impl/… named `owner` (or a Go method on it). */
+function belongsTo(lines: string[], line: number, owner: string, file: string): boolean {
+  const o = escapeRegex(owner);
+  if (new RegExp(`\\(\\s*\\w+\\s+\\*?${o}\\s*\\)`).test(lines[line - 1] ?? '')) return true;
+  const header = new RegExp(`\\b(class|struct|interface|trait|impl(?:<[^>]*>)?(?:\\s+\\w+\\s+for)?|object|module|enum|record|type)\\s+${o}\\b`);
+  for (let i = line - 1; i >= 1; i--) {
+    if (header.test(lines[i - 1] ?? '')) {
+      const block = expandBlock(lines, i, file);
+      return block.end >= line;
+    }
+  }
+  return false;
+}
+
+async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Located> {
+  const symbol = leafSymbol(target);
+  const owner = ownerSymbol(target);
+  const root = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, undefined);
+  const dispatched = await dispatch(ctx.app, createGraphAdapter(ctx.app.config.backend.graph), {
+    query: symbol,
+    regex: false,
+    wholeWord: true,
+    ignoreCase: false,
+    scope: root,
+    exclude: [],
+    signal: ctx.signal,
+  });
+  const defs = dispatched.hits.filter((h) => h.kind === 'definition');
+  const mtimes = new Map(defs.map((h) => [h.file, 0]));
+  const ranked = shapeResults({ hits: defs, terms: [symbol.toLowerCase()], symbol, mtimes }, ctx.app.config);
+  for (const hit of ranked.slice(0, 30)) {
+    const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(root.workdir, hit.file));
+    const lines = await readLines(ctx.app, file.real);
+    if (owner && !belongsTo(lines, hit.line, owner, hit.file)) continue;
+    return { file, lines, range: { start: hit.line, end: hit.line } };
+  }
+  throw new AppError(ErrorCode.NotFound, `no definition of ${target} found`, {
+    hint: owner ? `check the names, or read ${symbol} alone` : 'locate it first (locate with kind "any"), or read a file:start-end range',
+  });
+}
+
+function render(file: SafePath, lines: string[], range: LineRange, budgetTokens: number, cpt: number): { text: string; shown: LineRange; more: boolean } {
+  const budget = budgetTokens * cpt;
+  const out: string[] = [];
+  let used = 0;
+  let last = range.start - 1;
+  for (let n = range.start; n <= range.end; n++) {
+    const l = lines[n - 1] ?? '';
+    if (used + l.length + 1 > budget && out.length) break;
+    out.push(l);
+    used += l.length + 1;
+    last = n;
+  }
+  const more = last < range.end;
+  const head = `${file.relative}:${range.start}-${last}`;
+  const tail = more ? `\n(… continues to line ${range.end}: read ${file.relative}:${last + 1}-${range.end})` : '';
+  return { text: `${head}\n${out.join('\n')}${tail}`, shown: { start: range.start, end: last }, more };
+}
+
+export const read = defineTool({
+  name: 'read',
+  title: 'Read code',
+  description: 'Source of a symbol (name or Class.method), a file:start-end range, or a file — expanded to the enclosing function/class (expand:false for the exact range), bounded by max_tokens. A large file gives its outline and the first part.',
+  input,
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  async run(args, ctx): Promise<ToolReply> {
+    const budget = tokenBudget(ctx, args.max_tokens);
+    const cpt = ctx.app.config.estimation.charsPerToken;
+    const expand = args.expand ?? true;
+    const asFile = tryFile(ctx, args.target.trim());
+    let located: Located;
+    if (asFile) located = { file: asFile.file, lines: await readLines(ctx.app, asFile.file.real), range: asFile.range };
+    else located = await locateSymbol(ctx, args.target.trim());
+    const { file, lines } = located;
+    const total = lines.length;
+
+    if (!located.range) {
+      const whole = lines.join('\n');
+      if (whole.length <= budget * cpt) {
+        const text = `${file.relative}:1-${total}\n${whole}`;
+        logResult(ctx, 'read', 1, Math.ceil(text.length / cpt));
+        return { text, structured: { file: file.relative, start: 1, end: total, total, complete: true } };
+      }
+      const items = outline(lines);
+      const outlineText = items.map((o) => `${o.line}: ${o.text}`).join('\n');
+      const first = render(file, lines, { start: 1, end: total }, Math.max(50, Math.floor(budget / 2) - Math.ceil(outlineText.length / cpt)), cpt);
+      const text = `${file.relative}: ${total} lines, too large to read whole (budget ${budget} tokens)\noutline:\n${outlineText}\n\n${first.text}`;
+      logResult(ctx, 'read', 1, Math.ceil(text.length / cpt));
+      return { text, structured: { file: file.relative, start: first.shown.start, end: first.shown.end, total, complete: false, outline: items } };
+    }
+
+    const asked = { start: Math.max(1, located.range.start), end: Math.min(total, Math.max(located.range.start, located.range.end)) };
+    if (asked.start > total) throw new AppError(ErrorCode.InvalidArgument, `${file.relative} has ${total} lines; line ${asked.start} does not exist`);
+    let range = asked;
+    if (expand) {
+      const a = expandBlock(lines, asked.start, file.relative);
+      const b = expandBlock(lines, asked.end, file.relative);
+      range = { start: Math.min(a.start, asked.start), end: Math.max(a.end, b.end, asked.end) };
+    }
+    const shown = render(file, lines, range, budget, cpt);
+    logResult(ctx, 'read', 1, Math.ceil(shown.text.length / cpt));
+    return { text: shown.text, structured: { file: file.relative, start: shown.shown.start, end: shown.shown.end, total, complete: !shown.more } };
+  },
+});

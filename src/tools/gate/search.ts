@@ -1,0 +1,74 @@
+// search: the sanctioned grep — keyword or regex, ranked, gated and token-budgeted.
+import { z } from 'zod';
+import { AppError, ErrorCode, messageOf } from '../../errors.ts';
+import { runGated } from '../../retrieval/pipeline.ts';
+import { trim } from '../../retrieval/shaper.ts';
+import type { ResultItem } from '../../retrieval/types.ts';
+import { defineTool } from '../registry.ts';
+import { logResult, refineReply, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
+
+const input = z.strictObject({
+  pattern: z.string().min(1).max(500).describe('keyword, or a regex with regex:true'),
+  regex: z.boolean().optional(),
+  scope: z.string().optional().describe('folder to search'),
+  exclude: z.array(z.string().min(1)).max(50).optional().describe('folders to skip'),
+  max_hits: z.number().int().min(1).max(2000, 'must be at most 2000').optional().describe('hit cap (default gates.maxHits)'),
+  max_tokens: z.number().int().min(100).optional().describe('reply budget (default gates.maxTokens; never above absoluteMaxTokens)'),
+  force: z.boolean().optional().describe('bypass gating (use sparingly)'),
+});
+
+/** Hits grouped by file, files in the order of their best hit. */
+export function groupByFile(items: ResultItem[]): { file: string; hits: ResultItem[] }[] {
+  const groups = new Map<string, ResultItem[]>();
+  for (const i of items) groups.set(i.file, [...(groups.get(i.file) ?? []), i]);
+  return [...groups.entries()].map(([file, hits]) => ({ file, hits: hits.sort((a, b) => a.line - b.line) }));
+}
+
+export const search = defineTool({
+  name: 'search',
+  title: 'Search code',
+  description: 'Ranked, gated, token-budgeted search — use instead of grep. Keyword (or regex:true), scope, exclude. Too broad: a refine envelope with per-folder counts and suggestions that work; force:true bypasses.',
+  input,
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  async run(args, ctx) {
+    if (args.regex) {
+      try {
+        new RegExp(args.pattern);
+      } catch (error) {
+        throw new AppError(ErrorCode.InvalidArgument, `pattern is not a valid regex: ${messageOf(error)}`, { hint: 'fix it, or search without regex:true' });
+      }
+    }
+    const scope = resolveScope(ctx, args.scope);
+    const exclude = resolveExcludes(ctx, scope, args.exclude);
+    const { dispatched, items, decision } = await runGated(ctx.app, ctx.session, {
+      tool: 'search',
+      query: args.pattern,
+      regex: args.regex ?? false,
+      wholeWord: false,
+      scope,
+      exclude,
+      force: args.force ?? false,
+      maxHits: args.max_hits,
+      signal: ctx.signal,
+    });
+    if (!decision.pass) return refineReply(decision.envelope, dispatched.capped);
+    const budget = tokenBudget(ctx, args.max_tokens);
+    const cpt = ctx.app.config.estimation.charsPerToken;
+    const { kept, cut, tokens } = trim(items.slice(0, args.max_hits ?? items.length), budget, cpt);
+    const groups = groupByFile(kept);
+    const lines = [
+      `${kept.length} of ${items.length}${dispatched.capped ? '+' : ''} hits in ${groups.length} files (~${tokens} tokens)${decision.forced ? ', forced past the gate' : ''}${decision.openedAfterRefusals ? ', gate opened after repeated refusals' : ''}`,
+    ];
+    for (const g of groups) {
+      lines.push(g.file);
+      for (const h of g.hits) lines.push(`  ${h.line}: ${h.text.trim()}`);
+    }
+    if (cut) lines.push(`(${cut} more hits cut to fit ${budget} tokens; narrow with scope or raise max_tokens)`);
+    const text = lines.join('\n');
+    logResult(ctx, 'search', kept.length, tokens);
+    return {
+      text,
+      structured: { status: 'ok', totalFound: items.length, returned: kept.length, cut, results: kept.map((h) => ({ file: h.file, line: h.line, kind: h.kind, score: h.score, text: h.text })) },
+    };
+  },
+});
