@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultConfig } from '../../src/config/schema.ts';
+import { createClientSession } from '../../src/server/context.ts';
+import { distribution, gate, type GateInput } from '../../src/retrieval/gatekeeper.ts';
+import { itemTokens, trim } from '../../src/retrieval/shaper.ts';
+import type { ResultItem } from '../../src/retrieval/types.ts';
+
+const config = defaultConfig(); // maxFiles 25, maxHits 120, minRelevance 0.35, margin 0.15, maxRefusals 3
+
+function items(count: number, files: number, score = 0.9, dir = (i: number) => `src/d${i % 5}`): ResultItem[] {
+  return Array.from({ length: count }, (_, i) => ({
+    file: `${dir(i % files)}/f${i % files}.ts`,
+    line: i + 1,
+    text: `const widget${i} = makeWidget();`,
+    matchIndex: 6,
+    kind: 'reference' as const,
+    source: 'fileio' as const,
+    score: i === 0 ? score : Math.min(score, 0.5),
+  }));
+}
+
+const input = (list: ResultItem[], extra: Partial<GateInput> = {}): GateInput => ({ items: list, capped: false, force: false, query: 'widget', scope: '', shape: 'symbol', regex: false, ...extra });
+
+describe('gatekeeper', () => {
+  it('passes a result set within every threshold', () => {
+    assert.equal(gate(input(items(20, 5)), config, createClientSession('s')).pass, true);
+  });
+
+  it('refuses breadth: more files than maxFiles', () => {
+    const d = gate(input(items(40, 40)), config, createClientSession('s'));
+    assert.equal(d.pass, false);
+    assert.equal(!d.pass && d.envelope.reason, 'breadth');
+  });
+
+  it('refuses volume: more hits than maxHits, or more tokens than absoluteMaxTokens', () => {
+    const hits = gate(input(items(200, 10)), config, createClientSession('s'));
+    assert.equal(!hits.pass && hits.envelope.reason, 'volume');
+    const long = items(30, 5).map((i) => ({ ...i, text: 'x'.repeat(4000) }));
+    const tokens = gate(input(long), config, createClientSession('s'));
+    assert.equal(!tokens.pass && tokens.envelope.reason, 'volume');
+  });
+
+  it('refuses relevance: a top score below minRelevance', () => {
+    const d = gate(input(items(5, 2, 0.2)), config, createClientSession('s'));
+    assert.equal(!d.pass && d.envelope.reason, 'relevance');
+  });
+
+  it('refuses compound: two or more axes', () => {
+    const d = gate(input(items(200, 60)), config, createClientSession('s'));
+    assert.equal(!d.pass && d.envelope.reason, 'compound');
+  });
+
+  it('lets a single-axis near-miss within 15% through, but not a double one', () => {
+    assert.equal(gate(input(items(28, 28)), config, createClientSession('s')).pass, true, '28 files is within 15% of 25');
+    assert.equal(gate(input(items(30, 30)), config, createClientSession('s')).pass, false, '30 files is not');
+    assert.equal(gate(input(items(130, 28)), config, createClientSession('s')).pass, false, 'two near-misses are a compound refusal');
+    assert.equal(gate(input(items(5, 2, 0.31)), config, createClientSession('s')).pass, true, '0.31 is within 15% of 0.35');
+  });
+
+  it('opens after maxRefusals consecutive refusals, and counts again from zero', () => {
+    const session = createClientSession('s');
+    const broad = input(items(40, 40));
+    const counts = [1, 2, 3].map(() => {
+      const d = gate(broad, config, session);
+      return !d.pass ? d.envelope.refusalCount : 0;
+    });
+    assert.deepEqual(counts, [1, 2, 3]);
+    const fourth = gate(broad, config, session);
+    assert.equal(fourth.pass && fourth.openedAfterRefusals, true);
+    const again = gate(broad, config, session);
+    assert.equal(!again.pass && again.envelope.refusalCount, 1);
+  });
+
+  it('resets the counter on a pass and lets force through', () => {
+    const session = createClientSession('s');
+    gate(input(items(40, 40)), config, session);
+    gate(input(items(5, 2)), config, session);
+    const d = gate(input(items(40, 40)), config, session);
+    assert.equal(!d.pass && d.envelope.refusalCount, 1);
+    const forced = gate(input(items(40, 40), { force: true }), config, session);
+    assert.equal(forced.pass && forced.forced, true);
+  });
+
+  it('fills the refine envelope as the spec shows, with suggestions that pass when followed', () => {
+    const list = [...items(60, 30, 0.9, () => 'src/auth'), ...items(10, 3, 0.9, () => 'src/core')];
+    const d = gate(input(list), config, createClientSession('s'));
+    assert.equal(d.pass, false);
+    if (d.pass) return;
+    const e = d.envelope;
+    assert.equal(e.status, 'refine');
+    assert.deepEqual(Object.keys(e.summary).sort(), ['estTokens', 'files', 'topScore', 'totalFound']);
+    assert.equal(e.summary.totalFound, 70);
+    assert.deepEqual(e.distribution, [
+      { dir: 'src/auth', hits: 60 },
+      { dir: 'src/core', hits: 10 },
+    ]);
+    const narrow = e.suggestions.find((s) => s.action === 'narrow_scope');
+    assert.deepEqual(narrow, { action: 'narrow_scope', arg: 'src/core', wouldYield: 10 });
+    const followed = list.filter((i) => i.file.startsWith('src/core/'));
+    assert.equal(gate(input(followed, { scope: 'src/core' }), config, createClientSession('t')).pass, true);
+    assert.equal(e.suggestions.at(-1)?.action, 'use_force');
+  });
+
+  it('splits the distribution deeper when one folder holds everything', () => {
+    const list = [...items(20, 10, 0.9, () => 'src/a/x'), ...items(20, 10, 0.9, () => 'src/a/y')];
+    assert.deepEqual(distribution(list, ''), [
+      { dir: 'src/a/x', hits: 20 },
+      { dir: 'src/a/y', hits: 20 },
+    ]);
+  });
+
+  it('trims to a token budget and says how much was cut', () => {
+    const list = items(100, 10);
+    const per = itemTokens(list[0]!, 3.5);
+    const { kept, cut, tokens } = trim(list, per * 10, 3.5);
+    assert.equal(kept.length, 10);
+    assert.equal(cut, 90);
+    assert.ok(tokens <= per * 10);
+  });
+});
