@@ -27,6 +27,12 @@ export interface Dispatched {
   terms: string[];
 }
 
+/** A regex (ripgrep and JavaScript syntax alike) for lines that may define `symbol`. */
+export function definitionProbe(symbol: string): string {
+  const s = escapeRegex(symbol);
+  return `(?:\\b(?:class|interface|type|struct|enum|union|trait|impl|fn|func|function|def|module|namespace|record|const|let|var|val|macro_rules!)\\s+|#\\s*define\\s+|^[A-Za-z_][\\w \\t*&:<>,]*[ \\t*&])${s}\\b`;
+}
+
 export async function dispatch(app: AppContext, graph: GraphAdapter, req: DispatchRequest): Promise<Dispatched> {
   const shape = queryShape(req.query, req.regex);
   app.logger.log('dispatch', { query: req.query, shape, graphAvailable: graph.available });
@@ -39,7 +45,14 @@ export async function dispatch(app: AppContext, graph: GraphAdapter, req: Dispat
     } else {
       app.logger.log('dispatch_graph_miss', { query: req.query, shape });
       const r = await scan(app, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
-      out = { shape, hits: r.hits, capped: r.capped, strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
+      let hits = r.hits;
+      if (r.capped) {
+        // Too common to collect every use: make sure its definitions are among the hits anyway.
+        const defs = await scan(app, { pattern: definitionProbe(symbol), literal: false, wordBoundary: false, ignoreCase: false, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
+        const seen = new Set(hits.map((h) => `${h.file}:${h.line}`));
+        hits = [...hits, ...defs.hits.filter((h) => h.kind === 'definition' && !seen.has(`${h.file}:${h.line}`))];
+      }
+      out = { shape, hits, capped: r.capped, strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
     }
   } else if (shape === 'phrase') {
     const terms = phraseTerms(req.query);

@@ -38,6 +38,8 @@ export interface GateInput {
   regex: boolean;
   /** The caller's own hit cap (search max_hits) instead of gates.maxHits. */
   maxHits?: number;
+  /** Judge relevance only: the reply is bounded anyway (locate returns a few paths). */
+  relevanceOnly?: boolean;
 }
 
 export type GateDecision = { pass: true; openedAfterRefusals: boolean; forced: boolean } | { pass: false; envelope: RefineEnvelope };
@@ -139,7 +141,7 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
 export function gate(input: GateInput, baseConfig: Config, session: ClientSession): GateDecision {
   const config = input.maxHits === undefined ? baseConfig : { ...baseConfig, gates: { ...baseConfig.gates, maxHits: input.maxHits } };
   const axes = measure(input.items, config.estimation.charsPerToken);
-  const failing = failures(axes, config);
+  const failing = failures(axes, config).filter((f) => !input.relevanceOnly || f.reason === 'relevance');
   const refuse = failing.length > 1 || (failing.length === 1 && !failing[0]!.near);
   const previous = (session.state.get(REFUSALS_KEY) as number | undefined) ?? 0;
   if (!refuse || input.force) {

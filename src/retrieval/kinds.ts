@@ -58,18 +58,26 @@ const MODIFIERS = '(?:(?:export|default|public|private|protected|internal|static
 function definitionPatterns(name: string): RegExp[] {
   const n = escapeRegex(name);
   return [
-    // class/interface/type/struct/enum/trait/module/… NAME
-    new RegExp(`\\b(?:class|interface|type|struct|enum|trait|impl(?:<[^>]*>)?(?:\\s+\\w+\\s+for)?|module|namespace|record|object|protocol|union|typedef\\s+struct|mod|package|macro_rules!)\\s+${n}\\b`),
+    // class/interface/type/struct/enum/trait/module/… NAME, followed by what opens a definition
+    // (`struct task_struct *p` is a use; `struct task_struct {` is the definition)
+    new RegExp(
+      `\\b(?:class|interface|type|struct|enum|trait|impl(?:<[^>]*>)?(?:\\s+[\\w:]+\\s+for)?|module|namespace|record|object|protocol|union|typedef\\s+struct|mod|package|macro_rules!)\\s+${n}\\b\\s*(?:\\{|<|\\(|:|=|\\bextends\\b|\\bimplements\\b|\\bwhere\\b|$)`,
+    ),
     // function NAME / def NAME / func NAME / fn NAME / func (r T) NAME
     new RegExp(`\\b(?:function\\*?|def|func|fn|sub|proc|fun)\\s+(?:\\([^)]*\\)\\s*)?${n}\\s*[(<[]`),
-    // const/let/var/val NAME = …  (JS, TS, Kotlin, Swift, Go, Rust statics)
-    new RegExp(`^\\s*${MODIFIERS}(?:const|let|var|val|static|readonly)\\s+(?:mut\\s+)?${n}\\b\\s*(?::[^=]+)?=`),
+    // const/let/var/val NAME = … or NAME: Type (JS, TS, Kotlin, Swift, Go, Rust statics)
+    new RegExp(`^\\s*${MODIFIERS}(?:const|let|var|val|static|readonly)\\s+(?:mut\\s+)?${n}\\b\\s*(?::|=)`),
+    // Go: type NAME struct / interface / underlying type
+    new RegExp(`^\\s*type\\s+${n}\\s+[\\w[*]`),
     // C/C++ #define NAME
     new RegExp(`^\\s*#\\s*define\\s+${n}\\b`),
-    // A method: NAME(…) { / NAME(…): T { at the start of a line, not a call statement.
-    new RegExp(`^\\s*${MODIFIERS}(?:get\\s+|set\\s+)?\\*?${n}\\s*(?:<[^>]*>)?\\s*\\([^;]*\\)\\s*(?::\\s*[^;={]+)?\\s*(?:\\{|=>|$)`),
-    // C-style: TYPE NAME(…) at column 0 (return type before the name), without a trailing ;
-    new RegExp(`^[A-Za-z_][\\w\\s\\*&:<>,]*[\\s\\*&]${n}\\s*\\([^;]*$`),
+    // A method: NAME(…) { / NAME(…): T at the start of a line. A bare NAME(…) is a call statement
+    // (languages without semicolons), so a body, an arrow or a return type must follow.
+    new RegExp(`^\\s*${MODIFIERS}(?:get\\s+|set\\s+)?\\*?${n}\\s*(?:<[^>]*>)?\\s*\\([^;"'\`]*\\)\\s*(?:\\{|=>|:\\s*[^;={"'\`]+\\{?)\\s*$`),
+    // C-style: TYPE NAME(…) at column 0 (return type and attributes before the name), no trailing ;
+    new RegExp(`^[A-Za-z_][\\w\\s\\*&:<>,()]*[\\s\\*&]${n}\\s*\\([^;="'\`]*$`),
+    // Kernel style: the return type on the line above, the name at column 0.
+    new RegExp(`^${n}\\s*\\([^;"'\`]*$`),
     // Python/Ruby top-level assignment NAME = …
     new RegExp(`^${n}\\s*(?::[^=]+)?=[^=]`),
   ];
@@ -84,9 +92,13 @@ export function definesSymbol(line: string, name: string): boolean {
   return definitionPatterns(name).some((p) => p.test(line));
 }
 
+const PROSE = new Set(['md', 'markdown', 'mdx', 'rst', 'txt', 'adoc', 'org', 'tex']);
+
 /** The kind of a line that matched; `symbol` is set for symbol queries. */
 export function classify(file: string, line: string, matchIndex: number, symbol: string | undefined): Kind {
   if (isCommentLine(file, line)) return 'comment';
+  // Documentation mentions code; it does not define it.
+  if (PROSE.has(extension(file))) return isTestPath(file) ? 'test' : 'comment';
   const test = isTestPath(file);
   if (symbol && definesSymbol(line, symbol)) return test ? 'test' : 'definition';
   if (test) return 'test';

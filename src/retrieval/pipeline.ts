@@ -20,6 +20,7 @@ export interface GateRequest {
   /** Only these kinds count (locate kind=definition|reference). */
   kinds?: readonly Kind[];
   maxHits?: number;
+  relevanceOnly?: boolean;
   ignoreCase?: boolean;
   signal?: AbortSignal;
 }
@@ -40,7 +41,7 @@ export async function runGated(app: AppContext, session: ClientSession, req: Gat
   }
   const items = shapeResults({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, app.config);
   const decision = gate(
-    { items, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits },
+    { items, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly },
     app.config,
     session,
   );

@@ -48,6 +48,19 @@ function bm25(lines: string[], terms: string[]): number[] {
   return raw.map((r) => (max > 0 ? r / max : 0));
 }
 
+/**
+ * For a symbol every candidate line holds the one term once, so line BM25 only measures line
+ * length. What tells files apart is how much of each file is about the symbol: BM25's saturating
+ * term frequency over files, normalized to 0–1.
+ */
+function fileWeight(hits: Hit[]): number[] {
+  const perFile = new Map<string, number>();
+  for (const h of hits) perFile.set(h.file, (perFile.get(h.file) ?? 0) + 1);
+  const weight = (tf: number) => (tf * (K1 + 1)) / (tf + K1);
+  const max = Math.max(...[...perFile.values()].map(weight), 0);
+  return hits.map((h) => (max > 0 ? weight(perFile.get(h.file)!) / max : 0));
+}
+
 /** How close together the query's words sit on the line (1 for one word). */
 function proximity(line: string, terms: string[]): number {
   if (terms.length <= 1) return 1;
@@ -59,31 +72,34 @@ function proximity(line: string, terms: string[]): number {
   return coverage * (1 / (1 + span / 40));
 }
 
-/** How exactly the line matches: the identifier itself, other case, or inside a longer name. */
+/**
+ * How exactly the line matches (the identifier itself, other case, inside a longer name), how strong
+ * a definition it is (exported or top level beats a nested member), and whether the file is named
+ * after the query (printk.h for printk).
+ */
 function shape(hit: Hit, terms: string[], symbol: string | undefined): number {
   const text = hit.text;
-  let s: number;
+  let exact: number;
   if (symbol) {
-    const exact = new RegExp(`(?<![\\w$])${symbol.replace(/[$]/g, '\\$')}(?![\\w$])`);
-    if (exact.test(text)) s = 1;
-    else if (new RegExp(`(?<![\\w$])${symbol.replace(/[$]/g, '\\$')}(?![\\w$])`, 'i').test(text)) s = 0.7;
-    else s = 0.4;
+    const bounded = `(?<![\\w$])${symbol.replace(/[$]/g, '\\$')}(?![\\w$])`;
+    exact = new RegExp(bounded).test(text) ? 1 : new RegExp(bounded, 'i').test(text) ? 0.7 : 0.4;
   } else {
     const lower = text.toLowerCase();
-    s = terms.length ? terms.filter((t) => lower.includes(t)).length / terms.length : 0.5;
+    exact = terms.length ? terms.filter((t) => lower.includes(t)).length / terms.length : 0.5;
   }
-  const base = hit.file.split('/').pop()?.toLowerCase() ?? '';
-  if (terms.some((t) => base.includes(t))) s = Math.min(1, s + 0.2);
-  return s;
+  if (hit.kind === 'definition') {
+    const indent = /^\s*/.exec(text)![0].replace(/\t/g, '    ').length;
+    exact *= /^\s*export\b/.test(text) || indent === 0 ? 1 : indent <= 4 ? 0.75 : 0.5;
+  }
+  const base = hit.file.split('/').pop()?.toLowerCase().replace(/\.[^.]*$/, '') ?? '';
+  const named = terms.some((t) => base === t || base.includes(t)) ? 1 : 0;
+  return 0.8 * exact + 0.2 * named;
 }
 
 export function shapeResults(input: ShapeInput, config: Config): ResultItem[] {
   const w = config.scoring.weights;
   const total = w.kind + w.lexical + w.proximity + w.shape + w.recency || 1;
-  const lexical = bm25(
-    input.hits.map((h) => h.text),
-    input.terms,
-  );
+  const lexical = input.symbol ? fileWeight(input.hits) : bm25(input.hits.map((h) => h.text), input.terms);
   const times = [...input.mtimes.values()];
   const oldest = Math.min(...times);
   const newest = Math.max(...times);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { expandBlock } from '../../retrieval/block.ts';
 import { readLines } from '../../retrieval/fileio.ts';
 import type { Kind } from '../../retrieval/kinds.ts';
+import { distribution } from '../../retrieval/gatekeeper.ts';
 import { runGated } from '../../retrieval/pipeline.ts';
 import { trim } from '../../retrieval/shaper.ts';
 import { defineTool } from '../registry.ts';
@@ -15,6 +16,16 @@ const KINDS: Record<'definition' | 'reference' | 'any', Kind[] | undefined> = {
   any: undefined,
 };
 
+/** Overloads and repeated declarations of one symbol close together in a file are one answer. */
+function collapseOverloads<T extends { file: string; line: number; kind: string }>(items: T[]): T[] {
+  const kept: T[] = [];
+  for (const item of items) {
+    const twin = item.kind === 'definition' && kept.some((k) => k.kind === 'definition' && k.file === item.file && Math.abs(k.line - item.line) <= 50);
+    if (!twin) kept.push(item);
+  }
+  return kept;
+}
+
 const input = z.strictObject({
   query: z.string().min(1).max(300).describe('symbol name or concept'),
   kind: z.enum(['definition', 'reference', 'any']).optional().describe('default any'),
@@ -25,7 +36,7 @@ const input = z.strictObject({
 export const locate = defineTool({
   name: 'locate',
   title: 'Locate code',
-  description: 'Where something is defined or used: ranked file:line ranges, no bodies. Use first, then read. Over-broad queries get a refine envelope with where the hits are and how to narrow.',
+  description: 'Where something is defined or used: the best-ranked file:line ranges (no bodies) and where the rest are. Use first, then read. A query nothing matches well gets a refine envelope.',
   input,
   annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
   async run(args, ctx) {
@@ -39,11 +50,13 @@ export const locate = defineTool({
       exclude: [],
       force: false,
       kinds: KINDS[args.kind ?? 'any'],
+      // locate answers with a few ranked paths, never bodies: only a weak best match is refused.
+      relevanceOnly: true,
       signal: ctx.signal,
     });
     if (!decision.pass) return refineReply(decision.envelope, dispatched.capped);
     const max = args.max_results ?? 10;
-    const { kept } = trim(items.slice(0, max), tokenBudget(ctx, undefined), ctx.app.config.estimation.charsPerToken);
+    const { kept } = trim(collapseOverloads(items).slice(0, max), tokenBudget(ctx, undefined), ctx.app.config.estimation.charsPerToken);
     const results = [];
     const cache = new Map<string, string[]>();
     for (const item of kept) {
@@ -57,7 +70,8 @@ export const locate = defineTool({
       }
       results.push({ file: item.file, line: item.line, endLine: end, kind: item.kind, score: item.score, text: item.text.trim().slice(0, 100) });
     }
-    const head = results.length ? `${results.length} of ${items.length}${dispatched.capped ? '+' : ''} for ${args.query}${decision.openedAfterRefusals ? ' (gate opened after repeated refusals)' : ''}` : `nothing found for ${args.query}`;
+    const spread = items.length > max ? ` — spread: ${distribution(items, scope.relative).slice(0, 5).map((d) => `${d.dir} ${d.hits}`).join(' · ')}` : '';
+    const head = results.length ? `${results.length} of ${items.length}${dispatched.capped ? '+' : ''} for ${args.query}${decision.openedAfterRefusals ? ' (gate opened after repeated refusals)' : ''}${spread}` : `nothing found for ${args.query}`;
     const text = [head, ...results.map((r) => `${r.file}:${r.line}${r.endLine > r.line ? `-${r.endLine}` : ''} ${r.kind} ${r.score}${r.kind === 'definition' ? `  ${r.text.slice(0, 60)}` : ''}`)].join('\n');
     logResult(ctx, 'locate', results.length, Math.ceil(text.length / ctx.app.config.estimation.charsPerToken));
     return { text, structured: { status: 'ok', query: args.query, totalFound: items.length, results } };

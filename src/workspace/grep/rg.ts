@@ -23,8 +23,7 @@ export function rgArgs(target: SafePath, query: GrepQuery): string[] {
   const args = [
     '--no-config',
     '--json',
-    '--sort',
-    'path',
+    ...(query.sorted === false ? [] : ['--sort', 'path']),
     // The same ignore rules as the built-in engine: .gitignore files (repo or not), nothing else.
     '--no-require-git',
     '--no-ignore-dot',

@@ -15,6 +15,8 @@ export interface GrepQuery {
   excludeDirs?: readonly string[];
   /** Folders skipped, relative to the workdir (src/legacy). */
   excludePaths?: readonly string[];
+  /** Results in path order (default). Unsorted lets ripgrep search with all cores. */
+  sorted?: boolean;
 }
 
 export interface GrepLine {

@@ -1,0 +1,130 @@
+// Gate benchmark on code nobody here wrote: for a set of symbols with known definition files, is the
+// definition in locate's top 1 / top 3, and what did the answer cost in tokens compared with
+// `rg -n SYMBOL` for the same question.
+//
+//   node --import tsx scripts/bench-gate.ts [effect|linux|all]
+//
+// Corpora: the `effect` package's TypeScript sources (npm install effect into /tmp/bench-effect) and
+// the Linux 6.1 kernel (apt-get install linux-source-6.1; unpacked into /tmp/linux-full). Both are
+// prepared on demand.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadRuntime } from '../src/runtime/index.ts';
+import type { Runtime } from '../src/runtime/types.ts';
+import { createAppContext } from '../src/server/bootstrap.ts';
+import { createClientSession } from '../src/server/context.ts';
+import { TOOLS } from '../src/tools/index.ts';
+import { createToolRegistry } from '../src/tools/registry.ts';
+
+interface Corpus {
+  name: string;
+  root: () => string;
+  /** symbol → acceptable definition files (relative to the root). */
+  symbols: Record<string, string[]>;
+}
+
+const CORPORA: Corpus[] = [
+  {
+    name: 'effect',
+    root() {
+      const dir = '/tmp/bench-effect/node_modules/effect/src';
+      if (!existsSync(dir)) {
+        mkdirSync('/tmp/bench-effect', { recursive: true });
+        execFileSync('npm', ['install', '--prefix', '/tmp/bench-effect', '--no-save', '--no-audit', '--no-fund', 'effect@3'], { stdio: 'inherit' });
+      }
+      return dir;
+    },
+    symbols: {
+      dual: ['Function.ts'],
+      pipe: ['Function.ts'],
+      flow: ['Function.ts'],
+      absurd: ['Function.ts'],
+      makeSemaphore: ['Effect.ts', 'internal/effect/circular.ts'],
+      Deferred: ['Deferred.ts'],
+      TestClock: ['TestClock.ts'],
+      isChunk: ['Chunk.ts'],
+      SortedMap: ['SortedMap.ts'],
+      fromNullable: ['Either.ts', 'Effect.ts', 'Option.ts', 'internal/core-effect.ts'],
+    },
+  },
+  {
+    name: 'linux',
+    root() {
+      const dir = '/tmp/linux-full/linux-source-6.1';
+      if (!existsSync(dir)) {
+        mkdirSync('/tmp/linux-full', { recursive: true });
+        execFileSync('tar', ['-xJf', '/usr/src/linux-source-6.1.tar.xz', '-C', '/tmp/linux-full'], { stdio: 'inherit' });
+      }
+      // Debian's source package appends "/*" and "!/debian/" to the kernel's .gitignore, which
+      // ignores the whole tree; restore the kernel's own rules.
+      const gitignore = path.join(dir, '.gitignore');
+      const text = readFileSync(gitignore, 'utf8');
+      if (/^\/\*$/m.test(text)) writeFileSync(gitignore, text.replace(/^\/\*\n!\/debian\/\n?/m, ''));
+      return dir;
+    },
+    symbols: {
+      vfs_read: ['fs/read_write.c'],
+      kernel_clone: ['kernel/fork.c'],
+      do_sys_open: ['fs/open.c'],
+      tcp_sendmsg: ['net/ipv4/tcp.c'],
+      ext4_fill_super: ['fs/ext4/super.c'],
+      schedule: ['kernel/sched/core.c'],
+      mutex_lock: ['kernel/locking/mutex.c', 'include/linux/mutex.h'],
+      inode_permission: ['fs/namei.c'],
+      list_add: ['include/linux/list.h'],
+      kmalloc: ['include/linux/slab.h'],
+      copy_from_user: ['include/linux/uaccess.h'],
+      task_struct: ['include/linux/sched.h'],
+      sk_buff: ['include/linux/skbuff.h'],
+      printk: ['include/linux/printk.h'],
+      alloc_pages: ['include/linux/gfp.h', 'mm/mempolicy.c'],
+    },
+  },
+];
+
+const tokens = (chars: number) => Math.ceil(chars / 3.5);
+
+async function run(runtime: Runtime, corpus: Corpus): Promise<void> {
+  const root = corpus.root();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-gate-'));
+  const app = createAppContext({ ...runtime, env: { get: (n) => (n === 'CTXGATE_DATA_DIR' ? dataDir : runtime.env.get(n)), toObject: () => ({ ...runtime.env.toObject(), CTXGATE_DATA_DIR: dataDir }) } }, { projectRoot: root, debug: false, graphBackend: 'none' });
+  const registry = createToolRegistry(TOOLS);
+  const call = async (args: Record<string, unknown>) =>
+    registry.call('locate', args, { app, session: createClientSession(crypto.randomUUID()), signal: new AbortController().signal, progress: async () => undefined });
+
+  console.log(`\n${corpus.name}: ${root}`);
+  console.log('symbol              top1 top3  locate tokens  rg -n tokens   saved   ms   (kind any: status, tokens)');
+  let top1 = 0;
+  let top3 = 0;
+  let ours = 0;
+  let theirs = 0;
+  for (const [symbol, expected] of Object.entries(corpus.symbols)) {
+    const started = performance.now();
+    const r = await call({ query: symbol, kind: 'definition', max_results: 3 });
+    const ms = performance.now() - started;
+    const text = r.content.map((c) => c.text).join('\n');
+    const results = ((r.structuredContent?.results ?? []) as { file: string }[]).map((x) => x.file);
+    const rank = results.findIndex((f) => expected.includes(f));
+    if (rank === 0) top1++;
+    if (rank >= 0 && rank < 3) top3++;
+    const any = await call({ query: symbol, kind: 'any' });
+    const anyText = any.content.map((c) => c.text).join('\n');
+    const rg = spawnSync('rg', ['--no-config', '-n', symbol, '.'], { cwd: root, maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
+    const rgTokens = tokens(rg.stdout.length);
+    ours += tokens(text.length);
+    theirs += rgTokens;
+    console.log(
+      `${symbol.padEnd(19)} ${rank === 0 ? 'yes ' : 'no  '} ${rank >= 0 && rank < 3 ? 'yes ' : 'no  '} ${String(tokens(text.length)).padStart(13)}  ${String(rgTokens).padStart(12)}  ${`${Math.round((1 - tokens(text.length) / Math.max(1, rgTokens)) * 100)}%`.padStart(6)} ${String(Math.round(ms)).padStart(5)}   (${String(any.structuredContent?.status ?? 'error')}, ${tokens(anyText.length)})${rank < 0 ? `  got: ${results.join(', ')}` : ''}`,
+    );
+  }
+  const n = Object.keys(corpus.symbols).length;
+  console.log(`${corpus.name}: top1 ${top1}/${n}, top3 ${top3}/${n}; locate answers ${ours} tokens in all vs ${theirs} for rg -n (${Math.round((1 - ours / theirs) * 100)}% fewer)`);
+  await app.lifecycle.shutdown('bench done');
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const which = process.argv[2] ?? 'all';
+const runtime = await loadRuntime();
+for (const corpus of CORPORA) if (which === 'all' || which === corpus.name) await run(runtime, corpus);
