@@ -54,11 +54,18 @@ function bm25(lines: string[], terms: string[]): number[] {
  * term frequency over files, normalized to 0–1.
  */
 function fileWeight(hits: Hit[]): number[] {
-  const perFile = new Map<string, number>();
-  for (const h of hits) perFile.set(h.file, (perFile.get(h.file) ?? 0) + 1);
-  const weight = (tf: number) => (tf * (K1 + 1)) / (tf + K1);
-  const max = Math.max(...[...perFile.values()].map(weight), 0);
-  return hits.map((h) => (max > 0 ? weight(perFile.get(h.file)!) / max : 0));
+  // Definitions are weighed among definitions: a file that only uses a name a lot must not
+  // outweigh the file that defines it.
+  const weights = (group: Hit[]) => {
+    const perFile = new Map<string, number>();
+    for (const h of group) perFile.set(h.file, (perFile.get(h.file) ?? 0) + 1);
+    const weight = (tf: number) => (tf * (K1 + 1)) / (tf + K1);
+    const max = Math.max(...[...perFile.values()].map(weight), 0);
+    return (h: Hit) => (max > 0 ? weight(perFile.get(h.file)!) / max : 0);
+  };
+  const ofDefinitions = weights(hits.filter((h) => h.kind === 'definition'));
+  const ofAll = weights(hits);
+  return hits.map((h) => (h.kind === 'definition' ? ofDefinitions(h) : 0.7 * ofAll(h)));
 }
 
 /** How close together the query's words sit on the line (1 for one word). */
@@ -91,8 +98,8 @@ function shape(hit: Hit, terms: string[], symbol: string | undefined): number {
     const indent = /^\s*/.exec(text)![0].replace(/\t/g, '    ').length;
     exact *= /^\s*export\b/.test(text) || indent === 0 ? 1 : indent <= 4 ? 0.75 : 0.5;
   }
-  const base = hit.file.split('/').pop()?.toLowerCase().replace(/\.[^.]*$/, '') ?? '';
-  const named = terms.some((t) => base === t || base.includes(t)) ? 1 : 0;
+  const base = (hit.file.split('/').pop() ?? '').toLowerCase().replace(/\.[^.]*$/, '').replace(/[^a-z0-9]/g, '');
+  const named = terms.some((t) => base.includes(t.replace(/[^a-z0-9]/g, ''))) ? 1 : 0;
   return 0.8 * exact + 0.2 * named;
 }
 
