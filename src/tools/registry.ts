@@ -106,8 +106,10 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
         const reply = await tool.run(parsed.data, ctx);
         const result: CallResult = { content: [{ type: 'text', text: reply.text }] };
         if (reply.structured) result.structuredContent = reply.structured;
+        const results = reply.structured?.results;
         logger.log('tool_result', {
           tool: name,
+          ...(Array.isArray(results) ? { returned: results.length } : {}),
           durationMs: Date.now() - started,
           chars: reply.text.length,
           estTokens: Math.ceil(reply.text.length / ctx.app.config.estimation.charsPerToken),

@@ -31,7 +31,3 @@ export function refineReply(envelope: RefineEnvelope, capped: boolean): ToolRepl
 export function tokenBudget(ctx: ToolCallContext, requested: number | undefined): number {
   return Math.min(requested ?? ctx.app.config.gates.maxTokens, ctx.app.config.limits.absoluteMaxTokens);
 }
-
-export function logResult(ctx: ToolCallContext, tool: string, returned: number, estTokens: number): void {
-  ctx.app.logger.log('tool_result', { tool, returned, estTokens });
-}

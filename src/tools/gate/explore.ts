@@ -12,7 +12,7 @@ import type { Hit } from '../../retrieval/types.ts';
 import { HEAVY_DIRS } from '../../workspace/list.ts';
 import { walk } from '../../workspace/walk.ts';
 import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
-import { logResult, resolveScope, tokenBudget } from './common.ts';
+import { resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   question: z.string().min(1).max(500).describe('what you want to know'),
@@ -160,7 +160,6 @@ export const explore = defineTool({
     let text = `${relation}: ${lines.join('\n')}`;
     if (text.length > budget) text = `${text.slice(0, text.lastIndexOf('\n', budget))}\n(cut to fit ${tokenBudget(ctx, undefined)} tokens)`;
     text += `\n(${GRAPH_NOTE})`;
-    logResult(ctx, 'explore', lines.length, Math.ceil(text.length / cpt));
     return { text, structured: { relation, anchor: args.anchor ?? null, lines, graph: false } };
   },
 });

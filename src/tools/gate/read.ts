@@ -11,7 +11,7 @@ import { escapeRegex, leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import { shapeResults } from '../../retrieval/shaper.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
 import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
-import { logResult, tokenBudget } from './common.ts';
+import { tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   target: z.string().min(1).max(1000).describe('symbol, Class.method, file, or file:start-end'),
@@ -122,14 +122,12 @@ export const read = defineTool({
       const whole = lines.join('\n');
       if (whole.length <= budget * cpt) {
         const text = `${file.relative}:1-${total}\n${whole}`;
-        logResult(ctx, 'read', 1, Math.ceil(text.length / cpt));
         return { text, structured: { file: file.relative, start: 1, end: total, total, complete: true } };
       }
       const items = outline(lines);
       const outlineText = items.map((o) => `${o.line}: ${o.text}`).join('\n');
       const first = render(file, lines, { start: 1, end: total }, Math.max(50, Math.floor(budget / 2) - Math.ceil(outlineText.length / cpt)), cpt);
       const text = `${file.relative}: ${total} lines, too large to read whole (budget ${budget} tokens)\noutline:\n${outlineText}\n\n${first.text}`;
-      logResult(ctx, 'read', 1, Math.ceil(text.length / cpt));
       return { text, structured: { file: file.relative, start: first.shown.start, end: first.shown.end, total, complete: false, outline: items } };
     }
 
@@ -142,7 +140,6 @@ export const read = defineTool({
       range = { start: Math.min(a.start, asked.start), end: Math.max(a.end, b.end, asked.end) };
     }
     const shown = render(file, lines, range, budget, cpt);
-    logResult(ctx, 'read', 1, Math.ceil(shown.text.length / cpt));
     return { text: shown.text, structured: { file: file.relative, start: shown.shown.start, end: shown.shown.end, total, complete: !shown.more } };
   },
 });
