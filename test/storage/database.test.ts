@@ -8,7 +8,7 @@ import { LockFile } from '../../src/storage/lock-file.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { fixture, onDeno, removeDir, repoRoot, runtime, withEnv } from '../helpers/env.ts';
 
-const CHILD = path.join(repoRoot, 'test', 'fixtures', 'db-child.ts');
+const CHILD = path.join(repoRoot, 'test', 'helpers', 'db-child.ts');
 const DENO = path.join(repoRoot, 'node_modules', '.bin', 'deno');
 
 function commandFor(which: 'same' | 'other'): { command: string; args: string[] } {
