@@ -1,4 +1,4 @@
-// A durable SQLite VFS for @sqlite.org/sqlite-wasm on Node and Deno. The package only ships in-memory
+// A durable SQLite VFS for @sqlite.org/sqlite-wasm, the same on Node and on Deno: the package only ships in-memory
 // file systems there, so this one maps SQLite's synchronous file calls onto the runtime shim's
 // positional file API, and its locks onto a lock file (see lock-file.ts). Pitfalls it handles:
 // 64-bit offsets arrive as BigInt, the WASM heap view must be fetched anew on every call (memory can
