@@ -120,6 +120,27 @@ describe('backpressure over a real MCP client', () => {
     assert.equal(followed.structuredContent?.totalFound, narrow.wouldYield);
   });
 
+  it('excludes folders on request, and answers within the scope it was given', async () => {
+    const r = await call('search', { pattern: 'widget', exclude: ['lib'] });
+    assert.equal(r.structuredContent?.status, 'ok');
+    const files = (r.structuredContent?.results as { file: string }[]).map((x) => x.file);
+    assert.ok(files.length > 0 && files.every((f) => f.startsWith('app/')), files.join(','));
+    const scoped = await call('locate', { query: 'widget', kind: 'definition', scope: 'app' });
+    assert.deepEqual((scoped.structuredContent?.results as { file: string }[]).map((x) => x.file), ['app/widget-view.ts']);
+  });
+
+  it('reads a large file as an outline and its first part, never the whole', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const body = Array.from({ length: 400 }, (_, i) => `export function step${i}(x: number): number {\n  return x + ${i};\n}\n`).join('\n');
+    writeFileSync(path.join(repo, 'app', 'big.ts'), body);
+    const r = await call('read', { target: 'app/big.ts', max_tokens: 1500 });
+    const text = r.content[0]!.text;
+    assert.match(text, /^app\/big\.ts: \d+ lines, too large to read whole \(budget 1500 tokens\)\noutline:\n1: export function step0/);
+    assert.equal(r.structuredContent?.complete, false);
+    assert.ok(text.length < 1500 * 3.5 * 1.2, `bounded: ${text.length} chars`);
+    assert.match(text, /continues to line \d+: read app\/big\.ts:\d+-\d+/);
+  });
+
   it('opens after three refusals in a row, and force bypasses the gate', async () => {
     for (const n of [1, 2, 3]) assert.equal((await call('search', { pattern: 'render' })).structuredContent?.refusalCount, n);
     const fourth = await call('search', { pattern: 'render' });

@@ -124,9 +124,20 @@ export const read = defineTool({
         const text = `${file.relative}:1-${total}\n${whole}`;
         return { text, structured: { file: file.relative, start: 1, end: total, total, complete: true } };
       }
+      // Half the budget for the outline, the rest for the file's first part: never more than asked.
       const items = outline(lines);
-      const outlineText = items.map((o) => `${o.line}: ${o.text}`).join('\n');
-      const first = render(file, lines, { start: 1, end: total }, Math.max(50, Math.floor(budget / 2) - Math.ceil(outlineText.length / cpt)), cpt);
+      const outlineBudget = Math.floor((budget * cpt) / 2);
+      const shownItems: string[] = [];
+      let used = 0;
+      for (const o of items) {
+        const entry = `${o.line}: ${o.text}`;
+        if (used + entry.length + 1 > outlineBudget) break;
+        shownItems.push(entry);
+        used += entry.length + 1;
+      }
+      if (shownItems.length < items.length) shownItems.push(`… ${items.length - shownItems.length} more definitions (read a range to see them)`);
+      const outlineText = shownItems.join('\n');
+      const first = render(file, lines, { start: 1, end: total }, Math.max(20, Math.floor(budget - (outlineText.length + 120) / cpt)), cpt);
       const text = `${file.relative}: ${total} lines, too large to read whole (budget ${budget} tokens)\noutline:\n${outlineText}\n\n${first.text}`;
       return { text, structured: { file: file.relative, start: first.shown.start, end: first.shown.end, total, complete: false, outline: items } };
     }
