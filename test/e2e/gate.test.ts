@@ -123,10 +123,10 @@ describe('backpressure over a real MCP client', () => {
   it('excludes folders on request, and answers within the scope it was given', async () => {
     const r = await call('search', { pattern: 'widget', exclude: ['lib'] });
     assert.equal(r.structuredContent?.status, 'ok');
-    const files = (r.structuredContent?.results as { file: string }[]).map((x) => x.file);
+    const files = ((r.structuredContent?.results ?? []) as { file: string }[]).map((x) => x.file);
     assert.ok(files.length > 0 && files.every((f) => f.startsWith('app/')), files.join(','));
     const scoped = await call('locate', { query: 'widget', kind: 'definition', scope: 'app' });
-    assert.deepEqual((scoped.structuredContent?.results as { file: string }[]).map((x) => x.file), ['app/widget-view.ts']);
+    assert.deepEqual(((scoped.structuredContent?.results ?? []) as { file: string }[]).map((x) => x.file), ['app/widget-view.ts']);
   });
 
   it('reads a large file as an outline and its first part, never the whole', async () => {
