@@ -150,7 +150,13 @@ export function expandBlock(lines: string[], line: number, file: string): LineRa
   if (MARKDOWN.has(ext)) return markdownSection(lines, at);
   if (INDENT_LANGS.has(ext)) return indentBlock(lines, at);
   // Braces that open and close on one line (object literals, inline bodies) are not enclosing units.
-  const blocks = braceBlocks(lines).filter((b) => b.start <= at && at <= b.end && b.end > b.start);
+  const all = braceBlocks(lines).filter((b) => b.end > b.start);
+  // A header whose body opens on a following line (K&R C, Allman style, multi-line signatures).
+  const below = all
+    .filter((b) => b.start > at && b.start <= at + 3 && !lines.slice(at - 1, b.start - 1).some((l) => /[;}]\s*$/.test(l)))
+    .sort((a, b) => a.start - b.start)[0];
+  const blocks = all.filter((b) => b.start <= at && at <= b.end);
+  if (below && !blocks.some((b) => b.start === at)) return { start: extendHeader(lines, at), end: below.end };
   if (!blocks.length) return { start: at, end: at };
   // A block opened on this very line (the definition) wins; else the innermost with a header.
   const own = blocks.filter((b) => b.start === at).sort((a, b) => b.end - a.end)[0];

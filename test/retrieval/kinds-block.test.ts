@@ -65,6 +65,13 @@ describe('expandBlock', () => {
     assert.deepEqual(expandBlock(lines, 1, 'a.ts'), { start: 1, end: 10 });
   });
 
+  it('takes a body that opens on the next line (K&R C, Allman, long signatures)', () => {
+    const lines = ['ssize_t vfs_read(struct file *file, char *buf,', '\t\t size_t count)', '{', '\treturn 0;', '}', '', 'int other(void)', '{', '}'];
+    assert.deepEqual(expandBlock(lines, 1, 'a.c'), { start: 1, end: 5 });
+    assert.deepEqual(expandBlock(lines, 7, 'a.c'), { start: 7, end: 9 });
+    assert.deepEqual(expandBlock(['int x;', '{', '}'], 1, 'a.c'), { start: 1, end: 1 }, 'a statement above a block is not its header');
+  });
+
   it('ignores braces in strings and comments', () => {
     const lines = ['function f() {', "  const s = '}';", '  // }', '  return s;', '}'];
     assert.deepEqual(expandBlock(lines, 1, 'a.js'), { start: 1, end: 5 });
