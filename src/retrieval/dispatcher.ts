@@ -22,6 +22,8 @@ export interface Dispatched {
   shape: QueryShape;
   hits: Hit[];
   capped: boolean;
+  /** Matches per file over the whole scope, when the scan was capped. */
+  counts?: Map<string, number>;
   strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'fileio+graph_merged' | 'fileio_regex';
   symbol?: string;
   terms: string[];
@@ -52,7 +54,7 @@ export async function dispatch(app: AppContext, graph: GraphAdapter, req: Dispat
         const seen = new Set(hits.map((h) => `${h.file}:${h.line}`));
         hits = [...hits, ...defs.hits.filter((h) => h.kind === 'definition' && !seen.has(`${h.file}:${h.line}`))];
       }
-      out = { shape, hits, capped: r.capped, strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
+      out = { shape, hits, capped: r.capped, counts: r.counts, strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
     }
   } else if (shape === 'phrase') {
     const terms = phraseTerms(req.query);
@@ -61,10 +63,10 @@ export async function dispatch(app: AppContext, graph: GraphAdapter, req: Dispat
     const fromGraph = graph.available ? await graph.searchSymbol(req.query) : [];
     const seen = new Set(r.hits.map((h) => `${h.file}:${h.line}`));
     const merged = [...r.hits, ...fromGraph.filter((h) => !seen.has(`${h.file}:${h.line}`))];
-    out = { shape, hits: merged, capped: r.capped, strategy: fromGraph.length ? 'fileio+graph_merged' : 'fileio_only', terms };
+    out = { shape, hits: merged, capped: r.capped, counts: r.counts, strategy: fromGraph.length ? 'fileio+graph_merged' : 'fileio_only', terms };
   } else {
     const r = await scan(app, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, signal: req.signal });
-    out = { shape, hits: r.hits, capped: r.capped, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
+    out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
   }
   app.logger.log('dispatch_result', { query: req.query, strategy: out.strategy, count: out.hits.length });
   return out;

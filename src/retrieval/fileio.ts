@@ -2,7 +2,7 @@
 // .gitignore rules, scan.excludeDirs, and binary and huge files skipped; reads files as lines.
 import type { AppContext } from '../server/context.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
-import { grep } from '../workspace/grep/index.ts';
+import { countMatches, grep } from '../workspace/grep/index.ts';
 import { classify } from './kinds.ts';
 import type { Hit } from './types.ts';
 
@@ -25,27 +25,25 @@ export interface ScanResult {
   hits: Hit[];
   /** More matches exist than SCAN_CAP. */
   capped: boolean;
+  /** When capped: matches per file over the whole scope, so totals and distribution stay true. */
+  counts?: Map<string, number>;
 }
 
 export async function scan(app: AppContext, req: ScanRequest): Promise<ScanResult> {
   app.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex' });
-  const result = await grep(
-    app,
-    req.scope,
-    {
-      pattern: req.pattern,
-      literal: req.literal,
-      ignoreCase: req.ignoreCase,
-      context: 0,
-      limit: SCAN_CAP,
-      wordBoundary: req.wordBoundary,
-      excludeDirs: app.config.scan.excludeDirs,
-      excludePaths: req.exclude,
-      // The shaper ranks: path order buys nothing here, and unsorted ripgrep uses every core.
-      sorted: false,
-    },
-    { signal: req.signal },
-  );
+  const query = {
+    pattern: req.pattern,
+    literal: req.literal,
+    ignoreCase: req.ignoreCase,
+    context: 0,
+    limit: SCAN_CAP,
+    wordBoundary: req.wordBoundary,
+    excludeDirs: app.config.scan.excludeDirs,
+    excludePaths: req.exclude,
+    // The shaper ranks: path order buys nothing here, and unsorted ripgrep uses every core.
+    sorted: false,
+  };
+  const result = await grep(app, req.scope, query, { signal: req.signal });
   const matcher = req.literal ? undefined : safeRegex(req.pattern, req.ignoreCase);
   const needle = req.symbol ?? (req.literal ? req.pattern : undefined);
   const hits: Hit[] = [];
@@ -56,7 +54,9 @@ export async function scan(app: AppContext, req: ScanRequest): Promise<ScanResul
       hits.push({ file: f.path, line: l.line, text: l.text, matchIndex, kind: classify(f.path, l.text, matchIndex, req.symbol), source: 'fileio' });
     }
   }
-  return { hits, capped: result.truncated };
+  if (!result.truncated) return { hits, capped: false };
+  const counts = await countMatches(app, req.scope, query, req.signal);
+  return counts ? { hits, capped: true, counts } : { hits, capped: true };
 }
 
 function findIndex(text: string, needle: string, ignoreCase: boolean): number {

@@ -28,6 +28,8 @@ export interface RefineEnvelope {
 
 export interface GateInput {
   items: ResultItem[];
+  /** Matches per file over the whole scope when the items are only the first part (capped scan). */
+  counts?: Map<string, number>;
   /** More hits exist than were collected: counts are lower bounds. */
   capped: boolean;
   force: boolean;
@@ -51,20 +53,30 @@ function dirAt(file: string, depth: number): string {
   return parts.length <= depth ? parts.slice(0, -1).join('/') || '.' : parts.slice(0, depth).join('/');
 }
 
+/** Hits per file: the whole-scope counts when there are, else the collected items. */
+export function perFile(items: { file: string }[], counts?: Map<string, number>): Map<string, number> {
+  if (counts) return counts;
+  const out = new Map<string, number>();
+  for (const i of items) out.set(i.file, (out.get(i.file) ?? 0) + 1);
+  return out;
+}
+
 /** Hits per directory, one level deeper while a single directory holds nearly everything. */
-export function distribution(items: { file: string }[], base: string): { dir: string; hits: number }[] {
+export function distribution(items: { file: string }[], base: string, counts?: Map<string, number>): { dir: string; hits: number }[] {
+  const files = perFile(items, counts);
+  const total = [...files.values()].reduce((a, b) => a + b, 0);
   let depth = (base ? base.split('/').length : 0) + 1;
   for (;;) {
-    const counts = new Map<string, number>();
-    for (const i of items) counts.set(dirAt(i.file, depth), (counts.get(dirAt(i.file, depth)) ?? 0) + 1);
-    const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const byDir = new Map<string, number>();
+    for (const [file, n] of files) byDir.set(dirAt(file, depth), (byDir.get(dirAt(file, depth)) ?? 0) + n);
+    const sorted = [...byDir.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const top = sorted[0];
-    const deeper = items.some((i) => i.file.split('/').length > depth + 1);
+    const deeper = [...files.keys()].some((f) => f.split('/').length > depth + 1);
     if (top && sorted.length === 1 && deeper && depth < 8) {
       depth++;
       continue;
     }
-    if (top && top[1] > items.length * 0.8 && deeper && depth < 8 && top[0] !== '.') {
+    if (top && top[1] > total * 0.8 && deeper && depth < 8 && top[0] !== '.') {
       depth++;
       continue;
     }
@@ -79,13 +91,18 @@ interface Axes {
   topScore: number;
 }
 
-function measure(items: ResultItem[], charsPerToken: number): Axes {
-  return {
-    files: new Set(items.map((i) => i.file)).size,
-    hits: items.length,
-    estTokens: items.reduce((n, i) => n + itemTokens(i, charsPerToken), 0),
-    topScore: items[0]?.score ?? 0,
-  };
+function measure(items: ResultItem[], charsPerToken: number, counts?: Map<string, number>): Axes {
+  const collected = items.reduce((n, i) => n + itemTokens(i, charsPerToken), 0);
+  if (!counts) return { files: new Set(items.map((i) => i.file)).size, hits: items.length, estTokens: collected, topScore: items[0]?.score ?? 0 };
+  // A capped scan: totals from the counts, tokens extrapolated from the collected hits.
+  const hits = [...counts.values()].reduce((a, b) => a + b, 0);
+  return { files: counts.size, hits, estTokens: Math.round((collected / Math.max(1, items.length)) * hits), topScore: items[0]?.score ?? 0 };
+}
+
+/** The counts of the files under `dir` (undefined when there are no whole-scope counts). */
+function countsUnder(counts: Map<string, number> | undefined, dir: string): Map<string, number> | undefined {
+  if (!counts) return undefined;
+  return new Map([...counts].filter(([f]) => f === dir || f.startsWith(`${dir}/`)));
 }
 
 /** Which axes fail, and whether each failure is within the compound margin. */
@@ -115,17 +132,20 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
     for (const d of dist) {
       if (d.dir === '.') continue;
       const inside = input.items.filter((i) => i.file === d.dir || i.file.startsWith(`${d.dir}/`));
-      if (passes(measure(inside, cpt), config)) out.push({ action: 'narrow_scope', arg: d.dir, wouldYield: inside.length });
+      if (passes(measure(inside, cpt, countsUnder(input.counts, d.dir)), config)) out.push({ action: 'narrow_scope', arg: d.dir, wouldYield: d.hits });
       if (out.length >= 3) break;
     }
+    const total = dist.reduce((n, d) => n + d.hits, 0);
     const noise = dist.find((d) => /(^|\/)(tests?|__tests__|spec|docs?|examples?|fixtures?|testdata|third_party|generated)$/i.test(d.dir));
-    if (noise) out.push({ action: 'add_exclude', arg: noise.dir, wouldYield: input.items.length - noise.hits });
+    if (noise) out.push({ action: 'add_exclude', arg: noise.dir, wouldYield: total - noise.hits });
     if (input.shape !== 'pattern' && !input.regex) {
       const word = input.query.trim();
       if (/^[\w$]+$/.test(word)) {
         const whole = new RegExp(`(?<![\\w$])${word.replace(/\$/g, '\\$')}(?![\\w$])`);
         const yieldWhole = input.items.filter((i) => whole.test(i.text)).length;
-        if (yieldWhole < input.items.length) out.push({ action: 'use_regex', arg: `\\b${word}\\b`, wouldYield: yieldWhole });
+        // From a capped sample the count would be a guess: then only the suggestion, no number.
+        if (input.counts) out.push({ action: 'use_regex', arg: `\\b${word}\\b`, hint: 'whole-word matches only' });
+        else if (yieldWhole < input.items.length) out.push({ action: 'use_regex', arg: `\\b${word}\\b`, wouldYield: yieldWhole });
       }
     }
     if (input.regex && /[.]/.test(input.query) && !/[\\[\](){}|*+?^$]/.test(input.query)) {
@@ -140,7 +160,7 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
 
 export function gate(input: GateInput, baseConfig: Config, session: ClientSession): GateDecision {
   const config = input.maxHits === undefined ? baseConfig : { ...baseConfig, gates: { ...baseConfig.gates, maxHits: input.maxHits } };
-  const axes = measure(input.items, config.estimation.charsPerToken);
+  const axes = measure(input.items, config.estimation.charsPerToken, input.counts);
   const failing = failures(axes, config).filter((f) => !input.relevanceOnly || f.reason === 'relevance');
   const refuse = failing.length > 1 || (failing.length === 1 && !failing[0]!.near);
   const previous = (session.state.get(REFUSALS_KEY) as number | undefined) ?? 0;
@@ -156,13 +176,13 @@ export function gate(input: GateInput, baseConfig: Config, session: ClientSessio
   const refusalCount = previous + 1;
   session.state.set(REFUSALS_KEY, refusalCount);
   const reason: RefusalReason = failing.length > 1 ? 'compound' : failing[0]!.reason;
-  const dist = distribution(input.items, input.scope);
+  const dist = distribution(input.items, input.scope, input.counts);
   return {
     pass: false,
     envelope: {
       status: 'refine',
       reason,
-      summary: { totalFound: input.items.length, files: axes.files, estTokens: axes.estTokens, topScore: axes.topScore },
+      summary: { totalFound: axes.hits, files: axes.files, estTokens: axes.estTokens, topScore: axes.topScore },
       distribution: dist,
       suggestions: suggestions(input, dist, config, reason),
       refusalCount,
@@ -170,8 +190,8 @@ export function gate(input: GateInput, baseConfig: Config, session: ClientSessio
   };
 }
 
-export function formatRefine(e: RefineEnvelope, capped: boolean): string {
-  const more = capped ? '+' : '';
+export function formatRefine(e: RefineEnvelope, approximate: boolean): string {
+  const more = approximate ? '+' : '';
   const lines = [
     `refused (${e.reason}): ${e.summary.totalFound}${more} hits in ${e.summary.files}${more} files, ~${e.summary.estTokens} tokens, top score ${e.summary.topScore} — refusal ${e.refusalCount}`,
     `where: ${e.distribution.map((d) => `${d.dir} ${d.hits}`).join(' · ')}`,
@@ -179,7 +199,7 @@ export function formatRefine(e: RefineEnvelope, capped: boolean): string {
       .map((s) => {
         if (s.action === 'narrow_scope') return `scope "${s.arg}" (${s.wouldYield} hits)`;
         if (s.action === 'add_exclude') return `exclude ["${s.arg}"] (${s.wouldYield} hits)`;
-        if (s.action === 'use_regex') return s.arg ? `regex "${s.arg}" (${s.wouldYield} hits)` : s.hint;
+        if (s.action === 'use_regex') return s.arg ? `regex "${s.arg}"${s.wouldYield === undefined ? '' : ` (${s.wouldYield} hits)`}` : s.hint;
         if (s.action === 'use_literal') return `regex:false "${s.arg}"`;
         return 'force:true';
       })

@@ -40,8 +40,10 @@ export async function runGated(app: AppContext, session: ClientSession, req: Gat
     mtimes.set(file, app.runtime.fs.statSync(path.join(req.scope.workdir, file))?.mtimeMs ?? 0);
   }
   const items = shapeResults({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, app.config);
+  // Kind filters apply to the collected hits only; whole-scope counts describe every match.
+  const counts = req.kinds ? undefined : dispatched.counts;
   const decision = gate(
-    { items, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly },
+    { items, counts, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly },
     app.config,
     session,
   );

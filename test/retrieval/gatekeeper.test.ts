@@ -102,6 +102,27 @@ describe('gatekeeper', () => {
     assert.equal(e.suggestions.at(-1)?.action, 'use_force');
   });
 
+  it('takes totals and distribution from whole-scope counts when the scan was capped', () => {
+    const sample = items(20, 5, 0.9, () => 'src/a');
+    const counts = new Map([
+      ['src/a/f0.ts', 300],
+      ['src/b/x.ts', 40],
+      ['lib/y.ts', 60],
+    ]);
+    const d = gate(input(sample, { counts, capped: true }), config, createClientSession('s'));
+    assert.equal(d.pass, false);
+    if (d.pass) return;
+    assert.equal(d.envelope.summary.totalFound, 400);
+    assert.equal(d.envelope.summary.files, 3);
+    // src holds 85%: split one level deeper.
+    assert.deepEqual(d.envelope.distribution, [
+      { dir: 'src/a', hits: 300 },
+      { dir: 'lib', hits: 60 },
+      { dir: 'src/b', hits: 40 },
+    ]);
+    assert.deepEqual(d.envelope.suggestions.find((x) => x.action === 'narrow_scope'), { action: 'narrow_scope', arg: 'lib', wouldYield: 60 });
+  });
+
   it('splits the distribution deeper when one folder holds everything', () => {
     const list = [...items(20, 10, 0.9, () => 'src/a/x'), ...items(20, 10, 0.9, () => 'src/a/y')];
     assert.deepEqual(distribution(list, ''), [

@@ -54,7 +54,7 @@ export const locate = defineTool({
       relevanceOnly: true,
       signal: ctx.signal,
     });
-    if (!decision.pass) return refineReply(decision.envelope, dispatched.capped);
+    if (!decision.pass) return refineReply(decision.envelope, dispatched.capped && !dispatched.counts);
     const max = args.max_results ?? 10;
     const { kept } = trim(collapseOverloads(items).slice(0, max), tokenBudget(ctx, undefined), ctx.app.config.estimation.charsPerToken);
     const results = [];

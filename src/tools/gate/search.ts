@@ -51,7 +51,7 @@ export const search = defineTool({
       maxHits: args.max_hits,
       signal: ctx.signal,
     });
-    if (!decision.pass) return refineReply(decision.envelope, dispatched.capped);
+    if (!decision.pass) return refineReply(decision.envelope, dispatched.capped && !dispatched.counts);
     const budget = tokenBudget(ctx, args.max_tokens);
     const cpt = ctx.app.config.estimation.charsPerToken;
     const { kept, cut, tokens } = trim(items.slice(0, args.max_hits ?? items.length), budget, cpt);

@@ -4,7 +4,7 @@ import type { AppContext } from '../../server/context.ts';
 import { childEnv } from '../../exec/env.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
 import { grepBuiltin } from './builtin.ts';
-import { grepRg } from './rg.ts';
+import { countRg, grepRg } from './rg.ts';
 import type { GrepQuery, GrepResult } from './types.ts';
 
 export type GrepEngine = 'auto' | 'rg' | 'builtin';
@@ -19,6 +19,13 @@ export async function grep(app: AppContext, target: SafePath, query: GrepQuery, 
     return grepRg(target, query, { rgPath, exec: app.exec, env: childEnv(app.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal });
   }
   return grepBuiltin(app.runtime.fs, target, query, options.signal);
+}
+
+/** Matches per file over the whole search, when ripgrep can count them cheaply; else undefined. */
+export async function countMatches(app: AppContext, target: SafePath, query: GrepQuery, signal?: AbortSignal): Promise<Map<string, number> | undefined> {
+  const rgPath = app.runtime.which('rg');
+  if (!rgPath) return undefined;
+  return countRg(target, query, { rgPath, exec: app.exec, env: childEnv(app.runtime), timeoutMs: RG_TIMEOUT_MS, signal });
 }
 
 export function formatGrep(result: GrepResult, query: GrepQuery): string {

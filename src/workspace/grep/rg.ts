@@ -125,3 +125,20 @@ export async function grepRg(target: SafePath, query: GrepQuery, options: RgOpti
   }
   return { engine: 'rg', matches, truncated, files };
 }
+
+/** Matches per file for the whole search (no line content): exact totals when a scan was capped. */
+export async function countRg(target: SafePath, query: GrepQuery, options: RgOptions): Promise<Map<string, number>> {
+  const args = rgArgs(target, { ...query, context: 0, sorted: false }).filter((a) => a !== '--json');
+  const at = args.indexOf('--regexp');
+  args.splice(at, 0, '--count-matches', '--with-filename');
+  const result = await options.exec.run({ command: options.rgPath, args, cwd: target.workdir, env: options.env, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 16 * 1024 * 1024 });
+  const counts = new Map<string, number>();
+  for (const line of result.stdout.split('\n')) {
+    const cut = line.lastIndexOf(':');
+    if (cut <= 0) continue;
+    const file = line.slice(0, cut).replace(/^\.\//, '');
+    const n = Number(line.slice(cut + 1));
+    if (Number.isFinite(n) && n > 0 && !isSecretPath(file)) counts.set(file, n);
+  }
+  return counts;
+}
