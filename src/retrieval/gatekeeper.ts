@@ -91,12 +91,15 @@ interface Axes {
   topScore: number;
 }
 
-function measure(items: ResultItem[], charsPerToken: number, counts?: Map<string, number>): Axes {
+function measure(items: ResultItem[], charsPerToken: number, counts?: Map<string, number>, sample: ResultItem[] = items): Axes {
   const collected = items.reduce((n, i) => n + itemTokens(i, charsPerToken), 0);
   if (!counts) return { files: new Set(items.map((i) => i.file)).size, hits: items.length, estTokens: collected, topScore: items[0]?.score ?? 0 };
-  // A capped scan: totals from the counts, tokens extrapolated from the collected hits.
+  // A capped scan: totals from the counts; tokens and the best score from the collected sample
+  // (a folder the sample did not reach is judged by the sample as a whole).
   const hits = [...counts.values()].reduce((a, b) => a + b, 0);
-  return { files: counts.size, hits, estTokens: Math.round((collected / Math.max(1, items.length)) * hits), topScore: items[0]?.score ?? 0 };
+  const basis = items.length ? items : sample;
+  const perHit = basis.reduce((n, i) => n + itemTokens(i, charsPerToken), 0) / Math.max(1, basis.length);
+  return { files: counts.size, hits, estTokens: Math.round(perHit * hits), topScore: basis[0]?.score ?? 0 };
 }
 
 /** The counts of the files under `dir` (undefined when there are no whole-scope counts). */
@@ -132,7 +135,7 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
     for (const d of dist) {
       if (d.dir === '.') continue;
       const inside = input.items.filter((i) => i.file === d.dir || i.file.startsWith(`${d.dir}/`));
-      if (passes(measure(inside, cpt, countsUnder(input.counts, d.dir)), config)) out.push({ action: 'narrow_scope', arg: d.dir, wouldYield: d.hits });
+      if (passes(measure(inside, cpt, countsUnder(input.counts, d.dir), input.items), config)) out.push({ action: 'narrow_scope', arg: d.dir, wouldYield: d.hits });
       if (out.length >= 3) break;
     }
     const total = dist.reduce((n, d) => n + d.hits, 0);
