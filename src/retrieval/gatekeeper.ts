@@ -131,13 +131,34 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
   const out: Suggestion[] = [];
   const cpt = config.estimation.charsPerToken;
   if (reason !== 'relevance') {
-    // Only directories that would pass the gate on their own: following the suggestion works.
-    for (const d of dist) {
-      if (d.dir === '.') continue;
+    // Only directories that would pass the gate on their own: following the suggestion works. When
+    // none at the distribution's depth does (a huge repository), look deeper for the biggest that do.
+    const passing = (d: { dir: string; hits: number }) => {
+      if (d.dir === '.') return false;
       const inside = input.items.filter((i) => i.file === d.dir || i.file.startsWith(`${d.dir}/`));
-      if (passes(measure(inside, cpt, countsUnder(input.counts, d.dir), input.items), config)) out.push({ action: 'narrow_scope', arg: d.dir, wouldYield: d.hits });
-      if (out.length >= 3) break;
+      return passes(measure(inside, cpt, countsUnder(input.counts, d.dir), input.items), config);
+    };
+    let candidates = dist.filter(passing);
+    if (!candidates.length) {
+      const files = perFile(input.items, input.counts);
+      const baseDepth = dist[0] ? dist[0].dir.split('/').length : 1;
+      const deeper = new Map<string, number>();
+      for (let depth = baseDepth + 1; depth <= baseDepth + 4; depth++) {
+        for (const [file, n] of files) {
+          const dir = dirAt(file, depth);
+          if (dir.split('/').length === depth) deeper.set(dir, (deeper.get(dir) ?? 0) + n);
+        }
+      }
+      const ranked = [...deeper.entries()].map(([dir, hits]) => ({ dir, hits })).sort((a, b) => b.hits - a.hits || a.dir.length - b.dir.length);
+      candidates = [];
+      for (const d of ranked) {
+        if (candidates.length >= 3) break;
+        // A folder inside one already suggested adds nothing.
+        if (candidates.some((c) => d.dir.startsWith(`${c.dir}/`))) continue;
+        if (passing(d)) candidates.push(d);
+      }
     }
+    for (const d of candidates.slice(0, 3)) out.push({ action: 'narrow_scope', arg: d.dir, wouldYield: d.hits });
     const total = dist.reduce((n, d) => n + d.hits, 0);
     const noise = dist.find((d) => /(^|\/)(tests?|__tests__|spec|docs?|examples?|fixtures?|testdata|third_party|generated)$/i.test(d.dir));
     if (noise) out.push({ action: 'add_exclude', arg: noise.dir, wouldYield: total - noise.hits });

@@ -123,6 +123,19 @@ describe('gatekeeper', () => {
     assert.deepEqual(d.envelope.suggestions.find((x) => x.action === 'narrow_scope'), { action: 'narrow_scope', arg: 'lib', wouldYield: 60 });
   });
 
+  it('looks deeper for folders that pass when no top folder does', () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 40; i++) counts.set(`drivers/net/eth${i}/main.c`, 30);
+    for (let i = 0; i < 40; i++) counts.set(`arch/x${i}/mm/a.c`, 20);
+    counts.set('drivers/net/eth0/extra.c', 50);
+    const d = gate(input(items(30, 5), { counts, capped: true }), config, createClientSession('s'));
+    assert.equal(d.pass, false);
+    if (d.pass) return;
+    const narrow = d.envelope.suggestions.filter((x) => x.action === 'narrow_scope');
+    assert.deepEqual(narrow[0], { action: 'narrow_scope', arg: 'drivers/net/eth0', wouldYield: 80 });
+    assert.equal(narrow.length, 3);
+  });
+
   it('splits the distribution deeper when one folder holds everything', () => {
     const list = [...items(20, 10, 0.9, () => 'src/a/x'), ...items(20, 10, 0.9, () => 'src/a/y')];
     assert.deepEqual(distribution(list, ''), [
