@@ -80,7 +80,8 @@ export function statusLine(spec: Pick<RunSpec, 'display'>, r: RunResult): string
   return parts.join(' · ');
 }
 
-function combined(r: RunResult): string {
+/** A run's streams as the reply shows them: labelled, trailing newline dropped. */
+export function combinedOutput(r: Pick<RunResult, 'stdout' | 'stderr'>): string {
   const parts: string[] = [];
   if (r.stdout) parts.push(`stdout:\n${r.stdout.replace(/\n$/, '')}`);
   if (r.stderr) parts.push(`stderr:\n${r.stderr.replace(/\n$/, '')}`);
@@ -90,7 +91,7 @@ function combined(r: RunResult): string {
 /** The reply for one finished run, following the output policy. */
 export async function replyForRun(app: AppContext, spec: RunSpec, r: RunResult): Promise<ToolReply> {
   const status = statusLine(spec, r);
-  const body = combined(r);
+  const body = combinedOutput(r);
   const structured = {
     label: spec.label,
     exit_code: r.exitCode,

@@ -1,22 +1,15 @@
 // expandBlock: the whole enclosing unit of a line — a function, a class, a markdown section — so that
 // `read` never returns a cut in the middle. Brace languages by brace matching (strings and comments
 // skipped), Python/YAML by indentation, markdown by headings.
+import { extension, indentOf } from './query.ts';
+
 export interface LineRange {
   start: number;
   end: number;
 }
 
-function extension(file: string): string {
-  return (/\.([a-z0-9]+)$/i.exec(file)?.[1] ?? '').toLowerCase();
-}
-
 const INDENT_LANGS = new Set(['py', 'pyi', 'yml', 'yaml', 'nim', 'coffee']);
 const MARKDOWN = new Set(['md', 'markdown', 'mdx', 'rst']);
-
-function indentOf(line: string): number {
-  const m = /^[ \t]*/.exec(line)![0];
-  return m.replace(/\t/g, '    ').length;
-}
 
 function markdownSection(lines: string[], at: number): LineRange {
   let start = at;

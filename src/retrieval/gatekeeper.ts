@@ -5,6 +5,7 @@
 // maxRefusals refusals in a row the gate opens; force bypasses it; absoluteMaxTokens always holds.
 import type { Config } from '../config/schema.ts';
 import type { ClientSession } from '../server/context.ts';
+import { wholeWord } from './query.ts';
 import { itemTokens } from './shaper.ts';
 import type { ResultItem } from './types.ts';
 
@@ -61,15 +62,20 @@ export function perFile(items: { file: string }[], counts?: Map<string, number>)
   return out;
 }
 
+/** Hits per directory at `depth` (a file shallower than that counts for its own folder). */
+function hitsByDir(files: Map<string, number>, depth: number): Map<string, number> {
+  const byDir = new Map<string, number>();
+  for (const [file, n] of files) byDir.set(dirAt(file, depth), (byDir.get(dirAt(file, depth)) ?? 0) + n);
+  return byDir;
+}
+
 /** Hits per directory, one level deeper while a single directory holds nearly everything. */
 export function distribution(items: { file: string }[], base: string, counts?: Map<string, number>): { dir: string; hits: number }[] {
   const files = perFile(items, counts);
   const total = [...files.values()].reduce((a, b) => a + b, 0);
   let depth = (base ? base.split('/').length : 0) + 1;
   for (;;) {
-    const byDir = new Map<string, number>();
-    for (const [file, n] of files) byDir.set(dirAt(file, depth), (byDir.get(dirAt(file, depth)) ?? 0) + n);
-    const sorted = [...byDir.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const sorted = [...hitsByDir(files, depth).entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const top = sorted[0];
     const deeper = [...files.keys()].some((f) => f.split('/').length > depth + 1);
     if (top && sorted.length === 1 && deeper && depth < 8) {
@@ -144,10 +150,7 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
       const baseDepth = dist[0] ? dist[0].dir.split('/').length : 1;
       const deeper = new Map<string, number>();
       for (let depth = baseDepth + 1; depth <= baseDepth + 4; depth++) {
-        for (const [file, n] of files) {
-          const dir = dirAt(file, depth);
-          if (dir.split('/').length === depth) deeper.set(dir, (deeper.get(dir) ?? 0) + n);
-        }
+        for (const [dir, n] of hitsByDir(files, depth)) if (dir.split('/').length === depth) deeper.set(dir, n);
       }
       const ranked = [...deeper.entries()].map(([dir, hits]) => ({ dir, hits })).sort((a, b) => b.hits - a.hits || a.dir.length - b.dir.length);
       candidates = [];
@@ -165,7 +168,7 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
     if (input.shape !== 'pattern' && !input.regex) {
       const word = input.query.trim();
       if (/^[\w$]+$/.test(word)) {
-        const whole = new RegExp(`(?<![\\w$])${word.replace(/\$/g, '\\$')}(?![\\w$])`);
+        const whole = wholeWord(word);
         const yieldWhole = input.items.filter((i) => whole.test(i.text)).length;
         // From a capped sample the count would be a guess: then only the suggestion, no number.
         if (input.counts) out.push({ action: 'use_regex', arg: `\\b${word}\\b`, hint: 'whole-word matches only' });

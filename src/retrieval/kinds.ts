@@ -1,6 +1,6 @@
 // What a matching line is: a definition of the symbol, a call, a reference, a test, a comment, a
 // string. Line heuristics per language family (a grammar-based symbol index can replace them).
-import { escapeRegex } from './query.ts';
+import { escapeRegex, extension } from './query.ts';
 
 export type Kind = 'definition' | 'call' | 'reference' | 'test' | 'comment' | 'string' | 'unknown';
 
@@ -19,11 +19,6 @@ const TEST_FILE = /(_test\.go|\.(test|spec)\.[cm]?[jt]sx?|_test\.py|(^|\/)test_[
 
 export function isTestPath(file: string): boolean {
   return TEST_DIR.test(file) || TEST_FILE.test(file);
-}
-
-function extension(file: string): string {
-  const m = /\.([a-z0-9]+)$/i.exec(file);
-  return (m?.[1] ?? '').toLowerCase();
 }
 
 const HASH_COMMENT = new Set(['py', 'sh', 'bash', 'zsh', 'rb', 'yaml', 'yml', 'toml', 'pl', 'r', 'ex', 'exs', 'mk', 'cmake', 'conf', 'ini', 'dockerfile', 'tf']);

@@ -29,6 +29,21 @@ export function phraseTerms(query: string): string[] {
   return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_$]+/gu) ?? [])].filter((t) => t.length > 1);
 }
 
+/** Matches `symbol` as a whole identifier (not inside a longer name). */
+export function wholeWord(symbol: string, flags = ''): RegExp {
+  return new RegExp(`(?<![\\w$])${escapeRegex(symbol)}(?![\\w$])`, flags);
+}
+
+/** A file name's extension, lower case, without the dot ('' when there is none). */
+export function extension(file: string): string {
+  return (/\.([a-z0-9]+)$/i.exec(file)?.[1] ?? '').toLowerCase();
+}
+
+/** Leading whitespace width, tabs counted as four columns. */
+export function indentOf(line: string): number {
+  return /^[ \t]*/.exec(line)![0].replace(/\t/g, '    ').length;
+}
+
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

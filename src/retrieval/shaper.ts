@@ -3,6 +3,7 @@
 // part is 0–1, so a score means the same across queries and minRelevance is a real threshold.
 import type { Config } from '../config/schema.ts';
 import { KIND_WEIGHT } from './kinds.ts';
+import { indentOf, wholeWord } from './query.ts';
 import type { Hit, ResultItem } from './types.ts';
 
 export interface ShapeInput {
@@ -88,14 +89,13 @@ function shape(hit: Hit, terms: string[], symbol: string | undefined): number {
   const text = hit.text;
   let exact: number;
   if (symbol) {
-    const bounded = `(?<![\\w$])${symbol.replace(/[$]/g, '\\$')}(?![\\w$])`;
-    exact = new RegExp(bounded).test(text) ? 1 : new RegExp(bounded, 'i').test(text) ? 0.7 : 0.4;
+    exact = wholeWord(symbol).test(text) ? 1 : wholeWord(symbol, 'i').test(text) ? 0.7 : 0.4;
   } else {
     const lower = text.toLowerCase();
     exact = terms.length ? terms.filter((t) => lower.includes(t)).length / terms.length : 0.5;
   }
   if (hit.kind === 'definition') {
-    const indent = /^\s*/.exec(text)![0].replace(/\t/g, '    ').length;
+    const indent = indentOf(text);
     exact *= /^\s*export\b/.test(text) || indent === 0 ? 1 : indent <= 4 ? 0.75 : 0.5;
   }
   const base = (hit.file.split('/').pop() ?? '').toLowerCase().replace(/\.[^.]*$/, '').replace(/[^a-z0-9]/g, '');

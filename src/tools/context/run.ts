@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { childEnv, validateEnvOverrides } from '../../exec/env.ts';
-import { replyForRun, type RunSpec, runSteps, statusLine } from '../../exec/execute.ts';
+import { combinedOutput, replyForRun, type RunSpec, runSteps, statusLine } from '../../exec/execute.ts';
 import { DEFAULT_MAX_AGE_MS } from '../../exec/jobs.ts';
 import { LANGUAGES } from '../../exec/languages.ts';
 import { buildProgram, type Step } from '../../exec/programs.ts';
@@ -205,7 +205,7 @@ async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
     try {
       const spec: RunSpec = { label: `${batchId} ${c.label}`, display: c.label, steps: program.steps, cwd, env, timeoutMs, signal: ctx.signal };
       const r = await runSteps(ctx.app, spec);
-      const body = [r.stdout && `stdout:\n${r.stdout.replace(/\n$/, '')}`, r.stderr && `stderr:\n${r.stderr.replace(/\n$/, '')}`].filter(Boolean).join('\n');
+      const body = combinedOutput(r);
       const indexed = await keepOutOfContext(ctx.app, { label: spec.label, kind: 'batch', summary: `[${c.label}] ${statusLine(spec, r)}`, text: body });
       if (indexed) sourceLabels.push(spec.label);
       blocks[i] = indexed ? indexed.text : `[${c.label}] ${statusLine(spec, r)}${body ? `\n${body}` : ''}`;

@@ -1,6 +1,10 @@
 // Pieces the four gate tools share: scope and exclude resolution, the refine reply.
 import { AppError, ErrorCode } from '../../errors.ts';
+import * as path from 'node:path';
+import { type Dispatched, dispatch } from '../../retrieval/dispatcher.ts';
+import { readLines } from '../../retrieval/fileio.ts';
 import { formatRefine, type RefineEnvelope } from '../../retrieval/gatekeeper.ts';
+import { createGraphAdapter } from '../../retrieval/graph.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
 import type { ToolCallContext, ToolReply } from '../registry.ts';
 
@@ -30,4 +34,29 @@ export function refineReply(envelope: RefineEnvelope, capped: boolean): ToolRepl
 
 export function tokenBudget(ctx: ToolCallContext, requested: number | undefined): number {
   return Math.min(requested ?? ctx.app.config.gates.maxTokens, ctx.app.config.limits.absoluteMaxTokens);
+}
+
+/** Every whole-word match of a symbol across the project (definitions and uses, classified). */
+export function findSymbol(ctx: ToolCallContext, symbol: string): Promise<Dispatched> {
+  return dispatch(ctx.app, createGraphAdapter(ctx.app.config.backend.graph), {
+    query: symbol,
+    regex: false,
+    wholeWord: true,
+    ignoreCase: false,
+    scope: resolveScope(ctx, undefined),
+    exclude: [],
+    signal: ctx.signal,
+  });
+}
+
+/** Reads files (relative to `workdir`) as lines, each once per call; an unreadable file has none. */
+export function lineReader(ctx: ToolCallContext, workdir: string): (file: string) => Promise<string[]> {
+  const cache = new Map<string, string[]>();
+  return async (file) => {
+    const known = cache.get(file);
+    if (known) return known;
+    const lines = await readLines(ctx.app, path.join(workdir, file)).catch(() => []);
+    cache.set(file, lines);
+    return lines;
+  };
 }

@@ -1,18 +1,14 @@
 // explore: structure and relationships. Without a graph backend it answers from a file scan — the
 // anchor's definition, who refers to it (and from which function), what its body calls, what its
 // file imports, or an overview of the project's folders — and says what a graph would add.
-import * as path from 'node:path';
 import { z } from 'zod';
 import { expandBlock } from '../../retrieval/block.ts';
-import { dispatch } from '../../retrieval/dispatcher.ts';
-import { readLines } from '../../retrieval/fileio.ts';
-import { createGraphAdapter } from '../../retrieval/graph.ts';
 import { leafSymbol } from '../../retrieval/query.ts';
 import type { Hit } from '../../retrieval/types.ts';
 import { HEAVY_DIRS } from '../../workspace/list.ts';
 import { walk } from '../../workspace/walk.ts';
 import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
-import { resolveScope, tokenBudget } from './common.ts';
+import { findSymbol, lineReader, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   question: z.string().min(1).max(500).describe('what you want to know'),
@@ -28,18 +24,8 @@ const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'fu
 const IMPORT = /^\s*(?:import\b|from\s+\S+\s+import\b|export\s+(?:\*|\{[^}]*\})\s+from\b|(?:const|let|var)\s+.*=\s*require\(|use\s+[\w:]+|#\s*include\b|require(?:_relative)?\s*\(?['"]|using\s+[\w.]+;|package\s+[\w.]+;)/;
 
 async function definitionsAndUses(ctx: ToolCallContext, anchor: string): Promise<{ defs: Hit[]; uses: Hit[] }> {
-  const root = resolveScope(ctx, undefined);
-  const d = await dispatch(ctx.app, createGraphAdapter(ctx.app.config.backend.graph), { query: leafSymbol(anchor), regex: false, wholeWord: true, ignoreCase: false, scope: root, exclude: [], signal: ctx.signal });
+  const d = await findSymbol(ctx, leafSymbol(anchor));
   return { defs: d.hits.filter((h) => h.kind === 'definition'), uses: d.hits.filter((h) => h.kind === 'call' || h.kind === 'reference' || h.kind === 'test') };
-}
-
-async function fileLines(ctx: ToolCallContext, file: string, cache: Map<string, string[]>): Promise<string[]> {
-  const known = cache.get(file);
-  if (known) return known;
-  const root = ctx.app.workdirs.dirs[0]!;
-  const lines = await readLines(ctx.app, path.join(root, file)).catch(() => []);
-  cache.set(file, lines);
-  return lines;
 }
 
 /** The header line of the function or class a line sits in, if any. */
@@ -51,13 +37,13 @@ function enclosingHeader(lines: string[], line: number, file: string): string | 
 
 async function callers(ctx: ToolCallContext, anchor: string, impact: boolean): Promise<string[]> {
   const { defs, uses } = await definitionsAndUses(ctx, anchor);
-  const cache = new Map<string, string[]>();
+  const linesOf = lineReader(ctx, ctx.app.workdirs.dirs[0]!);
   const out = [`${anchor}: ${defs.length} definition${defs.length === 1 ? '' : 's'}${defs.length ? ` (${defs.slice(0, 3).map((d) => `${d.file}:${d.line}`).join(', ')})` : ''}, ${uses.length} use${uses.length === 1 ? '' : 's'} in ${new Set(uses.map((u) => u.file)).size} files`];
   const byFile = new Map<string, Hit[]>();
   for (const u of uses) byFile.set(u.file, [...(byFile.get(u.file) ?? []), u]);
   const files = [...byFile.entries()].sort((a, b) => b[1].length - a[1].length).slice(0, 25);
   for (const [file, hits] of files) {
-    const lines = await fileLines(ctx, file, cache);
+    const lines = await linesOf(file);
     const sites = hits.slice(0, 5).map((h) => {
       const where = enclosingHeader(lines, h.line, file);
       return `${h.line}${h.kind === 'test' ? ' (test)' : ''}${where ? ` in ${where}` : ''}`;
@@ -75,7 +61,7 @@ async function callees(ctx: ToolCallContext, anchor: string): Promise<string[]> 
   const { defs } = await definitionsAndUses(ctx, anchor);
   const def = defs[0];
   if (!def) return [`no definition of ${anchor} found; try locate`];
-  const lines = await fileLines(ctx, def.file, new Map());
+  const lines = await lineReader(ctx, ctx.app.workdirs.dirs[0]!)(def.file);
   const block = expandBlock(lines, def.line, def.file);
   const body = lines.slice(block.start, block.end).join('\n');
   const called = new Map<string, number>();
@@ -96,7 +82,7 @@ async function dependencies(ctx: ToolCallContext, anchor: string | undefined): P
     if (!file) return [`no definition of ${anchor} found; try locate`];
   }
   if (!file) return ['dependencies need an anchor (a symbol whose file is examined)'];
-  const lines = await fileLines(ctx, file, new Map());
+  const lines = await lineReader(ctx, ctx.app.workdirs.dirs[0]!)(file);
   const imports = lines.map((l, i) => ({ l: l.trim(), n: i + 1 })).filter((x) => IMPORT.test(x.l));
   return [`${file} imports ${imports.length}:`, ...imports.slice(0, 60).map((x) => `${x.n}: ${x.l.slice(0, 120)}`)];
 }

@@ -1,14 +1,12 @@
 // locate: where something lives — paths and line ranges, no bodies. Use before read.
-import * as path from 'node:path';
 import { z } from 'zod';
 import { expandBlock } from '../../retrieval/block.ts';
-import { readLines } from '../../retrieval/fileio.ts';
 import type { Kind } from '../../retrieval/kinds.ts';
 import { distribution } from '../../retrieval/gatekeeper.ts';
 import { runGated } from '../../retrieval/pipeline.ts';
 import { trim } from '../../retrieval/shaper.ts';
 import { defineTool } from '../registry.ts';
-import { refineReply, resolveScope, tokenBudget } from './common.ts';
+import { lineReader, refineReply, resolveScope, tokenBudget } from './common.ts';
 
 const KINDS: Record<'definition' | 'reference' | 'any', Kind[] | undefined> = {
   definition: ['definition'],
@@ -58,13 +56,11 @@ export const locate = defineTool({
     const max = args.max_results ?? 10;
     const { kept } = trim(collapseOverloads(items).slice(0, max), tokenBudget(ctx, undefined), ctx.app.config.estimation.charsPerToken);
     const results = [];
-    const cache = new Map<string, string[]>();
+    const linesOf = lineReader(ctx, scope.workdir);
     for (const item of kept) {
       let end = item.line;
       if (item.kind === 'definition') {
-        const abs = path.join(scope.workdir, item.file);
-        const lines = cache.get(abs) ?? (await readLines(ctx.app, abs).catch(() => []));
-        cache.set(abs, lines);
+        const lines = await linesOf(item.file);
         const block = expandBlock(lines, item.line, item.file);
         end = Math.max(item.line, block.end);
       }

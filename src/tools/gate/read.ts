@@ -4,14 +4,12 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { expandBlock, type LineRange, outline } from '../../retrieval/block.ts';
-import { dispatch } from '../../retrieval/dispatcher.ts';
 import { readLines } from '../../retrieval/fileio.ts';
-import { createGraphAdapter } from '../../retrieval/graph.ts';
 import { escapeRegex, leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import { shapeResults } from '../../retrieval/shaper.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
 import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
-import { tokenBudget } from './common.ts';
+import { findSymbol, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   target: z.string().min(1).max(1000).describe('symbol, Class.method, file, or file:start-end'),
@@ -59,21 +57,13 @@ function belongsTo(lines: string[], line: number, owner: string, file: string): 
 async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Located> {
   const symbol = leafSymbol(target);
   const owner = ownerSymbol(target);
-  const root = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, undefined);
-  const dispatched = await dispatch(ctx.app, createGraphAdapter(ctx.app.config.backend.graph), {
-    query: symbol,
-    regex: false,
-    wholeWord: true,
-    ignoreCase: false,
-    scope: root,
-    exclude: [],
-    signal: ctx.signal,
-  });
+  const root = ctx.app.workdirs.dirs[0]!;
+  const dispatched = await findSymbol(ctx, symbol);
   const defs = dispatched.hits.filter((h) => h.kind === 'definition');
   const mtimes = new Map(defs.map((h) => [h.file, 0]));
   const ranked = shapeResults({ hits: defs, terms: [symbol.toLowerCase()], symbol, mtimes }, ctx.app.config);
   for (const hit of ranked.slice(0, 30)) {
-    const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(root.workdir, hit.file));
+    const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(root, hit.file));
     const lines = await readLines(ctx.app, file.real);
     if (owner && !belongsTo(lines, hit.line, owner, hit.file)) continue;
     return { file, lines, range: { start: hit.line, end: hit.line } };
