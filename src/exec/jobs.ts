@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { AppendHandle, ChildHandle, Runtime } from '../runtime/types.ts';
+import { utf8Start } from './output.ts';
 import { KILL_GRACE_MS } from './run.ts';
 
 export const MAX_LIVE_JOBS = 16;
@@ -225,9 +226,8 @@ export class JobManager {
         const want = Math.min(size, tailBytes);
         const buf = new Uint8Array(want);
         const got = files.read(fd, buf, size - want);
-        let start = 0;
-        while (start < got && ((buf[start] ?? 0) & 0xc0) === 0x80) start++;
-        text = new TextDecoder().decode(buf.subarray(start, got));
+        const read = buf.subarray(0, got);
+        text = new TextDecoder().decode(read.subarray(utf8Start(read)));
       } finally {
         files.close(fd);
       }

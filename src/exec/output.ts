@@ -95,13 +95,19 @@ export class HeadTailOutput {
       all.set(c, at);
       at += c.length;
     }
-    let start = Math.max(0, all.length - this.tailLimit);
     // Never start inside a multi-byte character.
-    while (start < all.length && ((all[start] ?? 0) & 0xc0) === 0x80) start++;
+    const start = utf8Start(all, Math.max(0, all.length - this.tailLimit));
     const dropped = this.seen - this.head.bytesKept - (all.length - start);
     const tail = new TextDecoder().decode(all.subarray(start));
     return dropped > 0 ? `${head}\n…[${dropped} bytes omitted]…\n${tail}` : head + tail;
   }
+}
+
+/** Index of the first byte at or after `from` that starts a character (skips continuation bytes). */
+export function utf8Start(bytes: Uint8Array, from = 0): number {
+  let i = from;
+  while (i < bytes.length && ((bytes[i] ?? 0) & 0xc0) === 0x80) i++;
+  return i;
 }
 
 /** Length of the longest prefix that does not end inside a multi-byte UTF-8 sequence. */

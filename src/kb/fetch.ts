@@ -3,6 +3,7 @@
 // touches a longer sibling; a fresh copy within the TTL is not fetched again; identical fetches
 // running at once share one request.
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
+import { utf8Boundary } from '../exec/output.ts';
 import { convertBody, type FetchFormat } from '../net/convert.ts';
 import { displayUrl, fetchUrl, MAX_BODY_BYTES, parseFetchUrl } from '../net/fetch-url.ts';
 import type { AppContext } from '../server/context.ts';
@@ -47,9 +48,7 @@ export function documentKey(source: string, format: FetchFormat, url: URL): stri
 function preview(text: string, bytes: number): string {
   const encoded = new TextEncoder().encode(text);
   if (encoded.length <= bytes) return text;
-  let cut = bytes;
-  while (cut > 0 && ((encoded[cut] ?? 0) & 0xc0) === 0x80) cut--;
-  return `${new TextDecoder().decode(encoded.subarray(0, cut))}…`;
+  return `${new TextDecoder().decode(encoded.subarray(0, utf8Boundary(encoded.subarray(0, bytes))))}…`;
 }
 
 async function fetchOne(app: AppContext, kb: KnowledgeBase, req: FetchRequest, url: URL, key: string): Promise<FetchOutcome> {
