@@ -160,7 +160,9 @@ export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePa
     batchBytes += bytes.length;
     if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
   }
-  flush();
+  // The last report goes out before the final commit: the SDK client drops a progress notification
+  // it reads in the same chunk as the response, and the commit's fsync keeps the two apart.
   if (files.length >= 100) await options.progress?.(files.length, files.length, 'indexed');
+  flush();
   return report;
 }
