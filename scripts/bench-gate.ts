@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadRuntime } from '../src/runtime/index.ts';
 import type { Runtime } from '../src/runtime/types.ts';
-import { createAppContext } from '../src/server/bootstrap.ts';
-import { createClientSession } from '../src/server/context.ts';
+import { createAppContext } from '../src/app/bootstrap.ts';
+import { createClientSession } from '../src/app/context.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
 

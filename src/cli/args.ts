@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { GRAPH_BACKENDS, type GraphBackend } from '../config/schema.ts';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
-import type { CommonOptions } from '../server/bootstrap.ts';
+import type { CommonOptions } from '../app/bootstrap.ts';
 
 export type Command =
   | { kind: 'help' }

@@ -1,5 +1,5 @@
 // `ctxgate call TOOL 'JSON'`: one tool call in-process, through the same registry the server uses.
-import { createClientSession, type AppContext } from '../server/context.ts';
+import { createClientSession, type AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 
 export async function runCall(app: AppContext, registry: ToolRegistry, tool: string, args: unknown, json: boolean): Promise<number> {

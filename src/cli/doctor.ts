@@ -1,7 +1,7 @@
 // `ctxgate doctor`: what this machine offers ctxgate, and what is missing.
 import { availableRuntimes } from '../exec/programs.ts';
 import type { Language } from '../exec/languages.ts';
-import type { AppContext } from '../server/context.ts';
+import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
 

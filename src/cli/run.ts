@@ -1,8 +1,8 @@
 // Runs one parsed command and returns the process exit code (0 ok, 1 failure, 2 usage/config).
 import { ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { createAppContext } from '../server/bootstrap.ts';
-import type { AppContext } from '../server/context.ts';
+import { createAppContext } from '../app/bootstrap.ts';
+import type { AppContext } from '../app/context.ts';
 import { TOOLS } from '../tools/index.ts';
 import { createToolRegistry } from '../tools/registry.ts';
 import { runStdio } from '../transports/stdio.ts';

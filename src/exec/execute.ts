@@ -1,7 +1,7 @@
 // Runs a program's steps (compile, then run) as one unit and turns the outcome into a reply: small
 // output verbatim, large output indexed into the knowledge base (the output policy), failures named.
 import { keepOutOfContext } from '../kb/output-policy.ts';
-import type { AppContext } from '../server/context.ts';
+import type { AppContext } from '../app/context.ts';
 import type { ToolReply } from '../tools/registry.ts';
 import { classifyFailure, type FailureKind } from './classify.ts';
 import type { Step } from './programs.ts';

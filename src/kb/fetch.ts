@@ -6,7 +6,7 @@ import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import { utf8Boundary } from '../exec/output.ts';
 import { convertBody, type FetchFormat } from '../net/convert.ts';
 import { displayUrl, fetchUrl, MAX_BODY_BYTES, parseFetchUrl } from '../net/fetch-url.ts';
-import type { AppContext } from '../server/context.ts';
+import type { AppContext } from '../app/context.ts';
 import { chunkDocument } from './chunk/index.ts';
 import type { KnowledgeBase } from './store.ts';
 

@@ -2,7 +2,7 @@
 // results are halved, and the 9th attempt is refused — an agent searching in circles should read
 // what it found instead.
 import { AppError, ErrorCode } from '../errors.ts';
-import type { ClientSession } from '../server/context.ts';
+import type { ClientSession } from '../app/context.ts';
 
 export const FLOOD_WINDOW_MS = 60_000;
 export const THROTTLE_AFTER = 4;

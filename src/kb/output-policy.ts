@@ -2,7 +2,7 @@
 // when the caller said what it is looking for) is indexed into the knowledge base, and the reply
 // gives a short tail preview and the exact search call that reaches the rest.
 import type { ToolReply } from '../tools/registry.ts';
-import type { AppContext } from '../server/context.ts';
+import type { AppContext } from '../app/context.ts';
 import { chunkText } from './chunk/text.ts';
 import { searchKnowledge } from './search.ts';
 import type { SourceKind } from './store.ts';

@@ -1,6 +1,6 @@
 // The dispatcher routes by query shape: a symbol goes to the graph first and to the file scan on a
 // miss; a phrase goes to both, merged and deduplicated by file:line; a pattern is a regex file scan.
-import type { AppContext } from '../server/context.ts';
+import type { AppContext } from '../app/context.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { scan } from './fileio.ts';
 import type { GraphAdapter } from './graph.ts';

@@ -1,6 +1,6 @@
 // The FileIO adapter: scans the project (ripgrep when present, the built-in engine otherwise) with
 // .gitignore rules, scan.excludeDirs, and binary and huge files skipped; reads files as lines.
-import type { AppContext } from '../server/context.ts';
+import type { AppContext } from '../app/context.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { countMatches, grep } from '../workspace/grep/index.ts';
 import { classify } from './kinds.ts';

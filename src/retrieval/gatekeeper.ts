@@ -4,7 +4,7 @@
 // following them really returns). Near-misses on one axis within the compound margin pass; after
 // maxRefusals refusals in a row the gate opens; force bypasses it; absoluteMaxTokens always holds.
 import type { Config } from '../config/schema.ts';
-import type { ClientSession } from '../server/context.ts';
+import type { ClientSession } from '../app/context.ts';
 import { wholeWord } from './query.ts';
 import { itemTokens } from './shaper.ts';
 import type { ResultItem } from './types.ts';

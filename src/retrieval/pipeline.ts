@@ -1,6 +1,6 @@
 // dispatch → shape → gate, shared by locate and search.
 import * as path from 'node:path';
-import type { AppContext, ClientSession } from '../server/context.ts';
+import type { AppContext, ClientSession } from '../app/context.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { type Dispatched, dispatch } from './dispatcher.ts';
 import { type GateDecision, gate } from './gatekeeper.ts';

@@ -4,7 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
-import type { AppContext, ClientSession } from './context.ts';
+import type { AppContext, ClientSession } from '../app/context.ts';
 
 const INSTRUCTIONS = [
   'ctxgate keeps your context small.',

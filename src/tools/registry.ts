@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import { redactArgs } from '../logging/logger.ts';
-import type { AppContext, ClientSession } from '../server/context.ts';
+import type { AppContext, ClientSession } from '../app/context.ts';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;

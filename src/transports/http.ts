@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { messageOf } from '../errors.ts';
-import { createClientSession, type AppContext } from '../server/context.ts';
+import { createClientSession, type AppContext } from '../app/context.ts';
 import { createMcpServer } from '../server/create-server.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';

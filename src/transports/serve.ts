@@ -1,7 +1,7 @@
 // `ctxgate serve`: resolve the token, listen, say where, and close cleanly on shutdown.
 import * as path from 'node:path';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
-import type { AppContext } from '../server/context.ts';
+import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { createHttpApp } from './http.ts';
 import { generateToken, isLoopbackHost } from './http-guard.ts';

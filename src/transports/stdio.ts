@@ -1,6 +1,6 @@
 // MCP over stdio: what MCP clients launch. stdout carries protocol bytes only.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createClientSession, type AppContext } from '../server/context.ts';
+import { createClientSession, type AppContext } from '../app/context.ts';
 import { createMcpServer } from '../server/create-server.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 

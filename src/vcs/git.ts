@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import { childEnv } from '../exec/env.ts';
 import type { ExecResult } from '../exec/run.ts';
-import type { AppContext } from '../server/context.ts';
+import type { AppContext } from '../app/context.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 
 export const GIT_TIMEOUT_MS = 60_000;

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { which } from '../../src/runtime/common.ts';
 import { loadRuntime } from '../../src/runtime/index.ts';
 import type { Runtime } from '../../src/runtime/types.ts';
-import { type CommonOptions, createAppContext } from '../../src/server/bootstrap.ts';
-import type { AppContext } from '../../src/server/context.ts';
-import { type ClientSession, createClientSession } from '../../src/server/context.ts';
+import { type CommonOptions, createAppContext } from '../../src/app/bootstrap.ts';
+import type { AppContext } from '../../src/app/context.ts';
+import { type ClientSession, createClientSession } from '../../src/app/context.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { type CallResult, createToolRegistry } from '../../src/tools/registry.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config/schema.ts';
-import { createClientSession } from '../../src/server/context.ts';
+import { createClientSession } from '../../src/app/context.ts';
 import { distribution, gate, type GateInput } from '../../src/retrieval/gatekeeper.ts';
 import { itemTokens, trim } from '../../src/retrieval/shaper.ts';
 import type { ResultItem } from '../../src/retrieval/types.ts';

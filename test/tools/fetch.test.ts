@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Network } from '../../src/net/fetch-url.ts';
-import { createClientSession } from '../../src/server/context.ts';
+import { createClientSession } from '../../src/app/context.ts';
 import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
 
 const PUBLIC = '93.184.216.34';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createClientSession } from '../../src/server/context.ts';
+import { createClientSession } from '../../src/app/context.ts';
 import type { CallResult } from '../../src/tools/registry.ts';
 import { secretReason } from '../../src/security/secret-files.ts';
 import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';

@@ -1,6 +1,6 @@
 // ctx_fs rg: ripgrep when it is installed, the built-in engine otherwise; the reply names the engine.
 import { AppError, ErrorCode } from '../../errors.ts';
-import type { AppContext } from '../../server/context.ts';
+import type { AppContext } from '../../app/context.ts';
 import { childEnv } from '../../exec/env.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
 import { grepBuiltin } from './builtin.ts';
