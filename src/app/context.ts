@@ -2,9 +2,11 @@
 import type { Config } from '../config/schema.ts';
 import type { JobManager } from '../exec/jobs.ts';
 import type { Executor } from '../exec/run.ts';
+import { createFloodState, type FloodState } from '../kb/flood-guard.ts';
 import type { KbHandle } from '../kb/open.ts';
 import type { Network } from '../net/fetch-url.ts';
 import type { Logger } from '../logging/logger.ts';
+import { createRefusalCounter, type RefusalCounter } from '../retrieval/gatekeeper.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -35,10 +37,12 @@ export interface AppContext {
 /** State that lives as long as one MCP client session (stdio: the process; HTTP: the session id). */
 export interface ClientSession {
   id: string;
-  /** Per-session tool state (e.g. the gate's refusal counter), keyed by the tool that owns it. */
-  state: Map<string, unknown>;
+  /** The gate's consecutive refusals (locate, search). */
+  refusals: RefusalCounter;
+  /** The ctx_kb search flood guard (ctx_kb search, ctx_run batch queries). */
+  flood: FloodState;
 }
 
 export function createClientSession(id: string): ClientSession {
-  return { id, state: new Map() };
+  return { id, refusals: createRefusalCounter(), flood: createFloodState() };
 }

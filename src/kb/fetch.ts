@@ -5,9 +5,9 @@
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import { utf8Boundary } from '../exec/output.ts';
 import { convertBody, type FetchFormat } from '../net/convert.ts';
-import { displayUrl, fetchUrl, MAX_BODY_BYTES, parseFetchUrl } from '../net/fetch-url.ts';
-import type { AppContext } from '../app/context.ts';
+import { displayUrl, fetchUrl, type Network, parseFetchUrl } from '../net/fetch-url.ts';
 import { chunkDocument } from './chunk/index.ts';
+import type { KbHandle } from './open.ts';
 import type { KnowledgeBase } from './store.ts';
 
 export interface FetchRequest {
@@ -35,7 +35,8 @@ export interface FetchOutcome {
   error?: string;
 }
 
-const inFlight = new WeakMap<AppContext, Map<string, Promise<FetchOutcome>>>();
+/** Fetches in flight, per knowledge base, by document key. */
+const inFlight = new WeakMap<KbHandle, Map<string, Promise<FetchOutcome>>>();
 
 export function documentKey(source: string, format: FetchFormat, url: URL): string {
   const clean = new URL(url.toString());
@@ -51,7 +52,7 @@ function preview(text: string, bytes: number): string {
   return `${new TextDecoder().decode(encoded.subarray(0, utf8Boundary(encoded.subarray(0, bytes))))}…`;
 }
 
-async function fetchOne(app: AppContext, kb: KnowledgeBase, req: FetchRequest, url: URL, key: string): Promise<FetchOutcome> {
+async function fetchOne(net: Network, kb: KnowledgeBase, req: FetchRequest, url: URL, key: string): Promise<FetchOutcome> {
   const label = displayUrl(url);
   if (!req.force && req.ttlMs > 0) {
     const known = kb.source(key);
@@ -60,7 +61,7 @@ async function fetchOne(app: AppContext, kb: KnowledgeBase, req: FetchRequest, u
       return { url: label, key, cached: true, chunks: known.chunk_count, preview: preview(String(first ?? ''), req.previewBytes) };
     }
   }
-  const body = await fetchUrl(url.toString(), app.net, { timeoutMs: req.timeoutMs, signal: req.signal, accept: req.format === 'json' ? 'application/json' : undefined });
+  const body = await fetchUrl(url.toString(), net, { timeoutMs: req.timeoutMs, signal: req.signal, accept: req.format === 'json' ? 'application/json' : undefined });
   const converted = convertBody(body.bytes, body.contentType, req.format, body.url);
   const chunks = chunkDocument(converted.text, converted.title ?? label, converted.chunkAs);
   kb.put({ key, kind: 'fetch', label, chunks });
@@ -72,17 +73,17 @@ async function fetchOne(app: AppContext, kb: KnowledgeBase, req: FetchRequest, u
 }
 
 /** Fetches and indexes one URL; identical requests in flight share one fetch. */
-export async function fetchIntoKb(app: AppContext, req: FetchRequest): Promise<FetchOutcome> {
+export async function fetchIntoKb(kbHandle: KbHandle, net: Network, req: FetchRequest): Promise<FetchOutcome> {
   const url = parseFetchUrl(req.url);
   const key = documentKey(req.source, req.format, url);
-  let running = inFlight.get(app);
+  let running = inFlight.get(kbHandle);
   if (!running) {
     running = new Map();
-    inFlight.set(app, running);
+    inFlight.set(kbHandle, running);
   }
   const shared = running.get(key);
   if (shared) return shared;
-  const work = (async () => fetchOne(app, await app.kb.get(), req, url, key))();
+  const work = (async () => fetchOne(net, await kbHandle.get(), req, url, key))();
   running.set(key, work);
   try {
     return await work;
@@ -92,7 +93,7 @@ export async function fetchIntoKb(app: AppContext, req: FetchRequest): Promise<F
 }
 
 /** Several URLs, at most `limit` at a time; one failing URL does not fail the others. */
-export async function fetchMany(app: AppContext, urls: string[], base: Omit<FetchRequest, 'url'>, limit = 3): Promise<FetchOutcome[]> {
+export async function fetchMany(kbHandle: KbHandle, net: Network, urls: string[], base: Omit<FetchRequest, 'url'>, limit = 3): Promise<FetchOutcome[]> {
   const out: FetchOutcome[] = new Array(urls.length);
   let next = 0;
   await Promise.all(
@@ -100,7 +101,7 @@ export async function fetchMany(app: AppContext, urls: string[], base: Omit<Fetc
       while (next < urls.length) {
         const i = next++;
         try {
-          out[i] = await fetchIntoKb(app, { ...base, url: urls[i]! });
+          out[i] = await fetchIntoKb(kbHandle, net, { ...base, url: urls[i]! });
         } catch (error) {
           out[i] = { url: displayUrl(urls[i]!), key: '', cached: false, chunks: 0, preview: '', error: messageOf(error) };
         }
@@ -108,28 +109,4 @@ export async function fetchMany(app: AppContext, urls: string[], base: Omit<Fetc
     }),
   );
   return out;
-}
-
-export function formatFetch(outcomes: FetchOutcome[], source: string): string {
-  return outcomes
-    .map((o) => {
-      if (o.error) return `✗ ${o.url}: ${o.error}`;
-      const head = o.cached
-        ? `${o.url}: cached copy (${o.chunks} chunks); pass force:true to fetch again`
-        : `${o.url}: HTTP ${o.status}, ${o.bytes} bytes → ${o.chunks} chunks${o.title ? ` — "${o.title}"` : ''}`;
-      const lines = [head];
-      if (o.truncated) lines.push(`body truncated at ${MAX_BODY_BYTES / 1024 / 1024}MB: only the first 10 MB were indexed`);
-      if (o.preview) lines.push(o.preview);
-      lines.push(`search it: ctx_kb {"action":"search","query":"…","source":${JSON.stringify(o.url)}}`);
-      return lines.join('\n');
-    })
-    .join('\n\n')
-    .concat(outcomes.length > 1 ? `\n\n(source "${source}")` : '');
-}
-
-export function requireOneOf(url: string | undefined, urls: string[] | undefined): string[] {
-  if (url && urls?.length) throw new AppError(ErrorCode.InvalidArgument, 'pass url or urls, not both');
-  const list = url ? [url] : (urls ?? []);
-  if (!list.length) throw new AppError(ErrorCode.InvalidArgument, 'fetch needs url or urls', { hint: 'e.g. {action:"fetch", url:"https://example.com/docs"}' });
-  return list;
 }

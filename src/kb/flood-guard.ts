@@ -2,7 +2,6 @@
 // results are halved, and the 9th attempt is refused — an agent searching in circles should read
 // what it found instead.
 import { AppError, ErrorCode } from '../errors.ts';
-import type { ClientSession } from '../app/context.ts';
 
 export const FLOOD_WINDOW_MS = 60_000;
 export const THROTTLE_AFTER = 4;
@@ -36,21 +35,8 @@ export function floodCompleted(state: FloodState, now: number): void {
   state.completed.push(now);
 }
 
-const FLOOD_KEY = 'kb.flood';
-
-/** The flood state of one client session. */
-export function sessionFlood(session: ClientSession): FloodState {
-  let state = session.state.get(FLOOD_KEY) as FloodState | undefined;
-  if (!state) {
-    state = createFloodState();
-    session.state.set(FLOOD_KEY, state);
-  }
-  return state;
-}
-
-/** Counts `searches` searches against the session's guard; throws when it refuses them. */
-export function guardSearch(session: ClientSession, searches: number): FloodVerdict {
-  const state = sessionFlood(session);
+/** Counts `searches` searches against a session's guard; throws when it refuses them. */
+export function guardSearch(state: FloodState, searches: number): FloodVerdict {
   let verdict: FloodVerdict = { kind: 'ok' };
   for (let i = 0; i < searches; i++) {
     verdict = floodCheck(state, Date.now());

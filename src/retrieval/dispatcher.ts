@@ -1,11 +1,10 @@
 // The dispatcher routes by query shape: a symbol goes to the graph first and to the file scan on a
 // miss; a phrase goes to both, merged and deduplicated by file:line; a pattern is a regex file scan.
-import type { AppContext } from '../app/context.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { scan } from './fileio.ts';
 import type { GraphAdapter } from './graph.ts';
 import { escapeRegex, leafSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
-import type { Hit } from './types.ts';
+import type { Hit, RetrievalDeps } from './types.ts';
 
 export interface DispatchRequest {
   query: string;
@@ -35,9 +34,9 @@ export function definitionProbe(symbol: string): string {
   return `(?:\\b(?:class|interface|type|struct|enum|union|trait|impl|fn|func|function|def|module|namespace|record|const|let|var|val|macro_rules!)\\s+|#\\s*define\\s+|^[A-Za-z_][\\w \\t*&:<>,]*[ \\t*&])${s}\\b`;
 }
 
-export async function dispatch(app: AppContext, graph: GraphAdapter, req: DispatchRequest): Promise<Dispatched> {
+export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: DispatchRequest): Promise<Dispatched> {
   const shape = queryShape(req.query, req.regex);
-  app.logger.log('dispatch', { query: req.query, shape, graphAvailable: graph.available });
+  deps.logger.log('dispatch', { query: req.query, shape, graphAvailable: graph.available });
   let out: Dispatched;
   if (shape === 'symbol') {
     const symbol = leafSymbol(req.query);
@@ -45,12 +44,12 @@ export async function dispatch(app: AppContext, graph: GraphAdapter, req: Dispat
     if (fromGraph.length) {
       out = { shape, hits: fromGraph, capped: false, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {
-      app.logger.log('dispatch_graph_miss', { query: req.query, shape });
-      const r = await scan(app, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
+      deps.logger.log('dispatch_graph_miss', { query: req.query, shape });
+      const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
       let hits = r.hits;
       if (r.capped) {
         // Too common to collect every use: make sure its definitions are among the hits anyway.
-        const defs = await scan(app, { pattern: definitionProbe(symbol), literal: false, wordBoundary: false, ignoreCase: false, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
+        const defs = await scan(deps, { pattern: definitionProbe(symbol), literal: false, wordBoundary: false, ignoreCase: false, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
         const seen = new Set(hits.map((h) => `${h.file}:${h.line}`));
         hits = [...hits, ...defs.hits.filter((h) => h.kind === 'definition' && !seen.has(`${h.file}:${h.line}`))];
       }
@@ -59,15 +58,15 @@ export async function dispatch(app: AppContext, graph: GraphAdapter, req: Dispat
   } else if (shape === 'phrase') {
     const terms = phraseTerms(req.query);
     const pattern = terms.map(escapeRegex).join('|') || escapeRegex(req.query.trim());
-    const r = await scan(app, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, signal: req.signal });
+    const r = await scan(deps, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, signal: req.signal });
     const fromGraph = graph.available ? await graph.searchSymbol(req.query) : [];
     const seen = new Set(r.hits.map((h) => `${h.file}:${h.line}`));
     const merged = [...r.hits, ...fromGraph.filter((h) => !seen.has(`${h.file}:${h.line}`))];
     out = { shape, hits: merged, capped: r.capped, counts: r.counts, strategy: fromGraph.length ? 'fileio+graph_merged' : 'fileio_only', terms };
   } else {
-    const r = await scan(app, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, signal: req.signal });
+    const r = await scan(deps, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, signal: req.signal });
     out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
   }
-  app.logger.log('dispatch_result', { query: req.query, strategy: out.strategy, count: out.hits.length });
+  deps.logger.log('dispatch_result', { query: req.query, strategy: out.strategy, count: out.hits.length });
   return out;
 }

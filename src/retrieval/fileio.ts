@@ -1,10 +1,10 @@
 // The FileIO adapter: scans the project (ripgrep when present, the built-in engine otherwise) with
 // .gitignore rules, scan.excludeDirs, and binary and huge files skipped; reads files as lines.
-import type { AppContext } from '../app/context.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { countMatches, grep } from '../workspace/grep/index.ts';
 import { classify } from './kinds.ts';
-import type { Hit } from './types.ts';
+import type { RuntimeFs } from '../runtime/types.ts';
+import type { Hit, RetrievalDeps } from './types.ts';
 
 /** Most hits one scan collects; beyond it the counts are lower bounds. */
 export const SCAN_CAP = 5000;
@@ -29,8 +29,8 @@ export interface ScanResult {
   counts?: Map<string, number>;
 }
 
-export async function scan(app: AppContext, req: ScanRequest): Promise<ScanResult> {
-  app.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex' });
+export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanResult> {
+  deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex' });
   const query = {
     pattern: req.pattern,
     literal: req.literal,
@@ -38,12 +38,12 @@ export async function scan(app: AppContext, req: ScanRequest): Promise<ScanResul
     context: 0,
     limit: SCAN_CAP,
     wordBoundary: req.wordBoundary,
-    excludeDirs: app.config.scan.excludeDirs,
+    excludeDirs: deps.config.scan.excludeDirs,
     excludePaths: req.exclude,
     // The shaper ranks: path order buys nothing here, and unsorted ripgrep uses every core.
     sorted: false,
   };
-  const result = await grep(app, req.scope, query, { signal: req.signal });
+  const result = await grep(deps, req.scope, query, { signal: req.signal });
   const matcher = req.literal ? undefined : safeRegex(req.pattern, req.ignoreCase);
   const needle = req.symbol ?? (req.literal ? req.pattern : undefined);
   const hits: Hit[] = [];
@@ -55,7 +55,7 @@ export async function scan(app: AppContext, req: ScanRequest): Promise<ScanResul
     }
   }
   if (!result.truncated) return { hits, capped: false };
-  const counts = await countMatches(app, req.scope, query, req.signal);
+  const counts = await countMatches(deps, req.scope, query, req.signal);
   return counts ? { hits, capped: true, counts } : { hits, capped: true };
 }
 
@@ -72,8 +72,8 @@ function safeRegex(pattern: string, ignoreCase: boolean): RegExp | undefined {
 }
 
 /** A file's lines (workdir-relative path), for block expansion and reads. */
-export async function readLines(app: AppContext, abs: string): Promise<string[]> {
-  const text = await app.runtime.fs.readTextFile(abs);
+export async function readLines(fs: Pick<RuntimeFs, 'readTextFile'>, abs: string): Promise<string[]> {
+  const text = await fs.readTextFile(abs);
   const lines = text.split(/\r?\n/);
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines;

@@ -4,7 +4,6 @@
 // following them really returns). Near-misses on one axis within the compound margin pass; after
 // maxRefusals refusals in a row the gate opens; force bypasses it; absoluteMaxTokens always holds.
 import type { Config } from '../config/schema.ts';
-import type { ClientSession } from '../app/context.ts';
 import { wholeWord } from './query.ts';
 import { itemTokens } from './shaper.ts';
 import type { ResultItem } from './types.ts';
@@ -47,7 +46,14 @@ export interface GateInput {
 
 export type GateDecision = { pass: true; openedAfterRefusals: boolean; forced: boolean } | { pass: false; envelope: RefineEnvelope };
 
-const REFUSALS_KEY = 'gate.refusals';
+/** One client session's consecutive refusals (the deadlock cap counts them). */
+export interface RefusalCounter {
+  refusals: number;
+}
+
+export function createRefusalCounter(): RefusalCounter {
+  return { refusals: 0 };
+}
 
 function dirAt(file: string, depth: number): string {
   const parts = file.split('/');
@@ -185,23 +191,23 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
   return out;
 }
 
-export function gate(input: GateInput, baseConfig: Config, session: ClientSession): GateDecision {
+export function gate(input: GateInput, baseConfig: Config, counter: RefusalCounter): GateDecision {
   const config = input.maxHits === undefined ? baseConfig : { ...baseConfig, gates: { ...baseConfig.gates, maxHits: input.maxHits } };
   const axes = measure(input.items, config.estimation.charsPerToken, input.counts);
   const failing = failures(axes, config).filter((f) => !input.relevanceOnly || f.reason === 'relevance');
   const refuse = failing.length > 1 || (failing.length === 1 && !failing[0]!.near);
-  const previous = (session.state.get(REFUSALS_KEY) as number | undefined) ?? 0;
+  const previous = counter.refusals;
   if (!refuse || input.force) {
-    session.state.set(REFUSALS_KEY, 0);
+    counter.refusals = 0;
     return { pass: true, openedAfterRefusals: false, forced: refuse && input.force };
   }
   // Deadlock cap: an agent refused maxRefusals times in a row gets through on the next try.
   if (previous >= config.limits.maxRefusals) {
-    session.state.set(REFUSALS_KEY, 0);
+    counter.refusals = 0;
     return { pass: true, openedAfterRefusals: true, forced: false };
   }
   const refusalCount = previous + 1;
-  session.state.set(REFUSALS_KEY, refusalCount);
+  counter.refusals = refusalCount;
   const reason: RefusalReason = failing.length > 1 ? 'compound' : failing[0]!.reason;
   const dist = distribution(input.items, input.scope, input.counts);
   return {
@@ -215,22 +221,4 @@ export function gate(input: GateInput, baseConfig: Config, session: ClientSessio
       refusalCount,
     },
   };
-}
-
-export function formatRefine(e: RefineEnvelope, approximate: boolean): string {
-  const more = approximate ? '+' : '';
-  const lines = [
-    `refused (${e.reason}): ${e.summary.totalFound}${more} hits in ${e.summary.files}${more} files, ~${e.summary.estTokens} tokens, top score ${e.summary.topScore} — refusal ${e.refusalCount}`,
-    `where: ${e.distribution.map((d) => `${d.dir} ${d.hits}`).join(' · ')}`,
-    `try: ${e.suggestions
-      .map((s) => {
-        if (s.action === 'narrow_scope') return `scope "${s.arg}" (${s.wouldYield} hits)`;
-        if (s.action === 'add_exclude') return `exclude ["${s.arg}"] (${s.wouldYield} hits)`;
-        if (s.action === 'use_regex') return s.arg ? `regex "${s.arg}"${s.wouldYield === undefined ? '' : ` (${s.wouldYield} hits)`}` : s.hint;
-        if (s.action === 'use_literal') return `regex:false "${s.arg}"`;
-        return 'force:true';
-      })
-      .join(' · ')}`,
-  ];
-  return lines.join('\n');
 }

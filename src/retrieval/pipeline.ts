@@ -1,13 +1,12 @@
 // dispatch → shape → gate, shared by locate and search.
 import * as path from 'node:path';
-import type { AppContext, ClientSession } from '../app/context.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { type Dispatched, dispatch } from './dispatcher.ts';
-import { type GateDecision, gate } from './gatekeeper.ts';
+import { type GateDecision, gate, type RefusalCounter } from './gatekeeper.ts';
 import { createGraphAdapter } from './graph.ts';
 import type { Kind } from './kinds.ts';
 import { shapeResults } from './shaper.ts';
-import type { ResultItem } from './types.ts';
+import type { ResultItem, RetrievalDeps } from './types.ts';
 
 export interface GateRequest {
   tool: string;
@@ -31,22 +30,22 @@ export interface GateOutcome {
   decision: GateDecision;
 }
 
-export async function runGated(app: AppContext, session: ClientSession, req: GateRequest): Promise<GateOutcome> {
-  const graph = createGraphAdapter(app.config.backend.graph);
-  const dispatched = await dispatch(app, graph, { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, signal: req.signal });
+export async function runGated(deps: RetrievalDeps, refusals: RefusalCounter, req: GateRequest): Promise<GateOutcome> {
+  const graph = createGraphAdapter(deps.config.backend.graph);
+  const dispatched = await dispatch(deps, graph, { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, signal: req.signal });
   const hits = req.kinds ? dispatched.hits.filter((h) => req.kinds!.includes(h.kind)) : dispatched.hits;
   const mtimes = new Map<string, number>();
   for (const file of new Set(hits.map((h) => h.file))) {
-    mtimes.set(file, app.runtime.fs.statSync(path.join(req.scope.workdir, file))?.mtimeMs ?? 0);
+    mtimes.set(file, deps.runtime.fs.statSync(path.join(req.scope.workdir, file))?.mtimeMs ?? 0);
   }
-  const items = shapeResults({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, app.config);
+  const items = shapeResults({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, deps.config);
   // Kind filters apply to the collected hits only; whole-scope counts describe every match.
   const counts = req.kinds ? undefined : dispatched.counts;
   const decision = gate(
     { items, counts, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly },
-    app.config,
-    session,
+    deps.config,
+    refusals,
   );
-  app.logger.log('gate', { tool: req.tool, pass: decision.pass, reason: decision.pass ? null : decision.envelope.reason });
+  deps.logger.log('gate', { tool: req.tool, pass: decision.pass, reason: decision.pass ? null : decision.envelope.reason });
   return { dispatched, items, decision };
 }

@@ -1,5 +1,14 @@
 // What flows through the gate pipeline: hits from the adapters, ranked items from the shaper.
+import type { Config } from '../config/schema.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { GrepDeps } from '../workspace/grep/index.ts';
 import type { Kind } from './kinds.ts';
+
+/** What the gate pipeline needs: file access and ripgrep (to scan), the logger, the settings. */
+export interface RetrievalDeps extends GrepDeps {
+  logger: Logger;
+  config: Config;
+}
 
 export interface Hit {
   /** Relative to the root searched, `/`-separated. */

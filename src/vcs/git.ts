@@ -5,8 +5,8 @@
 import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import { childEnv } from '../exec/env.ts';
-import type { ExecResult } from '../exec/run.ts';
-import type { AppContext } from '../app/context.ts';
+import type { ExecResult, Executor } from '../exec/run.ts';
+import type { Runtime } from '../runtime/types.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 
 export const GIT_TIMEOUT_MS = 60_000;
@@ -23,8 +23,8 @@ const SAFE_CONFIG = [
   '-c', 'diff.noprefix=false',
 ];
 
-export function gitEnv(app: AppContext, workdir: string): Record<string, string> {
-  const env = childEnv(app.runtime);
+export function gitEnv(runtime: Runtime, workdir: string): Record<string, string> {
+  const env = childEnv(runtime);
   for (const key of Object.keys(env)) if (key.startsWith('GIT_')) delete env[key];
   return {
     ...env,
@@ -41,19 +41,20 @@ export function gitEnv(app: AppContext, workdir: string): Record<string, string>
 }
 
 export interface GitRun {
-  app: AppContext;
+  runtime: Runtime;
+  exec: Executor;
   cwd: SafePath;
   signal?: AbortSignal;
 }
 
 async function git(run: GitRun, args: string[], options: { maxOutputBytes?: number; onStdout?: (chunk: Uint8Array) => boolean | undefined } = {}): Promise<ExecResult> {
-  const gitPath = run.app.runtime.which('git');
+  const gitPath = run.runtime.which('git');
   if (!gitPath) throw new AppError(ErrorCode.Unavailable, 'git is not on PATH', { hint: 'install git' });
-  const result = await run.app.exec.run({
+  const result = await run.exec.run({
     command: gitPath,
     args: ['--no-pager', ...SAFE_CONFIG, ...args],
     cwd: run.cwd.real,
-    env: gitEnv(run.app, run.cwd.workdir),
+    env: gitEnv(run.runtime, run.cwd.workdir),
     timeoutMs: GIT_TIMEOUT_MS,
     signal: run.signal,
     maxOutputBytes: options.maxOutputBytes ?? 4 * 1024 * 1024,
@@ -67,7 +68,7 @@ async function git(run: GitRun, args: string[], options: { maxOutputBytes?: numb
 export async function repositoryRoot(run: GitRun): Promise<string> {
   const r = await git(run, ['rev-parse', '--show-toplevel']);
   if (r.exitCode === 0) return r.stdout.trim();
-  const parent = findParentRepository(run.app, run.cwd.workdir);
+  const parent = findParentRepository(run.runtime.fs, run.cwd.workdir);
   if (parent) {
     throw new AppError(ErrorCode.Unavailable, `${run.cwd.workdir} is not a git repository itself; it lies inside the repository at ${parent}, which reaches outside the workdirs`, {
       hint: `make ${parent} the project root (or a workdir) to use ctx_git on it`,
@@ -76,10 +77,10 @@ export async function repositoryRoot(run: GitRun): Promise<string> {
   throw new AppError(ErrorCode.Unavailable, `${run.cwd.path} is not inside a git repository`, { hint: 'run git init there, or pass cwd of a folder that is in a repository' });
 }
 
-function findParentRepository(app: AppContext, workdir: string): string | undefined {
+function findParentRepository(fs: Runtime['fs'], workdir: string): string | undefined {
   let dir = path.dirname(workdir);
   for (;;) {
-    if (app.runtime.fs.lstatSync(path.join(dir, '.git'))) return dir;
+    if (fs.lstatSync(path.join(dir, '.git'))) return dir;
     const up = path.dirname(dir);
     if (up === dir) return undefined;
     dir = up;
@@ -133,13 +134,6 @@ export async function gitStatus(run: GitRun, limit = DIFF_MAX_LINES): Promise<Gi
   return { branch, entries, truncated };
 }
 
-export function formatStatus(s: GitStatus): string {
-  const lines = [`## ${s.branch}`, ...s.entries.map((e) => `${e.xy} ${e.from ? `${e.from} -> ` : ''}${e.path}`)];
-  if (!s.entries.length) lines.push('(clean)');
-  if (s.truncated) lines.push(`(truncated at ${DIFF_MAX_LINES} entries; pass a narrower cwd)`);
-  return lines.join('\n');
-}
-
 export interface DiffOptions {
   path?: SafePath;
   stat: boolean;
@@ -183,12 +177,6 @@ export async function gitDiff(run: GitRun, options: DiffOptions): Promise<GitDif
   return { diff, truncated: cut, lines: diff ? diff.split('\n').length : 0, bytes: new TextEncoder().encode(diff).length };
 }
 
-export function formatDiff(d: GitDiff, options: DiffOptions): string {
-  if (!d.diff.trim()) return `no ${options.staged ? 'staged ' : ''}changes${options.path ? ` in ${options.path.relative}` : ''}`;
-  const note = d.truncated ? `\n(diff truncated at ${DIFF_MAX_LINES} lines / ${DIFF_MAX_BYTES / 1024} KB; narrow it with path, or use stat: true for an overview)` : '';
-  return d.diff.replace(/\n$/, '') + note;
-}
-
 export interface LogEntry {
   hash: string;
   date: string;
@@ -222,12 +210,4 @@ export async function gitLog(run: GitRun, options: { n: number; path?: SafePath;
       }
       return entry;
     });
-}
-
-export function formatLog(entries: LogEntry[], oneline: boolean): string {
-  if (!entries.length) return 'no commits';
-  if (oneline) return entries.map((e) => `${e.hash} ${e.date} ${e.author}: ${e.subject}`).join('\n');
-  return entries
-    .map((e) => [`commit ${e.hash}`, `Author: ${e.author} <${e.email ?? ''}>`, `Date:   ${e.date}`, '', `    ${e.subject}`, ...(e.body ? ['', ...e.body.split('\n').map((l) => `    ${l}`)] : [])].join('\n'))
-    .join('\n\n');
 }

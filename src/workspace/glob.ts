@@ -41,9 +41,3 @@ export async function globFiles(
   }
   return { pattern, base: base.relative || '.', matches, truncated };
 }
-
-export function formatGlob(result: GlobResult, limit: number): string {
-  const head = `${result.matches.length} match${result.matches.length === 1 ? '' : 'es'} for ${result.pattern} in ${result.base}`;
-  const tail = result.truncated ? [`(truncated at limit ${limit}; narrow the pattern or path, or raise limit (max 2000))`] : [];
-  return [head, ...result.matches, ...tail].join('\n');
-}

@@ -51,28 +51,3 @@ export async function listDir(fs: RuntimeFs, target: SafePath, options: ListOpti
   }
   return { path: target.relative || '.', entries, truncated, notEntered };
 }
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes}B`;
-  const units = ['K', 'M', 'G', 'T'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)}${units[unit]}`;
-}
-
-export function formatListing(listing: Listing, limit: number): string {
-  const lines = listing.entries.map((e) => {
-    if (e.type === 'dir') return `${e.path}/`;
-    if (e.type === 'symlink') return `${e.path}@`;
-    return e.size === undefined ? e.path : `${e.path}  ${formatSize(e.size)}`;
-  });
-  const head = `${listing.path}: ${listing.entries.length} entr${listing.entries.length === 1 ? 'y' : 'ies'}`;
-  const notes: string[] = [];
-  if (listing.truncated) notes.push(`truncated at limit ${limit}; list a subfolder or raise limit (max 2000)`);
-  if (listing.notEntered.length) notes.push(`not entered: ${listing.notEntered.join(', ')}`);
-  return [head, ...lines, ...notes.map((n) => `(${n})`)].join('\n');
-}

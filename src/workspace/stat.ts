@@ -40,8 +40,3 @@ export function statPath(fs: RuntimeFs, target: SafePath): StatResult {
   }
   return result;
 }
-
-export function formatStat(s: StatResult): string {
-  const link = s.symlink ? ` -> ${s.symlink.target} (${s.symlink.type} ${s.symlink.resolved})` : '';
-  return `${s.path}: ${s.type}${link}, ${s.size} bytes, mode ${s.mode}, modified ${s.mtime}, workdir ${s.workdir}`;
-}

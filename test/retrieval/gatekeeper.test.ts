@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config/schema.ts';
-import { createClientSession } from '../../src/app/context.ts';
-import { distribution, gate, type GateInput } from '../../src/retrieval/gatekeeper.ts';
+import { createRefusalCounter, distribution, gate, type GateInput } from '../../src/retrieval/gatekeeper.ts';
 import { itemTokens, trim } from '../../src/retrieval/shaper.ts';
 import type { ResultItem } from '../../src/retrieval/types.ts';
 
@@ -24,42 +23,42 @@ const input = (list: ResultItem[], extra: Partial<GateInput> = {}): GateInput =>
 
 describe('gatekeeper', () => {
   it('passes a result set within every threshold', () => {
-    assert.equal(gate(input(items(20, 5)), config, createClientSession('s')).pass, true);
+    assert.equal(gate(input(items(20, 5)), config, createRefusalCounter()).pass, true);
   });
 
   it('refuses breadth: more files than maxFiles', () => {
-    const d = gate(input(items(40, 40)), config, createClientSession('s'));
+    const d = gate(input(items(40, 40)), config, createRefusalCounter());
     assert.equal(d.pass, false);
     assert.equal(!d.pass && d.envelope.reason, 'breadth');
   });
 
   it('refuses volume: more hits than maxHits, or more tokens than absoluteMaxTokens', () => {
-    const hits = gate(input(items(200, 10)), config, createClientSession('s'));
+    const hits = gate(input(items(200, 10)), config, createRefusalCounter());
     assert.equal(!hits.pass && hits.envelope.reason, 'volume');
     const long = items(30, 5).map((i) => ({ ...i, text: 'x'.repeat(4000) }));
-    const tokens = gate(input(long), config, createClientSession('s'));
+    const tokens = gate(input(long), config, createRefusalCounter());
     assert.equal(!tokens.pass && tokens.envelope.reason, 'volume');
   });
 
   it('refuses relevance: a top score below minRelevance', () => {
-    const d = gate(input(items(5, 2, 0.2)), config, createClientSession('s'));
+    const d = gate(input(items(5, 2, 0.2)), config, createRefusalCounter());
     assert.equal(!d.pass && d.envelope.reason, 'relevance');
   });
 
   it('refuses compound: two or more axes', () => {
-    const d = gate(input(items(200, 60)), config, createClientSession('s'));
+    const d = gate(input(items(200, 60)), config, createRefusalCounter());
     assert.equal(!d.pass && d.envelope.reason, 'compound');
   });
 
   it('lets a single-axis near-miss within 15% through, but not a double one', () => {
-    assert.equal(gate(input(items(28, 28)), config, createClientSession('s')).pass, true, '28 files is within 15% of 25');
-    assert.equal(gate(input(items(30, 30)), config, createClientSession('s')).pass, false, '30 files is not');
-    assert.equal(gate(input(items(130, 28)), config, createClientSession('s')).pass, false, 'two near-misses are a compound refusal');
-    assert.equal(gate(input(items(5, 2, 0.31)), config, createClientSession('s')).pass, true, '0.31 is within 15% of 0.35');
+    assert.equal(gate(input(items(28, 28)), config, createRefusalCounter()).pass, true, '28 files is within 15% of 25');
+    assert.equal(gate(input(items(30, 30)), config, createRefusalCounter()).pass, false, '30 files is not');
+    assert.equal(gate(input(items(130, 28)), config, createRefusalCounter()).pass, false, 'two near-misses are a compound refusal');
+    assert.equal(gate(input(items(5, 2, 0.31)), config, createRefusalCounter()).pass, true, '0.31 is within 15% of 0.35');
   });
 
   it('opens after maxRefusals consecutive refusals, and counts again from zero', () => {
-    const session = createClientSession('s');
+    const session = createRefusalCounter();
     const broad = input(items(40, 40));
     const counts = [1, 2, 3].map(() => {
       const d = gate(broad, config, session);
@@ -73,7 +72,7 @@ describe('gatekeeper', () => {
   });
 
   it('resets the counter on a pass and lets force through', () => {
-    const session = createClientSession('s');
+    const session = createRefusalCounter();
     gate(input(items(40, 40)), config, session);
     gate(input(items(5, 2)), config, session);
     const d = gate(input(items(40, 40)), config, session);
@@ -84,7 +83,7 @@ describe('gatekeeper', () => {
 
   it('fills the refine envelope as the spec shows, with suggestions that pass when followed', () => {
     const list = [...items(60, 30, 0.9, () => 'src/auth'), ...items(10, 3, 0.9, () => 'src/core')];
-    const d = gate(input(list), config, createClientSession('s'));
+    const d = gate(input(list), config, createRefusalCounter());
     assert.equal(d.pass, false);
     if (d.pass) return;
     const e = d.envelope;
@@ -98,7 +97,7 @@ describe('gatekeeper', () => {
     const narrow = e.suggestions.find((s) => s.action === 'narrow_scope');
     assert.deepEqual(narrow, { action: 'narrow_scope', arg: 'src/core', wouldYield: 10 });
     const followed = list.filter((i) => i.file.startsWith('src/core/'));
-    assert.equal(gate(input(followed, { scope: 'src/core' }), config, createClientSession('t')).pass, true);
+    assert.equal(gate(input(followed, { scope: 'src/core' }), config, createRefusalCounter()).pass, true);
     assert.equal(e.suggestions.at(-1)?.action, 'use_force');
   });
 
@@ -109,7 +108,7 @@ describe('gatekeeper', () => {
       ['src/b/x.ts', 40],
       ['lib/y.ts', 60],
     ]);
-    const d = gate(input(sample, { counts, capped: true }), config, createClientSession('s'));
+    const d = gate(input(sample, { counts, capped: true }), config, createRefusalCounter());
     assert.equal(d.pass, false);
     if (d.pass) return;
     assert.equal(d.envelope.summary.totalFound, 400);
@@ -128,7 +127,7 @@ describe('gatekeeper', () => {
     for (let i = 0; i < 40; i++) counts.set(`drivers/net/eth${i}/main.c`, 30);
     for (let i = 0; i < 40; i++) counts.set(`arch/x${i}/mm/a.c`, 20);
     counts.set('drivers/net/eth0/extra.c', 50);
-    const d = gate(input(items(30, 5), { counts, capped: true }), config, createClientSession('s'));
+    const d = gate(input(items(30, 5), { counts, capped: true }), config, createRefusalCounter());
     assert.equal(d.pass, false);
     if (d.pass) return;
     const narrow = d.envelope.suggestions.filter((x) => x.action === 'narrow_scope');

@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { secretReason } from '../../security/secret-files.ts';
-import { formatGlob, globFiles } from '../../workspace/glob.ts';
-import { formatGrep, grep } from '../../workspace/grep/index.ts';
-import { formatListing, listDir } from '../../workspace/list.ts';
-import { formatStat, statPath } from '../../workspace/stat.ts';
+import { globFiles } from '../../workspace/glob.ts';
+import { grep } from '../../workspace/grep/index.ts';
+import { listDir } from '../../workspace/list.ts';
+import { statPath } from '../../workspace/stat.ts';
 import { keepOutOfContext } from '../../kb/output-policy.ts';
 import { defineTool, type ToolCallContext } from '../registry.ts';
+import { formatGlob, formatGrep, formatListing, formatStat } from './fs-printer.ts';
 
 const LIST_LIMIT = { default: 200, max: 2000 };
 const RG_LIMIT = { default: 50, max: 500 };

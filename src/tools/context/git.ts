@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
-import { formatDiff, formatLog, formatStatus, gitDiff, gitLog, gitStatus, type GitRun } from '../../vcs/git.ts';
+import { gitDiff, gitLog, gitStatus, type GitRun } from '../../vcs/git.ts';
 import { defineTool, type ToolCallContext } from '../registry.ts';
+import { formatDiff, formatLog, formatStatus } from './git-printer.ts';
 import { keepOutOfContext } from '../../kb/output-policy.ts';
 
 const input = z.strictObject({
@@ -25,7 +26,7 @@ function prepare(args: Args, ctx: ToolCallContext): { run: GitRun; path?: Return
   if (!fs.statSync(cwd.real)?.isDirectory) throw new AppError(ErrorCode.InvalidArgument, `cwd '${args.cwd}' is not a folder`, { hint: 'pass a folder, or use path for a file' });
   // A deleted file still has a diff and a history: it need not exist.
   const target = args.path === undefined ? undefined : resolveSafe(fs, ctx.app.workdirs, args.path, { mustExist: false });
-  return { run: { app: ctx.app, cwd, signal: ctx.signal }, path: target };
+  return { run: { runtime: ctx.app.runtime, exec: ctx.app.exec, cwd, signal: ctx.signal }, path: target };
 }
 
 export const ctxGit = defineTool({

@@ -3,15 +3,15 @@
 import { z } from 'zod';
 import { AppError, ErrorCode, messageOf } from '../../errors.ts';
 import { availableRuntimes } from '../../exec/programs.ts';
-import { floodCheck, floodCompleted, floodError, sessionFlood } from '../../kb/flood-guard.ts';
-import { formatIndexReport, formatPurge, formatSearch, formatStats } from '../../kb/format.ts';
-import { fetchMany, formatFetch, requireOneOf } from '../../kb/fetch.ts';
+import { floodCheck, floodCompleted, floodError } from '../../kb/flood-guard.ts';
+import { fetchMany } from '../../kb/fetch.ts';
 import { indexPath } from '../../kb/indexer.ts';
 import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
 import { searchKnowledge } from '../../kb/search.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { loadSqlite } from '../../storage/sqlite.ts';
 import { defineTool, type ToolCallContext } from '../registry.ts';
+import { formatFetch, formatIndexReport, formatPurge, formatSearch, formatStats } from './kb-printer.ts';
 
 const SEARCH_LIMIT = 5;
 
@@ -57,7 +57,7 @@ async function index(args: Args, ctx: ToolCallContext) {
 
 async function search(args: Args, ctx: ToolCallContext) {
   if (!args.query?.trim()) throw new AppError(ErrorCode.InvalidArgument, 'search needs a query', { hint: "e.g. {action:'search', query:'retry backoff'}" });
-  const state = sessionFlood(ctx.session);
+  const state = ctx.session.flood;
   const verdict = floodCheck(state, Date.now());
   if (verdict.kind === 'reject') throw floodError(verdict);
   const kb = await ctx.app.kb.get();
@@ -74,7 +74,7 @@ async function search(args: Args, ctx: ToolCallContext) {
 async function fetchAction(args: Args, ctx: ToolCallContext) {
   const urls = requireOneOf(args.url, args.urls);
   const source = args.source ?? 'web';
-  const outcomes = await fetchMany(ctx.app, urls, {
+  const outcomes = await fetchMany(ctx.app.kb, ctx.app.net, urls, {
     source,
     format: args.format ?? 'markdown',
     force: args.force ?? false,
@@ -172,3 +172,10 @@ export const ctxKb = defineTool({
     }
   },
 });
+
+export function requireOneOf(url: string | undefined, urls: string[] | undefined): string[] {
+  if (url && urls?.length) throw new AppError(ErrorCode.InvalidArgument, 'pass url or urls, not both');
+  const list = url ? [url] : (urls ?? []);
+  if (!list.length) throw new AppError(ErrorCode.InvalidArgument, 'fetch needs url or urls', { hint: 'e.g. {action:"fetch", url:"https://example.com/docs"}' });
+  return list;
+}

@@ -228,7 +228,7 @@ async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
     const scope = args.query_scope ?? 'batch';
     const kb = await ctx.app.kb.get();
     // Searching this batch's own output is part of the batch; a global search is an ordinary search.
-    if (scope === 'global') guardSearch(ctx.session, args.queries.length);
+    if (scope === 'global') guardSearch(ctx.session.flood, args.queries.length);
     const sourceIds = sourceLabels.map((l) => kb.source(`batch:${l}`)?.id).filter((id): id is number => id !== undefined);
     for (const q of args.queries) {
       const hits = scope === 'batch' ? (sourceIds.length ? searchKnowledge(kb, { query: q, limit: 3, sourceIds }).hits : []) : searchKnowledge(kb, { query: q, limit: 3 }).hits;

@@ -3,10 +3,11 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import * as path from 'node:path';
 import { type Dispatched, dispatch } from '../../retrieval/dispatcher.ts';
 import { readLines } from '../../retrieval/fileio.ts';
-import { formatRefine, type RefineEnvelope } from '../../retrieval/gatekeeper.ts';
+import type { RefineEnvelope } from '../../retrieval/gatekeeper.ts';
 import { createGraphAdapter } from '../../retrieval/graph.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
 import type { ToolCallContext, ToolReply } from '../registry.ts';
+import { formatRefine } from './refine-printer.ts';
 
 export function resolveScope(ctx: ToolCallContext, scope: string | undefined): SafePath {
   const target = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, scope);
@@ -55,7 +56,7 @@ export function lineReader(ctx: ToolCallContext, workdir: string): (file: string
   return async (file) => {
     const known = cache.get(file);
     if (known) return known;
-    const lines = await readLines(ctx.app, path.join(workdir, file)).catch(() => []);
+    const lines = await readLines(ctx.app.runtime.fs, path.join(workdir, file)).catch(() => []);
     cache.set(file, lines);
     return lines;
   };

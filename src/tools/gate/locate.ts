@@ -39,7 +39,7 @@ export const locate = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
   async run(args, ctx) {
     const scope = resolveScope(ctx, args.scope);
-    const { dispatched, items, decision } = await runGated(ctx.app, ctx.session, {
+    const { dispatched, items, decision } = await runGated(ctx.app, ctx.session.refusals, {
       tool: 'locate',
       query: args.query,
       regex: false,

@@ -64,7 +64,7 @@ async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Locat
   const ranked = shapeResults({ hits: defs, terms: [symbol.toLowerCase()], symbol, mtimes }, ctx.app.config);
   for (const hit of ranked.slice(0, 30)) {
     const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(root, hit.file));
-    const lines = await readLines(ctx.app, file.real);
+    const lines = await readLines(ctx.app.runtime.fs, file.real);
     if (owner && !belongsTo(lines, hit.line, owner, hit.file)) continue;
     return { file, lines, range: { start: hit.line, end: hit.line } };
   }
@@ -103,7 +103,7 @@ export const read = defineTool({
     const expand = args.expand ?? true;
     const asFile = tryFile(ctx, args.target.trim());
     let located: Located;
-    if (asFile) located = { file: asFile.file, lines: await readLines(ctx.app, asFile.file.real), range: asFile.range };
+    if (asFile) located = { file: asFile.file, lines: await readLines(ctx.app.runtime.fs, asFile.file.real), range: asFile.range };
     else located = await locateSymbol(ctx, args.target.trim());
     const { file, lines } = located;
     const total = lines.length;

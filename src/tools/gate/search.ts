@@ -40,7 +40,7 @@ export const search = defineTool({
     }
     const scope = resolveScope(ctx, args.scope);
     const exclude = resolveExcludes(ctx, scope, args.exclude);
-    const { dispatched, items, decision } = await runGated(ctx.app, ctx.session, {
+    const { dispatched, items, decision } = await runGated(ctx.app, ctx.session.refusals, {
       tool: 'search',
       query: args.pattern,
       regex: args.regex ?? false,

@@ -1,7 +1,9 @@
-// Compact text forms of knowledge-base replies: what the model reads.
-import type { IndexReport } from './indexer.ts';
-import type { SearchResponse } from './search.ts';
-import type { KbStats, PurgeResult } from './store.ts';
+// ctx_kb reply text: index reports, search hits, fetches, stats and purges as the model reads them.
+import type { FetchOutcome } from '../../kb/fetch.ts';
+import type { IndexReport } from '../../kb/indexer.ts';
+import type { SearchResponse } from '../../kb/search.ts';
+import type { KbStats, PurgeResult } from '../../kb/store.ts';
+import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
 
 export function formatIndexReport(r: IndexReport): string {
   const lines = [`indexed ${r.indexed} file${r.indexed === 1 ? '' : 's'} from ${r.path} (${r.chunks} chunks, ${r.bytes} bytes)${r.unchanged ? `; ${r.unchanged} unchanged` : ''}`];
@@ -37,4 +39,21 @@ export function formatStats(s: KbStats, file: string): string {
 export function formatPurge(p: PurgeResult): string {
   const what = p.scope === 'project' ? 'the whole knowledge base' : `session ${p.sessionId}`;
   return `${p.dryRun ? 'would delete' : 'deleted'} ${p.documents} documents (${p.chunks} chunks) from ${what}`;
+}
+
+export function formatFetch(outcomes: FetchOutcome[], source: string): string {
+  return outcomes
+    .map((o) => {
+      if (o.error) return `✗ ${o.url}: ${o.error}`;
+      const head = o.cached
+        ? `${o.url}: cached copy (${o.chunks} chunks); pass force:true to fetch again`
+        : `${o.url}: HTTP ${o.status}, ${o.bytes} bytes → ${o.chunks} chunks${o.title ? ` — "${o.title}"` : ''}`;
+      const lines = [head];
+      if (o.truncated) lines.push(`body truncated at ${MAX_BODY_BYTES / 1024 / 1024}MB: only the first 10 MB were indexed`);
+      if (o.preview) lines.push(o.preview);
+      lines.push(`search it: ctx_kb {"action":"search","query":"…","source":${JSON.stringify(o.url)}}`);
+      return lines.join('\n');
+    })
+    .join('\n\n')
+    .concat(outcomes.length > 1 ? `\n\n(source "${source}")` : '');
 }

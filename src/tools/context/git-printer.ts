@@ -1,0 +1,23 @@
+// ctx_git reply text: status, diff and log as the model reads them.
+import { DIFF_MAX_BYTES, DIFF_MAX_LINES, type DiffOptions, type GitDiff, type GitStatus, type LogEntry } from '../../vcs/git.ts';
+
+export function formatStatus(s: GitStatus): string {
+  const lines = [`## ${s.branch}`, ...s.entries.map((e) => `${e.xy} ${e.from ? `${e.from} -> ` : ''}${e.path}`)];
+  if (!s.entries.length) lines.push('(clean)');
+  if (s.truncated) lines.push(`(truncated at ${DIFF_MAX_LINES} entries; pass a narrower cwd)`);
+  return lines.join('\n');
+}
+
+export function formatDiff(d: GitDiff, options: DiffOptions): string {
+  if (!d.diff.trim()) return `no ${options.staged ? 'staged ' : ''}changes${options.path ? ` in ${options.path.relative}` : ''}`;
+  const note = d.truncated ? `\n(diff truncated at ${DIFF_MAX_LINES} lines / ${DIFF_MAX_BYTES / 1024} KB; narrow it with path, or use stat: true for an overview)` : '';
+  return d.diff.replace(/\n$/, '') + note;
+}
+
+export function formatLog(entries: LogEntry[], oneline: boolean): string {
+  if (!entries.length) return 'no commits';
+  if (oneline) return entries.map((e) => `${e.hash} ${e.date} ${e.author}: ${e.subject}`).join('\n');
+  return entries
+    .map((e) => [`commit ${e.hash}`, `Author: ${e.author} <${e.email ?? ''}>`, `Date:   ${e.date}`, '', `    ${e.subject}`, ...(e.body ? ['', ...e.body.split('\n').map((l) => `    ${l}`)] : [])].join('\n'))
+    .join('\n\n');
+}
