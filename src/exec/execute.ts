@@ -1,10 +1,7 @@
-// Runs a program's steps (compile, then run) as one unit and turns the outcome into a reply: small
-// output verbatim, large output indexed into the knowledge base (the output policy), failures named.
-import { keepOutOfContext } from '../kb/output-policy.ts';
-import type { AppContext } from '../app/context.ts';
-import type { ToolReply } from '../tools/registry.ts';
+// Runs a program's steps (compile, then run) as one unit: one result, the failure named.
 import { classifyFailure, type FailureKind } from './classify.ts';
 import type { Step } from './programs.ts';
+import type { Executor } from './run.ts';
 
 /** Bytes kept per stream: the first and last 4 MiB; a runaway process cannot exhaust memory. */
 export const RUN_OUTPUT_BYTES = 8 * 1024 * 1024;
@@ -37,12 +34,12 @@ export interface RunResult {
   failure?: FailureKind;
 }
 
-export async function runSteps(app: AppContext, spec: RunSpec): Promise<RunResult> {
+export async function runSteps(exec: Executor, spec: RunSpec): Promise<RunResult> {
   const started = Date.now();
   let last: RunResult | undefined;
   for (const step of spec.steps) {
     const remaining = spec.timeoutMs - (Date.now() - started);
-    const r = await app.exec.run({
+    const r = await exec.run({
       command: step.command,
       args: step.args,
       cwd: spec.cwd,
@@ -70,39 +67,4 @@ export async function runSteps(app: AppContext, spec: RunSpec): Promise<RunResul
   const failure = result.cancelled ? undefined : classifyFailure(result);
   if (failure) result.failure = result.compileFailed && failure === 'runtime error' ? 'syntax error' : failure;
   return result;
-}
-
-export function statusLine(spec: Pick<RunSpec, 'display'>, r: RunResult): string {
-  const end = r.timedOut ? 'timed out' : r.cancelled ? 'cancelled' : r.signal ? `killed by ${r.signal}` : `exit ${r.exitCode}`;
-  const parts = [end, `${r.durationMs} ms`, spec.display];
-  if (r.compileFailed) parts.push('compile step failed');
-  if (r.failure) parts.push(r.failure);
-  return parts.join(' · ');
-}
-
-/** A run's streams as the reply shows them: labelled, trailing newline dropped. */
-export function combinedOutput(r: Pick<RunResult, 'stdout' | 'stderr'>): string {
-  const parts: string[] = [];
-  if (r.stdout) parts.push(`stdout:\n${r.stdout.replace(/\n$/, '')}`);
-  if (r.stderr) parts.push(`stderr:\n${r.stderr.replace(/\n$/, '')}`);
-  return parts.join('\n');
-}
-
-/** The reply for one finished run, following the output policy. */
-export async function replyForRun(app: AppContext, spec: RunSpec, r: RunResult): Promise<ToolReply> {
-  const status = statusLine(spec, r);
-  const body = combinedOutput(r);
-  const structured = {
-    label: spec.label,
-    exit_code: r.exitCode,
-    signal: r.signal,
-    timedOut: r.timedOut,
-    truncated: r.truncated,
-    durationMs: r.durationMs,
-    ...(r.failure ? { failure: r.failure } : {}),
-  };
-  const indexed = await keepOutOfContext(app, { label: spec.label, kind: 'run', summary: status, text: body, intent: spec.intent });
-  if (indexed) return { text: indexed.text, structured: { ...structured, ...indexed.structured } };
-  const note = r.truncated ? '\n(output longer than 8 MB per stream: the middle was omitted)' : '';
-  return { text: `${status}${body ? `\n${body}` : '\n(no output)'}${note}`, structured };
 }

@@ -2,7 +2,7 @@
 // (fragment and user:password stripped), so formats never overwrite each other and a URL never
 // touches a longer sibling; a fresh copy within the TTL is not fetched again; identical fetches
 // running at once share one request.
-import { AppError, ErrorCode, messageOf } from '../errors.ts';
+import { messageOf } from '../errors.ts';
 import { utf8Boundary } from '../exec/output.ts';
 import { convertBody, type FetchFormat } from '../net/convert.ts';
 import { displayUrl, fetchUrl, type Network, parseFetchUrl } from '../net/fetch-url.ts';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { JobInfo } from '../../exec/jobs.ts';
-import { keepOutOfContext } from '../../kb/output-policy.ts';
+import { keepOutOfContext } from './output-policy.ts';
 import { defineTool, type ToolReply } from '../registry.ts';
 
 const HOUR = 3_600_000;
@@ -43,7 +43,7 @@ export const ctxBg = defineTool({
       case 'log': {
         const { info, text } = jobs.log(ref, args.tail_lines ?? 100, args.tail_bytes ?? 65_536);
         const head = describe(info);
-        const reply = await keepOutOfContext(ctx.app, { label: `${info.id} log`, kind: 'run', summary: head, text });
+        const reply = await keepOutOfContext(ctx.app.kb, { label: `${info.id} log`, kind: 'run', summary: head, text });
         return reply ?? { text: `${head}\n${text || '(no output yet)'}`, structured: { ...info } };
       }
       case 'wait': {

@@ -5,7 +5,7 @@ import { resolveSafe } from '../../security/resolve-safe.ts';
 import { gitDiff, gitLog, gitStatus, type GitRun } from '../../vcs/git.ts';
 import { defineTool, type ToolCallContext } from '../registry.ts';
 import { formatDiff, formatLog, formatStatus } from './git-printer.ts';
-import { keepOutOfContext } from '../../kb/output-policy.ts';
+import { keepOutOfContext } from './output-policy.ts';
 
 const input = z.strictObject({
   action: z.enum(['status', 'diff', 'log']),
@@ -49,7 +49,7 @@ export const ctxGit = defineTool({
         const text = formatDiff(diff, options);
         const label = `git diff${options.staged ? ' --staged' : ''}${options.stat ? ' --stat' : ''}${path ? ` ${path.relative}` : ''}`;
         const summary = `${label}: ${diff.lines} lines${diff.truncated ? ' (truncated at 2000 lines / 200 KB)' : ''}`;
-        return (await keepOutOfContext(ctx.app, { label, kind: 'run', summary, text })) ?? { text, structured: { ...diff } };
+        return (await keepOutOfContext(ctx.app.kb, { label, kind: 'run', summary, text })) ?? { text, structured: { ...diff } };
       }
       case 'log': {
         const oneline = args.oneline ?? true;

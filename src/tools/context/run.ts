@@ -4,13 +4,14 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { childEnv, validateEnvOverrides } from '../../exec/env.ts';
-import { combinedOutput, replyForRun, type RunSpec, runSteps, statusLine } from '../../exec/execute.ts';
+import { type RunSpec, runSteps } from '../../exec/execute.ts';
 import { DEFAULT_MAX_AGE_MS } from '../../exec/jobs.ts';
 import { LANGUAGES } from '../../exec/languages.ts';
 import { buildProgram, type Step } from '../../exec/programs.ts';
 import { TASK_KINDS, taskArgv } from '../../exec/tasks.ts';
 import { isBinary } from '../../kb/indexer.ts';
-import { keepOutOfContext } from '../../kb/output-policy.ts';
+import { keepOutOfContext } from './output-policy.ts';
+import { combinedOutput, replyForRun, statusLine } from './run-printer.ts';
 import { guardSearch } from '../../kb/flood-guard.ts';
 import { searchKnowledge } from '../../kb/search.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
@@ -89,8 +90,8 @@ function cleanup(ctx: ToolCallContext, dir: string | undefined): void {
 async function startBackground(ctx: ToolCallContext, spec: RunSpec, steps: Step[], tempDir: string | undefined): Promise<ToolReply> {
   const compile = steps.slice(0, -1);
   if (compile.length) {
-    const r = await runSteps(ctx.app, { ...spec, steps: compile });
-    if (r.exitCode !== 0) return replyForRun(ctx.app, spec, r);
+    const r = await runSteps(ctx.app.exec, { ...spec, steps: compile });
+    if (r.exitCode !== 0) return replyForRun(ctx.app.kb, spec, r);
   }
   const run = steps[steps.length - 1]!;
   const job = ctx.app.jobs.start({ label: spec.label, command: run.command, args: run.args, cwd: spec.cwd, env: spec.env, stdin: spec.stdin, maxAgeMs: spec.timeoutMs, tempDir });
@@ -135,7 +136,7 @@ async function execute(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
       dir = undefined;
       return await startBackground(ctx, spec, steps, owned);
     }
-    return await replyForRun(ctx.app, spec, await runSteps(ctx.app, spec));
+    return await replyForRun(ctx.app.kb, spec, await runSteps(ctx.app.exec, spec));
   } finally {
     cleanup(ctx, dir);
   }
@@ -167,7 +168,7 @@ async function executeFile(args: Args, ctx: ToolCallContext): Promise<ToolReply>
       signal: ctx.signal,
       intent: args.intent,
     };
-    return await replyForRun(ctx.app, spec, await runSteps(ctx.app, spec));
+    return await replyForRun(ctx.app.kb, spec, await runSteps(ctx.app.exec, spec));
   } finally {
     cleanup(ctx, program.dir);
   }
@@ -204,9 +205,9 @@ async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
     const program = buildProgram(ctx.app.runtime, 'shell', c.command);
     try {
       const spec: RunSpec = { label: `${batchId} ${c.label}`, display: c.label, steps: program.steps, cwd, env, timeoutMs, signal: ctx.signal };
-      const r = await runSteps(ctx.app, spec);
+      const r = await runSteps(ctx.app.exec, spec);
       const body = combinedOutput(r);
-      const indexed = await keepOutOfContext(ctx.app, { label: spec.label, kind: 'batch', summary: `[${c.label}] ${statusLine(spec, r)}`, text: body });
+      const indexed = await keepOutOfContext(ctx.app.kb, { label: spec.label, kind: 'batch', summary: `[${c.label}] ${statusLine(spec, r)}`, text: body });
       if (indexed) sourceLabels.push(spec.label);
       blocks[i] = indexed ? indexed.text : `[${c.label}] ${statusLine(spec, r)}${body ? `\n${body}` : ''}`;
       results[i] = { label: c.label, exit_code: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, indexed: Boolean(indexed), ...(r.failure ? { failure: r.failure } : {}) };
@@ -256,7 +257,7 @@ async function runTask(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
     signal: ctx.signal,
     intent: args.intent,
   };
-  return replyForRun(ctx.app, spec, await runSteps(ctx.app, spec));
+  return replyForRun(ctx.app.kb, spec, await runSteps(ctx.app.exec, spec));
 }
 
 export const ctxRun = defineTool({

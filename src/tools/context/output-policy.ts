@@ -1,11 +1,11 @@
 // The output policy (ctxmode spec): small output goes back verbatim; output over 100 KB (over 5 KB
 // when the caller said what it is looking for) is indexed into the knowledge base, and the reply
 // gives a short tail preview and the exact search call that reaches the rest.
-import type { ToolReply } from '../tools/registry.ts';
-import type { AppContext } from '../app/context.ts';
-import { chunkText } from './chunk/text.ts';
-import { searchKnowledge } from './search.ts';
-import type { SourceKind } from './store.ts';
+import type { KbHandle } from '../../kb/open.ts';
+import { indexOutput } from '../../kb/outputs.ts';
+import { searchKnowledge } from '../../kb/search.ts';
+import type { SourceKind } from '../../kb/store.ts';
+import type { ToolReply } from '../registry.ts';
 
 export const INDEX_THRESHOLD_BYTES = 100 * 1024;
 export const INTENT_THRESHOLD_BYTES = 5 * 1024;
@@ -27,7 +27,7 @@ export function exceedsThreshold(text: string, intent?: string): boolean {
   return bytes > (intent ? INTENT_THRESHOLD_BYTES : INDEX_THRESHOLD_BYTES);
 }
 
-function tail(text: string): string {
+function tailPreview(text: string): string {
   const lines = text.replace(/\n+$/, '').split('\n');
   let out = lines.slice(-PREVIEW_LINES).join('\n');
   if (out.length > PREVIEW_BYTES) out = `…${out.slice(-PREVIEW_BYTES)}`;
@@ -35,18 +35,14 @@ function tail(text: string): string {
 }
 
 /** Indexes the output and answers with a pointer, or returns undefined when it is small enough to return. */
-export async function keepOutOfContext(app: AppContext, output: LargeOutput): Promise<ToolReply | undefined> {
+export async function keepOutOfContext(kbHandle: KbHandle, output: LargeOutput): Promise<ToolReply | undefined> {
   if (!exceedsThreshold(output.text, output.intent)) return undefined;
-  const kb = await app.kb.get();
-  const chunks = chunkText(output.text, output.label);
-  const key = `${output.kind}:${output.label}`;
-  kb.put({ key, kind: output.kind, label: output.label, chunks });
-  const bytes = new TextEncoder().encode(output.text).length;
-  const lines = output.text.split('\n').length;
+  const kb = await kbHandle.get();
+  const { bytes, lines, chunks } = indexOutput(kb, output);
   const parts = [
     output.summary,
-    `output: ${bytes} bytes, ${lines} lines — indexed as "${output.label}" (${chunks.length} chunks) instead of returned`,
-    `tail:\n${tail(output.text)}`,
+    `output: ${bytes} bytes, ${lines} lines — indexed as "${output.label}" (${chunks} chunks) instead of returned`,
+    `tail:\n${tailPreview(output.text)}`,
     `search the rest: ctx_kb {"action":"search","query":"<what you need>","source":${JSON.stringify(output.label)}}`,
   ];
   let best: ReturnType<typeof searchKnowledge>['hits'] = [];
@@ -55,7 +51,6 @@ export async function keepOutOfContext(app: AppContext, output: LargeOutput): Pr
     if (best.length) parts.push(`best matches for "${output.intent}":\n${best.map((h) => `- lines ${h.lines?.join('-') ?? '?'}: ${h.snippet}`).join('\n')}`);
   }
   const text = parts.join('\n');
-  kb.count('bytes_kept_out', bytes);
   kb.count('bytes_returned', text.length);
-  return { text, structured: { indexed: true, source: output.label, bytes, lines, chunks: chunks.length, matches: best } };
+  return { text, structured: { indexed: true, source: output.label, bytes, lines, chunks, matches: best } };
 }
