@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot } from '../helpers/env.ts';
 
-// ARCHITECTURE.md: only src/runtime/ may touch `process`, `Deno`, runtime-specific `node:` modules or
+// docs/architecture.md: only src/runtime/ may touch `process`, `Deno`, runtime-specific `node:` modules or
 // /proc. Pure `node:` modules that behave the same everywhere are allowed.
 const PURE_NODE_MODULES = new Set(['node:path', 'node:util', 'node:crypto']);
 
