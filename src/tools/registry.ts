@@ -38,6 +38,19 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
   run(args: z.output<I>, ctx: ToolCallContext): Promise<ToolReply>;
 }
 
+/** A tool that only reads the project: listing, searching, reading. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true };
+
+type ActionHandlers<A extends { action: string }> = { [K in A['action']]: (args: A, ctx: ToolCallContext) => ToolReply | Promise<ToolReply> };
+
+/** `run` for a tool whose `action` parameter picks what it does: one handler per action. */
+export function byAction<A extends { action: string }>(handlers: ActionHandlers<A>): (args: A, ctx: ToolCallContext) => Promise<ToolReply> {
+  return async function runAction(args, ctx) {
+    const handler = handlers[args.action as A['action']];
+    return handler(args, ctx);
+  };
+}
+
 /** Declares a tool; exists so that `run` gets its argument type from `input`. */
 export function defineTool<I extends z.ZodType>(definition: ToolDefinition<I>): ToolDefinition {
   return definition as unknown as ToolDefinition;

@@ -95,7 +95,7 @@ describe('ctx_run', () => {
     const before = process.memoryUsage().rss;
     const { text, data } = await call({ action: 'execute', command: 'yes "a line of output" | head -c 50000000; echo; echo THE-END', timeout: 120_000 });
     assert.ok(text.length < 4000, `reply is small: ${text.length}`);
-    assert.equal(data.indexed, true);
+    assert.equal(data.indexed, true, text);
     assert.equal(data.truncated, true);
     assert.match(text, /THE-END/, 'the tail is kept');
     assert.ok(process.memoryUsage().rss - before < 300 * 1024 * 1024, `memory stayed bounded: +${Math.round((process.memoryUsage().rss - before) / 1e6)} MB`);

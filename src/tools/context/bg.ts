@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { JobInfo } from '../../exec/jobs.ts';
 import { keepOutOfContext } from './output-policy.ts';
-import { defineTool, type ToolReply } from '../registry.ts';
+import { byAction, defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
 
 const HOUR = 3_600_000;
 
@@ -28,29 +28,34 @@ export const ctxBg = defineTool({
     'Background jobs from ctx_run execute background:true. list; kill (id or pid, identity-checked); log (newest output: tail_lines ≤10000, tail_bytes ≤4 MB); wait (timeout_ms default 60000, max 1 h; never kills). At most 16 run at once; all end with the server.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false, idempotentHint: false },
-  async run(args, ctx): Promise<ToolReply> {
-    const jobs = ctx.app.jobs;
-    const ref = { id: args.id, pid: args.pid };
-    switch (args.action) {
-      case 'list': {
-        const list = jobs.list();
-        return { text: list.length ? list.map(describe).join('\n') : 'no background jobs', structured: { jobs: list } };
-      }
-      case 'kill': {
-        const r = await jobs.kill(ref);
-        return { text: `${r.killed ? 'killed' : 'had already ended'}: ${describe(r)}`, structured: { ...r } };
-      }
-      case 'log': {
-        const { info, text } = jobs.log(ref, args.tail_lines ?? 100, args.tail_bytes ?? 65_536);
-        const head = describe(info);
-        const reply = await keepOutOfContext(ctx.app.kb, { label: `${info.id} log`, kind: 'run', summary: head, text });
-        return reply ?? { text: `${head}\n${text || '(no output yet)'}`, structured: { ...info } };
-      }
-      case 'wait': {
-        if (args.id === undefined && args.pid === undefined) throw new AppError(ErrorCode.InvalidArgument, 'wait needs id or pid', { hint: 'ctx_bg list shows the jobs' });
-        const { info, finished } = await jobs.wait(ref, args.timeout_ms ?? 60_000, ctx.signal);
-        return { text: `${finished ? 'finished' : 'still running after the wait'}: ${describe(info)}`, structured: { ...info, finished } };
-      }
-    }
-  },
+  run: byAction<Args>({ list, kill, log, wait }),
 });
+
+type Args = z.output<typeof input>;
+
+function jobRef(args: Args) {
+  return { id: args.id, pid: args.pid };
+}
+
+function list(_args: Args, ctx: ToolCallContext): ToolReply {
+  const jobs = ctx.app.jobs.list();
+  return { text: jobs.length ? jobs.map(describe).join('\n') : 'no background jobs', structured: { jobs } };
+}
+
+async function kill(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  const r = await ctx.app.jobs.kill(jobRef(args));
+  return { text: `${r.killed ? 'killed' : 'had already ended'}: ${describe(r)}`, structured: { ...r } };
+}
+
+async function log(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  const { info, text } = ctx.app.jobs.log(jobRef(args), args.tail_lines ?? 100, args.tail_bytes ?? 65_536);
+  const head = describe(info);
+  const reply = await keepOutOfContext(ctx.app.kb, { label: `${info.id} log`, kind: 'run', summary: head, text });
+  return reply ?? { text: `${head}\n${text || '(no output yet)'}`, structured: { ...info } };
+}
+
+async function wait(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  if (args.id === undefined && args.pid === undefined) throw new AppError(ErrorCode.InvalidArgument, 'wait needs id or pid', { hint: 'ctx_bg list shows the jobs' });
+  const { info, finished } = await ctx.app.jobs.wait(jobRef(args), args.timeout_ms ?? 60_000, ctx.signal);
+  return { text: `${finished ? 'finished' : 'still running after the wait'}: ${describe(info)}`, structured: { ...info, finished } };
+}

@@ -8,7 +8,8 @@ import { grep } from '../../workspace/grep/index.ts';
 import { listDir } from '../../workspace/list.ts';
 import { statPath } from '../../workspace/stat.ts';
 import { keepOutOfContext } from './output-policy.ts';
-import { defineTool, type ToolCallContext } from '../registry.ts';
+import { byAction, defineTool, READ_ONLY, type ToolCallContext } from '../registry.ts';
+import { resolveFolder } from '../workdir-folder.ts';
 import { formatGlob, formatGrep, formatListing, formatStat } from './fs-printer.ts';
 
 const LIST_LIMIT = { default: 200, max: 2000 };
@@ -34,10 +35,7 @@ function target(ctx: ToolCallContext, path: string | undefined) {
 }
 
 async function ls(args: Args, ctx: ToolCallContext) {
-  const dir = target(ctx, args.path);
-  if (!(await ctx.app.runtime.fs.stat(dir.real))?.isDirectory) {
-    throw new AppError(ErrorCode.InvalidArgument, `'${args.path}' is a file, not a folder`, { hint: 'use action stat for a single file' });
-  }
+  const dir = resolveFolder(ctx, args.path, 'path', 'use action stat for a single file');
   const limit = args.limit ?? LIST_LIMIT.default;
   const listing = await listDir(ctx.app.runtime.fs, dir, { depth: args.depth ?? 1, includeHidden: args.include_hidden ?? false, limit, signal: ctx.signal });
   const text = formatListing(listing, limit);
@@ -95,17 +93,6 @@ export const ctxFs = defineTool({
   description:
     'Workspace file system, limited to the workdirs. ls: folder entries (depth, include_hidden, limit). glob: files matching a pattern, gitignore-aware. stat: one path\'s metadata. rg: content search sorted by path (pattern or literal, glob, ignore_case, context, limit); secret files are never searched.',
   input,
-  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
-  async run(args, ctx) {
-    switch (args.action) {
-      case 'ls':
-        return ls(args, ctx);
-      case 'glob':
-        return glob(args, ctx);
-      case 'stat':
-        return stat(args, ctx);
-      case 'rg':
-        return rg(args, ctx);
-    }
-  },
+  annotations: READ_ONLY,
+  run: byAction<Args>({ ls, glob, stat, rg }),
 });

@@ -1,9 +1,9 @@
 // ctx_git: read-only git (status, diff, log) on a workdir repository. Nothing here writes.
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../../errors.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { gitDiff, gitLog, gitStatus, type GitRun } from '../../vcs/git.ts';
-import { defineTool, type ToolCallContext } from '../registry.ts';
+import { byAction, defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
+import { resolveFolder } from '../workdir-folder.ts';
 import { formatDiff, formatLog, formatStatus } from './git-printer.ts';
 import { keepOutOfContext } from './output-policy.ts';
 
@@ -22,8 +22,7 @@ type Args = z.output<typeof input>;
 
 function prepare(args: Args, ctx: ToolCallContext): { run: GitRun; path?: ReturnType<typeof resolveSafe> } {
   const fs = ctx.app.runtime.fs;
-  const cwd = resolveSafe(fs, ctx.app.workdirs, args.cwd);
-  if (!fs.statSync(cwd.real)?.isDirectory) throw new AppError(ErrorCode.InvalidArgument, `cwd '${args.cwd}' is not a folder`, { hint: 'pass a folder, or use path for a file' });
+  const cwd = resolveFolder(ctx, args.cwd, 'cwd', 'pass a folder, or use path for a file');
   // A deleted file still has a diff and a history: it need not exist.
   const target = args.path === undefined ? undefined : resolveSafe(fs, ctx.app.workdirs, args.path, { mustExist: false });
   return { run: { runtime: ctx.app.runtime, exec: ctx.app.exec, cwd, signal: ctx.signal }, path: target };
@@ -35,27 +34,29 @@ export const ctxGit = defineTool({
   description:
     'Read-only git on a workdir repository. status: branch and changed files (porcelain v1). diff: working tree or staged (stat, unified, path); cut at 2000 lines/200 KB. log: recent commits (n ≤ 100, default 20; path; oneline default).',
   input,
-  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
-  async run(args, ctx) {
-    const { run, path } = prepare(args, ctx);
-    switch (args.action) {
-      case 'status': {
-        const status = await gitStatus(run);
-        return { text: formatStatus(status), structured: { ...status } };
-      }
-      case 'diff': {
-        const options = { path, stat: args.stat ?? false, staged: args.staged ?? false, unified: args.unified };
-        const diff = await gitDiff(run, options);
-        const text = formatDiff(diff, options);
-        const label = `git diff${options.staged ? ' --staged' : ''}${options.stat ? ' --stat' : ''}${path ? ` ${path.relative}` : ''}`;
-        const summary = `${label}: ${diff.lines} lines${diff.truncated ? ' (truncated at 2000 lines / 200 KB)' : ''}`;
-        return (await keepOutOfContext(ctx.app.kb, { label, kind: 'run', summary, text })) ?? { text, structured: { ...diff } };
-      }
-      case 'log': {
-        const oneline = args.oneline ?? true;
-        const commits = await gitLog(run, { n: args.n ?? 20, path, oneline });
-        return { text: formatLog(commits, oneline), structured: { commits } };
-      }
-    }
-  },
+  annotations: READ_ONLY,
+  run: byAction<Args>({ status, diff, log }),
 });
+
+async function status(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  const { run } = prepare(args, ctx);
+  const result = await gitStatus(run);
+  return { text: formatStatus(result), structured: { ...result } };
+}
+
+async function diff(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  const { run, path } = prepare(args, ctx);
+  const options = { path, stat: args.stat ?? false, staged: args.staged ?? false, unified: args.unified };
+  const result = await gitDiff(run, options);
+  const text = formatDiff(result, options);
+  const label = `git diff${options.staged ? ' --staged' : ''}${options.stat ? ' --stat' : ''}${path ? ` ${path.relative}` : ''}`;
+  const summary = `${label}: ${result.lines} lines${result.truncated ? ' (truncated at 2000 lines / 200 KB)' : ''}`;
+  return (await keepOutOfContext(ctx.app.kb, { label, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
+}
+
+async function log(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
+  const { run, path } = prepare(args, ctx);
+  const oneline = args.oneline ?? true;
+  const commits = await gitLog(run, { n: args.n ?? 20, path, oneline });
+  return { text: formatLog(commits, oneline), structured: { commits } };
+}

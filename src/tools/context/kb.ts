@@ -10,11 +10,13 @@ import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
 import { searchKnowledge } from '../../kb/search.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { loadSqlite } from '../../storage/sqlite.ts';
-import { defineTool, type ToolCallContext } from '../registry.ts';
+import { byAction, defineTool, type ToolCallContext } from '../registry.ts';
 import { formatFetch, formatIndexReport, formatPurge, formatSearch, formatStats } from './kb-printer.ts';
 
 const SEARCH_LIMIT = 5;
 
+// The ctxmode spec names fetch's `maxBytes`/`timeoutMs` and purge's `sessionId`/`dryRun` in camelCase
+// (ctx_kb's only camelCase parameters; every other tool parameter is snake_case).
 const input = z.strictObject({
   action: z.enum(['index', 'search', 'fetch', 'stats', 'purge', 'doctor']),
   path: z.string().optional().describe('index: file or folder in a workdir'),
@@ -155,22 +157,7 @@ export const ctxKb = defineTool({
     'Local full-text knowledge base (big command output lands here too). index: file/folder (text; secrets, binaries, >1 MB skipped). search: query (+source filter) → best chunks with where to read on. fetch: url/urls (≤10) → markdown, indexed; public addresses only. stats, purge (confirm:true; scope project|session; dryRun), doctor.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
-  async run(args, ctx) {
-    switch (args.action) {
-      case 'index':
-        return index(args, ctx);
-      case 'search':
-        return search(args, ctx);
-      case 'fetch':
-        return fetchAction(args, ctx);
-      case 'stats':
-        return stats(args, ctx);
-      case 'purge':
-        return purge(args, ctx);
-      case 'doctor':
-        return doctor(args, ctx);
-    }
-  },
+  run: byAction<Args>({ index, search, fetch: fetchAction, stats, purge, doctor }),
 });
 
 export function requireOneOf(url: string | undefined, urls: string[] | undefined): string[] {

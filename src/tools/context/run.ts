@@ -15,7 +15,8 @@ import { combinedOutput, replyForRun, statusLine } from './run-printer.ts';
 import { guardSearch } from '../../kb/flood-guard.ts';
 import { searchKnowledge } from '../../kb/search.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
-import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
+import { byAction, defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
+import { resolveFolder } from '../workdir-folder.ts';
 
 const HOUR = 3_600_000;
 const MAX_STDIN_BYTES = 1024 * 1024;
@@ -24,6 +25,8 @@ const EXECUTE_TIMEOUT_MS = 120_000;
 const BATCH_TIMEOUT_MS = 30_000;
 const TASK_TIMEOUT_MS = 300_000;
 
+// Parameter names are the ctxmode spec's, snake_case; the spec names execute/batch's limit `timeout`
+// and run_task's `timeout_ms` (both milliseconds), so both exist, each for its own actions.
 const input = z.strictObject({
   action: z.enum(['execute', 'execute_file', 'batch', 'run_task']),
   command: z.string().min(1).optional().describe('execute: shell command, or code in `language`'),
@@ -65,9 +68,7 @@ function nextLabel(ctx: ToolCallContext, action: string, what?: string): string 
 }
 
 function workdirFolder(ctx: ToolCallContext, cwd: string | undefined): string {
-  const dir = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, cwd);
-  if (!ctx.app.runtime.fs.statSync(dir.real)?.isDirectory) throw new AppError(ErrorCode.InvalidArgument, `cwd '${cwd}' is not a folder`, { hint: 'pass a folder in a workdir' });
-  return dir.real;
+  return resolveFolder(ctx, cwd, 'cwd', 'pass a folder in a workdir').real;
 }
 
 function environment(ctx: ToolCallContext, env: Record<string, string> | undefined): Record<string, string> {
@@ -267,16 +268,5 @@ export const ctxRun = defineTool({
     'Run commands and code without flooding the context. execute: shell command, code in `language`, or argv (no shell, preferred); background:true → ctx_bg job. execute_file: code gets the file as FILE_CONTENT. batch: labelled commands, then queries over their output. run_task: build/test by kind, fixed argv. Output >100 KB (>5 KB with intent) is indexed; the reply gives exit code, tail and the ctx_kb search to use. Not a sandbox.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
-  async run(args, ctx) {
-    switch (args.action) {
-      case 'execute':
-        return execute(args, ctx);
-      case 'execute_file':
-        return executeFile(args, ctx);
-      case 'batch':
-        return batch(args, ctx);
-      case 'run_task':
-        return runTask(args, ctx);
-    }
-  },
+  run: byAction<Args>({ execute, execute_file: executeFile, batch, run_task: runTask }),
 });

@@ -1,20 +1,16 @@
-// Pieces the four gate tools share: scope and exclude resolution, the refine reply.
-import { AppError, ErrorCode } from '../../errors.ts';
+
 import * as path from 'node:path';
 import { type Dispatched, dispatch } from '../../retrieval/dispatcher.ts';
 import { readLines } from '../../retrieval/fileio.ts';
 import type { RefineEnvelope } from '../../retrieval/gatekeeper.ts';
 import { createGraphAdapter } from '../../retrieval/graph.ts';
-import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
+import { type SafePath } from '../../security/resolve-safe.ts';
 import type { ToolCallContext, ToolReply } from '../registry.ts';
+import { resolveFolder } from '../workdir-folder.ts';
 import { formatRefine } from './refine-printer.ts';
 
 export function resolveScope(ctx: ToolCallContext, scope: string | undefined): SafePath {
-  const target = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, scope);
-  if (!ctx.app.runtime.fs.statSync(target.real)?.isDirectory) {
-    throw new AppError(ErrorCode.InvalidArgument, `scope '${scope}' is not a folder`, { hint: 'pass a folder of the project, e.g. "src/"' });
-  }
-  return target;
+  return resolveFolder(ctx, scope, 'scope', 'pass a folder of the project, e.g. "src/"');
 }
 
 /** Exclusions as folders relative to the scope's workdir. */

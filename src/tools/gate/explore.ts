@@ -7,7 +7,7 @@ import { leafSymbol } from '../../retrieval/query.ts';
 import type { Hit } from '../../retrieval/types.ts';
 import { HEAVY_DIRS } from '../../workspace/list.ts';
 import { walk } from '../../workspace/walk.ts';
-import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
+import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { findSymbol, lineReader, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
@@ -118,7 +118,7 @@ export const explore = defineTool({
   title: 'Explore structure',
   description: 'Structure and relationships: callers, callees, dependencies, impact of an anchor symbol, or an overview. Without a graph backend it answers from a file scan and says so.',
   input,
-  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  annotations: READ_ONLY,
   async run(args, ctx): Promise<ToolReply> {
     let relation = args.relation ?? 'auto';
     if (relation === 'auto') {

@@ -5,7 +5,7 @@ import type { Kind } from '../../retrieval/kinds.ts';
 import { distribution } from '../../retrieval/gatekeeper.ts';
 import { runGated } from '../../retrieval/pipeline.ts';
 import { trim } from '../../retrieval/shaper.ts';
-import { defineTool } from '../registry.ts';
+import { defineTool, READ_ONLY } from '../registry.ts';
 import { lineReader, refineReply, resolveScope, tokenBudget } from './common.ts';
 
 const KINDS: Record<'definition' | 'reference' | 'any', Kind[] | undefined> = {
@@ -36,7 +36,7 @@ export const locate = defineTool({
   title: 'Locate code',
   description: 'Where something is defined or used: the best-ranked file:line ranges (no bodies) and where the rest are. Use first, then read. A query nothing matches well gets a refine envelope.',
   input,
-  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     const scope = resolveScope(ctx, args.scope);
     const { dispatched, items, decision } = await runGated(ctx.app, ctx.session.refusals, {

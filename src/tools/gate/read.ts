@@ -8,7 +8,7 @@ import { readLines } from '../../retrieval/fileio.ts';
 import { escapeRegex, leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import { shapeResults } from '../../retrieval/shaper.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
-import { defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
+import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { findSymbol, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
@@ -96,7 +96,7 @@ export const read = defineTool({
   title: 'Read code',
   description: 'Source of a symbol (name or Class.method), a file:start-end range, or a file — expanded to the enclosing function/class (expand:false for the exact range), bounded by max_tokens. A large file gives its outline and the first part.',
   input,
-  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  annotations: READ_ONLY,
   async run(args, ctx): Promise<ToolReply> {
     const budget = tokenBudget(ctx, args.max_tokens);
     const cpt = ctx.app.config.estimation.charsPerToken;

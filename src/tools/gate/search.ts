@@ -4,7 +4,7 @@ import { AppError, ErrorCode, messageOf } from '../../errors.ts';
 import { runGated } from '../../retrieval/pipeline.ts';
 import { trim } from '../../retrieval/shaper.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
-import { defineTool } from '../registry.ts';
+import { defineTool, READ_ONLY } from '../registry.ts';
 import { refineReply, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
@@ -29,7 +29,7 @@ export const search = defineTool({
   title: 'Search code',
   description: 'Ranked, gated, token-budgeted search — use instead of grep. Keyword (or regex:true), scope, exclude. Too broad: a refine envelope with per-folder counts and suggestions that work; force:true bypasses.',
   input,
-  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+  annotations: READ_ONLY,
   async run(args, ctx) {
     if (args.regex) {
       try {
