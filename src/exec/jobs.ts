@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { AppendHandle, ChildHandle, Runtime } from '../runtime/types.ts';
-import { utf8Start } from './output.ts';
+import { utf8Start } from '../text/utf8.ts';
 import { KILL_GRACE_MS } from './run.ts';
 
 export const MAX_LIVE_JOBS = 16;

@@ -3,7 +3,7 @@
 // touches a longer sibling; a fresh copy within the TTL is not fetched again; identical fetches
 // running at once share one request.
 import { messageOf } from '../errors.ts';
-import { utf8Boundary } from '../exec/output.ts';
+import { utf8Boundary } from '../text/utf8.ts';
 import { convertBody, type FetchFormat } from '../net/convert.ts';
 import { displayUrl, fetchUrl, type Network, parseFetchUrl } from '../net/fetch-url.ts';
 import { chunkDocument } from './chunk/index.ts';
