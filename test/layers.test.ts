@@ -128,7 +128,7 @@ describe('layers', () => {
     const file = (rel: string, source: string) => ({ file: `${src}/${rel}`, source });
     const files = [
       file('kb/a.ts', "import type { ToolReply } from '../tools/registry.ts';"),
-      file('exec/b.ts', "import type { AppContext } from '../app/context.ts';\nexport { x } from '../cli/run.ts';"),
+      file('exec/b.ts', "import type { AppContext } from '../app/context.ts';\nexport { x } from '../cli/command.ts';"),
       file('retrieval/c.ts', "const m = await import('../transports/http.ts');"),
       file('workspace/d.ts', "import { y } from '../vcs/git.ts';"),
       file('vcs/e.ts', "import { z } from '../workspace/walk.ts';"),
@@ -156,7 +156,7 @@ describe('layers', () => {
       { file: `${src}/kb/a.ts`, source: "import { childEnv } from '../exec/env.ts';" },
       { file: `${src}/logging/f.ts`, source: "import { looksSensitive } from '../security/names.ts';" },
       { file: `${src}/tools/b.ts`, source: "import type { AppContext } from '../app/context.ts';" },
-      { file: `${src}/app/c.ts`, source: "import { createExecutor } from '../exec/run.ts';" },
+      { file: `${src}/app/c.ts`, source: "import { createExecutor } from '../exec/executor.ts';" },
       { file: `${src}/cli/d.ts`, source: "import { TOOLS } from '../tools/index.ts';" },
       { file: `${src}/exec/e.ts`, source: "import type { Runtime } from '../runtime/types.ts';" },
     ];

@@ -5,7 +5,7 @@ import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs }
 import type { GraphBackend } from '../config/schema.ts';
 import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
-import { createExecutor } from '../exec/run.ts';
+import { createExecutor } from '../exec/executor.ts';
 import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';

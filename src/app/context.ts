@@ -1,7 +1,7 @@
 // What every tool call can reach: the runtime, the validated config, where things live, the logger.
 import type { Config } from '../config/schema.ts';
 import type { JobManager } from '../exec/jobs.ts';
-import type { Executor } from '../exec/run.ts';
+import type { Executor } from '../exec/executor.ts';
 import { createFloodState, type FloodState } from '../kb/flood-guard.ts';
 import type { KbHandle } from '../kb/open.ts';
 import type { Network } from '../net/fetch-url.ts';

@@ -1,7 +1,7 @@
 // Runs a program's steps (compile, then run) as one unit: one result, the failure named.
-import { classifyFailure, type FailureKind } from './classify.ts';
+import { classifyFailure, type FailureKind } from './failure.ts';
 import type { Step } from './programs.ts';
-import type { Executor } from './run.ts';
+import type { Executor } from './executor.ts';
 
 /** Bytes kept per stream: the first and last 4 MiB; a runaway process cannot exhaust memory. */
 export const RUN_OUTPUT_BYTES = 8 * 1024 * 1024;

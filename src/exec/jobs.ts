@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { AppendHandle, ChildHandle, Runtime } from '../runtime/types.ts';
 import { utf8Start } from '../text/utf8.ts';
-import { KILL_GRACE_MS } from './run.ts';
+import { KILL_GRACE_MS } from './executor.ts';
 
 export const MAX_LIVE_JOBS = 16;
 export const LOG_CAP_BYTES = 16 * 1024 * 1024;

@@ -5,7 +5,7 @@ import { AppError, ErrorCode } from '../errors.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { secretReason } from '../security/secret-files.ts';
-import { HEAVY_DIRS } from '../workspace/list.ts';
+import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { walk } from '../workspace/walk.ts';
 import { chunkDocument, formatFor } from './chunk/index.ts';
 import type { KnowledgeBase } from './store.ts';
@@ -66,8 +66,8 @@ async function candidates(fs: RuntimeFs, target: SafePath, options: IndexOptions
     base: target.real,
     includeHidden: true,
     respectGitignore: options.respectGitignore,
-    skipDirs: HEAVY_DIRS,
-    dropDirs: HEAVY_DIRS,
+    listOnlyDirs: UNENTERED_DIRS,
+    excludeDirs: UNENTERED_DIRS,
     signal: options.signal,
   })) {
     if (e.type !== 'file') continue;

@@ -2,7 +2,7 @@
 // .gitignore rules, scan.excludeDirs, and binary and huge files skipped; reads files as lines.
 import type { SafePath } from '../security/resolve-safe.ts';
 import { countMatches, grep } from '../workspace/grep/index.ts';
-import { classify } from './kinds.ts';
+import { kindOfLine } from './kinds.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
 
@@ -40,7 +40,7 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     wordBoundary: req.wordBoundary,
     excludeDirs: deps.config.scan.excludeDirs,
     excludePaths: req.exclude,
-    // The shaper ranks: path order buys nothing here, and unsorted ripgrep uses every core.
+    // Ranking orders hits: path order buys nothing here, and unsorted ripgrep uses every core.
     sorted: false,
   };
   const result = await grep(deps, req.scope, query, { signal: req.signal });
@@ -51,7 +51,7 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     for (const l of f.lines) {
       if (!l.match) continue;
       const matchIndex = needle ? findIndex(l.text, needle, req.ignoreCase) : (matcher?.exec(l.text)?.index ?? -1);
-      hits.push({ file: f.path, line: l.line, text: l.text, matchIndex, kind: classify(f.path, l.text, matchIndex, req.symbol), source: 'fileio' });
+      hits.push({ file: f.path, line: l.line, text: l.text, matchIndex, kind: kindOfLine(f.path, l.text, matchIndex, req.symbol), source: 'fileio' });
     }
   }
   if (!result.truncated) return { hits, capped: false };

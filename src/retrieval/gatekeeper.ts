@@ -5,7 +5,7 @@
 // maxRefusals refusals in a row the gate opens; force bypasses it; absoluteMaxTokens always holds.
 import type { Config } from '../config/schema.ts';
 import { wholeWord } from './query.ts';
-import { itemTokens } from './shaper.ts';
+import { itemTokens } from './ranking.ts';
 import type { ResultItem } from './types.ts';
 
 export type RefusalReason = 'breadth' | 'volume' | 'relevance' | 'compound';

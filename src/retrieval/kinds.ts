@@ -90,7 +90,7 @@ export function definesSymbol(line: string, name: string): boolean {
 const PROSE = new Set(['md', 'markdown', 'mdx', 'rst', 'txt', 'adoc', 'org', 'tex']);
 
 /** The kind of a line that matched; `symbol` is set for symbol queries. */
-export function classify(file: string, line: string, matchIndex: number, symbol: string | undefined): Kind {
+export function kindOfLine(file: string, line: string, matchIndex: number, symbol: string | undefined): Kind {
   if (isCommentLine(file, line)) return 'comment';
   // Documentation mentions code; it does not define it.
   if (PROSE.has(extension(file))) return isTestPath(file) ? 'test' : 'comment';

@@ -5,7 +5,7 @@ import { type Dispatched, dispatch } from './dispatcher.ts';
 import { type GateDecision, gate, type RefusalCounter } from './gatekeeper.ts';
 import { createGraphAdapter } from './graph.ts';
 import type { Kind } from './kinds.ts';
-import { shapeResults } from './shaper.ts';
+import { rankHits } from './ranking.ts';
 import type { ResultItem, RetrievalDeps } from './types.ts';
 
 export interface GateRequest {
@@ -38,7 +38,7 @@ export async function runGated(deps: RetrievalDeps, refusals: RefusalCounter, re
   for (const file of new Set(hits.map((h) => h.file))) {
     mtimes.set(file, deps.runtime.fs.statSync(path.join(req.scope.workdir, file))?.mtimeMs ?? 0);
   }
-  const items = shapeResults({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, deps.config);
+  const items = rankHits({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, deps.config);
   // Kind filters apply to the collected hits only; whole-scope counts describe every match.
   const counts = req.kinds ? undefined : dispatched.counts;
   const decision = gate(

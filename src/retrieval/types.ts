@@ -1,4 +1,4 @@
-// What flows through the gate pipeline: hits from the adapters, ranked items from the shaper.
+// What flows through the gate pipeline: hits from the adapters, ranked items from ranking.
 import type { Config } from '../config/schema.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { GrepDeps } from '../workspace/grep/index.ts';

@@ -1,4 +1,5 @@
-// Every tool the server offers. A new tool is one module here; nothing else changes.
+// Every tool the server offers. A new tool is one module and its entry here: the registry lists it, validates its
+// arguments and calls it on every transport (the server's instructions and the README describe tools for people).
 import { ctxBg } from './context/bg.ts';
 import { ctxFs } from './context/fs.ts';
 import { ctxGit } from './context/git.ts';

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import { childEnv } from '../exec/env.ts';
-import type { ExecResult, Executor } from '../exec/run.ts';
+import type { ExecResult, Executor } from '../exec/executor.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 

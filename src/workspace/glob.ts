@@ -2,7 +2,7 @@
 import picomatch from 'picomatch';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
-import { HEAVY_DIRS } from './list.ts';
+import { UNENTERED_DIRS } from './list.ts';
 import { walk } from './walk.ts';
 
 export interface GlobResult {
@@ -28,8 +28,8 @@ export async function globFiles(
     base: base.real,
     includeHidden: true,
     respectGitignore: options.respectGitignore,
-    skipDirs: HEAVY_DIRS,
-    dropDirs: HEAVY_DIRS,
+    listOnlyDirs: UNENTERED_DIRS,
+    excludeDirs: UNENTERED_DIRS,
     signal: options.signal,
   })) {
     if (e.type === 'dir' || !isMatch(e.rel)) continue;

@@ -24,8 +24,8 @@ export interface Listing {
   notEntered: string[];
 }
 
-/** Entered by nothing that walks more than one level: listing them floods, rarely informs. */
-export const HEAVY_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', 'vendor']);
+/** Folders that ls, glob and ctx_kb index list but never enter: VCS internals and vendored code. */
+export const UNENTERED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', 'vendor']);
 
 export async function listDir(fs: RuntimeFs, target: SafePath, options: ListOptions): Promise<Listing> {
   const entries: ListedEntry[] = [];
@@ -36,7 +36,7 @@ export async function listDir(fs: RuntimeFs, target: SafePath, options: ListOpti
     base: target.real,
     includeHidden: options.includeHidden,
     respectGitignore: false,
-    skipDirs: HEAVY_DIRS,
+    listOnlyDirs: UNENTERED_DIRS,
     maxDepth: options.depth,
     signal: options.signal,
   })) {
@@ -46,7 +46,7 @@ export async function listDir(fs: RuntimeFs, target: SafePath, options: ListOpti
     }
     const item: ListedEntry = { path: e.rel, type: e.type };
     if (e.type === 'file') item.size = (await fs.lstat(e.path))?.size ?? 0;
-    if (e.type === 'dir' && options.depth > e.depth && HEAVY_DIRS.has(e.name)) notEntered.push(e.rel);
+    if (e.type === 'dir' && options.depth > e.depth && UNENTERED_DIRS.has(e.name)) notEntered.push(e.rel);
     entries.push(item);
   }
   return { path: target.relative || '.', entries, truncated, notEntered };

@@ -30,9 +30,9 @@ export interface WalkOptions {
   includeHidden: boolean;
   respectGitignore: boolean;
   /** Folder names never descended into (their entry is still yielded unless hidden/ignored). */
-  skipDirs: ReadonlySet<string>;
+  listOnlyDirs: ReadonlySet<string>;
   /** Folder names neither yielded nor descended into. */
-  dropDirs?: ReadonlySet<string>;
+  excludeDirs?: ReadonlySet<string>;
   maxDepth?: number;
   /** Yield gitignored files marked `ignored` instead of dropping them (ignored folders stay unentered). */
   keepIgnoredFiles?: boolean;
@@ -107,14 +107,14 @@ export async function* walk(fs: RuntimeFs, options: WalkOptions): AsyncGenerator
     for (const entry of entries) {
       if (!options.includeHidden && entry.name.startsWith('.')) continue;
       const type = typeOf(entry);
-      if (type === 'dir' && options.dropDirs?.has(entry.name)) continue;
+      if (type === 'dir' && options.excludeDirs?.has(entry.name)) continue;
       const abs = path.join(dir, entry.name);
       const relRoot = toPosix(path.relative(options.root, abs));
       const ignored = layers.length > 0 && isIgnored(layers, relRoot, type === 'dir');
       if (ignored && (type === 'dir' || !options.keepIgnoredFiles)) continue;
       const rel = toPosix(path.relative(options.base, abs));
       yield ignored ? { path: abs, rel, relRoot, name: entry.name, type, depth, ignored } : { path: abs, rel, relRoot, name: entry.name, type, depth };
-      if (type === 'dir' && depth < maxDepth && !options.skipDirs.has(entry.name)) {
+      if (type === 'dir' && depth < maxDepth && !options.listOnlyDirs.has(entry.name)) {
         const own = options.respectGitignore ? loadGitignore(fs, options.root, relRoot) : undefined;
         yield* visit(abs, depth + 1, own ? [...layers, own] : layers);
       }

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { childEnv, validateEnvOverrides } from '../../src/exec/env.ts';
 import { CappedOutput } from '../../src/exec/output.ts';
 import { utf8Boundary } from '../../src/text/utf8.ts';
-import { createExecutor } from '../../src/exec/run.ts';
+import { createExecutor } from '../../src/exec/executor.ts';
 import { fixture, removeDir, runtime, withEnv } from '../helpers/env.ts';
 import { alive } from '../helpers/process.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config/schema.ts';
 import { createRefusalCounter, distribution, gate, type GateInput } from '../../src/retrieval/gatekeeper.ts';
-import { itemTokens, trim } from '../../src/retrieval/shaper.ts';
+import { itemTokens, fitToBudget } from '../../src/retrieval/ranking.ts';
 import type { ResultItem } from '../../src/retrieval/types.ts';
 
 const config = defaultConfig(); // maxFiles 25, maxHits 120, minRelevance 0.35, margin 0.15, maxRefusals 3
@@ -146,7 +146,7 @@ describe('gatekeeper', () => {
   it('trims to a token budget and says how much was cut', () => {
     const list = items(100, 10);
     const per = itemTokens(list[0]!, 3.5);
-    const { kept, cut, tokens } = trim(list, per * 10, 3.5);
+    const { kept, cut, tokens } = fitToBudget(list, per * 10, 3.5);
     assert.equal(kept.length, 10);
     assert.equal(cut, 90);
     assert.ok(tokens <= per * 10);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expandBlock, outline } from '../../src/retrieval/block.ts';
-import { classify, definesSymbol, isTestPath } from '../../src/retrieval/kinds.ts';
+import { kindOfLine, definesSymbol, isTestPath } from '../../src/retrieval/kinds.ts';
 import { queryShape } from '../../src/retrieval/query.ts';
 
 describe('query shapes', () => {
@@ -35,7 +35,7 @@ describe('kind classification', () => {
     ['a.c', '#define MAX_ORDERS 10', 'MAX_ORDERS'],
   ];
   it('finds definitions in TS, Python, Go, Rust and C', () => {
-    for (const [file, line, name] of defs) assert.equal(classify(file, line, line.indexOf(name), name), 'definition', line);
+    for (const [file, line, name] of defs) assert.equal(kindOfLine(file, line, line.indexOf(name), name), 'definition', line);
   });
 
   it('does not take imports, calls, returns or assignments through a call for definitions', () => {
@@ -46,12 +46,12 @@ describe('kind classification', () => {
   });
 
   it('names calls, references, comments, strings and tests', () => {
-    assert.equal(classify('a.ts', '  return handler.handle({ id });', 17, 'handle'), 'call');
-    assert.equal(classify('a.ts', 'let x: OrderHandler;', 7, 'OrderHandler'), 'reference');
-    assert.equal(classify('a.ts', '  // OrderHandler cancels here', 5, 'OrderHandler'), 'comment');
-    assert.equal(classify('a.py', '# apply_discount lowers prices', 2, 'apply_discount'), 'comment');
-    assert.equal(classify('a.ts', "const s = 'calling OrderHandler';", 19, 'OrderHandler'), 'string');
-    assert.equal(classify('test/a.test.ts', 'new OrderHandler()', 4, 'OrderHandler'), 'test');
+    assert.equal(kindOfLine('a.ts', '  return handler.handle({ id });', 17, 'handle'), 'call');
+    assert.equal(kindOfLine('a.ts', 'let x: OrderHandler;', 7, 'OrderHandler'), 'reference');
+    assert.equal(kindOfLine('a.ts', '  // OrderHandler cancels here', 5, 'OrderHandler'), 'comment');
+    assert.equal(kindOfLine('a.py', '# apply_discount lowers prices', 2, 'apply_discount'), 'comment');
+    assert.equal(kindOfLine('a.ts', "const s = 'calling OrderHandler';", 19, 'OrderHandler'), 'string');
+    assert.equal(kindOfLine('test/a.test.ts', 'new OrderHandler()', 4, 'OrderHandler'), 'test');
     for (const p of ['src/a_test.go', 'pkg/x.spec.ts', 'tests/test_cart.py', '__tests__/a.js', 'src/FooTest.java']) assert.equal(isTestPath(p), true, p);
     assert.equal(isTestPath('src/contest.ts'), false);
   });

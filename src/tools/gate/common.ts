@@ -1,10 +1,10 @@
-
+// Pieces the four gate tools share: scope and exclude resolution, the refine reply, symbol lookups.
 import * as path from 'node:path';
 import { type Dispatched, dispatch } from '../../retrieval/dispatcher.ts';
 import { readLines } from '../../retrieval/fileio.ts';
 import type { RefineEnvelope } from '../../retrieval/gatekeeper.ts';
 import { createGraphAdapter } from '../../retrieval/graph.ts';
-import { type SafePath } from '../../security/resolve-safe.ts';
+import type { SafePath } from '../../security/resolve-safe.ts';
 import type { ToolCallContext, ToolReply } from '../registry.ts';
 import { resolveFolder } from '../workdir-folder.ts';
 import { formatRefine } from './refine-printer.ts';

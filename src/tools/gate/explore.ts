@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { expandBlock } from '../../retrieval/block.ts';
 import { leafSymbol } from '../../retrieval/query.ts';
 import type { Hit } from '../../retrieval/types.ts';
-import { HEAVY_DIRS } from '../../workspace/list.ts';
+import { UNENTERED_DIRS } from '../../workspace/list.ts';
 import { walk } from '../../workspace/walk.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { findSymbol, lineReader, resolveScope, tokenBudget } from './common.ts';
@@ -92,8 +92,8 @@ async function overview(ctx: ToolCallContext): Promise<string[]> {
   const dirs = new Map<string, { files: number; exts: Map<string, number> }>();
   const notable: string[] = [];
   let total = 0;
-  const drop = new Set([...HEAVY_DIRS, ...ctx.app.config.scan.excludeDirs]);
-  for await (const e of walk(ctx.app.runtime.fs, { root: root.workdir, base: root.real, includeHidden: false, respectGitignore: ctx.app.config.scan.respectGitignore, skipDirs: drop, dropDirs: drop, maxDepth: 6, signal: ctx.signal })) {
+  const drop = new Set([...UNENTERED_DIRS, ...ctx.app.config.scan.excludeDirs]);
+  for await (const e of walk(ctx.app.runtime.fs, { root: root.workdir, base: root.real, includeHidden: false, respectGitignore: ctx.app.config.scan.respectGitignore, listOnlyDirs: drop, excludeDirs: drop, maxDepth: 6, signal: ctx.signal })) {
     if (e.type !== 'file') continue;
     total++;
     const top = e.rel.includes('/') ? e.rel.split('/').slice(0, Math.min(2, e.rel.split('/').length - 1)).join('/') : '.';

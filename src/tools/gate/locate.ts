@@ -4,7 +4,7 @@ import { expandBlock } from '../../retrieval/block.ts';
 import type { Kind } from '../../retrieval/kinds.ts';
 import { distribution } from '../../retrieval/gatekeeper.ts';
 import { runGated } from '../../retrieval/pipeline.ts';
-import { trim } from '../../retrieval/shaper.ts';
+import { fitToBudget } from '../../retrieval/ranking.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
 import { lineReader, refineReply, resolveScope, tokenBudget } from './common.ts';
 
@@ -54,7 +54,7 @@ export const locate = defineTool({
     });
     if (!decision.pass) return refineReply(decision.envelope, dispatched.capped && !dispatched.counts);
     const max = args.max_results ?? 10;
-    const { kept } = trim(collapseOverloads(items).slice(0, max), tokenBudget(ctx, undefined), ctx.app.config.estimation.charsPerToken);
+    const { kept } = fitToBudget(collapseOverloads(items).slice(0, max), tokenBudget(ctx, undefined), ctx.app.config.estimation.charsPerToken);
     const results = [];
     const linesOf = lineReader(ctx, scope.workdir);
     for (const item of kept) {

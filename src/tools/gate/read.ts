@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import { expandBlock, type LineRange, outline } from '../../retrieval/block.ts';
 import { readLines } from '../../retrieval/fileio.ts';
 import { escapeRegex, leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
-import { shapeResults } from '../../retrieval/shaper.ts';
+import { rankHits } from '../../retrieval/ranking.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { findSymbol, tokenBudget } from './common.ts';
@@ -61,7 +61,7 @@ async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Locat
   const dispatched = await findSymbol(ctx, symbol);
   const defs = dispatched.hits.filter((h) => h.kind === 'definition');
   const mtimes = new Map(defs.map((h) => [h.file, 0]));
-  const ranked = shapeResults({ hits: defs, terms: [symbol.toLowerCase()], symbol, mtimes }, ctx.app.config);
+  const ranked = rankHits({ hits: defs, terms: [symbol.toLowerCase()], symbol, mtimes }, ctx.app.config);
   for (const hit of ranked.slice(0, 30)) {
     const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(root, hit.file));
     const lines = await readLines(ctx.app.runtime.fs, file.real);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AppError, ErrorCode, messageOf } from '../../errors.ts';
 import { runGated } from '../../retrieval/pipeline.ts';
-import { trim } from '../../retrieval/shaper.ts';
+import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
 import { refineReply, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
@@ -54,7 +54,7 @@ export const search = defineTool({
     if (!decision.pass) return refineReply(decision.envelope, dispatched.capped && !dispatched.counts);
     const budget = tokenBudget(ctx, args.max_tokens);
     const cpt = ctx.app.config.estimation.charsPerToken;
-    const { kept, cut, tokens } = trim(items.slice(0, args.max_hits ?? items.length), budget, cpt);
+    const { kept, cut, tokens } = fitToBudget(items.slice(0, args.max_hits ?? items.length), budget, cpt);
     const groups = groupByFile(kept);
     const lines = [
       `${kept.length} of ${items.length}${dispatched.capped ? '+' : ''} hits in ${groups.length} files (~${tokens} tokens)${decision.forced ? ', forced past the gate' : ''}${decision.openedAfterRefusals ? ', gate opened after repeated refusals' : ''}`,

@@ -61,9 +61,9 @@ export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQu
 
   const candidates: { abs: string; relRoot: string; relBase: string; ignored: boolean }[] = [];
   if ((await fs.stat(target.real))?.isDirectory) {
-    const dropDirs = new Set(query.excludeDirs ?? []);
+    const excludeDirs = new Set(query.excludeDirs ?? []);
     const excluded = (query.excludePaths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
-    const walking = walk(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, keepIgnoredFiles: true, skipDirs: new Set(), dropDirs, signal });
+    const walking = walk(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, keepIgnoredFiles: true, listOnlyDirs: new Set(), excludeDirs, signal });
     for await (const e of walking) {
       if (excluded.some((p) => e.relRoot === p || e.relRoot.startsWith(`${p}/`))) continue;
       if (e.type === 'file') candidates.push({ abs: e.path, relRoot: e.relRoot, relBase: e.rel, ignored: e.ignored === true });

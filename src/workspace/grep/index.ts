@@ -1,7 +1,7 @@
 // ctx_fs rg: ripgrep when it is installed, the built-in engine otherwise; the reply names the engine.
 import { AppError, ErrorCode } from '../../errors.ts';
 import { childEnv } from '../../exec/env.ts';
-import type { Executor } from '../../exec/run.ts';
+import type { Executor } from '../../exec/executor.ts';
 import type { Runtime } from '../../runtime/types.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
 import { grepBuiltin } from './builtin.ts';

@@ -1,7 +1,7 @@
 // The ripgrep engine: the system `rg` with --no-config (no RIPGREP_CONFIG_PATH, no ~/.ripgreprc),
 // JSON output parsed as it streams, stopped once one match past the limit shows the answer is cut.
 import { AppError, ErrorCode } from '../../errors.ts';
-import type { Executor } from '../../exec/run.ts';
+import type { Executor } from '../../exec/executor.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
 import { isSecretPath, SECRET_EXCLUDE_GLOBS } from '../../security/secret-files.ts';
 import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES } from './types.ts';

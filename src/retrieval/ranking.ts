@@ -1,4 +1,4 @@
-// The shaper: ranks hits by BM25 over the candidate lines plus kind weight, proximity of the query's
+// Ranking: scores hits by BM25 over the candidate lines plus kind weight, proximity of the query's
 // words, shape of the match and file recency, with the configured weights. Weights sum to 1, every
 // part is 0–1, so a score means the same across queries and minRelevance is a real threshold.
 import type { Config } from '../config/schema.ts';
@@ -6,7 +6,7 @@ import { KIND_WEIGHT } from './kinds.ts';
 import { indentOf, wholeWord } from './query.ts';
 import type { Hit, ResultItem } from './types.ts';
 
-export interface ShapeInput {
+export interface RankInput {
   hits: Hit[];
   /** Lower-case words of the query (one for a symbol). */
   terms: string[];
@@ -103,7 +103,7 @@ function shape(hit: Hit, terms: string[], symbol: string | undefined): number {
   return 0.8 * exact + 0.2 * named;
 }
 
-export function shapeResults(input: ShapeInput, config: Config): ResultItem[] {
+export function rankHits(input: RankInput, config: Config): ResultItem[] {
   const w = config.scoring.weights;
   const total = w.kind + w.lexical + w.proximity + w.shape + w.recency || 1;
   const lexical = input.symbol ? fileWeight(input.hits) : bm25(input.hits.map((h) => h.text), input.terms);
@@ -131,7 +131,7 @@ export function itemTokens(item: { file: string; text: string }, charsPerToken: 
 }
 
 /** Keeps items while they fit the budget; says how many were cut. */
-export function trim<T extends { file: string; text: string }>(items: T[], maxTokens: number, charsPerToken: number): { kept: T[]; cut: number; tokens: number } {
+export function fitToBudget<T extends { file: string; text: string }>(items: T[], maxTokens: number, charsPerToken: number): { kept: T[]; cut: number; tokens: number } {
   const kept: T[] = [];
   let tokens = 0;
   for (const item of items) {
