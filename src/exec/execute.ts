@@ -29,6 +29,8 @@ export interface RunResult {
   durationMs: number;
   stdout: string;
   stderr: string;
+  /** Bytes the last step wrote to stdout and stderr, including what the capture dropped. */
+  outputBytes: number;
   /** Set when a compile step failed and the program did not run. */
   compileFailed: boolean;
   failure?: FailureKind;
@@ -59,6 +61,7 @@ export async function runSteps(exec: Executor, spec: RunSpec): Promise<RunResult
       durationMs: Date.now() - started,
       stdout: r.stdout,
       stderr: r.stderr,
+      outputBytes: r.stdoutBytes + r.stderrBytes,
       compileFailed: Boolean(step.compile) && r.exitCode !== 0,
     };
     if (r.exitCode !== 0 || r.timedOut || r.cancelled) break;

@@ -33,6 +33,7 @@ export interface ExecResult {
   stdout: string;
   stderr: string;
   stdoutBytes: number;
+  stderrBytes: number;
 }
 
 export interface Executor {
@@ -122,6 +123,7 @@ export function createExecutor(runtime: Runtime): Executor {
         stdout: stdout.text(),
         stderr: stderr.text(),
         stdoutBytes: stdout.bytesSeen,
+        stderrBytes: stderr.bytesSeen,
       };
     },
     async killAll() {

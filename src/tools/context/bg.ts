@@ -50,7 +50,7 @@ async function kill(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
 async function log(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
   const { info, text } = ctx.app.jobs.log(jobRef(args), args.tail_lines ?? 100, args.tail_bytes ?? 65_536);
   const head = describe(info);
-  const reply = await keepOutOfContext(ctx.app.kb, { label: `${info.id} log`, kind: 'run', summary: head, text });
+  const reply = await keepOutOfContext(ctx.app, { label: `${info.id} log`, kind: 'run', summary: head, text });
   return reply ?? { text: `${head}\n${text || '(no output yet)'}`, structured: { ...info } };
 }
 

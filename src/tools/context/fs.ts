@@ -40,7 +40,7 @@ async function ls(args: Args, ctx: ToolCallContext) {
   const listing = await listDir(ctx.app.runtime.fs, dir, { depth: args.depth ?? 1, includeHidden: args.include_hidden ?? false, limit, signal: ctx.signal });
   const text = formatListing(listing, limit);
   const summary = `${listing.entries.length} entries in ${listing.path}${listing.truncated ? ' (truncated)' : ''}`;
-  return (await keepOutOfContext(ctx.app.kb, { label: `ls ${listing.path} depth ${args.depth ?? 1}`, kind: 'run', summary, text })) ?? { text, structured: { ...listing } };
+  return (await keepOutOfContext(ctx.app, { label: `ls ${listing.path} depth ${args.depth ?? 1}`, kind: 'run', summary, text })) ?? { text, structured: { ...listing } };
 }
 
 async function glob(args: Args, ctx: ToolCallContext) {
@@ -50,7 +50,7 @@ async function glob(args: Args, ctx: ToolCallContext) {
   const result = await globFiles(ctx.app.runtime.fs, base, args.pattern, { limit, respectGitignore: ctx.app.config.scan.respectGitignore, signal: ctx.signal });
   const text = formatGlob(result, limit);
   const summary = `${result.matches.length} files match ${result.pattern} in ${result.base}${result.truncated ? ' (truncated)' : ''}`;
-  return (await keepOutOfContext(ctx.app.kb, { label: `glob ${result.pattern} ${result.base}`, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
+  return (await keepOutOfContext(ctx.app, { label: `glob ${result.pattern} ${result.base}`, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
 }
 
 function stat(args: Args, ctx: ToolCallContext) {
@@ -84,7 +84,7 @@ async function rg(args: Args, ctx: ToolCallContext) {
   const text = formatGrep(result, query);
   const label = `rg ${pattern}${args.glob ? ` --glob ${args.glob}` : ''} ${where.relative || '.'}`;
   const summary = `${result.matches} matches in ${result.files.length} files (${result.engine})${result.truncated ? ', more exist' : ''}`;
-  return (await keepOutOfContext(ctx.app.kb, { label, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
+  return (await keepOutOfContext(ctx.app, { label, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
 }
 
 export const ctxFs = defineTool({

@@ -51,7 +51,7 @@ async function diff(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
   const text = formatDiff(result, options);
   const label = `git diff${options.staged ? ' --staged' : ''}${options.stat ? ' --stat' : ''}${path ? ` ${path.relative}` : ''}`;
   const summary = `${label}: ${result.lines} lines${result.truncated ? ' (truncated at 2000 lines / 200 KB)' : ''}`;
-  return (await keepOutOfContext(ctx.app.kb, { label, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
+  return (await keepOutOfContext(ctx.app, { label, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
 }
 
 async function log(args: Args, ctx: ToolCallContext): Promise<ToolReply> {

@@ -1,8 +1,7 @@
 // ctx_run reply text: how a run ended, its output, or where its output went (the output policy).
 import type { RunResult, RunSpec } from '../../exec/execute.ts';
-import type { KbHandle } from '../../kb/open.ts';
 import type { ToolReply } from '../registry.ts';
-import { keepOutOfContext } from './output-policy.ts';
+import { keepOutOfContext, type OutputStore } from './output-policy.ts';
 
 export function statusLine(spec: Pick<RunSpec, 'display'>, r: RunResult): string {
   const end = r.timedOut ? 'timed out' : r.cancelled ? 'cancelled' : r.signal ? `killed by ${r.signal}` : `exit ${r.exitCode}`;
@@ -21,7 +20,7 @@ export function combinedOutput(r: Pick<RunResult, 'stdout' | 'stderr'>): string 
 }
 
 /** The reply for one finished run, following the output policy. */
-export async function replyForRun(kb: KbHandle, spec: RunSpec, r: RunResult): Promise<ToolReply> {
+export async function replyForRun(store: OutputStore, spec: RunSpec, r: RunResult): Promise<ToolReply> {
   const status = statusLine(spec, r);
   const body = combinedOutput(r);
   const structured = {
@@ -33,7 +32,7 @@ export async function replyForRun(kb: KbHandle, spec: RunSpec, r: RunResult): Pr
     durationMs: r.durationMs,
     ...(r.failure ? { failure: r.failure } : {}),
   };
-  const indexed = await keepOutOfContext(kb, { label: spec.label, kind: 'run', summary: status, text: body, intent: spec.intent });
+  const indexed = await keepOutOfContext(store, { label: spec.label, kind: 'run', summary: status, text: body, intent: spec.intent, producedBytes: r.truncated ? r.outputBytes : undefined });
   if (indexed) return { text: indexed.text, structured: { ...structured, ...indexed.structured } };
   const note = r.truncated ? '\n(output longer than 8 MB per stream: the middle was omitted)' : '';
   return { text: `${status}${body ? `\n${body}` : '\n(no output)'}${note}`, structured };

@@ -92,7 +92,7 @@ async function startBackground(ctx: ToolCallContext, spec: RunSpec, steps: Step[
   const compile = steps.slice(0, -1);
   if (compile.length) {
     const r = await runSteps(ctx.app.exec, { ...spec, steps: compile });
-    if (r.exitCode !== 0) return replyForRun(ctx.app.kb, spec, r);
+    if (r.exitCode !== 0) return replyForRun(ctx.app, spec, r);
   }
   const run = steps[steps.length - 1]!;
   const job = ctx.app.jobs.start({ label: spec.label, command: run.command, args: run.args, cwd: spec.cwd, env: spec.env, stdin: spec.stdin, maxAgeMs: spec.timeoutMs, tempDir });
@@ -137,7 +137,7 @@ async function execute(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
       dir = undefined;
       return await startBackground(ctx, spec, steps, owned);
     }
-    return await replyForRun(ctx.app.kb, spec, await runSteps(ctx.app.exec, spec));
+    return await replyForRun(ctx.app, spec, await runSteps(ctx.app.exec, spec));
   } finally {
     cleanup(ctx, dir);
   }
@@ -169,7 +169,7 @@ async function executeFile(args: Args, ctx: ToolCallContext): Promise<ToolReply>
       signal: ctx.signal,
       intent: args.intent,
     };
-    return await replyForRun(ctx.app.kb, spec, await runSteps(ctx.app.exec, spec));
+    return await replyForRun(ctx.app, spec, await runSteps(ctx.app.exec, spec));
   } finally {
     cleanup(ctx, program.dir);
   }
@@ -208,7 +208,7 @@ async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
       const spec: RunSpec = { label: `${batchId} ${c.label}`, display: c.label, steps: program.steps, cwd, env, timeoutMs, signal: ctx.signal };
       const r = await runSteps(ctx.app.exec, spec);
       const body = combinedOutput(r);
-      const indexed = await keepOutOfContext(ctx.app.kb, { label: spec.label, kind: 'batch', summary: `[${c.label}] ${statusLine(spec, r)}`, text: body });
+      const indexed = await keepOutOfContext(ctx.app, { label: spec.label, kind: 'batch', summary: `[${c.label}] ${statusLine(spec, r)}`, text: body, producedBytes: r.truncated ? r.outputBytes : undefined });
       if (indexed) sourceLabels.push(spec.label);
       blocks[i] = indexed ? indexed.text : `[${c.label}] ${statusLine(spec, r)}${body ? `\n${body}` : ''}`;
       results[i] = { label: c.label, exit_code: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, indexed: Boolean(indexed), ...(r.failure ? { failure: r.failure } : {}) };
@@ -258,7 +258,7 @@ async function runTask(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
     signal: ctx.signal,
     intent: args.intent,
   };
-  return replyForRun(ctx.app.kb, spec, await runSteps(ctx.app.exec, spec));
+  return replyForRun(ctx.app, spec, await runSteps(ctx.app.exec, spec));
 }
 
 export const ctxRun = defineTool({
