@@ -28,7 +28,8 @@ export async function evaluateRelevance(fixture = RELEVANCE_FIXTURE): Promise<Re
   const kb = new KnowledgeBase(db, 'relevance', 3.5);
   try {
     const root = runtime.fs.realpathSync(fixture);
-    await indexPath(runtime.fs, kb, resolveSafe(runtime.fs, { dirs: [root] }, 'docs'), { respectGitignore: true });
+    const workdirs = { dirs: [root] };
+    await indexPath(runtime.fs, kb, resolveSafe(runtime.fs, workdirs, 'docs'), { workdirs, respectGitignore: true });
     let at1 = 0;
     let at3 = 0;
     const misses: RelevanceReport['misses'] = [];

@@ -1,10 +1,11 @@
 // ctx_kb index: a file or a folder into the knowledge base. Skips .git/node_modules/vendor, gitignored
-// files, binaries, files over 1 MB, secret-like files and content holding a private key, and says how
-// many it skipped and why; stops at 5000 files / 100 MB per call. Unchanged files are not redone.
+// files, binaries, files over 1 MB, secret-like files (by name and by where a symlink leads) and content
+// holding a private key, and symlinks (never followed, as rg and git do), and says how many it skipped
+// and why; stops at 5000 files / 100 MB per call. Unchanged files are not redone.
 import { AppError, ErrorCode } from '../errors.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
-import type { SafePath } from '../security/resolve-safe.ts';
-import { secretReason } from '../security/secret-files.ts';
+import type { SafePath, Workdirs } from '../security/resolve-safe.ts';
+import { holdsPrivateKey, judgeSecret, judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { walk } from '../workspace/walk.ts';
 import { chunkDocument, formatFor } from './chunk/index.ts';
@@ -17,9 +18,7 @@ export const MAX_TOTAL_BYTES = 100 * 1024 * 1024;
 const BATCH_FILES = 200;
 const BATCH_BYTES = 8 * 1024 * 1024;
 
-const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/;
-
-export type SkipReason = 'secret' | 'too large' | 'binary' | 'private key' | 'unreadable';
+export type SkipReason = 'secret' | 'symlink' | 'too large' | 'binary' | 'private key' | 'unreadable';
 
 export interface IndexReport {
   path: string;
@@ -34,6 +33,8 @@ export interface IndexReport {
 }
 
 export interface IndexOptions {
+  /** Where symlinks may lead: a secret judged by its real path is one wherever it is. */
+  workdirs: Workdirs;
   respectGitignore: boolean;
   signal?: AbortSignal;
   progress?: (done: number, total: number, message: string) => Promise<void>;
@@ -44,15 +45,13 @@ interface Candidate {
   label: string;
   size: number;
   mtimeMs: number;
+  /** A symlink met in a folder: judged, reported, never followed. */
+  link?: boolean;
 }
 
 export function isBinary(bytes: Uint8Array): boolean {
   const head = bytes.subarray(0, 8000);
   return head.includes(0);
-}
-
-export function holdsPrivateKey(text: string): boolean {
-  return PRIVATE_KEY_BLOCK.test(text);
 }
 
 function label(target: SafePath, rel: string): string {
@@ -70,6 +69,7 @@ async function candidates(fs: RuntimeFs, target: SafePath, options: IndexOptions
     excludeDirs: UNENTERED_DIRS,
     signal: options.signal,
   })) {
+    if (e.type === 'symlink') out.push({ abs: e.path, label: label(target, e.rel), size: 0, mtimeMs: 0, link: true });
     if (e.type !== 'file') continue;
     const st = await fs.stat(e.path);
     if (st) out.push({ abs: e.path, label: label(target, e.rel), size: st.size, mtimeMs: st.mtimeMs });
@@ -88,9 +88,9 @@ export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePa
 
   const st = await fs.stat(target.real);
   const single = st?.isFile === true;
+  const secretTarget = judgeSecret(options.workdirs, { relative: target.relative, real: target.real, folder: !single });
+  if (secretTarget) throw secretRefusal(target.relative || '.', secretTarget, 'indexed');
   if (single) {
-    const secret = secretReason(target.relative);
-    if (secret) throw new AppError(ErrorCode.SecretRefused, `'${target.relative}' is not indexed: ${secret}`, { hint: 'secret-like files are never indexed' });
     if (st.size > MAX_FILE_BYTES) {
       throw new AppError(ErrorCode.LimitExceeded, `'${target.relative}' is ${st.size} bytes; files over ${MAX_FILE_BYTES} bytes are not indexed`, {
         hint: 'index the folder holding the parts you need, or split the file',
@@ -116,7 +116,11 @@ export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePa
     if (options.signal?.aborted) break;
     done++;
     if (done % 100 === 0) await options.progress?.(done, files.length, `indexing ${file.label}`);
-    if (!single && secretReason(file.label)) {
+    if (file.link) {
+      skip(judgeSecretPath(fs, options.workdirs, file.label, file.abs) ? 'secret' : 'symlink', file.label);
+      continue;
+    }
+    if (!single && judgeSecret(options.workdirs, { relative: file.label, real: file.abs })) {
       skip('secret', file.label);
       continue;
     }

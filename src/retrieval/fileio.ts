@@ -1,6 +1,8 @@
 // The FileIO adapter: scans the project (ripgrep when present, the built-in engine otherwise) with
 // .gitignore rules, scan.excludeDirs, and binary and huge files skipped; reads files as lines.
-import type { SafePath } from '../security/resolve-safe.ts';
+import * as path from 'node:path';
+import { isInside, type SafePath, type Workdirs } from '../security/resolve-safe.ts';
+import { judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
 import { countMatches, grep } from '../workspace/grep/index.ts';
 import { kindOfLine } from './kinds.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
@@ -71,8 +73,12 @@ function safeRegex(pattern: string, ignoreCase: boolean): RegExp | undefined {
   }
 }
 
-/** A file's lines (workdir-relative path), for block expansion and reads. */
-export async function readLines(fs: Pick<RuntimeFs, 'readTextFile'>, abs: string): Promise<string[]> {
+/** A file's lines, for block expansion and reads; a secret-like file is refused, whatever led to it. */
+export async function readLines(fs: Pick<RuntimeFs, 'readTextFile' | 'realpathSync' | 'statSync'>, workdirs: Workdirs, abs: string): Promise<string[]> {
+  const workdir = workdirs.dirs.find((d) => isInside(d, abs));
+  const shown = workdir ? path.relative(workdir, abs).split(path.sep).join('/') : abs;
+  const secret = judgeSecretPath(fs, workdirs, shown, abs);
+  if (secret) throw secretRefusal(shown, secret, 'read');
   const text = await fs.readTextFile(abs);
   const lines = text.split(/\r?\n/);
   if (lines.length && lines[lines.length - 1] === '') lines.pop();

@@ -1,30 +1,111 @@
-// Files that look like they hold secrets. They are never indexed, searched or listed as search hits
-// (ctxmode spec, Security model): .env/.env.*, .envrc, anything under a .env/ folder, private keys,
-// credentials.json, .npmrc, .netrc, .docker/config.json, and anything under .aws/ .ssh/ .gnupg/ .kube/.
-const SECRET_NAMES = new Set(['.envrc', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'credentials.json', '.npmrc', '.netrc']);
+// Files that look like they hold secrets. Their content is never read, searched, indexed or handed to
+// code by any tool (ctxmode spec, Security model): .env/.env.*, .envrc, anything under a .env/ folder,
+// private keys, credentials.json, .npmrc, .netrc, .docker/config.json, and anything under .aws/ .ssh/
+// .gnupg/ .kube/. A file is judged by its name as given and by where it really is (issue 11: an
+// `env_alias.txt -> .env` symlink is as secret as `.env`). Their names may still be listed.
+import * as path from 'node:path';
+import { AppError, ErrorCode } from '../errors.ts';
+import type { RuntimeFs } from '../runtime/types.ts';
+import { isInside, type Workdirs } from './resolve-safe.ts';
+
+const KEY_NAMES = ['id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519'];
+const SECRET_NAMES: ReadonlyMap<string, string> = new Map([
+  ...KEY_NAMES.map((n) => [n, `SSH private key files: ${KEY_NAMES.join(', ')}`] as const),
+  ['.envrc', '.envrc files'],
+  ['credentials.json', 'credentials.json files'],
+  ['.npmrc', '.npmrc files (registry tokens)'],
+  ['.netrc', '.netrc files (login passwords)'],
+]);
 const SECRET_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx'];
 const SECRET_DIRS = new Set(['.env', '.aws', '.ssh', '.gnupg', '.kube']);
+const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/;
 
-/** Why a path (relative, `/`-separated) is secret-like, or undefined when it is not. */
+/** What every refusal tells the caller to do: the spec has no allowlist, so no setting lifts the rule. */
+export const SECRET_RULES_HINT =
+  'no tool shows the content of a secret-like file, under any name or through any symlink, and no setting changes that; ask the user for the values you need';
+
+function segments(p: string): string[] {
+  return p.split('/').filter((s) => s && s !== '.');
+}
+
+/** The rule a file path (relative, `/`-separated) falls under, or undefined when it is not secret-like. */
 export function secretReason(relativePath: string): string | undefined {
-  const parts = relativePath.split('/').filter((p) => p && p !== '.');
+  const parts = segments(relativePath);
   const name = parts[parts.length - 1];
   if (!name) return undefined;
   const dir = parts.slice(0, -1).find((p) => SECRET_DIRS.has(p));
-  if (dir) return `it is under a ${dir}/ folder`;
-  if (name === '.env' || name.startsWith('.env.')) return 'it is a .env file';
-  if (SECRET_NAMES.has(name)) return `${name} files hold credentials`;
+  if (dir) return `anything under a ${dir}/ folder`;
+  if (name === '.env' || name.startsWith('.env.')) return '.env and .env.* files';
+  const named = SECRET_NAMES.get(name);
+  if (named) return named;
   const ext = SECRET_EXTENSIONS.find((e) => name.endsWith(e));
-  if (ext) return `*${ext} files hold private keys or certificates`;
-  if (name === 'config.json' && parts[parts.length - 2] === '.docker') return '.docker/config.json holds registry credentials';
+  if (ext) return `*${ext} files (private keys and certificates)`;
+  if (name === 'config.json' && parts[parts.length - 2] === '.docker') return '.docker/config.json (registry credentials)';
   return undefined;
+}
+
+/** The rule a folder falls under when everything in it is secret (it is, or lies in, .ssh/ and the like). */
+export function secretFolderReason(relativePath: string): string | undefined {
+  const dir = segments(relativePath).find((p) => SECRET_DIRS.has(p));
+  return dir ? `anything under a ${dir}/ folder` : undefined;
 }
 
 export function isSecretPath(relativePath: string): boolean {
   return secretReason(relativePath) !== undefined;
 }
 
-/** ripgrep globs that exclude the same files (given after any user glob, so they win). */
+/** True when text holds a PEM private key block (checked where whole files are kept: the knowledge base). */
+export function holdsPrivateKey(text: string): boolean {
+  return PRIVATE_KEY_BLOCK.test(text);
+}
+
+export interface SecretMatch {
+  /** The rule that matched, in words (".env and .env.* files"). */
+  rule: string;
+  /** Where a symlink led when the name as given looked harmless: relative to its workdir, else absolute. */
+  leadsTo?: string;
+}
+
+/** A real path relative to the workdir holding it (`/`-separated), or absolute when none does. */
+function realRelative(workdirs: Workdirs, real: string): string {
+  const dir = workdirs.dirs.find((d) => isInside(d, real));
+  return (dir ? path.relative(dir, real) : real).split(path.sep).join('/');
+}
+
+/**
+ * The one judgement every tool that shows file content makes: a file or folder is secret when its
+ * name as given, or its real path after every symlink, falls under a rule.
+ */
+export function judgeSecret(workdirs: Workdirs, target: { relative: string; real: string; folder?: boolean }): SecretMatch | undefined {
+  const rules = target.folder ? secretFolderReason : secretReason;
+  const named = rules(target.relative);
+  if (named) return { rule: named };
+  const real = realRelative(workdirs, target.real);
+  const leads = rules(real);
+  return leads ? { rule: leads, leadsTo: real || '.' } : undefined;
+}
+
+/**
+ * judgeSecret for a path whose real location is not known yet (a walk entry, a hit): follows its
+ * symlinks first. `shown` is the path as the caller names it. A dangling link is judged by its name.
+ */
+export function judgeSecretPath(fs: Pick<RuntimeFs, 'realpathSync' | 'statSync'>, workdirs: Workdirs, shown: string, abs: string): SecretMatch | undefined {
+  let real: string;
+  try {
+    real = fs.realpathSync(abs);
+  } catch {
+    return judgeSecret(workdirs, { relative: shown, real: abs });
+  }
+  return judgeSecret(workdirs, { relative: shown, real, folder: fs.statSync(real)?.isDirectory === true });
+}
+
+/** The refusal a tool answers with: which path, which rule (and the symlink that led there), what to do. */
+export function secretRefusal(shown: string, match: SecretMatch, refused: string): AppError {
+  const what = match.leadsTo ? `'${shown}' leads to '${match.leadsTo}' through a symlink, which` : `'${shown}'`;
+  return new AppError(ErrorCode.SecretRefused, `${what} is treated as a secret (rule: ${match.rule}), so it is not ${refused}`, { hint: SECRET_RULES_HINT });
+}
+
+/** ripgrep globs that exclude the same files by name (given after any user glob, so they win). */
 export const SECRET_EXCLUDE_GLOBS: readonly string[] = [
   '!**/.env',
   '!**/.env.*',
@@ -34,7 +115,10 @@ export const SECRET_EXCLUDE_GLOBS: readonly string[] = [
   '!**/*.key',
   '!**/*.p12',
   '!**/*.pfx',
-  ...['id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'credentials.json', '.npmrc', '.netrc'].map((n) => `!**/${n}`),
+  ...[...SECRET_NAMES.keys()].map((n) => `!**/${n}`),
   '!**/.docker/config.json',
-  ...['.aws', '.ssh', '.gnupg', '.kube'].map((d) => `!**/${d}/**`),
+  ...[...SECRET_DIRS].filter((d) => d !== '.env').map((d) => `!**/${d}/**`),
 ];
+
+/** git pathspecs that leave the same files out of a diff, whichever folder git runs in. */
+export const SECRET_EXCLUDE_PATHSPECS: readonly string[] = SECRET_EXCLUDE_GLOBS.map((g) => `:(top,exclude,glob)${g.slice(1)}`);

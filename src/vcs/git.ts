@@ -1,13 +1,14 @@
 // Read-only git: status, diff, log. Runs git with a sanitized environment (inherited GIT_* dropped,
 // no system/global config, no pager, no prompts, no optional locks), never lets repository config
 // start programs we can avoid (fsmonitor, external diff, textconv, signature checks), passes paths
-// after `--`, and never discovers a repository above the workdir.
+// after `--`, leaves secret-like files out of diffs, and never discovers a repository above the workdir.
 import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import { childEnv } from '../exec/env.ts';
 import type { ExecResult, Executor } from '../exec/executor.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
+import { SECRET_EXCLUDE_PATHSPECS } from '../security/secret-files.ts';
 
 export const GIT_TIMEOUT_MS = 60_000;
 export const DIFF_MAX_BYTES = 200 * 1024;
@@ -156,6 +157,8 @@ export async function gitDiff(run: GitRun, options: DiffOptions): Promise<GitDif
   if (options.unified !== undefined) args.push(`--unified=${options.unified}`);
   args.push('--');
   if (options.path) args.push(options.path.path);
+  // A tracked .env or key shows its content in a diff: secret-like files never appear in one.
+  args.push(...SECRET_EXCLUDE_PATHSPECS);
   let lines = 0;
   let bytes = 0;
   const r = await git(run, args, {

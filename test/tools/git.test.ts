@@ -141,3 +141,28 @@ describe('ctx_git output policy', () => {
     removeDir(repo);
   });
 });
+
+describe('ctx_git and secret files', () => {
+  it('leaves tracked secret-like files out of a diff, from any folder, and refuses one named as the path', async () => {
+    const repo = fixture({ '.env': 'API_TOKEN=zzold\n', 'app/.ssh/config': 'Host zzold\n', 'app/main.ts': 'one\n' });
+    git(repo, 'init', '-q');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'init');
+    writeFileSync(path.join(repo, '.env'), 'API_TOKEN=zznew\n');
+    writeFileSync(path.join(repo, 'app/.ssh/config'), 'Host zznew\n');
+    writeFileSync(path.join(repo, 'app/main.ts'), 'two\n');
+    const t = testApp(repo);
+    try {
+      for (const args of [{}, { cwd: 'app' }, { path: 'app' }, { stat: true }]) {
+        const text = textOf(await t.call('ctx_git', { action: 'diff', ...args }));
+        assert.match(text, /main\.ts/, JSON.stringify(args));
+        assert.doesNotMatch(text, /zz(old|new)|\.env|\.ssh/, JSON.stringify(args));
+      }
+      const named = textOf(await t.call('ctx_git', { action: 'diff', path: '.env' }));
+      assert.match(named, /^error SECRET_REFUSED: '\.env' is treated as a secret \(rule: \.env and \.env\.\* files\), so it is not diffed/);
+    } finally {
+      await t.close();
+      removeDir(repo);
+    }
+  });
+});

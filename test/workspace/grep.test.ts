@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { resolveSafe } from '../../src/security/resolve-safe.ts';
 import { type GrepEngine, grep } from '../../src/workspace/grep/index.ts';
@@ -24,6 +26,14 @@ const FILES: Record<string, string | Uint8Array> = {
   'bin/blob.bin': new Uint8Array([0, 1, 2, 84, 79, 68, 79, 10]),
 };
 
+/** The fixture, plus symlinks that lead to secrets under harmless names (issue 11). */
+function project(): string {
+  const root = fixture(FILES);
+  symlinkSync('.env', path.join(root, 'env_alias.txt'));
+  symlinkSync('.ssh', path.join(root, 'keys_link'));
+  return root;
+}
+
 function strip(r: GrepResult) {
   const { engine: _, ...rest } = r;
   return rest;
@@ -35,7 +45,7 @@ for (const engine of engines) {
   describe(`ctx_fs rg engine: ${engine}`, () => {
     let t: TestApp;
     before(() => {
-      t = testApp(fixture(FILES));
+      t = testApp(project());
     });
     after(() => t.close());
 
@@ -61,6 +71,13 @@ for (const engine of engines) {
         const r = await run({ glob });
         assert.deepEqual(r.files, [], glob);
       }
+    });
+
+    it('never searches a secret reached through a symlink, given as the path or met on the walk', async () => {
+      assert.deepEqual((await run({}, 'env_alias.txt')).files, []);
+      assert.deepEqual((await run({}, 'keys_link')).files, []);
+      assert.deepEqual((await run({ glob: '*alias*' })).files, []);
+      assert.deepEqual((await run({ glob: 'keys_link/**' })).files, []);
     });
 
     it('filters by glob, by name at any depth or by path', async () => {
@@ -106,7 +123,7 @@ if (engines.length === 2) {
   describe('both rg engines', () => {
     let t: TestApp;
     before(() => {
-      t = testApp(fixture(FILES));
+      t = testApp(project());
     });
     after(() => t.close());
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
-import { secretReason } from '../../security/secret-files.ts';
+import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { globFiles } from '../../workspace/glob.ts';
 import { grep } from '../../workspace/grep/index.ts';
 import { listDir } from '../../workspace/list.ts';
@@ -70,8 +70,9 @@ async function rg(args: Args, ctx: ToolCallContext) {
     throw new AppError(ErrorCode.LimitExceeded, `limit for rg is at most ${RG_LIMIT.max} (got ${limit})`, { hint: 'narrow the search instead of raising the limit' });
   }
   const where = target(ctx, args.path);
-  const secret = where.relative && secretReason(where.relative);
-  if (secret) throw new AppError(ErrorCode.SecretRefused, `'${where.relative}' is not searched: ${secret}`, { hint: 'secret-like files are never searched or indexed' });
+  const folder = (await ctx.app.runtime.fs.stat(where.real))?.isDirectory === true;
+  const secret = judgeSecret(ctx.app.workdirs, { relative: where.relative, real: where.real, folder });
+  if (secret) throw secretRefusal(where.relative, secret, 'searched');
   const query = {
     pattern,
     literal: literalText !== undefined || args.literal === true,

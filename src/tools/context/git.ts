@@ -1,6 +1,7 @@
 // ctx_git: read-only git (status, diff, log) on a workdir repository. Nothing here writes.
 import { z } from 'zod';
 import { resolveSafe } from '../../security/resolve-safe.ts';
+import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { gitDiff, gitLog, gitStatus, type GitRun } from '../../vcs/git.ts';
 import { byAction, defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { resolveFolder } from '../workdir-folder.ts';
@@ -46,6 +47,8 @@ async function status(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
 
 async function diff(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
   const { run, path } = prepare(args, ctx);
+  const secret = path && judgeSecret(ctx.app.workdirs, { ...path, folder: ctx.app.runtime.fs.statSync(path.real)?.isDirectory === true });
+  if (path && secret) throw secretRefusal(path.relative, secret, 'diffed');
   const options = { path, stat: args.stat ?? false, staged: args.staged ?? false, unified: args.unified };
   const result = await gitDiff(run, options);
   const text = formatDiff(result, options);

@@ -47,6 +47,7 @@ async function index(args: Args, ctx: ToolCallContext) {
   const target = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, args.path);
   const kb = await ctx.app.kb.get();
   const report = await indexPath(ctx.app.runtime.fs, kb, target, {
+    workdirs: ctx.app.workdirs,
     respectGitignore: ctx.app.config.scan.respectGitignore,
     signal: ctx.signal,
     progress: (done, total, message) => ctx.progress(done, total, message),

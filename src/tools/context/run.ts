@@ -14,6 +14,7 @@ import { keepOutOfContext } from './output-policy.ts';
 import { combinedOutput, replyForRun, statusLine } from './run-printer.ts';
 import { guardSearch } from '../../kb/flood-guard.ts';
 import { searchKnowledge } from '../../kb/search.ts';
+import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { byAction, defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { resolveFolder } from '../workdir-folder.ts';
@@ -151,6 +152,8 @@ async function executeFile(args: Args, ctx: ToolCallContext): Promise<ToolReply>
   const file = resolveSafe(fs, ctx.app.workdirs, args.path);
   const st = await fs.stat(file.real);
   if (!st?.isFile) throw new AppError(ErrorCode.InvalidArgument, `'${args.path}' is not a file`);
+  const secret = judgeSecret(ctx.app.workdirs, file);
+  if (secret) throw secretRefusal(file.relative, secret, 'handed to code');
   if (st.size > MAX_FILE_BYTES) throw new AppError(ErrorCode.LimitExceeded, `'${args.path}' is ${st.size} bytes; the limit is 10 MB`, { hint: 'process it with a command that streams it instead' });
   const bytes = await fs.readFile(file.real);
   if (isBinary(bytes)) throw new AppError(ErrorCode.InvalidArgument, `'${args.path}' is a binary file`, { hint: 'execute_file passes text; run a command on the file instead' });

@@ -5,12 +5,16 @@ import { readLines } from '../../retrieval/fileio.ts';
 import type { RefineEnvelope } from '../../retrieval/gatekeeper.ts';
 import { createGraphAdapter } from '../../retrieval/graph.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
+import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import type { ToolCallContext, ToolReply } from '../registry.ts';
 import { resolveFolder } from '../workdir-folder.ts';
 import { formatRefine } from './refine-printer.ts';
 
 export function resolveScope(ctx: ToolCallContext, scope: string | undefined): SafePath {
-  return resolveFolder(ctx, scope, 'scope', 'pass a folder of the project, e.g. "src/"');
+  const target = resolveFolder(ctx, scope, 'scope', 'pass a folder of the project, e.g. "src/"');
+  const secret = judgeSecret(ctx.app.workdirs, { relative: target.relative, real: target.real, folder: true });
+  if (secret) throw secretRefusal(target.relative, secret, 'searched');
+  return target;
 }
 
 /** Exclusions as folders relative to the scope's workdir. */
@@ -52,7 +56,7 @@ export function lineReader(ctx: ToolCallContext, workdir: string): (file: string
   return async (file) => {
     const known = cache.get(file);
     if (known) return known;
-    const lines = await readLines(ctx.app.runtime.fs, path.join(workdir, file)).catch(() => []);
+    const lines = await readLines(ctx.app.runtime.fs, ctx.app.workdirs, path.join(workdir, file)).catch(() => []);
     cache.set(file, lines);
     return lines;
   };

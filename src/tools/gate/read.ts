@@ -8,6 +8,7 @@ import { readLines } from '../../retrieval/fileio.ts';
 import { escapeRegex, leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import { rankHits } from '../../retrieval/ranking.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
+import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { findSymbol, tokenBudget } from './common.ts';
 
@@ -31,10 +32,13 @@ function tryFile(ctx: ToolCallContext, target: string): { file: SafePath; range?
   for (const [p, range] of candidates) {
     try {
       const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, p);
-      if (ctx.app.runtime.fs.statSync(file.real)?.isFile) return range ? { file, range } : { file };
+      if (!ctx.app.runtime.fs.statSync(file.real)?.isFile) continue;
+      const secret = judgeSecret(ctx.app.workdirs, file);
+      if (secret) throw secretRefusal(file.relative, secret, 'read');
+      return range ? { file, range } : { file };
     } catch (error) {
-      // A path that escapes the workdirs is an answer, not a reason to try the symbol route.
-      if (error instanceof AppError && error.code === ErrorCode.OutsideWorkdir) throw error;
+      // A path that escapes the workdirs, or a secret file, is an answer, not a reason to try the symbol route.
+      if (error instanceof AppError && (error.code === ErrorCode.OutsideWorkdir || error.code === ErrorCode.SecretRefused)) throw error;
     }
   }
   return undefined;
@@ -64,7 +68,7 @@ async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Locat
   const ranked = rankHits({ hits: defs, terms: [symbol.toLowerCase()], symbol, mtimes }, ctx.app.config);
   for (const hit of ranked.slice(0, 30)) {
     const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(root, hit.file));
-    const lines = await readLines(ctx.app.runtime.fs, file.real);
+    const lines = await readLines(ctx.app.runtime.fs, ctx.app.workdirs, file.real);
     if (owner && !belongsTo(lines, hit.line, owner, hit.file)) continue;
     return { file, lines, range: { start: hit.line, end: hit.line } };
   }
@@ -103,7 +107,7 @@ export const read = defineTool({
     const expand = args.expand ?? true;
     const asFile = tryFile(ctx, args.target.trim());
     let located: Located;
-    if (asFile) located = { file: asFile.file, lines: await readLines(ctx.app.runtime.fs, asFile.file.real), range: asFile.range };
+    if (asFile) located = { file: asFile.file, lines: await readLines(ctx.app.runtime.fs, ctx.app.workdirs, asFile.file.real), range: asFile.range };
     else located = await locateSymbol(ctx, args.target.trim());
     const { file, lines } = located;
     const total = lines.length;
