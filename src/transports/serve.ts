@@ -49,6 +49,7 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
     maxBodyBytes: options.maxBodyBytes,
     maxSessions: 64,
     sessionIdleMs: 30 * 60_000,
+    sessionUnusedGraceMs: 60_000,
   });
   let listener: Awaited<ReturnType<typeof app.runtime.listen>>;
   try {

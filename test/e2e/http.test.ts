@@ -86,16 +86,34 @@ describe('Streamable HTTP server', () => {
     await client.close().catch(() => undefined);
   });
 
-  it('refuses a missing or wrong token with 401 and a JSON-RPC error body', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }] as Record<string, string>[]) {
+  it('refuses a missing or wrong token with 401, a Bearer challenge and a JSON-RPC body saying how to authenticate', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'Bearer realm="ctxgate"'],
+      [{ authorization: 'Bearer wrong-token-wrong-token' }, 'Bearer realm="ctxgate", error="invalid_token"'],
+      [{ authorization: TOKEN }, 'Bearer realm="ctxgate", error="invalid_token"'],
+    ];
+    for (const [headers, challenge] of cases) {
       const res = await fetch(server.url, { method: 'POST', headers: { ...accept, ...headers }, body: JSON.stringify(initialize) });
       assert.equal(res.status, 401);
-      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="ctxgate"');
+      // Without the challenge Claude Code takes the 401 for OAuth and shows a discovery 404 instead.
+      assert.equal(res.headers.get('www-authenticate'), challenge);
       const body = (await res.json()) as { jsonrpc: string; error: { code: number; message: string } };
       assert.equal(body.jsonrpc, '2.0');
-      assert.match(body.error.message, /^Unauthorized/);
+      assert.match(body.error.message, /^Unauthorized: .*"Authorization: Bearer <token>"/);
       assert.doesNotMatch(JSON.stringify(body), /at .*\.(ts|js|mjs):\d+/);
     }
+  });
+
+  it('keeps accepting new clients after 64 initializes that never ended their sessions', async () => {
+    for (let i = 0; i < 64; i++) {
+      const res = await fetch(server.url, { method: 'POST', headers: { ...auth, ...accept }, body: JSON.stringify(initialize) });
+      assert.equal(res.status, 200);
+      await res.text();
+    }
+    const { client } = await connect(server.url);
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'locate'));
+    await client.close();
   });
 
   it('refuses a foreign Origin and a foreign Host (DNS rebinding)', async () => {

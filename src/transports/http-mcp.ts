@@ -1,0 +1,132 @@
+// The `/mcp` endpoint's sessions: an initialize POST opens one (an SDK transport and an MCP server of
+// its own), later requests name it with `mcp-session-id`, DELETE ends it. The session table decides
+// which sessions may go; this module keeps each one busy while its request or stream is open.
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createClientSession, type AppContext } from '../app/context.ts';
+import { createMcpServer } from '../server/create-server.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import { rpcError, sessionNotFound, tooManySessions } from './http-responses.ts';
+import { createSessionTable } from './http-sessions.ts';
+
+export interface McpSessionsOptions {
+  maxSessions: number;
+  sessionIdleMs: number;
+  /** How long a session may stay open without any request after its initialize. */
+  sessionUnusedGraceMs: number;
+  now?: () => number;
+}
+
+export interface McpSessions {
+  readonly size: number;
+  /** POST /mcp, its body already parsed. */
+  post(request: Request, body: unknown): Promise<Response>;
+  /** GET /mcp (the SSE stream) and DELETE /mcp. */
+  forward(request: Request): Promise<Response>;
+  evictStale(): void;
+  close(): Promise<void>;
+}
+
+interface OpenSession {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+}
+
+/** Calls `done` once the response body has been read to its end or cancelled (at once when it has none). */
+function whenBodyEnds(response: Response, done: () => void): Response {
+  if (!response.body) {
+    done();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          done();
+          controller.close();
+        } else controller.enqueue(chunk.value);
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+export function createMcpSessions(app: AppContext, registry: ToolRegistry, options: McpSessionsOptions): McpSessions {
+  const table = createSessionTable<OpenSession>({
+    maxSessions: options.maxSessions,
+    idleMs: options.sessionIdleMs,
+    unusedGraceMs: options.sessionUnusedGraceMs,
+    now: options.now,
+    close: (open) => open.server.close(),
+    onEnd: (id, reason) => app.logger.log('http_session_end', { session: id, reason }),
+  });
+
+  async function start(request: Request, body: unknown): Promise<Response> {
+    const id = crypto.randomUUID();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: () => void app.logger.log('http_session_start', { session: id }),
+      onsessionclosed: () => table.delete(id, 'deleted'),
+    });
+    const server = createMcpServer(app, registry, createClientSession(id));
+    transport.onclose = () => void table.delete(id, 'closed');
+    const { release } = table.create(id, { transport, server });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request, { parsedBody: body });
+      // An initialize that failed (bad params) leaves no session behind.
+      if (response.status >= 400) await table.delete(id, 'closed');
+      return whenBodyEnds(response, release);
+    } catch (error) {
+      release();
+      await table.delete(id, 'closed');
+      throw error;
+    }
+  }
+
+  async function inSession(request: Request, handle: (open: OpenSession) => Promise<Response>): Promise<Response> {
+    const id = request.headers.get('mcp-session-id');
+    if (!id) return rpcError(400, -32000, 'Bad Request: the mcp-session-id header is required; start a session with an initialize request first');
+    const used = table.touch(id);
+    if (!used) return sessionNotFound(id);
+    try {
+      return whenBodyEnds(await handle(used.value), used.release);
+    } catch (error) {
+      used.release();
+      throw error;
+    }
+  }
+
+  return {
+    get size() {
+      return table.size;
+    },
+    post(request, body) {
+      if (request.headers.get('mcp-session-id')) {
+        return inSession(request, (open) => open.transport.handleRequest(request, { parsedBody: body }));
+      }
+      const initializes = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+      if (!initializes) {
+        return Promise.resolve(rpcError(400, -32000, 'Bad Request: no mcp-session-id header; start a session with an initialize request first'));
+      }
+      if (!table.makeRoom()) {
+        app.logger.log('http_refused', { reason: 'every session is busy', sessions: table.size });
+        return Promise.resolve(tooManySessions(options.maxSessions));
+      }
+      return start(request, body);
+    },
+    forward: (request) => inSession(request, (open) => open.transport.handleRequest(request)),
+    evictStale: () => table.evictStale(),
+    close: () => table.closeAll(),
+  };
+}
