@@ -8,7 +8,7 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'stdio'; common: CommonOptions }
-  | { kind: 'serve'; common: CommonOptions; host: string; hostExplicit: boolean; port: number; allowedHosts: string[]; allowedOrigins: string[]; maxBodyBytes: number }
+  | { kind: 'serve'; common: CommonOptions; host: string; hostExplicit: boolean; port: number; allowedHosts: string[]; allowedOrigins: string[]; maxBodyBytes: number; rotateToken: boolean }
   | { kind: 'call'; common: CommonOptions; tool: string; args: unknown; json: boolean }
   | { kind: 'doctor'; common: CommonOptions; json: boolean };
 
@@ -35,9 +35,11 @@ serve options:
   --allowed-host NAME    accept this Host header too (repeatable)
   --allowed-origin URL   accept this Origin too (repeatable)
   --max-body BYTES       request body limit (default 4194304)
+  --rotate-token         replace the saved bearer token with a new one, then serve
 
-Environment: CTXGATE_TOKEN (HTTP bearer token), CTXGATE_DATA_DIR, CTXGATE_LOG_FILE,
-CTXGATE_HOST, CTXGATE_PORT, CTXGATE_ENV_PASSTHROUGH / CTXMODE_ENV_PASSTHROUGH.
+Environment: CTXGATE_TOKEN (HTTP bearer token; else the one saved in the data dir),
+CTXGATE_DATA_DIR, CTXGATE_LOG_FILE, CTXGATE_HOST, CTXGATE_PORT,
+CTXGATE_ENV_PASSTHROUGH / CTXMODE_ENV_PASSTHROUGH.
 `;
 
 const OPTIONS = {
@@ -53,10 +55,11 @@ const OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
   'max-body': { type: 'string' },
+  'rotate-token': { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
-const SERVE_ONLY = ['host', 'port', 'allowed-host', 'allowed-origin', 'max-body'] as const;
+const SERVE_ONLY = ['host', 'port', 'allowed-host', 'allowed-origin', 'max-body', 'rotate-token'] as const;
 
 function usage(message: string): AppError {
   return new AppError(ErrorCode.Usage, message, { hint: 'run ctxgate --help for the usage' });
@@ -112,6 +115,7 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
         allowedHosts: v['allowed-host'] ?? [],
         allowedOrigins: v['allowed-origin'] ?? [],
         maxBodyBytes: v['max-body'] === undefined ? 4 * 1024 * 1024 : wholeNumber(v['max-body'], '--max-body', 1024, 256 * 1024 * 1024),
+        rotateToken: v['rotate-token'] ?? false,
       };
     }
     case 'call': {

@@ -67,10 +67,3 @@ export function tokenMatches(authorization: string | undefined, expected: string
   for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
   return diff === 0 && b.length > 0;
 }
-
-export function generateToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}

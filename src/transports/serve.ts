@@ -1,10 +1,10 @@
 // `ctxgate serve`: resolve the token, listen, say where, and close cleanly on shutdown.
-import * as path from 'node:path';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { createHttpApp } from './http.ts';
-import { generateToken, isLoopbackHost } from './http-guard.ts';
+import { isLoopbackHost } from './http-guard.ts';
+import { type ResolvedToken, resolveToken } from './http-token.ts';
 
 export interface ServeOptions {
   host: string;
@@ -14,23 +14,16 @@ export interface ServeOptions {
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
+  /** Replace the saved token with a new one before serving. */
+  rotateToken: boolean;
 }
 
-export const TOKEN_FILE = 'http-token';
-
-/** CTXGATE_TOKEN when set; otherwise a fresh token, written 0600 to the data dir and printed once. */
-function resolveToken(app: AppContext): { token: string; file?: string } {
-  const fromEnv = app.runtime.env.get('CTXGATE_TOKEN');
-  if (fromEnv !== undefined) {
-    if (fromEnv.length < 16) {
-      throw new AppError(ErrorCode.Config, 'CTXGATE_TOKEN is shorter than 16 characters', { hint: 'use a long random value, e.g. from `openssl rand -hex 32`' });
-    }
-    return { token: fromEnv };
-  }
-  const token = generateToken();
-  const file = path.join(app.dataDir, TOKEN_FILE);
-  app.runtime.fs.writeFileAtomicSync(file, `${token}\n`, 0o600);
-  return { token, file };
+/** The stderr line that tells the local user the token (nothing when they chose it via CTXGATE_TOKEN). */
+function tokenLine(t: ResolvedToken): string | undefined {
+  if (t.source === 'env') return undefined;
+  if (t.source === 'saved') return `token: ${t.token} (reused from ${t.file}; ctxgate serve --rotate-token makes a new one)`;
+  if (t.source === 'rotated') return `token: ${t.token} (rotated, saved in ${t.file}; clients still sending the old one get 401)`;
+  return `token: ${t.token} (new, saved in ${t.file}; reused at every start until ctxgate serve --rotate-token; CTXGATE_TOKEN chooses your own)`;
 }
 
 export async function serveHttp(app: AppContext, registry: ToolRegistry, options: ServeOptions): Promise<void> {
@@ -38,12 +31,12 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
   if (!loopback && !options.hostExplicit) {
     throw new AppError(ErrorCode.Usage, `refusing to bind ${options.host} without an explicit --host`, { hint: 'pass --host to bind a non-loopback address' });
   }
-  const { token, file } = resolveToken(app);
+  const resolved = resolveToken({ fs: app.runtime.fs, env: (name) => app.runtime.env.get(name), dataDir: app.dataDir, rotate: options.rotateToken });
   let port = options.port;
   const http = createHttpApp(app, registry, {
     bindHost: options.host,
     port: () => port,
-    token,
+    token: resolved.token,
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
     maxBodyBytes: options.maxBodyBytes,
@@ -66,7 +59,9 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
   const say = (line: string) => app.runtime.writeStderr(`ctxgate: ${line}\n`);
   if (!loopback) say(`WARNING: listening on non-loopback address ${options.host}; anyone who can reach it and holds the token can run commands as this user`);
-  if (file) say(`token: ${token} (also in ${file}; set CTXGATE_TOKEN to choose your own)`);
+  if (resolved.untrusted) say(`made a new token: ${resolved.untrusted}`);
+  const line = tokenLine(resolved);
+  if (line) say(line);
   // Last, so that a supervisor waiting for this line has seen everything above it.
   say(`MCP endpoint http://${shown}:${port}/mcp (health: /healthz), project ${app.projectRoot}`);
   app.logger.log('server_start', { transport: 'http', host: options.host, port, projectRoot: app.projectRoot, tools: registry.names });

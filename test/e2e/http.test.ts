@@ -164,36 +164,89 @@ describe('Streamable HTTP server', () => {
 });
 
 describe('HTTP token', () => {
-  it('is generated when CTXGATE_TOKEN is unset, printed once and written 0600 to the data dir', async () => {
-    const project = fixture({ 'a.txt': 'x' });
+  let project: string;
+  let saved: string | undefined;
+
+  before(() => {
+    project = fixture({ 'a.txt': 'x' });
+    saved = process.env.CTXGATE_TOKEN;
+    delete process.env.CTXGATE_TOKEN;
+  });
+  after(() => {
+    if (saved !== undefined) process.env.CTXGATE_TOKEN = saved;
+    removeDir(project);
+  });
+
+  /** Starts a server on `dataDir` and reads the token line it prints. */
+  async function start(dataDir: string, ...args: string[]): Promise<{ server: HttpServer; token: string; how: string; file: string }> {
+    const server = await startHttp(['--project-root', project, ...args], { CTXGATE_DATA_DIR: dataDir });
+    const m = /token: (\S+) \((new|reused|rotated)[^;]*? (?:in|from) (\S+?);/.exec(server.stderr());
+    if (!m) {
+      await server.stop();
+      assert.fail(`token line printed: ${server.stderr()}`);
+    }
+    return { server, token: m[1]!, how: m[2]!, file: m[3]! };
+  }
+
+  async function status(url: string, token: string): Promise<{ status: number; challenge: string | null }> {
+    const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, ...accept }, body: JSON.stringify(initialize) });
+    await res.body?.cancel();
+    return { status: res.status, challenge: res.headers.get('www-authenticate') };
+  }
+
+  it('refuses to start with a CTXGATE_TOKEN shorter than 16 characters', async () => {
     const dataDir = fixture();
-    const env = { CTXGATE_DATA_DIR: dataDir } as Record<string, string>;
-    const server = await startHttp(['--project-root', project], { ...env, CTXGATE_TOKEN: '' }).catch((e) => e as Error);
+    const server = await startHttp(['--project-root', project], { CTXGATE_DATA_DIR: dataDir, CTXGATE_TOKEN: '' }).catch((e) => e as Error);
     // An empty CTXGATE_TOKEN is too short: the server refuses to start rather than run unprotected.
     assert.ok(server instanceof Error);
     assert.match(server.message, /CTXGATE_TOKEN is shorter than 16 characters/);
+    removeDir(dataDir);
+  });
 
-    const saved = process.env.CTXGATE_TOKEN;
-    delete process.env.CTXGATE_TOKEN;
-    const s = await startHttp(['--project-root', project], env);
+  it('is generated when CTXGATE_TOKEN is unset, printed and written 0600 to the data dir', async () => {
+    const dataDir = fixture();
+    const { server, token, how, file } = await start(dataDir);
     try {
-      const m = /token: (\S+) \(also in (\S+);/.exec(s.stderr());
-      assert.ok(m, `token line printed: ${s.stderr()}`);
+      assert.equal(how, 'new');
       const { readFileSync, statSync } = await import('node:fs');
-      assert.equal(readFileSync(m[2]!, 'utf8').trim(), m[1]);
-      assert.equal(statSync(m[2]!).mode & 0o777, 0o600);
-      const ok = await fetch(s.url, { method: 'POST', headers: { authorization: `Bearer ${m[1]}`, ...accept }, body: JSON.stringify(initialize) });
-      assert.equal(ok.status, 200);
-      await ok.body?.cancel();
-      const code = await s.stop();
+      assert.equal(readFileSync(file, 'utf8').trim(), token);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.equal((await status(server.url, token)).status, 200);
+      const code = await server.stop();
       // Deno's child_process reports a child we signalled as code null even when it exited 0.
       if (!onDeno) assert.equal(code, 0, 'exits 0 on SIGTERM');
-      const log = readFileSync(path.join(path.dirname(m[2]!), 'ctxgate.log'), 'utf8');
+      const log = readFileSync(path.join(path.dirname(file), 'ctxgate.log'), 'utf8');
       assert.match(log, /"event":"server_stop","reason":"SIGTERM"/, 'shut down gracefully');
     } finally {
-      await s.stop();
-      if (saved !== undefined) process.env.CTXGATE_TOKEN = saved;
-      removeDir(project);
+      await server.stop();
+      removeDir(dataDir);
+    }
+  });
+
+  it('stays the same across restarts, so a saved client header keeps working, until --rotate-token', async () => {
+    const dataDir = fixture();
+    try {
+      const first = await start(dataDir);
+      await first.server.stop();
+      const second = await start(dataDir);
+      await second.server.stop();
+      assert.equal(second.how, 'reused');
+      assert.equal(second.token, first.token);
+      assert.equal(second.file, first.file);
+
+      const rotated = await start(dataDir, '--rotate-token');
+      try {
+        assert.equal(rotated.how, 'rotated');
+        assert.notEqual(rotated.token, first.token);
+        assert.deepEqual(await status(rotated.server.url, first.token), { status: 401, challenge: 'Bearer realm="ctxgate", error="invalid_token"' });
+        assert.equal((await status(rotated.server.url, rotated.token)).status, 200);
+      } finally {
+        await rotated.server.stop();
+      }
+      const third = await start(dataDir);
+      await third.server.stop();
+      assert.equal(third.token, rotated.token, 'the rotated token is the one reused from then on');
+    } finally {
       removeDir(dataDir);
     }
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allowedHostNames, checkHost, checkOrigin, generateToken, isLoopbackHost, tokenMatches } from '../../src/transports/http-guard.ts';
+import { allowedHostNames, checkHost, checkOrigin, isLoopbackHost, tokenMatches } from '../../src/transports/http-guard.ts';
+import { generateToken } from '../../src/transports/http-token.ts';
 
 describe('HTTP guard', () => {
   it('knows loopback addresses', () => {
