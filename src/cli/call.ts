@@ -14,8 +14,7 @@ export async function runCall(app: AppContext, registry: ToolRegistry, tool: str
     },
   });
   stop();
-  const { stdout } = app.runtime.stdio();
   const text = json ? JSON.stringify(result, null, 2) : result.content.map((c) => c.text).join('\n');
-  await new Promise<void>((resolve) => stdout.write(`${text}\n`, () => resolve()));
+  await app.runtime.writeStdout(`${text}\n`);
   return result.isError ? 1 : 0;
 }

@@ -21,8 +21,7 @@ function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
 }
 
 function printOut(runtime: Runtime, text: string): Promise<void> {
-  const { stdout } = runtime.stdio();
-  return new Promise((resolve) => stdout.write(`${text}\n`, () => resolve()));
+  return runtime.writeStdout(`${text}\n`);
 }
 
 async function runServer(app: AppContext, start: () => Promise<void>, watchStdin: boolean): Promise<number> {
@@ -38,8 +37,10 @@ export async function runCli(runtime: Runtime): Promise<number> {
   let app: AppContext | undefined;
   try {
     const command = parseCommand(runtime.args, (name) => runtime.env.get(name));
-    if (command.kind === 'help') return printOut(runtime, USAGE.trimEnd()).then(() => 0);
-    if (command.kind === 'version') return printOut(runtime, VERSION).then(() => 0);
+    if (command.kind === 'help' || command.kind === 'version') {
+      await printOut(runtime, command.kind === 'help' ? USAGE.trimEnd() : VERSION);
+      return 0;
+    }
 
     app = createAppContext(runtime, command.common);
     const registry = createToolRegistry(TOOLS);

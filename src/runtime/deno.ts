@@ -6,6 +6,7 @@ import { processStartTime, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
+import { writeStderr, writeStdout } from './std-streams.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
 interface DenoServer {
@@ -76,7 +77,8 @@ export function createDenoRuntime(): Runtime {
     env: { get: (name) => Deno.env.get(name), toObject: () => Deno.env.toObject() },
     fs: nodeFs,
     stdio: () => ({ stdin: process.stdin, stdout: process.stdout }),
-    writeStderr: (text) => void process.stderr.write(text),
+    writeStdout,
+    writeStderr,
     onSignal(signal: ShutdownSignal, handler: () => void) {
       Deno.addSignalListener(signal, handler);
       return () => Deno.removeSignalListener(signal, handler);

@@ -5,6 +5,7 @@ import { processStartTime, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
+import { writeStderr, writeStdout } from './std-streams.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
 async function listen(fetch: FetchHandler, options: ListenOptions): Promise<HttpListener> {
@@ -49,7 +50,8 @@ export function createNodeRuntime(): Runtime {
     },
     fs: nodeFs,
     stdio: () => ({ stdin: process.stdin, stdout: process.stdout }),
-    writeStderr: (text) => void process.stderr.write(text),
+    writeStdout,
+    writeStderr,
     onSignal(signal: ShutdownSignal, handler: () => void) {
       process.on(signal, handler);
       return () => void process.off(signal, handler);

@@ -108,6 +108,11 @@ export interface Runtime {
   fs: RuntimeFs;
   /** The process's standard streams, as the MCP SDK's stdio transport wants them. */
   stdio(): { stdin: Readable; stdout: Writable };
+  /**
+   * Writes to stdout; settles once written. When the reader has gone (`ctxgate call … | head`
+   * closed the pipe) it resolves without writing and without a stack trace.
+   */
+  writeStdout(text: string): Promise<void>;
   writeStderr(text: string): void;
   onSignal(signal: ShutdownSignal, handler: () => void): () => void;
   onStdinEnd(handler: () => void): void;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixture, removeDir } from '../helpers/env.ts';
-import { runCli } from '../helpers/server.ts';
+import { spawn } from 'node:child_process';
+import { runCli, serverCommand } from '../helpers/server.ts';
 
 describe('ctxgate command line', () => {
   let project: string;
@@ -33,6 +34,26 @@ describe('ctxgate command line', () => {
     assert.match(text.stdout, /src\/a\.py/);
     const json = runCli(['call', 'ctx_fs', '{"action":"glob","pattern":"*.py"}', '--json', '--project-root', project], { env });
     assert.deepEqual(JSON.parse(json.stdout).structuredContent.matches, ['src/a.py']);
+  });
+
+  it('ends quietly, with the call\'s own status, when the reader of its output has gone (ctxgate call … | head)', async () => {
+    const { command, args } = serverCommand();
+    for (const [call, expected] of [
+      [['call', 'ctx_fs', '{"action":"glob","pattern":"*.py"}'], 0],
+      [['call', 'ctx_fs', '{"action":"stat","path":"/etc"}'], 1],
+      [['--help'], 0],
+    ] as const) {
+      const child = spawn(command, [...args, ...call, '--project-root', project], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      // The reader goes away before ctxgate writes a byte: its write meets a closed pipe (EPIPE).
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+      assert.equal(stderr, '', `nothing on stderr for ${call.join(' ')}`);
+      assert.equal(code, expected);
+    }
   });
 
   it('exits 1 on a tool error and 2 on usage mistakes', () => {
