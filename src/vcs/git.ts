@@ -1,7 +1,7 @@
 // Read-only git: status, diff, log. Runs git with a sanitized environment (inherited GIT_* dropped,
-// no system/global config, no pager, no prompts, no optional locks), never lets repository config
-// start programs we can avoid (fsmonitor, external diff, textconv, signature checks), passes paths
-// after `--`, leaves secret-like files out of diffs, and never discovers a repository above the workdir.
+// no system/global config, no pager, no prompts, no optional locks, no transports), never lets
+// repository config start a program (git-guard.ts), passes paths after `--`, leaves secret-like
+// files out of diffs, and never discovers a repository above the workdir.
 import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import { childEnv } from '../exec/env.ts';
@@ -9,20 +9,11 @@ import type { ExecResult, Executor } from '../exec/executor.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { SECRET_EXCLUDE_PATHSPECS } from '../security/secret-files.ts';
+import { guardFromConfig, NO_TRANSPORT_ENV, SAFE_CONFIG, SAFE_DIFF_FLAGS, type WorktreeGuard } from './git-guard.ts';
 
 export const GIT_TIMEOUT_MS = 60_000;
 export const DIFF_MAX_BYTES = 200 * 1024;
 export const DIFF_MAX_LINES = 2000;
-
-const SAFE_CONFIG = [
-  '-c', 'core.fsmonitor=false',
-  '-c', 'core.untrackedCache=false',
-  '-c', 'log.showSignature=false',
-  '-c', 'color.ui=false',
-  '-c', 'core.quotePath=false',
-  '-c', 'core.pager=cat',
-  '-c', 'diff.noprefix=false',
-];
 
 export function gitEnv(runtime: Runtime, workdir: string): Record<string, string> {
   const env = childEnv(runtime);
@@ -36,6 +27,7 @@ export function gitEnv(runtime: Runtime, workdir: string): Record<string, string
     GIT_PAGER: 'cat',
     PAGER: 'cat',
     LC_ALL: 'C',
+    ...NO_TRANSPORT_ENV,
     // Discovery stops at the workdir: a repository above it would reach outside.
     GIT_CEILING_DIRECTORIES: path.dirname(workdir),
   };
@@ -48,14 +40,21 @@ export interface GitRun {
   signal?: AbortSignal;
 }
 
-async function git(run: GitRun, args: string[], options: { maxOutputBytes?: number; onStdout?: (chunk: Uint8Array) => boolean | undefined } = {}): Promise<ExecResult> {
+interface GitOptions {
+  maxOutputBytes?: number;
+  onStdout?: (chunk: Uint8Array) => boolean | undefined;
+  /** Set for commands that read the worktree, where the repository's filters would run. */
+  guard?: WorktreeGuard;
+}
+
+async function git(run: GitRun, args: string[], options: GitOptions = {}): Promise<ExecResult> {
   const gitPath = run.runtime.which('git');
   if (!gitPath) throw new AppError(ErrorCode.Unavailable, 'git is not on PATH', { hint: 'install git' });
   const result = await run.exec.run({
     command: gitPath,
     args: ['--no-pager', ...SAFE_CONFIG, ...args],
     cwd: run.cwd.real,
-    env: gitEnv(run.runtime, run.cwd.workdir),
+    env: { ...gitEnv(run.runtime, run.cwd.workdir), ...options.guard?.env },
     timeoutMs: GIT_TIMEOUT_MS,
     signal: run.signal,
     maxOutputBytes: options.maxOutputBytes ?? 4 * 1024 * 1024,
@@ -88,6 +87,13 @@ function findParentRepository(fs: Runtime['fs'], workdir: string): string | unde
   }
 }
 
+/** Reads the repository's config (includes followed) and blanks every filter driver it defines. */
+async function worktreeGuard(run: GitRun): Promise<WorktreeGuard> {
+  const r = await git(run, ['config', '--list', '-z']);
+  if (r.exitCode !== 0) throw failure('config --list', r);
+  return guardFromConfig(r.stdout);
+}
+
 function failure(command: string, r: ExecResult): AppError {
   const reason = (r.stderr.trim() || r.stdout.trim()).split('\n').slice(0, 4).join('\n');
   return new AppError(ErrorCode.InvalidArgument, `git ${command} failed: ${reason}`);
@@ -105,11 +111,15 @@ export interface GitStatus {
   branch: string;
   entries: StatusEntry[];
   truncated: boolean;
+  /** Filter drivers the repository defines, which did not run. */
+  filters: string[];
 }
 
 export async function gitStatus(run: GitRun, limit = DIFF_MAX_LINES): Promise<GitStatus> {
   await repositoryRoot(run);
-  const r = await git(run, ['status', '--porcelain=v1', '-b', '-z', '--untracked-files=normal']);
+  const guard = await worktreeGuard(run);
+  // A dirty submodule is found by running git inside it, under its own config: only its commit counts.
+  const r = await git(run, ['status', '--porcelain=v1', '-b', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'], { guard });
   if (r.exitCode !== 0) throw failure('status', r);
   const fields = r.stdout.split('\0');
   let branch = '';
@@ -132,7 +142,7 @@ export async function gitStatus(run: GitRun, limit = DIFF_MAX_LINES): Promise<Gi
     }
     entries.push(entry);
   }
-  return { branch, entries, truncated };
+  return { branch, entries, truncated, filters: guard.filters };
 }
 
 export interface DiffOptions {
@@ -147,11 +157,14 @@ export interface GitDiff {
   truncated: boolean;
   lines: number;
   bytes: number;
+  /** Filter drivers the repository defines, which did not run. */
+  filters: string[];
 }
 
 export async function gitDiff(run: GitRun, options: DiffOptions): Promise<GitDiff> {
   await repositoryRoot(run);
-  const args = ['diff', '--no-ext-diff', '--no-textconv', '--no-color'];
+  const guard = await worktreeGuard(run);
+  const args = ['diff', ...SAFE_DIFF_FLAGS, '--no-color'];
   if (options.staged) args.push('--cached');
   if (options.stat) args.push('--stat');
   if (options.unified !== undefined) args.push(`--unified=${options.unified}`);
@@ -162,6 +175,7 @@ export async function gitDiff(run: GitRun, options: DiffOptions): Promise<GitDif
   let lines = 0;
   let bytes = 0;
   const r = await git(run, args, {
+    guard,
     maxOutputBytes: DIFF_MAX_BYTES,
     onStdout(chunk) {
       bytes += chunk.length;
@@ -177,7 +191,7 @@ export async function gitDiff(run: GitRun, options: DiffOptions): Promise<GitDif
     diff = kept.join('\n');
     while (new TextEncoder().encode(diff).length > DIFF_MAX_BYTES) diff = diff.slice(0, diff.lastIndexOf('\n'));
   }
-  return { diff, truncated: cut, lines: diff ? diff.split('\n').length : 0, bytes: new TextEncoder().encode(diff).length };
+  return { diff, truncated: cut, lines: diff ? diff.split('\n').length : 0, bytes: new TextEncoder().encode(diff).length, filters: guard.filters };
 }
 
 export interface LogEntry {

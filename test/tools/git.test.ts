@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
@@ -164,5 +164,162 @@ describe('ctx_git and secret files', () => {
       await t.close();
       removeDir(repo);
     }
+  });
+});
+
+// Issue 11: a repository's config is data; nothing it names may run. Each program appends its name
+// to a marker file (and passes its input through, so a diff would still look right if it ran).
+describe('ctx_git starts no program named by the repository', () => {
+  let repo: string;
+  let tools: string;
+  let marker: string;
+  let t: TestApp;
+  const call = async (args: Record<string, unknown>) => textOf(await t.call('ctx_git', args));
+  const ran = () => (existsSync(marker) ? readFileSync(marker, 'utf8').trim().split('\n') : []);
+  const program = (name: string) => {
+    const file = path.join(tools, name);
+    // git cuts config values at an unquoted ; or #: a script keeps the command plain.
+    writeFileSync(file, `#!/bin/sh\necho ${name} >> ${marker}\nexec cat\n`);
+    chmodSync(file, 0o755);
+    return file;
+  };
+  /** Same-size edits with an old mtime: git must read the file (through its filter) to see the change. */
+  const edit = (rel: string, content: string) => {
+    writeFileSync(path.join(repo, rel), content);
+    utimesSync(path.join(repo, rel), 946684800, 946684800);
+  };
+
+  before(() => {
+    tools = fixture();
+    marker = path.join(tools, 'marker');
+    repo = fixture({
+      'a.md': 'old\n',
+      'b.proc': 'old\n',
+      'c.eq': 'old\n',
+      'd.inc': 'old\n',
+      'e.tc': 'old\n',
+      'same.txt': 'same\n',
+      '.gitattributes': '*.md filter=evil\n*.proc filter=proc\n*.eq filter=a=b\n*.inc filter=inc\n*.tc diff=tc\n',
+    });
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'first');
+    git(repo, 'config', 'filter.evil.clean', program('clean'));
+    git(repo, 'config', 'filter.evil.smudge', program('smudge'));
+    git(repo, 'config', 'filter.evil.required', 'true');
+    git(repo, 'config', 'filter.proc.process', program('process'));
+    // A driver name with "=" in it: `-c filter.a=b.clean=` would set filter.a to "b.clean=".
+    appendFileSync(path.join(repo, '.git/config'), `[filter "a=b"]\n\tclean = ${program('equals')}\n`);
+    // Config from an included file counts as much as .git/config.
+    writeFileSync(path.join(tools, 'included.cfg'), `[filter "inc"]\n\tclean = ${program('included')}\n`);
+    git(repo, 'config', 'include.path', path.join(tools, 'included.cfg'));
+    git(repo, 'config', 'diff.tc.textconv', program('textconv'));
+    git(repo, 'config', 'diff.tc.command', program('diffcommand'));
+    git(repo, 'config', 'core.fsmonitor', program('fsmonitor'));
+    git(repo, 'config', 'core.hooksPath', path.join(tools, 'hooks'));
+    mkdirSync(path.join(tools, 'hooks'));
+    for (const hook of ['post-index-change', 'post-checkout', 'reference-transaction']) {
+      writeFileSync(path.join(tools, 'hooks', hook), `#!/bin/sh\necho ${hook} >> ${marker}\n`);
+      chmodSync(path.join(tools, 'hooks', hook), 0o755);
+    }
+    for (const f of ['a.md', 'b.proc', 'c.eq', 'd.inc', 'e.tc']) edit(f, 'new\n');
+    // Touched, not changed: git diff refreshes its index entry, which writes the index (a hook event).
+    edit('same.txt', 'same\n');
+    t = testApp(repo);
+  });
+  after(async () => {
+    await t.close();
+    removeDir(repo);
+    removeDir(tools);
+  });
+
+  it('status sees the changed files without running their filters or the fsmonitor', async () => {
+    const text = await call({ action: 'status' });
+    assert.match(text, / M a\.md\n M b\.proc\n M c\.eq\n M d\.inc\n M e\.tc/);
+    assert.deepEqual(ran(), []);
+    assert.match(text, /repository filters a=b, evil, inc, proc not run/);
+  });
+
+  it('diff shows the changes without running filters, textconv, external diffs or hooks', async () => {
+    const text = await call({ action: 'diff' });
+    for (const f of ['a.md', 'b.proc', 'c.eq', 'd.inc', 'e.tc']) assert.match(text, new RegExp(`\\+\\+\\+ b/${f.replace('.', '\\.')}\\n@@ -1 \\+1 @@\\n-old\\n\\+new`));
+    assert.match(await call({ action: 'diff', path: 'a.md' }), /-old\n\+new/);
+    assert.match(await call({ action: 'diff', stat: true }), /5 files changed/);
+    assert.deepEqual(ran(), []);
+  });
+
+  it('staged diffs and log run nothing either', async () => {
+    // Staged by the test with every program turned off, then touched again so git must re-read it.
+    git(repo, '-c', 'filter.evil.clean=cat', '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', 'add', 'a.md');
+    edit('a.md', 'new\n');
+    assert.match(await call({ action: 'diff', staged: true }), /\+\+\+ b\/a\.md\n@@ -1 \+1 @@\n-old\n\+new/);
+    assert.match(await call({ action: 'diff', staged: true, path: 'a.md' }), /-old\n\+new/);
+    assert.match(await call({ action: 'diff', path: 'e.tc' }), /-old\n\+new/);
+    assert.match(await call({ action: 'log', oneline: false }), /first/);
+    assert.match(await call({ action: 'log', path: 'a.md' }), /first/);
+    assert.deepEqual(ran(), []);
+  });
+});
+
+describe('ctx_git and the rest of a repository', () => {
+  it('never lets a partial clone fetch a missing object through a command its config names', async () => {
+    const tools = fixture();
+    const marker = path.join(tools, 'marker');
+    const repo = fixture({ 'a.txt': 'old\n' });
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'first');
+    git(repo, 'config', 'core.repositoryformatversion', '1');
+    git(repo, 'config', 'extensions.partialClone', 'origin');
+    git(repo, 'config', 'remote.origin.promisor', 'true');
+    git(repo, 'config', 'remote.origin.url', `ext::sh -c echo% fetched>>${marker}`);
+    git(repo, 'config', 'protocol.ext.allow', 'always');
+    // The index names a blob the repository does not have: reading it asks the promisor remote.
+    git(repo, 'update-index', '--cacheinfo', `100644,${'1'.repeat(40)},a.txt`);
+    writeFileSync(path.join(repo, 'a.txt'), 'new\n');
+    const t = testApp(repo);
+    await t.call('ctx_git', { action: 'diff' });
+    await t.call('ctx_git', { action: 'diff', staged: true });
+    await t.call('ctx_git', { action: 'status' });
+    assert.equal(existsSync(marker), false, 'the ext:: command never ran');
+    await t.close();
+    removeDir(repo);
+    removeDir(tools);
+  });
+
+  it('does not run git inside a submodule, where the submodule config would pick the programs', async () => {
+    const tools = fixture();
+    const marker = path.join(tools, 'marker');
+    writeFileSync(path.join(tools, 'clean'), `#!/bin/sh\necho clean >> ${marker}\nexec cat\n`);
+    chmodSync(path.join(tools, 'clean'), 0o755);
+    const inner = fixture({ 's.md': 'old\n', '.gitattributes': '*.md filter=sub\n', '.env': 'TOKEN=old\n' });
+    git(inner, 'init', '-q', '-b', 'main');
+    git(inner, 'add', '.');
+    git(inner, 'commit', '-q', '-m', 'inner');
+    const repo = fixture({ 'top.txt': 'top\n' });
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'top');
+    git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'sub');
+    git(repo, 'commit', '-q', '-m', 'sub');
+    git(path.join(repo, 'sub'), 'config', 'filter.sub.clean', path.join(tools, 'clean'));
+    git(repo, 'config', 'diff.submodule', 'diff');
+    // A new submodule commit: shown inline (diff.submodule=diff), its .env would skip our exclusions.
+    writeFileSync(path.join(repo, 'sub/.env'), 'TOKEN=hunter2\n');
+    git(path.join(repo, 'sub'), '-c', 'filter.sub.clean=cat', 'commit', '-q', '-am', 'secret');
+    writeFileSync(path.join(repo, 'sub/s.md'), 'new\n');
+    utimesSync(path.join(repo, 'sub/s.md'), 946684800, 946684800);
+    writeFileSync(path.join(repo, 'top.txt'), 'changed\n');
+    const t = testApp(repo);
+    assert.match(textOf(await t.call('ctx_git', { action: 'status' })), / M top\.txt/);
+    const diff = textOf(await t.call('ctx_git', { action: 'diff' }));
+    assert.match(diff, /-top\n\+changed/);
+    assert.match(diff, /-Subproject commit [0-9a-f]{40}\n\+Subproject commit [0-9a-f]{40}\n/);
+    assert.doesNotMatch(diff, /hunter2/, "the submodule's own diff is not shown");
+    assert.equal(existsSync(marker), false, "the submodule's filter never ran");
+    await t.close();
+    removeDir(repo);
+    removeDir(inner);
+    removeDir(tools);
   });
 });

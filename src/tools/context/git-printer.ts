@@ -14,6 +14,17 @@ export function formatDiff(d: GitDiff, options: DiffOptions): string {
   return d.diff.replace(/\n$/, '') + note;
 }
 
+/** Says which of the repository's filters did not run (issue 11), since files they convert may look changed. */
+export function filterNote(filters: string[]): string | undefined {
+  if (!filters.length) return undefined;
+  return `repository filter${filters.length === 1 ? '' : 's'} ${filters.join(', ')} not run (ctx_git starts no program named by repository config); files they convert may show as changed`;
+}
+
+/** The reply with each note that applies on a line of its own, in parentheses. */
+export function withNotes(text: string, ...notes: (string | undefined)[]): string {
+  return [text, ...notes.filter(Boolean).map((n) => `(${n})`)].join('\n');
+}
+
 export function formatLog(entries: LogEntry[], oneline: boolean): string {
   if (!entries.length) return 'no commits';
   if (oneline) return entries.map((e) => `${e.hash} ${e.date} ${e.author}: ${e.subject}`).join('\n');

@@ -5,7 +5,7 @@ import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { gitDiff, gitLog, gitStatus, type GitRun } from '../../vcs/git.ts';
 import { byAction, defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { resolveFolder } from '../workdir-folder.ts';
-import { formatDiff, formatLog, formatStatus } from './git-printer.ts';
+import { filterNote, formatDiff, formatLog, formatStatus, withNotes } from './git-printer.ts';
 import { keepOutOfContext } from './output-policy.ts';
 
 const input = z.strictObject({
@@ -42,7 +42,7 @@ export const ctxGit = defineTool({
 async function status(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
   const { run } = prepare(args, ctx);
   const result = await gitStatus(run);
-  return { text: formatStatus(result), structured: { ...result } };
+  return { text: withNotes(formatStatus(result), filterNote(result.filters)), structured: { ...result } };
 }
 
 async function diff(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
@@ -51,9 +51,10 @@ async function diff(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
   if (path && secret) throw secretRefusal(path.relative, secret, 'diffed');
   const options = { path, stat: args.stat ?? false, staged: args.staged ?? false, unified: args.unified };
   const result = await gitDiff(run, options);
-  const text = formatDiff(result, options);
+  const notes = [filterNote(result.filters)];
+  const text = withNotes(formatDiff(result, options), ...notes);
   const label = `git diff${options.staged ? ' --staged' : ''}${options.stat ? ' --stat' : ''}${path ? ` ${path.relative}` : ''}`;
-  const summary = `${label}: ${result.lines} lines${result.truncated ? ' (truncated at 2000 lines / 200 KB)' : ''}`;
+  const summary = withNotes(`${label}: ${result.lines} lines${result.truncated ? ' (truncated at 2000 lines / 200 KB)' : ''}`, ...notes);
   return (await keepOutOfContext(ctx.app, { label, kind: 'run', summary, text })) ?? { text, structured: { ...result } };
 }
 
