@@ -1,14 +1,14 @@
 // Read-only git: status, diff, log. Runs git with a sanitized environment (inherited GIT_* dropped,
 // no system/global config, no pager, no prompts, no optional locks, no transports), never lets
-// repository config start a program (git-guard.ts), passes paths after `--`, leaves secret-like
-// files out of diffs, and never discovers a repository above the workdir.
+// repository config start a program (git-guard.ts), leaves secret-like files out of diffs
+// (diff-secrets.ts), passes paths after `--`, and never discovers a repository above the workdir.
 import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import { childEnv } from '../exec/env.ts';
 import type { ExecResult, Executor } from '../exec/executor.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
-import { SECRET_EXCLUDE_PATHSPECS } from '../security/secret-files.ts';
+import { type OmittedPath, parseNameStatus, secretExclusions } from './diff-secrets.ts';
 import { guardFromConfig, NO_TRANSPORT_ENV, SAFE_CONFIG, SAFE_DIFF_FLAGS, type WorktreeGuard } from './git-guard.ts';
 
 export const GIT_TIMEOUT_MS = 60_000;
@@ -157,21 +157,26 @@ export interface GitDiff {
   truncated: boolean;
   lines: number;
   bytes: number;
+  /** Secret-like files that changed and were left out. */
+  omitted: OmittedPath[];
   /** Filter drivers the repository defines, which did not run. */
   filters: string[];
 }
 
 export async function gitDiff(run: GitRun, options: DiffOptions): Promise<GitDiff> {
-  await repositoryRoot(run);
+  const root = await repositoryRoot(run);
   const guard = await worktreeGuard(run);
-  const args = ['diff', ...SAFE_DIFF_FLAGS, '--no-color'];
-  if (options.staged) args.push('--cached');
+  const base = ['diff', ...SAFE_DIFF_FLAGS, '--no-relative', '--no-color'];
+  if (options.staged) base.push('--cached');
+  // No path: the whole repository, as plain `git diff` shows from any folder of it.
+  const scope = ['--', options.path ? options.path.path : ':(top)'];
+  const names = await git(run, [...base, '--name-status', '-z', ...scope], { guard });
+  if (names.exitCode !== 0) throw failure('diff', names);
+  const { omitted, pathspecs } = secretExclusions(parseNameStatus(names.stdout), { fs: run.runtime.fs, root, workdir: run.cwd.workdir });
+  const args = [...base];
   if (options.stat) args.push('--stat');
   if (options.unified !== undefined) args.push(`--unified=${options.unified}`);
-  args.push('--');
-  if (options.path) args.push(options.path.path);
-  // A tracked .env or key shows its content in a diff: secret-like files never appear in one.
-  args.push(...SECRET_EXCLUDE_PATHSPECS);
+  args.push(...scope, ...pathspecs);
   let lines = 0;
   let bytes = 0;
   const r = await git(run, args, {
@@ -191,7 +196,7 @@ export async function gitDiff(run: GitRun, options: DiffOptions): Promise<GitDif
     diff = kept.join('\n');
     while (new TextEncoder().encode(diff).length > DIFF_MAX_BYTES) diff = diff.slice(0, diff.lastIndexOf('\n'));
   }
-  return { diff, truncated: cut, lines: diff ? diff.split('\n').length : 0, bytes: new TextEncoder().encode(diff).length, filters: guard.filters };
+  return { diff, truncated: cut, lines: diff ? diff.split('\n').length : 0, bytes: new TextEncoder().encode(diff).length, omitted, filters: guard.filters };
 }
 
 export interface LogEntry {

@@ -156,7 +156,11 @@ describe('ctx_git and secret files', () => {
       for (const args of [{}, { cwd: 'app' }, { path: 'app' }, { stat: true }]) {
         const text = textOf(await t.call('ctx_git', { action: 'diff', ...args }));
         assert.match(text, /main\.ts/, JSON.stringify(args));
-        assert.doesNotMatch(text, /zz(old|new)|\.env|\.ssh/, JSON.stringify(args));
+        // Named only in the note that says they were left out.
+        const [shown = '', note = ''] = text.split('\n(left out ');
+        assert.doesNotMatch(shown, /zz(old|new)|\.env|\.ssh/, JSON.stringify(args));
+        assert.doesNotMatch(note, /zz(old|new)/, JSON.stringify(args));
+        assert.match(note, /app\/\.ssh\/config \(anything under a \.ssh\/ folder\)/, JSON.stringify(args));
       }
       const named = textOf(await t.call('ctx_git', { action: 'diff', path: '.env' }));
       assert.match(named, /^error SECRET_REFUSED: '\.env' is treated as a secret \(rule: \.env and \.env\.\* files\), so it is not diffed/);
@@ -321,5 +325,85 @@ describe('ctx_git and the rest of a repository', () => {
     removeDir(repo);
     removeDir(inner);
     removeDir(tools);
+  });
+});
+
+// Issue 11: a committed secret file's changes never appear in a diff, nor in the knowledge base.
+describe('ctx_git diff and secret-like files', () => {
+  let repo: string;
+  let t: TestApp;
+  const call = async (args: Record<string, unknown>) => {
+    const r = await t.call('ctx_git', args);
+    return { text: textOf(r), data: r.structuredContent as Record<string, unknown> };
+  };
+
+  before(() => {
+    repo = fixture({
+      '.env': 'TOKEN=old-token\n',
+      'config/.aws/credentials': 'aws_secret=old-aws\n',
+      'keys/server.pem': 'old-pem\n',
+      'keys/move.key': 'moved-key\n',
+      'app.txt': 'old app\n',
+      'sub/notes.txt': 'old notes\n',
+    });
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'first');
+    writeFileSync(path.join(repo, '.env'), 'TOKEN=hunter2-token\n');
+    writeFileSync(path.join(repo, 'config/.aws/credentials'), 'aws_secret=hunter2-aws\n');
+    writeFileSync(path.join(repo, 'keys/server.pem'), 'hunter2-pem\n');
+    writeFileSync(path.join(repo, 'app.txt'), 'new app\n');
+    writeFileSync(path.join(repo, 'sub/notes.txt'), 'new notes\n');
+    t = testApp(repo);
+  });
+  after(async () => {
+    await t.close();
+    removeDir(repo);
+  });
+
+  it('shows the other changes and names the secret-like files it left out', async () => {
+    const { text, data } = await call({ action: 'diff' });
+    assert.match(text, /-old app\n\+new app/);
+    assert.match(text, /-old notes\n\+new notes/);
+    assert.doesNotMatch(text, /hunter2|old-token|old-aws|old-pem|diff --git a\/\.env/);
+    assert.match(text, /left out 3 secret-like files \(never shown or indexed\): \.env \(\.env and \.env\.\* files\), config\/\.aws\/credentials \(anything under a \.aws\/ folder\), keys\/server\.pem/);
+    assert.equal((data.omitted as unknown[]).length, 3);
+    const stat = await call({ action: 'diff', stat: true });
+    assert.match(stat.text, /2 files changed/);
+    assert.doesNotMatch(stat.text, /\.env \||credentials \||server\.pem \|/);
+  });
+
+  it('leaves them out from any folder, for a path, and when staged', async () => {
+    const fromSub = await call({ action: 'diff', cwd: 'sub' });
+    assert.match(fromSub.text, /\+new app/);
+    assert.doesNotMatch(fromSub.text, /hunter2/);
+    const folder = await call({ action: 'diff', path: 'config' });
+    assert.match(folder.text, /^nothing to show: every changed file is secret-like\n\(left out 1 secret-like file .*: config\/\.aws\/credentials \(anything under a \.aws\/ folder\)\)$/);
+    git(repo, 'add', '.env', 'app.txt');
+    const staged = await call({ action: 'diff', staged: true });
+    assert.match(staged.text, /\+new app/);
+    assert.doesNotMatch(staged.text, /hunter2|old-token/);
+    assert.match(staged.text, /left out 1 secret-like file .*\.env/);
+    git(repo, 'reset', '-q');
+  });
+
+  it('leaves out a secret renamed to an innocent name, both names', async () => {
+    git(repo, 'mv', 'keys/move.key', 'moved.txt');
+    const { text } = await call({ action: 'diff', staged: true });
+    assert.doesNotMatch(text, /moved-key|rename from/);
+    assert.match(text, /keys\/move\.key \(\*\.key files \(private keys and certificates\)\), moved\.txt \(renamed or copied from or to keys\/move\.key\)/);
+    git(repo, 'mv', 'moved.txt', 'keys/move.key');
+  });
+
+  it('indexes a diff over 100 KB without the secret-like files', async () => {
+    writeFileSync(path.join(repo, 'big.txt'), Array.from({ length: 1500 }, (_, i) => `changed line ${i} ${'payload '.repeat(12)}`).join('\n'));
+    git(repo, 'add', '-N', 'big.txt');
+    const { text } = await call({ action: 'diff' });
+    assert.match(text, /indexed as "git diff"/);
+    assert.match(text, /left out 3 secret-like files/);
+    assert.doesNotMatch(text, /hunter2/);
+    const found = textOf(await t.call('ctx_kb', { action: 'search', query: 'hunter2', source: 'git diff' }));
+    assert.doesNotMatch(found, /hunter2-/);
+    assert.match(textOf(await t.call('ctx_kb', { action: 'search', query: 'changed line 1234', source: 'git diff' })), /changed line 1234/);
   });
 });

@@ -1,4 +1,5 @@
 // ctx_git reply text: status, diff and log as the model reads them.
+import type { OmittedPath } from '../../vcs/diff-secrets.ts';
 import { DIFF_MAX_BYTES, DIFF_MAX_LINES, type DiffOptions, type GitDiff, type GitStatus, type LogEntry } from '../../vcs/git.ts';
 
 export function formatStatus(s: GitStatus): string {
@@ -9,9 +10,21 @@ export function formatStatus(s: GitStatus): string {
 }
 
 export function formatDiff(d: GitDiff, options: DiffOptions): string {
+  // Only secret-like files changed: "no changes" would be untrue.
+  if (!d.diff.trim() && d.omitted.length) return 'nothing to show: every changed file is secret-like';
   if (!d.diff.trim()) return `no ${options.staged ? 'staged ' : ''}changes${options.path ? ` in ${options.path.relative}` : ''}`;
   const note = d.truncated ? `\n(diff truncated at ${DIFF_MAX_LINES} lines / ${DIFF_MAX_BYTES / 1024} KB; narrow it with path, or use stat: true for an overview)` : '';
   return d.diff.replace(/\n$/, '') + note;
+}
+
+const LISTED_OMISSIONS = 20;
+
+/** Names the secret-like files a diff left out (issue 11), so their absence is not read as "unchanged". */
+export function omittedNote(omitted: OmittedPath[]): string | undefined {
+  if (!omitted.length) return undefined;
+  const listed = omitted.slice(0, LISTED_OMISSIONS).map((o) => `${o.path} (${o.rule})`);
+  const more = omitted.length > LISTED_OMISSIONS ? `, and ${omitted.length - LISTED_OMISSIONS} more` : '';
+  return `left out ${omitted.length} secret-like file${omitted.length === 1 ? '' : 's'} (never shown or indexed): ${listed.join(', ')}${more}`;
 }
 
 /** Says which of the repository's filters did not run (issue 11), since files they convert may look changed. */

@@ -5,7 +5,7 @@ import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { gitDiff, gitLog, gitStatus, type GitRun } from '../../vcs/git.ts';
 import { byAction, defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { resolveFolder } from '../workdir-folder.ts';
-import { filterNote, formatDiff, formatLog, formatStatus, withNotes } from './git-printer.ts';
+import { filterNote, formatDiff, formatLog, formatStatus, omittedNote, withNotes } from './git-printer.ts';
 import { keepOutOfContext } from './output-policy.ts';
 
 const input = z.strictObject({
@@ -33,7 +33,7 @@ export const ctxGit = defineTool({
   name: 'ctx_git',
   title: 'Git (read-only)',
   description:
-    'Read-only git on a workdir repository. status: branch and changed files (porcelain v1). diff: working tree or staged (stat, unified, path); cut at 2000 lines/200 KB. log: recent commits (n ≤ 100, default 20; path; oneline default).',
+    'Read-only git on a workdir repository. status: branch and changed files (porcelain v1). diff: working tree or staged (stat, unified, path); secret-like files (.env, keys…) left out; cut at 2000 lines/200 KB. log: recent commits (n ≤ 100, default 20; path; oneline default).',
   input,
   annotations: READ_ONLY,
   run: byAction<Args>({ status, diff, log }),
@@ -51,7 +51,7 @@ async function diff(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
   if (path && secret) throw secretRefusal(path.relative, secret, 'diffed');
   const options = { path, stat: args.stat ?? false, staged: args.staged ?? false, unified: args.unified };
   const result = await gitDiff(run, options);
-  const notes = [filterNote(result.filters)];
+  const notes = [omittedNote(result.omitted), filterNote(result.filters)];
   const text = withNotes(formatDiff(result, options), ...notes);
   const label = `git diff${options.staged ? ' --staged' : ''}${options.stat ? ' --stat' : ''}${path ? ` ${path.relative}` : ''}`;
   const summary = withNotes(`${label}: ${result.lines} lines${result.truncated ? ' (truncated at 2000 lines / 200 KB)' : ''}`, ...notes);
