@@ -7,7 +7,7 @@ import { AppError, ErrorCode } from '../errors.ts';
 import { childEnv } from '../exec/env.ts';
 import type { ExecResult, Executor } from '../exec/executor.ts';
 import type { Runtime } from '../runtime/types.ts';
-import type { SafePath } from '../security/resolve-safe.ts';
+import { isInside, type SafePath } from '../security/resolve-safe.ts';
 import { type OmittedPath, parseNameStatus, secretExclusions } from './diff-secrets.ts';
 import { guardFromConfig, NO_TRANSPORT_ENV, SAFE_CONFIG, SAFE_DIFF_FLAGS, type WorktreeGuard } from './git-guard.ts';
 
@@ -67,7 +67,7 @@ async function git(run: GitRun, args: string[], options: GitOptions = {}): Promi
 /** The repository's top folder; a clear error when the workdir is not (only) a repository. */
 export async function repositoryRoot(run: GitRun): Promise<string> {
   const r = await git(run, ['rev-parse', '--show-toplevel']);
-  if (r.exitCode === 0) return r.stdout.trim();
+  if (r.exitCode === 0) return insideWorkdir(run, r.stdout.trim());
   const parent = findParentRepository(run.runtime.fs, run.cwd.workdir);
   if (parent) {
     throw new AppError(ErrorCode.Unavailable, `${run.cwd.workdir} is not a git repository itself; it lies inside the repository at ${parent}, which reaches outside the workdirs`, {
@@ -75,6 +75,20 @@ export async function repositoryRoot(run: GitRun): Promise<string> {
     });
   }
   throw new AppError(ErrorCode.Unavailable, `${run.cwd.path} is not inside a git repository`, { hint: 'run git init there, or pass cwd of a folder that is in a repository' });
+}
+
+/** core.worktree in a repository's config can put its files anywhere; git would read them there. */
+function insideWorkdir(run: GitRun, root: string): string {
+  let real = root;
+  try {
+    real = run.runtime.fs.realpathSync(root);
+  } catch {
+    // Not there: judged as written.
+  }
+  if (isInside(run.cwd.workdir, real)) return real;
+  throw new AppError(ErrorCode.OutsideWorkdir, `the repository's working tree is ${root}, outside the workdirs (core.worktree in its config points there)`, {
+    hint: `make ${root} the project root (or a workdir), or fix core.worktree, to use ctx_git on it`,
+  });
 }
 
 function findParentRepository(fs: Runtime['fs'], workdir: string): string | undefined {

@@ -291,6 +291,25 @@ describe('ctx_git and the rest of a repository', () => {
     removeDir(tools);
   });
 
+  it('refuses a repository whose config puts its working tree outside the workdir', async () => {
+    const outside = fixture({ 'x.txt': 'outside secret\n' });
+    const repo = fixture();
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'config', 'core.worktree', outside);
+    git(repo, 'add', 'x.txt');
+    git(repo, 'commit', '-q', '-m', 'first');
+    writeFileSync(path.join(outside, 'x.txt'), 'changed outside\n');
+    const t = testApp(repo);
+    for (const action of ['diff', 'status', 'log']) {
+      const text = textOf(await t.call('ctx_git', { action }));
+      assert.match(text, /OUTSIDE_WORKDIR.*working tree is .* outside the workdirs \(core\.worktree/);
+      assert.doesNotMatch(text, /outside secret|changed outside|x\.txt/);
+    }
+    await t.close();
+    removeDir(repo);
+    removeDir(outside);
+  });
+
   it('does not run git inside a submodule, where the submodule config would pick the programs', async () => {
     const tools = fixture();
     const marker = path.join(tools, 'marker');
