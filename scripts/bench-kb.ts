@@ -150,7 +150,7 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
   let naive: import('better-sqlite3').Database | undefined;
   const openStarted = performance.now();
   if (engine === 'wasm') {
-    kb = new KnowledgeBase(await openDatabase(await loadRuntime(), file, { exclusive: true, busyTimeoutMs: 1000, migrations: KB_MIGRATIONS, pragmas: process.env.BENCH_PRAGMAS ? process.env.BENCH_PRAGMAS.split(';') : undefined }), 'bench', 3.5);
+    kb = new KnowledgeBase(await openDatabase(await loadRuntime(), file, { exclusive: true, busyTimeoutMs: 1000, migrations: KB_MIGRATIONS, pragmas: process.env.BENCH_PRAGMAS ? process.env.BENCH_PRAGMAS.split(';') : undefined }), 'bench');
   } else {
     const Native = loadBetterSqlite();
     const db = new Native(file);
@@ -163,7 +163,7 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
     }
     const wrapped = nativeAsDatabase(db, file);
     if (engine === 'native-same') for (const m of KB_MIGRATIONS) wrapped.exec(m.sql);
-    kb = new KnowledgeBase(wrapped, 'bench', 3.5);
+    kb = new KnowledgeBase(wrapped, 'bench');
   }
   const openMs = performance.now() - openStarted;
 

@@ -25,7 +25,7 @@ export async function evaluateRelevance(fixture = RELEVANCE_FIXTURE): Promise<Re
   const cases = JSON.parse(readFileSync(path.join(fixture, 'queries.json'), 'utf8')) as { query: string; label: string; title: string }[];
   const dir = mkdtempSync(path.join(tmpdir(), 'ctxgate-relevance-'));
   const db = await openDatabase(runtime, path.join(dir, 'kb.db'), { exclusive: true, busyTimeoutMs: 100, migrations: KB_MIGRATIONS });
-  const kb = new KnowledgeBase(db, 'relevance', 3.5);
+  const kb = new KnowledgeBase(db, 'relevance');
   try {
     const root = runtime.fs.realpathSync(fixture);
     const workdirs = { dirs: [root] };

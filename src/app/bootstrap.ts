@@ -7,6 +7,7 @@ import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
 import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
@@ -42,8 +43,10 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   const exec = createExecutor(runtime);
   lifecycle.onShutdown(() => exec.killAll());
   const processSessionId = crypto.randomUUID();
-  const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, config.estimation.charsPerToken);
+  const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId);
   lifecycle.onShutdown(() => kb.close());
+  const usage = createUsageRecorder(kb, { onError: (error) => logger.log('usage_write_failed', { error: messageOf(error) }) });
+  lifecycle.onShutdown(() => usage.flush());
   const jobs = new JobManager(runtime, path.join(dataDir, 'jobs', processSessionId));
   lifecycle.onShutdown(() => jobs.stopAll());
   return {
@@ -58,6 +61,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     jobs,
     net: runtimeNetwork(runtime),
     kb,
+    usage,
     lifecycle,
     processSessionId,
     debug: options.debug,

@@ -4,6 +4,7 @@ import type { JobManager } from '../exec/jobs.ts';
 import type { Executor } from '../exec/executor.ts';
 import { createFloodState, type FloodState } from '../kb/flood-guard.ts';
 import type { KbHandle } from '../kb/open.ts';
+import type { UsageRecorder } from '../kb/usage.ts';
 import type { Network } from '../net/fetch-url.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createRefusalCounter, type RefusalCounter } from '../retrieval/gatekeeper.ts';
@@ -28,6 +29,8 @@ export interface AppContext {
   net: Network;
   /** The knowledge base, opened on first use. */
   kb: KbHandle;
+  /** One record per tool call, written to the knowledge base in batches. */
+  usage: UsageRecorder;
   lifecycle: Lifecycle;
   /** Identifies this server process (ctx_kb stats/purge scope=session). */
   processSessionId: string;

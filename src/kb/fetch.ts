@@ -29,6 +29,8 @@ export interface FetchOutcome {
   title?: string;
   status?: number;
   bytes?: number;
+  /** Bytes of the page as text (what the agent would have read without the knowledge base). */
+  textBytes?: number;
   chunks: number;
   truncated?: boolean;
   preview: string;
@@ -58,15 +60,14 @@ async function fetchOne(net: Network, kb: KnowledgeBase, req: FetchRequest, url:
     const known = kb.source(key);
     if (known && Date.now() - known.indexed_at < req.ttlMs) {
       const first = kb.db.value('SELECT body FROM chunks WHERE source_id = ? ORDER BY seq LIMIT 1', [known.id]);
-      return { url: label, key, cached: true, chunks: known.chunk_count, preview: preview(String(first ?? ''), req.previewBytes) };
+      return { url: label, key, cached: true, chunks: known.chunk_count, textBytes: known.bytes, preview: preview(String(first ?? ''), req.previewBytes) };
     }
   }
   const body = await fetchUrl(url.toString(), net, { timeoutMs: req.timeoutMs, signal: req.signal, accept: req.format === 'json' ? 'application/json' : undefined });
   const converted = convertBody(body.bytes, body.contentType, req.format, body.url);
   const chunks = chunkDocument(converted.text, converted.title ?? label, converted.chunkAs);
   kb.put({ key, kind: 'fetch', label, chunks });
-  kb.count('bytes_kept_out', body.bytes.length);
-  const outcome: FetchOutcome = { url: label, key, cached: false, status: body.status, bytes: body.bytes.length, chunks: chunks.length, preview: preview(converted.text, req.previewBytes) };
+  const outcome: FetchOutcome = { url: label, key, cached: false, status: body.status, bytes: body.bytes.length, textBytes: new TextEncoder().encode(converted.text).length, chunks: chunks.length, preview: preview(converted.text, req.previewBytes) };
   if (converted.title) outcome.title = converted.title;
   if (body.truncated) outcome.truncated = true;
   return outcome;

@@ -19,7 +19,7 @@ export function kbDatabaseFile(runtime: Runtime, dataDir: string): string {
   return explicit ? path.resolve(runtime.cwd(), explicit) : path.join(dataDir, 'context.db');
 }
 
-export function createKbHandle(runtime: Runtime, file: string, sessionId: string, charsPerToken: number): KbHandle {
+export function createKbHandle(runtime: Runtime, file: string, sessionId: string): KbHandle {
   let opening: Promise<KnowledgeBase> | undefined;
   let kb: KnowledgeBase | undefined;
   return {
@@ -31,7 +31,7 @@ export function createKbHandle(runtime: Runtime, file: string, sessionId: string
       opening ??= (async () => {
         runtime.fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
         const db = await openDatabase(runtime, file, { exclusive: true, busyTimeoutMs: 2000, migrations: KB_MIGRATIONS });
-        kb = new KnowledgeBase(db, sessionId, charsPerToken);
+        kb = new KnowledgeBase(db, sessionId);
         return kb;
       })().catch((error) => {
         opening = undefined;

@@ -1,5 +1,5 @@
 // Command and tool output kept in the knowledge base: chunked as text, stored under one label (the
-// same label replaces the earlier output), counted as kept out of the context.
+// same label replaces the earlier output).
 import { chunkText } from './chunk/text.ts';
 import type { KnowledgeBase, SourceKind } from './store.ts';
 
@@ -19,6 +19,5 @@ export function indexOutput(kb: KnowledgeBase, output: OutputToIndex): IndexedOu
   const chunks = chunkText(output.text, output.label);
   kb.put({ key: `${output.kind}:${output.label}`, kind: output.kind, label: output.label, chunks });
   const bytes = new TextEncoder().encode(output.text).length;
-  kb.count('bytes_kept_out', bytes);
   return { bytes, lines: output.text.split('\n').length, chunks: chunks.length };
 }

@@ -1,6 +1,7 @@
 // The knowledge base's tables. Text is stored once (chunks): the Porter index is an external-content
 // table over it, the trigram index is contentless, so indexing writes each byte of text once.
 import type { Migration } from '../storage/database.ts';
+import { USAGE_MIGRATION_SQL } from './usage.ts';
 
 export const KB_MIGRATIONS: readonly Migration[] = [
   {
@@ -43,6 +44,13 @@ export const KB_MIGRATIONS: readonly Migration[] = [
         DELETE FROM fts_trigram WHERE rowid = old.id;
       END;
       CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    `,
+  },
+  {
+    version: 2,
+    description: 'one row per tool call (usage and honest savings) instead of global byte counters',
+    sql: `${USAGE_MIGRATION_SQL}
+      DROP TABLE counters;
     `,
   },
 ];

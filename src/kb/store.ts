@@ -44,9 +44,6 @@ export interface KbStats {
   documents: number;
   chunks: number;
   bytes: number;
-  bytesKeptOut: number;
-  bytesReturned: number;
-  estTokensSaved: number;
   databaseBytes: number;
   sessionId: string;
 }
@@ -62,12 +59,10 @@ export interface PurgeResult {
 export class KnowledgeBase {
   readonly db: Database;
   readonly sessionId: string;
-  private readonly charsPerToken: number;
 
-  constructor(db: Database, sessionId: string, charsPerToken: number) {
+  constructor(db: Database, sessionId: string) {
     this.db = db;
     this.sessionId = sessionId;
-    this.charsPerToken = charsPerToken;
   }
 
   /**
@@ -158,26 +153,12 @@ export class KnowledgeBase {
     });
   }
 
-  count(name: string, delta: number): void {
-    if (!delta) return;
-    this.db.run('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value', [name, Math.round(delta)]);
-  }
-
-  private counter(name: string): number {
-    return Number(this.db.value('SELECT value FROM counters WHERE name = ?', [name]) ?? 0);
-  }
-
   stats(databaseBytes: number): KbStats {
     const row = this.db.get('SELECT count(*) AS documents, coalesce(sum(chunk_count), 0) AS chunks, coalesce(sum(bytes), 0) AS bytes FROM sources') ?? {};
-    const keptOut = this.counter('bytes_kept_out');
-    const returned = this.counter('bytes_returned');
     return {
       documents: Number(row.documents ?? 0),
       chunks: Number(row.chunks ?? 0),
       bytes: Number(row.bytes ?? 0),
-      bytesKeptOut: keptOut,
-      bytesReturned: returned,
-      estTokensSaved: Math.max(0, Math.round((keptOut - returned) / this.charsPerToken)),
       databaseBytes,
       sessionId: this.sessionId,
     };

@@ -44,7 +44,8 @@ export interface GateInput {
   relevanceOnly?: boolean;
 }
 
-export type GateDecision = { pass: true; openedAfterRefusals: boolean; forced: boolean } | { pass: false; envelope: RefineEnvelope };
+/** `afterRefusal`: this answer came right after a refusal in the same session (a suggestion followed, or a rephrasing). */
+export type GateDecision = { pass: true; openedAfterRefusals: boolean; forced: boolean; afterRefusal: boolean } | { pass: false; envelope: RefineEnvelope };
 
 /** One client session's consecutive refusals (the deadlock cap counts them). */
 export interface RefusalCounter {
@@ -199,12 +200,12 @@ export function gate(input: GateInput, baseConfig: Config, counter: RefusalCount
   const previous = counter.refusals;
   if (!refuse || input.force) {
     counter.refusals = 0;
-    return { pass: true, openedAfterRefusals: false, forced: refuse && input.force };
+    return { pass: true, openedAfterRefusals: false, forced: refuse && input.force, afterRefusal: previous > 0 };
   }
   // Deadlock cap: an agent refused maxRefusals times in a row gets through on the next try.
   if (previous >= config.limits.maxRefusals) {
     counter.refusals = 0;
-    return { pass: true, openedAfterRefusals: true, forced: false };
+    return { pass: true, openedAfterRefusals: true, forced: false, afterRefusal: true };
   }
   const refusalCount = previous + 1;
   counter.refusals = refusalCount;

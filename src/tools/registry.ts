@@ -3,6 +3,7 @@
 // into an `isError` result that says what was wrong and what to do.
 import { z } from 'zod';
 import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
+import type { SavingBasis } from '../kb/usage.ts';
 import { redactArgs } from '../logging/logger.ts';
 import type { AppContext, ClientSession } from '../app/context.ts';
 
@@ -26,6 +27,10 @@ export interface ToolReply {
   text: string;
   /** Machine-readable form; required when the tool declares an output schema. */
   structured?: Record<string, unknown>;
+  /** What the agent would have received without this tool, when that is more than the reply (usage records). */
+  saving?: { rawBytes: number; basis: SavingBasis };
+  /** A gated tool's decision: refused (with the reason), or answered right after a refusal. */
+  gate?: { refused: string } | { followed: true };
 }
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
@@ -127,9 +132,12 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
           chars: reply.text.length,
           estTokens: Math.ceil(reply.text.length / ctx.app.config.estimation.charsPerToken),
         });
+        recordCall(ctx, { tool: name, args, started, replyText: reply.text, reply });
         return result;
       } catch (error) {
-        return errorResult(name, error, ctx, Date.now() - started);
+        const result = errorResult(name, error, ctx, Date.now() - started);
+        if (byName.has(name)) recordCall(ctx, { tool: name, args, started, replyText: result.content[0]!.text, error: isAppError(error) ? error.code : ErrorCode.Internal });
+        return result;
       }
     },
   };
@@ -145,6 +153,24 @@ export function formatArgumentIssues(issues: readonly z.core.$ZodIssue[]): strin
       return `  ${where}: ${issue.message}`;
     })
     .join('\n');
+}
+
+/** One usage record per call (see kb/usage.ts): what it cost, and what it saved compared with what. */
+function recordCall(ctx: ToolCallContext, call: { tool: string; args: unknown; started: number; replyText: string; reply?: ToolReply; error?: string }): void {
+  const action = call.args && typeof call.args === 'object' && 'action' in call.args && typeof call.args.action === 'string' ? call.args.action : undefined;
+  const gate = call.reply?.gate;
+  ctx.app.usage.record({
+    at: call.started,
+    processSession: ctx.app.processSessionId,
+    clientSession: ctx.session.id,
+    tool: call.tool,
+    ...(action ? { action } : {}),
+    outcome: call.error ? 'error' : gate && 'refused' in gate ? 'refused' : 'ok',
+    ...(call.error ? { detail: call.error } : gate ? { detail: 'refused' in gate ? gate.refused : 'followed' } : {}),
+    durationMs: Date.now() - call.started,
+    replyBytes: new TextEncoder().encode(call.replyText).length,
+    ...(call.reply?.saving ? { rawBytes: call.reply.saving.rawBytes, basis: call.reply.saving.basis } : {}),
+  });
 }
 
 function errorResult(tool: string, error: unknown, ctx: ToolCallContext, durationMs: number): CallResult {

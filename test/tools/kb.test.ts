@@ -115,10 +115,13 @@ describe('ctx_kb', () => {
     assert.equal((fresh.data.hits as unknown[]).length, 1);
   });
 
-  it('reports stats with the session id and bytes kept out of context', async () => {
+  it('reports stats with the session id, and counts no saving for indexing and searching alone', async () => {
     const { data, text } = await call({ action: 'stats' });
     assert.equal(data.documents, 5);
-    assert.ok((data.bytesKeptOut as number) > 0);
+    const usage = data.usage as { project: { calls: number; savedBytes: number } };
+    assert.ok(usage.project.calls > 5, `calls recorded: ${usage.project.calls}`);
+    assert.equal(usage.project.savedBytes, 0);
+    assert.match(text, /saved ~0 tokens/);
     assert.equal(data.session_id, t.app.processSessionId);
     assert.match(text, /session_id: /);
   });

@@ -28,10 +28,10 @@ export function formatSearch(query: string, r: SearchResponse, note?: string): s
   return [head, ...blocks, ...(note ? [note] : [])].join('\n');
 }
 
-export function formatStats(s: KbStats, file: string): string {
+export function formatStats(s: KbStats, file: string, usage: string[]): string {
   return [
     `${s.documents} documents, ${s.chunks} chunks, ${s.bytes} bytes of text (database ${s.databaseBytes} bytes at ${file})`,
-    `kept out of context: ${s.bytesKeptOut} bytes; returned: ${s.bytesReturned} bytes; ~${s.estTokensSaved} tokens saved`,
+    ...usage,
     `session_id: ${s.sessionId}`,
   ].join('\n');
 }

@@ -5,6 +5,7 @@ import { AppError, ErrorCode, messageOf } from '../../errors.ts';
 import { availableRuntimes } from '../../exec/programs.ts';
 import { floodCheck, floodCompleted, floodError } from '../../kb/flood-guard.ts';
 import { fetchMany } from '../../kb/fetch.ts';
+import { usageTotals } from '../../kb/usage.ts';
 import { indexPath } from '../../kb/indexer.ts';
 import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
 import { searchKnowledge } from '../../kb/search.ts';
@@ -12,6 +13,7 @@ import { resolveSafe } from '../../security/resolve-safe.ts';
 import { loadSqlite } from '../../storage/sqlite.ts';
 import { byAction, defineTool, type ToolCallContext } from '../registry.ts';
 import { formatFetch, formatIndexReport, formatPurge, formatSearch, formatStats } from './kb-printer.ts';
+import { formatUsage } from './usage-printer.ts';
 
 const SEARCH_LIMIT = 5;
 
@@ -52,10 +54,8 @@ async function index(args: Args, ctx: ToolCallContext) {
     signal: ctx.signal,
     progress: (done, total, message) => ctx.progress(done, total, message),
   });
-  const text = formatIndexReport(report);
-  kb.count('bytes_kept_out', report.bytes);
-  kb.count('bytes_returned', text.length);
-  return { text, structured: { ...report } };
+  // Indexing saves nothing by itself: only a later answer that sends less than the source does.
+  return { text: formatIndexReport(report), structured: { ...report } };
 }
 
 async function search(args: Args, ctx: ToolCallContext) {
@@ -70,7 +70,6 @@ async function search(args: Args, ctx: ToolCallContext) {
   floodCompleted(state, Date.now());
   const note = verdict.kind === 'throttle' ? `(throttled: ${verdict.completed + 1} searches in 60 s, so fewer results; read the sources above instead of searching again)` : undefined;
   const text = formatSearch(args.query, result, note);
-  kb.count('bytes_returned', text.length);
   return { text, structured: { ...result, throttled: verdict.kind === 'throttle' } };
 }
 
@@ -87,15 +86,19 @@ async function fetchAction(args: Args, ctx: ToolCallContext) {
     signal: ctx.signal,
   });
   const text = formatFetch(outcomes, source);
-  (await ctx.app.kb.get()).count('bytes_returned', text.length);
   if (outcomes.every((o) => o.error)) throw new AppError(ErrorCode.Unavailable, text, { hint: 'nothing was indexed' });
-  return { text, structured: { results: outcomes } };
+  const pageBytes = outcomes.reduce((n, o) => n + (o.textBytes ?? 0), 0);
+  return { text, structured: { results: outcomes }, ...(pageBytes ? { saving: { rawBytes: pageBytes, basis: 'page kept out' as const } } : {}) };
 }
 
 async function stats(_args: Args, ctx: ToolCallContext) {
+  await ctx.app.usage.flush();
   const kb = await ctx.app.kb.get();
   const s = kb.stats(databaseBytes(ctx));
-  return { text: formatStats(s, ctx.app.kb.file), structured: { ...s, session_id: s.sessionId, database: ctx.app.kb.file } };
+  const project = usageTotals(kb.db);
+  const server = usageTotals(kb.db, { processSession: ctx.app.processSessionId });
+  const usage = formatUsage(project, server, ctx.app.config.estimation.charsPerToken);
+  return { text: formatStats(s, ctx.app.kb.file, usage), structured: { ...s, session_id: s.sessionId, database: ctx.app.kb.file, usage: { project, server } } };
 }
 
 async function purge(args: Args, ctx: ToolCallContext) {

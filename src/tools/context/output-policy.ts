@@ -82,7 +82,11 @@ export async function keepOutOfContext(store: OutputStore, output: LargeOutput):
       `output: ${bytes} bytes that look binary (not text): not shown and not indexed`,
       'to inspect it, write it to a file and look at a slice, e.g. `… > out.bin; xxd out.bin | head -40`',
     ].join('\n');
-    return { text, structured: { indexed: false, binary: true, bytes, ...(output.producedBytes ? { producedBytes: output.producedBytes } : {}) } };
+    return {
+      text,
+      structured: { indexed: false, binary: true, bytes, ...(output.producedBytes ? { producedBytes: output.producedBytes } : {}) },
+      saving: { rawBytes: bytes, basis: 'output kept out' },
+    };
   }
   if (!exceedsThreshold(output.text, output.intent)) return undefined;
   const lines = output.text.split('\n').length;
@@ -100,14 +104,10 @@ export async function keepOutOfContext(store: OutputStore, output: LargeOutput):
   ];
   if (indexed.best.length) parts.push(`best matches for "${output.intent}":\n${indexed.best.map((h) => `- lines ${h.lines?.join('-') ?? '?'}: ${h.snippet}`).join('\n')}`);
   const text = parts.join('\n');
-  try {
-    indexed.kb.count('bytes_returned', text.length);
-  } catch {
-    // A counter is not worth failing a reply over.
-  }
   return {
     text,
     structured: { indexed: true, source: output.label, bytes, lines, chunks: indexed.chunks, matches: indexed.best, ...(output.producedBytes ? { producedBytes: output.producedBytes } : {}) },
+    saving: { rawBytes: bytes, basis: 'output kept out' },
   };
 }
 
@@ -134,5 +134,6 @@ function spooledReply(store: OutputStore, output: LargeOutput, bytes: number, li
   return {
     text: parts.join('\n'),
     structured: { indexed: false, reason: why, bytes, lines, ...(spooled ? { spoolFile: spooled.path } : {}), ...(output.producedBytes ? { producedBytes: output.producedBytes } : {}) },
+    saving: { rawBytes: bytes, basis: 'output kept out' },
   };
 }

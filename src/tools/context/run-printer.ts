@@ -33,7 +33,7 @@ export async function replyForRun(store: OutputStore, spec: RunSpec, r: RunResul
     ...(r.failure ? { failure: r.failure } : {}),
   };
   const indexed = await keepOutOfContext(store, { label: spec.label, kind: 'run', summary: status, text: body, intent: spec.intent, producedBytes: r.truncated ? r.outputBytes : undefined });
-  if (indexed) return { text: indexed.text, structured: { ...structured, ...indexed.structured } };
+  if (indexed) return { ...indexed, structured: { ...structured, ...indexed.structured } };
   const note = r.truncated ? '\n(output longer than 8 MB per stream: the middle was omitted)' : '';
   return { text: `${status}${body ? `\n${body}` : '\n(no output)'}${note}`, structured };
 }

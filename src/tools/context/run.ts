@@ -196,6 +196,8 @@ async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
   const blocks: string[] = new Array(commands.length);
   const results: Record<string, unknown>[] = new Array(commands.length);
   const sourceLabels: string[] = [];
+  // Bytes of output that went to the knowledge base (or the spool) instead of into this reply.
+  let keptOutBytes = 0;
 
   async function runOne(i: number): Promise<void> {
     const c = commands![i]!;
@@ -212,9 +214,11 @@ async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
       const r = await runSteps(ctx.app.exec, spec);
       const body = combinedOutput(r);
       const indexed = await keepOutOfContext(ctx.app, { label: spec.label, kind: 'batch', summary: `[${c.label}] ${statusLine(spec, r)}`, text: body, producedBytes: r.truncated ? r.outputBytes : undefined });
-      if (indexed) sourceLabels.push(spec.label);
+      const isIndexed = indexed?.structured?.indexed === true;
+      if (isIndexed) sourceLabels.push(spec.label);
+      if (indexed?.saving) keptOutBytes += Math.max(0, indexed.saving.rawBytes - new TextEncoder().encode(indexed.text).length);
       blocks[i] = indexed ? indexed.text : `[${c.label}] ${statusLine(spec, r)}${body ? `\n${body}` : ''}`;
-      results[i] = { label: c.label, exit_code: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, indexed: Boolean(indexed), ...(r.failure ? { failure: r.failure } : {}) };
+      results[i] = { label: c.label, exit_code: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, indexed: isIndexed, ...(r.failure ? { failure: r.failure } : {}) };
     } finally {
       cleanup(ctx, program.dir);
     }
@@ -242,7 +246,9 @@ async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
       for (const h of hits) parts.push(`- ${h.label}${h.lines ? `:${h.lines.join('-')}` : ''}: ${h.snippet}`);
     }
   }
-  return { text: parts.join('\n'), structured: { results, queries: answers } };
+  const text = parts.join('\n');
+  const saving = keptOutBytes ? { rawBytes: new TextEncoder().encode(text).length + keptOutBytes, basis: 'output kept out' as const } : undefined;
+  return { text, structured: { results, queries: answers }, ...(saving ? { saving } : {}) };
 }
 
 async function runTask(args: Args, ctx: ToolCallContext): Promise<ToolReply> {

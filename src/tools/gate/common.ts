@@ -30,7 +30,18 @@ export function resolveExcludes(ctx: ToolCallContext, scope: SafePath, exclude: 
 }
 
 export function refineReply(envelope: RefineEnvelope, capped: boolean): ToolReply {
-  return { text: formatRefine(envelope, capped), structured: { ...envelope } };
+  return { text: formatRefine(envelope, capped), structured: { ...envelope }, gate: { refused: envelope.reason } };
+}
+
+/** The usage record's view of a gated answer: whether it came right after a refusal. */
+export function passedGate(decision: { afterRefusal: boolean }): Pick<ToolReply, 'gate'> {
+  return decision.afterRefusal ? { gate: { followed: true } } : {};
+}
+
+/** The bytes a plain grep would have printed for these hits (`file:line: text` each). */
+export function hitListBytes(hits: readonly { file: string; line: number; text: string }[]): number {
+  const encoder = new TextEncoder();
+  return hits.reduce((n, h) => n + encoder.encode(`${h.file}:${h.line}: ${h.text}\n`).length, 0);
 }
 
 export function tokenBudget(ctx: ToolCallContext, requested: number | undefined): number {

@@ -133,7 +133,9 @@ export const read = defineTool({
       const outlineText = shownItems.join('\n');
       const first = render(file, lines, { start: 1, end: total }, Math.max(20, Math.floor(budget - (outlineText.length + 120) / cpt)), cpt);
       const text = `${file.relative}: ${total} lines, too large to read whole (budget ${budget} tokens)\noutline:\n${outlineText}\n\n${first.text}`;
-      return { text, structured: { file: file.relative, start: first.shown.start, end: first.shown.end, total, complete: false, outline: items } };
+      // The agent asked for the whole file and got its outline and first part: that is the saving.
+      const fileBytes = new TextEncoder().encode(`${lines.join('\n')}\n`).length;
+      return { text, structured: { file: file.relative, start: first.shown.start, end: first.shown.end, total, complete: false, outline: items }, saving: { rawBytes: fileBytes, basis: 'block instead of file' } };
     }
 
     const asked = { start: Math.max(1, located.range.start), end: Math.min(total, Math.max(located.range.start, located.range.end)) };

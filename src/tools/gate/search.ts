@@ -5,7 +5,7 @@ import { runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
-import { refineReply, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
+import { hitListBytes, passedGate, refineReply, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   pattern: z.string().min(1).max(500).describe('keyword, or a regex with regex:true'),
@@ -65,8 +65,11 @@ export const search = defineTool({
     }
     if (cut) lines.push(`(${cut} more hits cut to fit ${budget} tokens; narrow with scope or raise max_tokens)`);
     const text = lines.join('\n');
+    const trimmed = kept.length < items.length;
     return {
       text,
+      ...passedGate(decision),
+      ...(trimmed ? { saving: { rawBytes: hitListBytes(items), basis: 'hits trimmed to budget' as const } } : {}),
       structured: { status: 'ok', totalFound: items.length, returned: kept.length, cut, results: kept.map((h) => ({ file: h.file, line: h.line, kind: h.kind, score: h.score, text: h.text })) },
     };
   },
