@@ -1,9 +1,9 @@
 // The pure-TypeScript search engine: the same answers as ripgrep for the flags ctx_fs offers
 // (gitignore-aware walk, hidden files skipped, binaries and huge files skipped, sorted by path).
-import picomatch from 'picomatch';
 import type { RuntimeFs } from '../../runtime/types.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
 import { isSecretPath } from '../../security/secret-files.ts';
+import { compileGlob } from '../../text/glob.ts';
 import { compileRegex, type LinearRegex } from '../../text/linear-regex.ts';
 import { walk } from '../walk.ts';
 import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES, matchLine } from './types.ts';
@@ -28,7 +28,8 @@ export function globFilter(glob: string | undefined): (rel: string, ignored: boo
   if (!glob) return (_rel, ignored) => !ignored;
   const negate = glob.startsWith('!');
   const body = negate ? glob.slice(1) : glob;
-  const matcher = body.includes('/') ? picomatch(body.replace(/^\//, ''), { dot: true }) : picomatch(body, { dot: true, basename: true });
+  const matches = compileGlob(body.replace(/^\//, ''));
+  const matcher = body.includes('/') ? matches : (rel: string) => matches(rel.slice(rel.lastIndexOf('/') + 1));
   if (negate) return (rel, ignored) => !ignored && !matcher(rel);
   return (rel) => matcher(rel);
 }
