@@ -1,9 +1,10 @@
 // The dispatcher routes by query shape: a symbol goes to the graph first and to the file scan on a
 // miss; a phrase goes to both, merged and deduplicated by file:line; a pattern is a regex file scan.
 import type { SafePath } from '../security/resolve-safe.ts';
+import { escapeRegex } from '../text/linear-regex.ts';
 import { scan } from './fileio.ts';
 import type { GraphAdapter } from './graph.ts';
-import { escapeRegex, leafSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
+import { leafSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
 
 export interface DispatchRequest {
@@ -28,7 +29,7 @@ export interface Dispatched {
   terms: string[];
 }
 
-/** A regex (ripgrep and JavaScript syntax alike) for lines that may define `symbol`. */
+/** A regex (ripgrep and RE2 syntax alike) for lines that may define `symbol`. */
 export function definitionProbe(symbol: string): string {
   const s = escapeRegex(symbol);
   return `(?:\\b(?:class|interface|type|struct|enum|union|trait|impl|fn|func|function|def|module|namespace|record|const|let|var|val|macro_rules!)\\s+|#\\s*define\\s+|^[A-Za-z_][\\w \\t*&:<>,]*[ \\t*&])${s}\\b`;

@@ -46,13 +46,16 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     sorted: false,
   };
   const result = await grep(deps, req.scope, query, { signal: req.signal });
-  const matcher = req.literal ? undefined : safeRegex(req.pattern, req.ignoreCase);
   const needle = req.symbol ?? (req.literal ? req.pattern : undefined);
+  // A pattern that only leads to the symbol (the definition probe) matches elsewhere on the line.
+  const engineFindsNeedle = req.literal || req.symbol === undefined;
   const hits: Hit[] = [];
   for (const f of result.files) {
     for (const l of f.lines) {
       if (!l.match) continue;
-      const matchIndex = needle ? findIndex(l.text, needle, req.ignoreCase) : (matcher?.exec(l.text)?.index ?? -1);
+      // Where the engine found the match; no regex runs again here (issue 11: a second, backtracking
+      // engine over ripgrep's hits froze the server).
+      const matchIndex = (engineFindsNeedle ? l.at : undefined) ?? (needle ? findIndex(l.text, needle, req.ignoreCase) : -1);
       hits.push({ file: f.path, line: l.line, text: l.text, matchIndex, kind: kindOfLine(f.path, l.text, matchIndex, req.symbol), source: 'fileio' });
     }
   }
@@ -63,14 +66,6 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
 
 function findIndex(text: string, needle: string, ignoreCase: boolean): number {
   return ignoreCase ? text.toLowerCase().indexOf(needle.toLowerCase()) : text.indexOf(needle);
-}
-
-function safeRegex(pattern: string, ignoreCase: boolean): RegExp | undefined {
-  try {
-    return new RegExp(pattern, ignoreCase ? 'i' : '');
-  } catch {
-    return undefined;
-  }
 }
 
 /** A file's lines, for block expansion and reads; a secret-like file is refused, whatever led to it. */

@@ -1,6 +1,7 @@
 // What a matching line is: a definition of the symbol, a call, a reference, a test, a comment, a
 // string. Line heuristics per language family (a grammar-based symbol index can replace them).
-import { escapeRegex, extension } from './query.ts';
+import { compileRegex, escapeRegex, type LinearRegex } from '../text/linear-regex.ts';
+import { extension } from './query.ts';
 
 export type Kind = 'definition' | 'call' | 'reference' | 'test' | 'comment' | 'string' | 'unknown';
 
@@ -49,33 +50,35 @@ export function insideString(line: string, index: number): boolean {
 
 const MODIFIERS = '(?:(?:export|default|public|private|protected|internal|static|async|abstract|final|override|readonly|virtual|inline|extern|unsafe|pub(?:\\([^)]*\\))?|const|declare|sealed|open|suspend|fun|def|func|fn)\\s+)*';
 
-/** Patterns that define `name`, for the common languages. */
-function definitionPatterns(name: string): RegExp[] {
+/**
+ * One regex for the lines that define `name`, for the common languages: the alternatives below,
+ * on the linear-time engine since `name` comes from the query (compiled once per name, cached).
+ */
+function definitionPattern(name: string): LinearRegex {
   const n = escapeRegex(name);
-  return [
+  const alternatives = [
     // class/interface/type/struct/enum/trait/module/… NAME, followed by what opens a definition
     // (`struct task_struct *p` is a use; `struct task_struct {` is the definition)
-    new RegExp(
-      `\\b(?:class|interface|type|struct|enum|trait|impl(?:<[^>]*>)?(?:\\s+[\\w:]+\\s+for)?|module|namespace|record|object|protocol|union|typedef\\s+struct|mod|package|macro_rules!)\\s+${n}\\b\\s*(?:\\{|<|\\(|:|=|\\bextends\\b|\\bimplements\\b|\\bwhere\\b|$)`,
-    ),
+    `\\b(?:class|interface|type|struct|enum|trait|impl(?:<[^>]*>)?(?:\\s+[\\w:]+\\s+for)?|module|namespace|record|object|protocol|union|typedef\\s+struct|mod|package|macro_rules!)\\s+${n}\\b\\s*(?:\\{|<|\\(|:|=|\\bextends\\b|\\bimplements\\b|\\bwhere\\b|$)`,
     // function NAME / def NAME / func NAME / fn NAME / func (r T) NAME
-    new RegExp(`\\b(?:function\\*?|def|func|fn|sub|proc|fun)\\s+(?:\\([^)]*\\)\\s*)?${n}\\s*[(<[]`),
+    `\\b(?:function\\*?|def|func|fn|sub|proc|fun)\\s+(?:\\([^)]*\\)\\s*)?${n}\\s*[(<[]`,
     // const/let/var/val NAME = … or NAME: Type (JS, TS, Kotlin, Swift, Go, Rust statics)
-    new RegExp(`^\\s*${MODIFIERS}(?:const|let|var|val|static|readonly)\\s+(?:mut\\s+)?${n}\\b\\s*(?::|=)`),
+    `^\\s*${MODIFIERS}(?:const|let|var|val|static|readonly)\\s+(?:mut\\s+)?${n}\\b\\s*(?::|=)`,
     // Go: type NAME struct / interface / underlying type
-    new RegExp(`^\\s*type\\s+${n}\\s+[\\w[*]`),
+    `^\\s*type\\s+${n}\\s+[\\w[*]`,
     // C/C++ #define NAME
-    new RegExp(`^\\s*#\\s*define\\s+${n}\\b`),
+    `^\\s*#\\s*define\\s+${n}\\b`,
     // A method: NAME(…) { / NAME(…): T at the start of a line. A bare NAME(…) is a call statement
     // (languages without semicolons), so a body, an arrow or a return type must follow.
-    new RegExp(`^\\s*${MODIFIERS}(?:get\\s+|set\\s+)?\\*?${n}\\s*(?:<[^>]*>)?\\s*\\([^;"'\`]*\\)\\s*(?:\\{|=>|:\\s*[^;={"'\`]+\\{?)\\s*$`),
+    `^\\s*${MODIFIERS}(?:get\\s+|set\\s+)?\\*?${n}\\s*(?:<[^>]*>)?\\s*\\([^;"'\`]*\\)\\s*(?:\\{|=>|:\\s*[^;={"'\`]+\\{?)\\s*$`,
     // C-style: TYPE NAME(…) at column 0 (return type and attributes before the name), no trailing ;
-    new RegExp(`^[A-Za-z_][\\w\\s\\*&:<>,()]*[\\s\\*&]${n}\\s*\\([^;="'\`]*$`),
+    `^[A-Za-z_][\\w\\s\\*&:<>,()]*[\\s\\*&]${n}\\s*\\([^;="'\`]*$`,
     // Kernel style: the return type on the line above, the name at column 0.
-    new RegExp(`^${n}\\s*\\([^;"'\`]*$`),
+    `^${n}\\s*\\([^;"'\`]*$`,
     // Python/Ruby top-level assignment NAME = …
-    new RegExp(`^${n}\\s*(?::[^=]+)?=[^=]`),
+    `^${n}\\s*(?::[^=]+)?=[^=]`,
   ];
+  return compileRegex(alternatives.map((a) => `(?:${a})`).join('|'));
 }
 
 const CALL_OR_CONTROL = /^\s*(?:return|if|else|while|for|switch|case|await|yield|throw|new|print|echo|assert)\b/;
@@ -84,7 +87,7 @@ const IMPORT_LINE = /^\s*(?:import\b|from\s+\S+\s+import\b|export\s+(?:type\s+)?
 
 export function definesSymbol(line: string, name: string): boolean {
   if (CALL_OR_CONTROL.test(line) || IMPORT_LINE.test(line)) return false;
-  return definitionPatterns(name).some((p) => p.test(line));
+  return definitionPattern(name).test(line);
 }
 
 const PROSE = new Set(['md', 'markdown', 'mdx', 'rst', 'txt', 'adoc', 'org', 'tex']);
@@ -100,5 +103,5 @@ export function kindOfLine(file: string, line: string, matchIndex: number, symbo
   if (matchIndex >= 0 && insideString(line, matchIndex)) return 'string';
   if (!symbol) return 'unknown';
   const after = line.slice(matchIndex + symbol.length);
-  return /^\s*(?:<[^>]*>)?\s*\(/.test(after) ? 'call' : 'reference';
+  return /^\s*(?:<[^>]*>\s*)?\(/.test(after) ? 'call' : 'reference';
 }

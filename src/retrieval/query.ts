@@ -1,5 +1,7 @@
 // Query shape routing (gate spec): a single identifier is a symbol, text with spaces a phrase, text
 // with regex characters a pattern.
+import { compileRegex, type LinearRegex } from '../text/linear-regex.ts';
+
 export type QueryShape = 'symbol' | 'phrase' | 'pattern';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*$/;
@@ -30,8 +32,8 @@ export function phraseTerms(query: string): string[] {
 }
 
 /** Matches `symbol` as a whole identifier (not inside a longer name). */
-export function wholeWord(symbol: string, flags = ''): RegExp {
-  return new RegExp(`(?<![\\w$])${escapeRegex(symbol)}(?![\\w$])`, flags);
+export function wholeWord(symbol: string, ignoreCase = false): LinearRegex {
+  return compileRegex(symbol, { literal: true, ignoreCase, wordChars: '\\w$' });
 }
 
 /** A file name's extension, lower case, without the dot ('' when there is none). */
@@ -42,8 +44,4 @@ export function extension(file: string): string {
 /** Leading whitespace width, tabs counted as four columns. */
 export function indentOf(line: string): number {
   return /^[ \t]*/.exec(line)![0].replace(/\t/g, '    ').length;
-}
-
-export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -89,7 +89,7 @@ function shape(hit: Hit, terms: string[], symbol: string | undefined): number {
   const text = hit.text;
   let exact: number;
   if (symbol) {
-    exact = wholeWord(symbol).test(text) ? 1 : wholeWord(symbol, 'i').test(text) ? 0.7 : 0.4;
+    exact = wholeWord(symbol).test(text) ? 1 : wholeWord(symbol, true).test(text) ? 0.7 : 0.4;
   } else {
     const lower = text.toLowerCase();
     exact = terms.length ? terms.filter((t) => lower.includes(t)).length / terms.length : 0.5;

@@ -1,7 +1,8 @@
-// ctx_fs glob: picomatch patterns over a gitignore-aware walk that skips .git, node_modules, vendor.
-import picomatch from 'picomatch';
+// ctx_fs glob: linear-time glob patterns (text/glob.ts) over a gitignore-aware walk that skips .git,
+// node_modules, vendor.
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
+import { compileGlob } from '../text/glob.ts';
 import { UNENTERED_DIRS } from './list.ts';
 import { walk } from './walk.ts';
 
@@ -20,7 +21,8 @@ export async function globFiles(
 ): Promise<GlobResult> {
   // A pattern without a slash matches at any depth, as in .gitignore and most tools' globs.
   const effective = pattern.includes('/') ? pattern.replace(/^\.\//, '') : `**/${pattern}`;
-  const isMatch = picomatch(effective, { dot: pattern.split('/').some((s) => s.startsWith('.')) });
+  // Hidden files match only a glob that names a dot segment (picomatch's convention).
+  const isMatch = compileGlob(effective, { dot: false });
   const matches: string[] = [];
   let truncated = false;
   for await (const e of walk(fs, {

@@ -14,6 +14,7 @@ describe('ctx_fs', () => {
       '.gitignore': 'dist/\n',
       'src/index.ts': 'export const a = 1;\n',
       'src/lib/deep/x.ts': 'x',
+      [`src/lib/deep/${'a'.repeat(200)}.txt`]: 'long name',
       'src/lib/.gitignore': 'gen.ts\n',
       'src/lib/gen.ts': 'generated',
       'dist/bundle.js': 'b',
@@ -74,6 +75,17 @@ describe('ctx_fs', () => {
     assert.deepEqual(go.data.matches, []);
     const inSrc = await call({ action: 'glob', pattern: '*.ts', path: 'src/lib' });
     assert.deepEqual(inSrc.data.matches, ['deep/x.ts']);
+  });
+
+  it('glob answers a many-star pattern over a long file name at once, wildcards never taking hidden files (issue 11)', async () => {
+    // picomatch's backtracking RegExp took 10 s for four stars here; the server froze meanwhile.
+    const none = await call({ action: 'glob', pattern: `**/${'*a'.repeat(10)}*b` });
+    assert.deepEqual(none.data.matches, []);
+    const long = await call({ action: 'glob', pattern: `src/**/${'*a'.repeat(10)}*.{txt,md}` });
+    assert.deepEqual(long.data.matches, [`src/lib/deep/${'a'.repeat(200)}.txt`]);
+    assert.deepEqual((await call({ action: 'glob', pattern: '*.md' })).data.matches, ['README.md']);
+    assert.deepEqual((await call({ action: 'glob', pattern: '.env*' })).data.matches, ['.env']);
+    assert.equal((((await call({ action: 'glob', pattern: '*' })).data.matches) as string[]).includes('.env'), false);
   });
 
   it('stat reports type, size, mode, mtime and symlink targets', async () => {

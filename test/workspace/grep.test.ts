@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { AppError, ErrorCode } from '../../src/errors.ts';
 import { resolveSafe } from '../../src/security/resolve-safe.ts';
 import { type GrepEngine, grep } from '../../src/workspace/grep/index.ts';
 import type { GrepQuery, GrepResult } from '../../src/workspace/grep/types.ts';
-import { fixture, runtime, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir, runtime, type TestApp, testApp } from '../helpers/env.ts';
 
 const FILES: Record<string, string | Uint8Array> = {
   '.gitignore': 'build/\n*.log\n',
@@ -24,6 +25,7 @@ const FILES: Record<string, string | Uint8Array> = {
   '.ssh/id_rsa': 'TODO key\n',
   'docs/guide.md': 'a.b literal\naxb not literal\nTODO docs\n',
   'bin/blob.bin': new Uint8Array([0, 1, 2, 84, 79, 68, 79, 10]),
+  'i18n/words.txt': 'größe = "naïve wörter";\n😀 emoji then wörter\n',
 };
 
 /** The fixture, plus symlinks that lead to secrets under harmless names (issue 11). */
@@ -99,7 +101,7 @@ for (const engine of engines) {
       const r = await run({ pattern: 'return', context: 1 }, 'src/helper.ts');
       assert.deepEqual(r.files[0]?.lines, [
         { line: 2, text: '  // todo lower case', match: false },
-        { line: 3, text: '  return n + 1;', match: true },
+        { line: 3, text: '  return n + 1;', match: true, at: 2 },
         { line: 4, text: '}', match: false },
       ]);
     });
@@ -116,6 +118,40 @@ for (const engine of engines) {
     it('refuses an invalid regular expression with a clear error', async () => {
       await assert.rejects(run({ pattern: 'foo(' }), /pattern|regex|rg refused/i);
     });
+
+    it('refuses look-around and backreferences with an error that names them', async () => {
+      const refused = (what: RegExp) => (error: unknown) => {
+        assert.ok(error instanceof AppError);
+        assert.equal(error.code, ErrorCode.InvalidArgument);
+        assert.match(error.message, what);
+        return true;
+      };
+      await assert.rejects(run({ pattern: '(?<=x)y' }), refused(/look-behind/));
+      await assert.rejects(run({ pattern: '(?!x)y' }), refused(/look-ahead/));
+      await assert.rejects(run({ pattern: '(a)\\1' }), refused(/backreference/));
+    });
+
+    it('answers (a+)+b over a line of 50,000 a without backtracking (issue 11)', async () => {
+      const root = fixture({ 'many-a.txt': `${'a'.repeat(50_000)}\nbaab\n${'a'.repeat(50_000)}!\n` });
+      const app = testApp(root);
+      try {
+        const q = { pattern: '(a+)+b', literal: false, ignoreCase: false, context: 0, limit: 50 };
+        const r = await grep(app.app, resolveSafe(app.app.runtime.fs, app.app.workdirs, undefined), q, { engine });
+        assert.deepEqual(r.files, [{ path: 'many-a.txt', lines: [{ line: 2, text: 'baab', match: true, at: 1 }] }]);
+        const bang = await grep(app.app, resolveSafe(app.app.runtime.fs, app.app.workdirs, undefined), { ...q, pattern: '(a+)+b|!' }, { engine });
+        assert.deepEqual(bang.files[0]?.lines.map((l) => [l.line, l.match, l.at]), [[2, true, 1], [3, true, undefined]]);
+      } finally {
+        await app.close();
+        removeDir(root);
+      }
+    });
+
+    it('says where the match starts on each matching line, in string indices', async () => {
+      const r = await run({ pattern: 'w.rter' }, 'i18n');
+      assert.deepEqual(r.files[0]?.lines.map((l) => [l.line, l.at]), [[1, 15], [2, 14]]);
+      const word = await run({ pattern: 'größe', wordBoundary: true }, 'i18n');
+      assert.deepEqual(word.files[0]?.lines.map((l) => [l.line, l.at]), [[1, 0]]);
+    });
   });
 }
 
@@ -128,7 +164,16 @@ if (engines.length === 2) {
     after(() => t.close());
 
     it('give the same answers', async () => {
-      const queries: Partial<GrepQuery>[] = [{}, { ignoreCase: true, context: 2 }, { pattern: 'return|helper', context: 1, limit: 3 }, { pattern: 'n \\+ 1' }, { glob: '**/*.log' }];
+      const queries: Partial<GrepQuery>[] = [
+        {},
+        { ignoreCase: true, context: 2 },
+        { pattern: 'return|helper', context: 1, limit: 3 },
+        { pattern: 'n \\+ 1' },
+        { glob: '**/*.log' },
+        { pattern: 'W.RTER|naïve', ignoreCase: true },
+        { pattern: '(?i)GRÖSSE|größe', wordBoundary: true },
+        { pattern: 'helper', wordBoundary: true, context: 1 },
+      ];
       for (const q of queries) {
         const target = resolveSafe(t.app.runtime.fs, t.app.workdirs, undefined);
         const query = { pattern: 'TODO', literal: false, ignoreCase: false, context: 0, limit: 50, ...q };

@@ -5,10 +5,11 @@ import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { expandBlock, type LineRange, outline } from '../../retrieval/block.ts';
 import { readLines } from '../../retrieval/fileio.ts';
-import { escapeRegex, leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
+import { leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import { rankHits } from '../../retrieval/ranking.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
 import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
+import { compileRegex, escapeRegex } from '../../text/linear-regex.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { findSymbol, tokenBudget } from './common.ts';
 
@@ -47,8 +48,9 @@ function tryFile(ctx: ToolCallContext, target: string): { file: SafePath; range?
 /** True when `line` sits inside a class/struct/impl/… named `owner` (or a Go method on it). */
 function belongsTo(lines: string[], line: number, owner: string, file: string): boolean {
   const o = escapeRegex(owner);
-  if (new RegExp(`\\(\\s*\\w+\\s+\\*?${o}\\s*\\)`).test(lines[line - 1] ?? '')) return true;
-  const header = new RegExp(`\\b(class|struct|interface|trait|impl(?:<[^>]*>)?(?:\\s+\\w+\\s+for)?|object|module|enum|record|type)\\s+${o}\\b`);
+  // The owner comes from the query: both run on the linear-time engine, over lines of any length.
+  if (compileRegex(`\\(\\s*\\w+\\s+\\*?${o}\\s*\\)`).test(lines[line - 1] ?? '')) return true;
+  const header = compileRegex(`\\b(?:class|struct|interface|trait|impl(?:<[^>]*>)?(?:\\s+\\w+\\s+for)?|object|module|enum|record|type)\\s+${o}\\b`);
   for (let i = line - 1; i >= 1; i--) {
     if (header.test(lines[i - 1] ?? '')) {
       const block = expandBlock(lines, i, file);

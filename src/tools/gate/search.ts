@@ -1,6 +1,5 @@
 // search: the sanctioned grep — keyword or regex, ranked, gated and token-budgeted.
 import { z } from 'zod';
-import { AppError, ErrorCode, messageOf } from '../../errors.ts';
 import { runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
@@ -31,13 +30,6 @@ export const search = defineTool({
   input,
   annotations: READ_ONLY,
   async run(args, ctx) {
-    if (args.regex) {
-      try {
-        new RegExp(args.pattern);
-      } catch (error) {
-        throw new AppError(ErrorCode.InvalidArgument, `pattern is not a valid regex: ${messageOf(error)}`, { hint: 'fix it, or search without regex:true' });
-      }
-    }
     const scope = resolveScope(ctx, args.scope);
     const exclude = resolveExcludes(ctx, scope, args.exclude);
     const { dispatched, items, decision } = await runGated(ctx.app, ctx.session.refusals, {

@@ -4,11 +4,12 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import type { Executor } from '../../exec/executor.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
 import { isSecretPath, SECRET_EXCLUDE_GLOBS } from '../../security/secret-files.ts';
-import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES } from './types.ts';
+import { unsupportedConstructError } from '../../text/linear-regex.ts';
+import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES, matchLine } from './types.ts';
 
 interface RgMessage {
   type: string;
-  data?: { path?: { text?: string }; lines?: { text?: string; bytes?: string }; line_number?: number };
+  data?: { path?: { text?: string }; lines?: { text?: string; bytes?: string }; line_number?: number; submatches?: { start?: number }[] };
 }
 
 export interface RgOptions {
@@ -71,8 +72,15 @@ export async function grepRg(target: SafePath, query: GrepQuery, options: RgOpti
     }
     const lines = byFile.get(file) ?? [];
     byFile.set(file, lines);
-    lines.push({ line: msg.data.line_number, text: clipLine(text.replace(/\n$/, '')), match: msg.type === 'match' });
-    if (msg.type === 'match') matchCount++;
+    const lineText = text.replace(/\n$/, '');
+    if (msg.type === 'match') {
+      // ripgrep's own match offsets (UTF-8 bytes): no second regex engine re-runs the pattern.
+      const start = msg.data.submatches?.[0]?.start;
+      lines.push(matchLine(msg.data.line_number, lineText, start === undefined ? undefined : utf8OffsetToIndex(lineText, start)));
+      matchCount++;
+    } else {
+      lines.push({ line: msg.data.line_number, text: clipLine(lineText), match: false });
+    }
     return matchCount > query.limit;
   }
 
@@ -100,6 +108,9 @@ export async function grepRg(target: SafePath, query: GrepQuery, options: RgOpti
   if (result.timedOut) throw new AppError(ErrorCode.Timeout, `rg did not finish within ${options.timeoutMs} ms`, { hint: 'narrow the path or the glob' });
   // rg exits 1 when nothing matched and 2 on errors (a bad regex among them).
   if (!result.stoppedEarly && !result.cancelled && result.exitCode === 2 && matchCount === 0) {
+    // Look-around and backreferences: the built-in engine's words, so both engines answer alike.
+    const unsupported = query.literal ? undefined : unsupportedConstructError(query.pattern);
+    if (unsupported) throw unsupported;
     const reason = result.stderr.trim().split('\n').slice(0, 6).join('\n');
     throw new AppError(ErrorCode.InvalidArgument, `rg refused the search: ${reason}`, {
       hint: 'fix the pattern (Rust regex syntax), or pass literal: true',
@@ -124,6 +135,18 @@ export async function grepRg(target: SafePath, query: GrepQuery, options: RgOpti
     }
   }
   return { engine: 'rg', matches, truncated, files };
+}
+
+/** The string index of a UTF-8 byte offset into `text` (ripgrep reports offsets in bytes). */
+export function utf8OffsetToIndex(text: string, offset: number): number {
+  let bytes = 0;
+  let i = 0;
+  while (i < text.length && bytes < offset) {
+    const code = text.codePointAt(i)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    i += code > 0xffff ? 2 : 1;
+  }
+  return i;
 }
 
 /** Matches per file for the whole search (no line content): exact totals when a scan was capped. */

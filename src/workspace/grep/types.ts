@@ -23,6 +23,8 @@ export interface GrepLine {
   line: number;
   text: string;
   match: boolean;
+  /** On a match line: where the first match starts in `text` (a string index), when it lies there. */
+  at?: number;
 }
 
 export interface GrepFile {
@@ -41,6 +43,13 @@ export interface GrepResult {
 export const MAX_LINE_CHARS = 300;
 /** Files larger than this are not searched by either engine. */
 export const MAX_SEARCH_FILE_BYTES = 10 * 1024 * 1024;
+
+/** A match line as both engines report it; `at` is kept only when it falls inside the clipped text. */
+export function matchLine(line: number, text: string, at: number | undefined): GrepLine {
+  const clipped = clipLine(text);
+  const inside = at !== undefined && at >= 0 && at < Math.min(clipped.length, MAX_LINE_CHARS);
+  return inside ? { line, text: clipped, match: true, at } : { line, text: clipped, match: true };
+}
 
 export function clipLine(text: string): string {
   const t = text.endsWith('\r') ? text.slice(0, -1) : text;
