@@ -10,7 +10,8 @@ export type Command =
   | { kind: 'stdio'; common: CommonOptions }
   | { kind: 'serve'; common: CommonOptions; host: string; hostExplicit: boolean; port: number; allowedHosts: string[]; allowedOrigins: string[]; maxBodyBytes: number; rotateToken: boolean }
   | { kind: 'call'; common: CommonOptions; tool: string; args: unknown; json: boolean }
-  | { kind: 'doctor'; common: CommonOptions; json: boolean };
+  | { kind: 'doctor'; common: CommonOptions; json: boolean }
+  | { kind: 'stats'; common: CommonOptions; json: boolean };
 
 export const USAGE = `ctxgate — MCP server that keeps an AI coding agent's context small
 
@@ -19,6 +20,7 @@ Usage:
   ctxgate serve [options]                MCP over Streamable HTTP at /mcp, health at /healthz
   ctxgate call TOOL ['JSON-ARGS'] [--json]  one tool call, result printed
   ctxgate doctor [--json]                what is available on this machine
+  ctxgate stats [--json]                 savings, the gate's decisions, recent calls, the knowledge base
   ctxgate --help | --version
 
 Options:
@@ -97,7 +99,7 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     const misplaced = SERVE_ONLY.find((name) => v[name] !== undefined);
     if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate serve'`);
   }
-  if (v.json !== undefined && command !== 'call' && command !== 'doctor') throw usage("--json belongs to 'ctxgate call' and 'ctxgate doctor'");
+  if (v.json !== undefined && command !== 'call' && command !== 'doctor' && command !== 'stats') throw usage("--json belongs to 'ctxgate call', 'ctxgate doctor' and 'ctxgate stats'");
 
   switch (command) {
     case undefined:
@@ -135,6 +137,9 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     case 'doctor':
       if (rest.length) throw usage(`unexpected argument '${rest[0]}' after doctor`);
       return { kind: 'doctor', common, json: v.json ?? false };
+    case 'stats':
+      if (rest.length) throw usage(`unexpected argument '${rest[0]}' after stats`);
+      return { kind: 'stats', common, json: v.json ?? false };
     default:
       throw usage(`unknown command '${command}'`);
   }

@@ -3,6 +3,7 @@ import { ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { createAppContext } from '../app/bootstrap.ts';
 import type { AppContext } from '../app/context.ts';
+import { collectStatus } from '../app/status.ts';
 import { TOOLS } from '../tools/index.ts';
 import { createToolRegistry } from '../tools/registry.ts';
 import { runStdio } from '../transports/stdio.ts';
@@ -11,6 +12,7 @@ import { VERSION } from '../version.ts';
 import { parseCommand, USAGE } from './args.ts';
 import { runCall } from './call.ts';
 import { diagnose, formatDoctor } from './doctor.ts';
+import { formatStatsReport } from './stats.ts';
 
 /** Resolves when the server should stop: a signal, or stdin closing in stdio mode. */
 function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
@@ -62,6 +64,12 @@ export async function runCli(runtime: Runtime): Promise<number> {
         const report = diagnose(ctx, registry);
         await printOut(runtime, command.json ? JSON.stringify(report, null, 2) : formatDoctor(report));
         await ctx.lifecycle.shutdown('doctor done');
+        return 0;
+      }
+      case 'stats': {
+        const snapshot = await collectStatus(ctx, { sessionsOpen: 0, startedAt: Date.now() });
+        await printOut(runtime, command.json ? JSON.stringify(snapshot, null, 2) : formatStatsReport(snapshot));
+        await ctx.lifecycle.shutdown('stats done');
         return 0;
       }
     }

@@ -1,16 +1,18 @@
 // MCP over Streamable HTTP as a Hono app on web-standard Request/Response: `/mcp` (sessions,
-// `mcp-session-id`, DELETE ends one) and `/healthz`. Every `/mcp` request needs the bearer token;
-// every request passes the Host/Origin checks.
+// `mcp-session-id`, DELETE ends one), `/healthz`, and the `/status` page. Every `/mcp` request needs
+// the bearer token, `/status` the token or its sign-in cookie; every request passes the Host/Origin checks.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { messageOf } from '../errors.ts';
 import type { AppContext } from '../app/context.ts';
+import { collectStatus } from '../app/status.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
 import { allowedHostNames } from './http-guard.ts';
 import { createMcpSessions, type McpSessionsOptions } from './http-mcp.ts';
 import { guardHostAndOrigin, requireToken } from './http-middleware.ts';
 import { rpcError } from './http-responses.ts';
+import { mountStatus } from './status-routes.ts';
 
 export interface HttpAppOptions extends McpSessionsOptions {
   bindHost: string;
@@ -20,11 +22,15 @@ export interface HttpAppOptions extends McpSessionsOptions {
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
   maxBodyBytes: number;
+  /** Told each new one-time status sign-in path once the previous one was used. */
+  onNewStatusLoginPath?(path: string): void;
 }
 
 export interface HttpApp {
   fetch(request: Request): Response | Promise<Response>;
   readonly sessionCount: number;
+  /** The current one-time sign-in path of the status page. */
+  statusLoginPath(): string;
   close(): Promise<void>;
 }
 
@@ -45,6 +51,12 @@ export function createHttpApp(app: AppContext, registry: ToolRegistry, options: 
   const hostNames = allowedHostNames(options.bindHost, options.allowedHosts);
   hono.use('*', guardHostAndOrigin({ hostNames, allowedOrigins: options.allowedOrigins, port: options.port, logger: app.logger }));
   hono.get('/healthz', (c) => c.json({ status: 'ok', name: 'ctxgate', version: VERSION, sessions: sessions.size }));
+  const startedAt = Date.now();
+  const status = mountStatus(hono, {
+    token: options.token,
+    snapshot: () => collectStatus(app, { sessionsOpen: sessions.size, startedAt }),
+    onNewLoginPath: options.onNewStatusLoginPath,
+  });
 
   hono.use('/mcp', requireToken(options.token));
   const limitBody = bodyLimit({
@@ -59,7 +71,7 @@ export function createHttpApp(app: AppContext, registry: ToolRegistry, options: 
   hono.get('/mcp', (c) => sessions.forward(c.req.raw));
   hono.delete('/mcp', (c) => sessions.forward(c.req.raw));
   hono.all('/mcp', () => rpcError(405, -32000, 'Method not allowed: use POST, GET or DELETE on /mcp'));
-  hono.notFound(() => rpcError(404, -32000, 'Not found: the MCP endpoint is /mcp'));
+  hono.notFound(() => rpcError(404, -32000, 'Not found: the MCP endpoint is /mcp, the status page /status'));
   hono.onError((error) => {
     app.logger.log('http_error', { error: messageOf(error) });
     return rpcError(500, -32603, 'Internal error: the request could not be handled; the server log has details');
@@ -70,8 +82,10 @@ export function createHttpApp(app: AppContext, registry: ToolRegistry, options: 
     get sessionCount() {
       return sessions.size;
     },
+    statusLoginPath: () => status.loginPath(),
     async close() {
       clearInterval(sweeper);
+      status.close();
       await sessions.close();
     },
   };

@@ -33,6 +33,9 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
   }
   const resolved = resolveToken({ fs: app.runtime.fs, env: (name) => app.runtime.env.get(name), dataDir: app.dataDir, rotate: options.rotateToken });
   let port = options.port;
+  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const origin = () => `http://${shown}:${port}`;
+  const say = (line: string) => app.runtime.writeStderr(`ctxgate: ${line}\n`);
   const http = createHttpApp(app, registry, {
     bindHost: options.host,
     port: () => port,
@@ -43,6 +46,7 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
     maxSessions: 64,
     sessionIdleMs: 30 * 60_000,
     sessionUnusedGraceMs: 60_000,
+    onNewStatusLoginPath: (path) => say(`next one-time status sign-in link: ${origin()}${path}`),
   });
   let listener: Awaited<ReturnType<typeof app.runtime.listen>>;
   try {
@@ -56,13 +60,13 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
   app.lifecycle.onShutdown(() => listener.close());
   app.lifecycle.onShutdown(() => http.close());
 
-  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const say = (line: string) => app.runtime.writeStderr(`ctxgate: ${line}\n`);
+
   if (!loopback) say(`WARNING: listening on non-loopback address ${options.host}; anyone who can reach it and holds the token can run commands as this user`);
   if (resolved.untrusted) say(`made a new token: ${resolved.untrusted}`);
   const line = tokenLine(resolved);
   if (line) say(line);
+  say(`status page: ${origin()}${http.statusLoginPath()} (a one-time sign-in link; or send the token)`);
   // Last, so that a supervisor waiting for this line has seen everything above it.
-  say(`MCP endpoint http://${shown}:${port}/mcp (health: /healthz), project ${app.projectRoot}`);
+  say(`MCP endpoint ${origin()}/mcp (health: /healthz), project ${app.projectRoot}`);
   app.logger.log('server_start', { transport: 'http', host: options.host, port, projectRoot: app.projectRoot, tools: registry.names });
 }

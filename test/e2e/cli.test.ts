@@ -36,6 +36,19 @@ describe('ctxgate command line', () => {
     assert.deepEqual(JSON.parse(json.stdout).structuredContent.matches, ['src/a.py']);
   });
 
+  it('prints the project\'s savings and recent calls with stats, from every earlier process', () => {
+    const run = runCli(['call', 'ctx_run', '{"action":"execute","command":"seq 1 30000"}', '--project-root', project], { env });
+    assert.equal(run.status, 0, run.stderr);
+    const text = runCli(['stats', '--project-root', project], { env });
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /^ctxgate stats — /);
+    assert.match(text.stdout, /output kept out: 1 call, /);
+    assert.match(text.stdout, /ctx_run execute +ok/);
+    const json = JSON.parse(runCli(['stats', '--json', '--project-root', project], { env }).stdout);
+    assert.ok(json.usage.project.savedBytes > 100_000, JSON.stringify(json.usage.project));
+    assert.equal(json.recent[0].tool, 'ctx_run');
+  });
+
   it('ends quietly, with the call\'s own status, when the reader of its output has gone (ctxgate call … | head)', async () => {
     const { command, args } = serverCommand();
     for (const [call, expected] of [

@@ -8,6 +8,10 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+function calls(n: number): string {
+  return `${n} call${n === 1 ? '' : 's'}`;
+}
+
 export function tokens(bytes: number, charsPerToken: number): string {
   return `~${Math.round(bytes / charsPerToken).toLocaleString('en-US')} tokens`;
 }
@@ -16,7 +20,7 @@ export function tokens(bytes: number, charsPerToken: number): string {
 export function formatUsage(project: UsageTotals, server: UsageTotals, charsPerToken: number): string[] {
   if (!project.calls) return ['no tool calls recorded yet'];
   const lines = [
-    `saved ${tokens(project.savedBytes, charsPerToken)} (${formatBytes(project.savedBytes)}) over ${project.calls} calls in this project; this server: ${tokens(server.savedBytes, charsPerToken)} over ${server.calls} calls`,
+    `saved ${tokens(project.savedBytes, charsPerToken)} (${formatBytes(project.savedBytes)}) over ${calls(project.calls)} in this project; this server: ${tokens(server.savedBytes, charsPerToken)} over ${calls(server.calls)}`,
   ];
   for (const b of project.byBasis) {
     lines.push(`  ${b.basis}: ${b.calls} call${b.calls === 1 ? '' : 's'}, ${formatBytes(b.rawBytes)} → ${formatBytes(b.replyBytes)} in replies`);

@@ -1,0 +1,95 @@
+// What the status page and `ctxgate stats` show, gathered in one place: savings and calls from the
+// usage rows (every process on the project), the gate's decisions, background jobs of this server,
+// the knowledge base, and how the code is searched.
+import type { JobInfo } from '../exec/jobs.ts';
+import { gateDecisions, type GateDecisions, type RecentCall, recentCalls, savingsSeries, type UsageTotals, usageTotals } from '../kb/usage.ts';
+import type { KbStats } from '../kb/store.ts';
+import { VERSION } from '../version.ts';
+import type { AppContext } from './context.ts';
+
+export interface StatusSnapshot {
+  at: number;
+  version: string;
+  projectRoot: string;
+  startedAt: number;
+  sessionsOpen: number;
+  usage: { project: UsageTotals; server: UsageTotals };
+  /** Saved bytes per bucket over the charted span, oldest first (empty buckets included). */
+  series: { at: number; savedBytes: number; calls: number }[];
+  bucketMs: number;
+  gate: GateDecisions;
+  recent: RecentCall[];
+  jobs: (JobInfo & { tail: string })[];
+  kb: (KbStats & { file: string; sources: { label: string; kind: string; chunks: number; bytes: number }[] }) | { file: string; error: string };
+  /** How the gate tools find code today. */
+  codeSearch: string;
+  charsPerToken: number;
+}
+
+const SERIES_BUCKETS = 24;
+
+export interface StatusOptions {
+  sessionsOpen: number;
+  startedAt: number;
+  now?: number;
+  recentLimit?: number;
+}
+
+export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs' | 'projectRoot' | 'runtime' | 'config' | 'processSessionId'>, options: StatusOptions): Promise<StatusSnapshot> {
+  const now = options.now ?? Date.now();
+  await app.usage.flush();
+  const empty: UsageTotals = { calls: 0, errors: 0, refusals: 0, replyBytes: 0, savedBytes: 0, byBasis: [], byTool: [] };
+  let usage = { project: empty, server: empty };
+  let series: StatusSnapshot['series'] = [];
+  let gate: GateDecisions = { answered: 0, refused: [], followed: 0 };
+  let recent: RecentCall[] = [];
+  let kbPart: StatusSnapshot['kb'];
+  // The chart spans the last day, or less when the project's first call is more recent (at least an hour).
+  let bucketMs = 3_600_000;
+  try {
+    const kb = await app.kb.get();
+    const db = kb.db;
+    usage = { project: usageTotals(db), server: usageTotals(db, { processSession: app.processSessionId }) };
+    gate = gateDecisions(db);
+    recent = recentCalls(db, options.recentLimit ?? 20);
+    const first = Number(db.value('SELECT min(at) FROM calls WHERE at >= ?', [now - 24 * 3_600_000]) ?? now);
+    const span = Math.min(24 * 3_600_000, Math.max(3_600_000, now - first));
+    bucketMs = Math.ceil(span / SERIES_BUCKETS / 60_000) * 60_000;
+    const start = Math.floor((now - span) / bucketMs) * bucketMs;
+    const filled = new Map(savingsSeries(db, start, bucketMs).map((b) => [b.at, b]));
+    series = Array.from({ length: Math.floor((now - start) / bucketMs) + 1 }, (_, i) => filled.get(start + i * bucketMs) ?? { at: start + i * bucketMs, savedBytes: 0, calls: 0 });
+    const fs = app.runtime.fs;
+    const databaseBytes = ['', '-journal'].reduce((n, suffix) => n + (fs.statSync(app.kb.file + suffix)?.size ?? 0), 0);
+    const sources = db
+      .all('SELECT label, kind, chunk_count, bytes FROM sources ORDER BY indexed_at DESC LIMIT 10')
+      .map((r) => ({ label: String(r.label), kind: String(r.kind), chunks: Number(r.chunk_count), bytes: Number(r.bytes) }));
+    kbPart = { ...kb.stats(databaseBytes), file: app.kb.file, sources };
+  } catch (error) {
+    kbPart = { file: app.kb.file, error: error instanceof Error ? error.message : String(error) };
+  }
+  const jobs = app.jobs.list().map((j) => ({ ...j, tail: jobTail(app, j.id) }));
+  return {
+    at: now,
+    version: VERSION,
+    projectRoot: app.projectRoot,
+    startedAt: options.startedAt,
+    sessionsOpen: options.sessionsOpen,
+    usage,
+    series,
+    bucketMs,
+    gate,
+    recent,
+    jobs,
+    kb: kbPart,
+    codeSearch: `fresh file scans (${app.runtime.which('rg') ? 'ripgrep' : 'built-in engine'}); no code index yet`,
+    charsPerToken: app.config.estimation.charsPerToken,
+  };
+}
+
+function jobTail(app: Pick<AppContext, 'jobs'>, id: string): string {
+  try {
+    return app.jobs.log({ id }, 5, 2000).text;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,28 @@
+// `ctxgate stats`: the status page's figures in the terminal, for stdio users (the usage rows are
+// shared by every process on the project, so a separate process sees them all).
+import type { StatusSnapshot } from '../app/status.ts';
+import { formatBytes, formatUsage } from '../tools/context/usage-printer.ts';
+
+function time(at: number): string {
+  return new Date(at).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+export function formatStatsReport(s: StatusSnapshot): string {
+  const lines = [`ctxgate stats — ${s.projectRoot}`, ...formatUsage(s.usage.project, s.usage.project, s.charsPerToken).map((l) => l.replace(/; this server: .*$/, ''))];
+  const g = s.gate;
+  const refused = g.refused.reduce((n, r) => n + r.count, 0);
+  lines.push(`gate: ${g.answered} answered (${g.followed} right after a refusal) · ${refused} refused${refused ? ` (${g.refused.map((r) => `${r.reason} ${r.count}`).join(', ')})` : ''}`);
+  if (s.recent.length) {
+    lines.push('recent calls (UTC, newest first):');
+    for (const c of s.recent) {
+      const what = c.action ? `${c.tool} ${c.action}` : c.tool;
+      const outcome = c.detail ? `${c.outcome} (${c.detail})` : c.outcome;
+      lines.push(`  ${time(c.at)}  ${what.padEnd(20)} ${outcome.padEnd(18)} ${String(c.durationMs).padStart(6)} ms  reply ${formatBytes(c.replyBytes)}${c.savedBytes ? `, saved ${formatBytes(c.savedBytes)}` : ''}`);
+    }
+  }
+  if ('error' in s.kb) lines.push(`knowledge base: cannot be read now (${s.kb.error})`);
+  else lines.push(`knowledge base: ${s.kb.documents} documents, ${s.kb.chunks} chunks, ${formatBytes(s.kb.bytes)} of text; database ${formatBytes(s.kb.databaseBytes)} at ${s.kb.file}`);
+  lines.push(`code search: ${s.codeSearch}`);
+  lines.push('background jobs and open sessions belong to a running server: see its /status page');
+  return lines.join('\n');
+}

@@ -1,0 +1,167 @@
+// The /status page's routes. Access needs the server's token without putting it in a URL: the
+// one-time login link `serve` prints (its code works once, then a new link is printed) or a form
+// POST of the token sets an HttpOnly, SameSite=Strict cookie; a request carrying the bearer token in
+// its Authorization header is served too (scripts, curl). Everything else gets 401.
+import type { Context, Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import type { StatusSnapshot } from '../app/status.ts';
+import { tokenMatches } from './http-guard.ts';
+import { renderLoginPage, renderStatusBody, renderStatusPage } from './status-page.ts';
+
+const COOKIE = 'ctxgate_status';
+const MAX_COOKIES = 64;
+const UPDATE_MS = 2000;
+const HEARTBEAT_MS = 15_000;
+
+export interface StatusRoutesOptions {
+  token: string;
+  snapshot(): Promise<StatusSnapshot>;
+  /** Told each new one-time login path (`/status/login?code=…`) after the previous one was used. */
+  onNewLoginPath?(path: string): void;
+  updateMs?: number;
+}
+
+export interface StatusRoutes {
+  /** The current one-time login path. */
+  loginPath(): string;
+  close(): void;
+}
+
+function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function sameSecret(a: string, b: string): boolean {
+  return tokenMatches(`Bearer ${a}`, b);
+}
+
+const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+function csp(nonce?: string): string {
+  return `default-src 'none'; style-src 'unsafe-inline'; ${nonce ? `script-src 'nonce-${nonce}'; ` : ''}connect-src 'self'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRoutes {
+  let code = randomSecret();
+  const cookies: string[] = [];
+  const streams = new Set<() => void>();
+
+  function signedIn(c: Context): boolean {
+    if (tokenMatches(c.req.header('authorization'), options.token)) return true;
+    const cookie = getCookie(c, COOKIE);
+    return cookie !== undefined && cookies.some((known) => sameSecret(cookie, known));
+  }
+
+  function refuse(problem: string): Response {
+    return new Response(renderLoginPage(problem), {
+      status: 401,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'www-authenticate': 'Bearer realm="ctxgate"', 'content-security-policy': csp(), ...PAGE_HEADERS },
+    });
+  }
+
+  function startSession(c: Context): Response {
+    const secret = randomSecret();
+    cookies.push(secret);
+    if (cookies.length > MAX_COOKIES) cookies.shift();
+    setCookie(c, COOKIE, secret, { httpOnly: true, sameSite: 'Strict', path: '/status' });
+    return c.redirect('/status', 303);
+  }
+
+  hono.get('/status/login', (c) => {
+    const given = c.req.query('code') ?? '';
+    if (!given || !sameSecret(given, code)) return refuse('This sign-in link is not valid: each link works once. Use the newest link the server printed, or sign in with the token.');
+    code = randomSecret();
+    options.onNewLoginPath?.(`/status/login?code=${code}`);
+    return startSession(c);
+  });
+
+  hono.post('/status/login', async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const token = typeof form.token === 'string' ? form.token : '';
+    if (!token || !tokenMatches(`Bearer ${token}`, options.token)) return refuse('That token does not match this server\'s token.');
+    return startSession(c);
+  });
+
+  hono.get('/status', async (c) => {
+    if (!signedIn(c)) return refuse('Sign in to see this server\'s status.');
+    const nonce = randomSecret();
+    return new Response(renderStatusPage(await options.snapshot(), nonce), {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp(nonce), ...PAGE_HEADERS },
+    });
+  });
+
+  hono.get('/status.json', async (c) => {
+    if (!signedIn(c)) return c.json({ error: 'unauthorized: sign in, or send Authorization: Bearer <token>' }, 401, { 'www-authenticate': 'Bearer realm="ctxgate"' });
+    return c.json(await options.snapshot(), 200, { 'cache-control': 'no-store' });
+  });
+
+  // Live updates: the rendered body whenever it changes (checked every couple of seconds), and a
+  // comment line now and then so proxies keep the stream open.
+  hono.get('/status/events', (c) => {
+    if (!signedIn(c)) return c.text('unauthorized', 401, { 'www-authenticate': 'Bearer realm="ctxgate"' });
+    const encoder = new TextEncoder();
+    let stop = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        let last = '';
+        let closed = false;
+        let sinceBeat = 0;
+        const send = (text: string) => {
+          try {
+            controller.enqueue(encoder.encode(text));
+          } catch {
+            stop();
+          }
+        };
+        const tick = async () => {
+          if (closed) return;
+          try {
+            const html = renderStatusBody(await options.snapshot());
+            sinceBeat += options.updateMs ?? UPDATE_MS;
+            if (html !== last) {
+              last = html;
+              sinceBeat = 0;
+              send(`event: update\ndata: ${JSON.stringify(html)}\n\n`);
+            } else if (sinceBeat >= HEARTBEAT_MS) {
+              sinceBeat = 0;
+              send(': still here\n\n');
+            }
+          } catch {
+            // A snapshot that failed this time is tried again at the next tick.
+          }
+        };
+        const timer = setInterval(() => void tick(), options.updateMs ?? UPDATE_MS);
+        stop = () => {
+          if (closed) return;
+          closed = true;
+          clearInterval(timer);
+          streams.delete(stop);
+          try {
+            controller.close();
+          } catch {
+            // Already closed by the client.
+          }
+        };
+        streams.add(stop);
+        send('retry: 3000\n\n');
+        void tick();
+      },
+      cancel() {
+        stop();
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' } });
+  });
+
+  return {
+    loginPath: () => `/status/login?code=${code}`,
+    close() {
+      for (const stop of [...streams]) stop();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type HttpServer, startHttp } from '../helpers/server.ts';
+
+// Issue 16: the status page of `ctxgate serve`, checked in a real browser (Debian's chromium) after
+// real tool calls. CTXGATE_STATUS_SCREENSHOT=<file.png> keeps a screenshot (the README's).
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const TOKEN = 'status-test-token-0123456789';
+
+describe('status page', () => {
+  let root: string;
+  let dataDir: string;
+  let server: HttpServer;
+  let client: Client;
+  const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
+  const base = () => server.url.replace(/\/mcp$/, '');
+  const loginLink = () => {
+    const links = [...server.stderr().matchAll(/(http:\/\/\S+\/status\/login\?code=\S+)/g)];
+    return links[links.length - 1]![1]!;
+  };
+
+  before(async () => {
+    root = fixture({
+      'docs/guide.md': `# Guide\n\n${'Widgets render in frames.\n'.repeat(50)}`,
+      ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`lib/w${i}.ts`, `export function render${i}() {\n  return widget(${i});\n}\n`])),
+    });
+    dataDir = fixture();
+    server = await startHttp(['--project-root', root], { CTXGATE_DATA_DIR: dataDir, CTXGATE_TOKEN: TOKEN });
+    client = new Client({ name: 'status-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    await call('ctx_kb', { action: 'index', path: 'docs' });
+    await call('ctx_run', { action: 'execute', command: 'seq 1 60000' });
+    await call('search', { pattern: 'widget' });
+    await call('search', { pattern: 'widget', scope: 'lib', force: true, max_hits: 3 });
+    await call('ctx_run', { action: 'execute', command: 'echo job-started; sleep 30', background: true });
+  });
+  after(async () => {
+    await client?.close();
+    await server?.stop();
+    removeDir(root);
+    removeDir(dataDir);
+  });
+
+  it('refuses without the cookie or the token, and never takes the token in a URL', async () => {
+    for (const p of ['/status', '/status/events', '/status.json', '/status/login?code=wrong', `/status?token=${TOKEN}`]) {
+      const r = await fetch(`${base()}${p}`);
+      assert.equal(r.status, 401, p);
+      assert.match(r.headers.get('www-authenticate') ?? '', /^Bearer/, p);
+      await r.body?.cancel();
+    }
+    const page = await fetch(`${base()}/status`);
+    assert.match(await page.text(), /<form method="post" action="\/status\/login">/);
+  });
+
+  it('serves scripts that send the bearer token, with every figure the page shows', async () => {
+    const r = await fetch(`${base()}/status.json`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.equal(r.status, 200);
+    const s = (await r.json()) as { usage: { project: { calls: number; savedBytes: number; byBasis: { basis: string }[] } }; gate: { refused: { reason: string }[]; followed: number }; jobs: { running: boolean }[] };
+    assert.ok(s.usage.project.calls >= 5);
+    assert.ok(s.usage.project.savedBytes > 0);
+    assert.deepEqual(s.usage.project.byBasis.map((b) => b.basis).sort(), ['hits trimmed to budget', 'output kept out']);
+    assert.equal(s.gate.refused.length, 1);
+    assert.equal(s.gate.followed, 1);
+    assert.equal(s.jobs.filter((j) => j.running).length, 1);
+  });
+
+  it('shows savings, the gate, recent calls, jobs and the knowledge base in a browser, live', { skip: CHROMIUM ? false : 'chromium is not installed (apt-get install chromium)' }, async () => {
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+      const cspErrors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') cspErrors.push(m.text());
+      });
+      const link = loginLink();
+      const response = await page.goto(link);
+      assert.equal(response?.status(), 200);
+      assert.equal(new URL(page.url()).pathname, '/status', 'the link signs in and lands on the page');
+      assert.equal(await page.title(), `ctxgate status — ${root}`);
+      const main = page.locator('main');
+      // innerText: what a reader sees, laid out (textContent would run cells together).
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is checked
+      const text = await main.innerText();
+      assert.match(text, /kept out of replies/);
+      assert.match(text, /output kept out/);
+      assert.match(text, /hits trimmed to budget/);
+      assert.match(text, /refused \(/);
+      assert.match(text, /answered \(1 right after a refusal\)/);
+      assert.match(text, /ctx_run execute/);
+      assert.match(text, /running/);
+      assert.match(text, /job-started/);
+      assert.match(text, /documents, \d+ chunks/);
+      assert.equal(await page.locator('svg[role="img"]').count(), 1);
+      assert.ok((await page.locator('table th[scope="col"]').count()) > 5, 'tables have header cells');
+      await page.waitForFunction(() => document.getElementById('live')?.textContent === 'live', undefined, { timeout: 15_000 });
+
+      // A new call shows up without a reload.
+      await call('ctx_fs', { action: 'ls' });
+      await page.waitForFunction(() => document.querySelector('main')?.textContent?.includes('ctx_fs ls'), undefined, { timeout: 15_000 });
+      assert.deepEqual(cspErrors, [], 'the page runs under its CSP without errors');
+
+      const shot = process.env.CTXGATE_STATUS_SCREENSHOT;
+      if (shot) {
+        mkdirSync(path.dirname(path.resolve(shot)), { recursive: true });
+        await page.setViewportSize({ width: 1100, height: 1000 });
+        await page.screenshot({ path: shot, fullPage: false });
+      }
+
+      // A used link does not sign in again; a fresh browser without the cookie is refused.
+      const other = await browser.newPage();
+      const again = await other.goto(link);
+      assert.equal(again?.status(), 401);
+      const narrow = await browser.newPage({ viewport: { width: 360, height: 800 } });
+      const refused = await narrow.goto(`${base()}/status`);
+      assert.equal(refused?.status(), 401);
+      await narrow.goto(loginLink());
+      const overflow = await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 1, `no sideways scrolling on a narrow window (${overflow} px)`);
+    } finally {
+      await browser.close();
+    }
+  });
+});
