@@ -1,11 +1,18 @@
 // Child environments (ctxmode spec, "Subprocess environment isolation"): inherited variables whose
 // NAME looks sensitive are stripped unless allowlisted; caller overrides are validated and replace
 // inherited keys; CTXGATE_ENV_PASSTHROUGH=1 / CTXMODE_ENV_PASSTHROUGH=1 in the server's own
-// environment turns stripping off.
+// environment turns stripping off. Beyond the spec's name rule (issue 11, item 6): more credential
+// names (MYSQL_PWD, GH_PAT, CI_JOB_JWT, SENTRY_DSN, …) and credential-shaped values (DATABASE_URL
+// with a password, private keys, JWTs, webhook URLs) are stripped too; CTXGATE_ENV_PASSTHROUGH may
+// instead name the variables to keep (`DATABASE_URL,SENTRY_DSN`).
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
+import { credentialInValue } from '../security/secret-values.ts';
 
+/** The spec's rule, kept as written. */
 export const SENSITIVE_ENV_NAME = /token|key|secret|password|passwd|credential|auth|cookie|session/i;
+/** Names the spec's rule misses: *_PWD (not PWD itself), *_PASS, *_PAT, *_JWT, *_DSN, *WEBHOOK(_URL). */
+const CREDENTIAL_ENV_NAME = /_PWD$|(^|_)(PASS|PASSPHRASE|PAT|JWT|DSN|CREDS)$|WEBHOOK(_URL)?$/i;
 
 /** Kept even though their names match the pattern: they carry no secret. */
 export const ENV_ALLOWLIST: ReadonlySet<string> = new Set([
@@ -19,8 +26,21 @@ export const ENV_ALLOWLIST: ReadonlySet<string> = new Set([
 /** Names a caller may not set: they change what runs or how it loads. */
 const FORBIDDEN_OVERRIDE = /^(PATH|HOME|SHELL|USER|LOGNAME|IFS|ENV|BASH_ENV|BASH_FUNC_.*|PS4|PROMPT_COMMAND|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|LD_.*|DYLD_.*|GIT_.*|CTXGATE_.*|CTXMODE_.*)$/;
 
-export function passthroughEnabled(runtime: Runtime): boolean {
-  return runtime.env.get('CTXGATE_ENV_PASSTHROUGH') === '1' || runtime.env.get('CTXMODE_ENV_PASSTHROUGH') === '1';
+/** `true` when stripping is off ("1"), else the names the user keeps (comma-separated list). */
+export function envPassthrough(runtime: Runtime): true | ReadonlySet<string> {
+  const keep = new Set<string>();
+  for (const name of ['CTXGATE_ENV_PASSTHROUGH', 'CTXMODE_ENV_PASSTHROUGH']) {
+    const value = runtime.env.get(name)?.trim();
+    if (value === '1') return true;
+    for (const key of value?.split(',') ?? []) if (key.trim()) keep.add(key.trim());
+  }
+  return keep;
+}
+
+/** Whether an inherited variable is removed from a child's environment. */
+export function isSensitiveEnv(key: string, value: string): boolean {
+  if (ENV_ALLOWLIST.has(key)) return false;
+  return SENSITIVE_ENV_NAME.test(key) || CREDENTIAL_ENV_NAME.test(key) || credentialInValue(value) !== undefined;
 }
 
 /** Validates caller-provided variables; throws naming the first refused key. */
@@ -40,10 +60,10 @@ export function validateEnvOverrides(env: Record<string, string>): void {
 
 /** The environment a child starts from: sanitized inherited variables, then the overrides. */
 export function childEnv(runtime: Runtime, overrides: Record<string, string> = {}): Record<string, string> {
-  const passthrough = passthroughEnabled(runtime);
+  const passthrough = envPassthrough(runtime);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(runtime.env.toObject())) {
-    if (passthrough || ENV_ALLOWLIST.has(key) || !SENSITIVE_ENV_NAME.test(key)) env[key] = value;
+    if (passthrough === true || passthrough.has(key) || !isSensitiveEnv(key, value)) env[key] = value;
   }
   for (const [key, value] of Object.entries(overrides)) env[key] = value;
   return env;

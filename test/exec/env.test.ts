@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { childEnv } from '../../src/exec/env.ts';
+import { createExecutor } from '../../src/exec/executor.ts';
+import { runtime, withEnv } from '../helpers/env.ts';
+
+/** Issue 11, item 6: credentials the spec's name rule lets through, by name or by value. */
+const CREDENTIALS: Record<string, string> = {
+  DATABASE_URL: 'postgres://u:pw@h/db',
+  MYSQL_PWD: 'hunter2',
+  GH_PAT: 'github_pat_11AAAA',
+  DOCKER_PASS: 'dockerpw',
+  CI_JOB_JWT: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJqb2IifQ.c2lnbmF0dXJl',
+  SENTRY_DSN: 'https://abc123@o1.ingest.sentry.io/42',
+  SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/XXXX',
+  // Names that say nothing; the value gives them away.
+  MIRROR: 'https://deploy:s3cret@pypi.example.com/simple',
+  CLONE_FROM: 'https://ghp_abcdef@github.com/o/r.git',
+  SIGNING: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----',
+  ID_HEADER: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc',
+  ALERTS: 'https://discord.com/api/webhooks/123/abc',
+  TEAMS: 'https://contoso.webhook.office.com/webhookb2/x',
+};
+
+/** Must still reach children: nothing secret in them. */
+const HARMLESS: Record<string, string> = {
+  LANG: 'C.UTF-8',
+  FOO: 'bar',
+  PWD: '/tmp',
+  REPO: 'ssh://git@github.com/o/r.git',
+  DOCS_URL: 'https://example.com/a/b?c=d',
+  BYPASS_CACHE: '1',
+  NOTE: 'eyJ is how base64 JSON starts',
+};
+
+const noPassthrough = { CTXGATE_ENV_PASSTHROUGH: undefined, CTXMODE_ENV_PASSTHROUGH: undefined };
+
+describe('child environment beyond the spec’s name rule', () => {
+  it('keeps credential-carrying variables out of the child, read from inside the child', async () => {
+    const rt = withEnv(runtime, { ...CREDENTIALS, ...HARMLESS, ...noPassthrough });
+    const r = await createExecutor(rt).run({ command: 'env', args: [], cwd: '/', env: childEnv(rt), timeoutMs: 30_000 });
+    const seen = new Map(r.stdout.split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const));
+    for (const name of Object.keys(CREDENTIALS)) assert.equal(seen.has(name), false, `${name} reached the child`);
+    assert.doesNotMatch(r.stdout, /hunter2|s3cret|PRIVATE KEY|hooks\.slack\.com/);
+    for (const [name, value] of Object.entries(HARMLESS)) assert.equal(seen.get(name), value, `${name} was stripped`);
+    assert.ok(seen.get('PATH'), 'PATH is kept');
+    assert.ok(seen.get('HOME'), 'HOME is kept');
+  });
+
+  it('still strips every name the spec lists', () => {
+    const names = ['GITHUB_TOKEN', 'OPENAI_API_KEY', 'CLIENT_SECRET', 'PGPASSWORD', 'SMB_PASSWD', 'AWS_CREDENTIALS', 'BASIC_AUTH', 'COOKIE_JAR', 'SESSION_ID'];
+    const rt = withEnv(runtime, { ...Object.fromEntries(names.map((n) => [n, 'x'])), ...noPassthrough });
+    const env = childEnv(rt);
+    for (const n of names) assert.equal(env[n], undefined, n);
+  });
+
+  it('lets the user keep named variables, or all of them with passthrough 1, and lets overrides win', () => {
+    const base = { ...CREDENTIALS, ...noPassthrough };
+    const named = childEnv(withEnv(runtime, { ...base, CTXGATE_ENV_PASSTHROUGH: 'DATABASE_URL, SENTRY_DSN' }));
+    assert.equal(named.DATABASE_URL, CREDENTIALS.DATABASE_URL);
+    assert.equal(named.SENTRY_DSN, CREDENTIALS.SENTRY_DSN);
+    assert.equal(named.MYSQL_PWD, undefined);
+    const all = childEnv(withEnv(runtime, { ...base, CTXMODE_ENV_PASSTHROUGH: '1' }));
+    for (const [name, value] of Object.entries(CREDENTIALS)) assert.equal(all[name], value, name);
+    const override = childEnv(withEnv(runtime, base), { DATABASE_URL: 'postgres://test:test@localhost/test' });
+    assert.equal(override.DATABASE_URL, 'postgres://test:test@localhost/test', 'what the caller passes explicitly is used');
+  });
+});
