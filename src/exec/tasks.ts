@@ -1,46 +1,117 @@
-// run_task: structured build and test commands with a fixed argv and no shell. Targets and args are
-// checked so that nothing can smuggle in another command or point the tool somewhere else.
+// run_task: structured build and test commands with a fixed argv and no shell. Targets, args and env
+// are checked against what each kind allows (task-options.ts), so that nothing can smuggle in another
+// command, build file or folder.
 import { AppError, ErrorCode } from '../errors.ts';
+import { type ArgRules, type OptionRule, TASK_ARG_RULES } from './task-options.ts';
 
 export const TASK_KINDS = ['go_test', 'go_build', 'go_vet', 'npm_test', 'npm_run_build', 'cargo_test', 'cargo_build', 'make', 'custom'] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];
 
-/** Options that would read another build file, run elsewhere, or run other programs. */
-const REFUSED_OPTIONS: Partial<Record<TaskKind, RegExp>> = {
-  make: /^(-f|--file|--makefile|-C|--directory|-I|--include-dir|-E|--eval)(=|$)|^-[a-zA-Z]*[fCIE]/,
-  go_test: /^-(C|exec|toolexec|modfile|overlay)(=|$)/,
-  go_build: /^-(C|exec|toolexec|modfile|overlay|o)(=|$)/,
-  go_vet: /^-(C|vettool|toolexec|modfile|overlay)(=|$)/,
-  cargo_test: /^(--manifest-path|--config|-Z|--target-dir|-C)(=|$)/,
-  cargo_build: /^(--manifest-path|--config|-Z|--target-dir|-C)(=|$)/,
-  npm_test: /^(--prefix|-C|--workspace|-w|--userconfig|--globalconfig)(=|$)/,
-  npm_run_build: /^(--prefix|-C|--workspace|-w|--userconfig|--globalconfig)(=|$)/,
-};
+/** Variables the build tools read as more options or as the program to run (MAKEFLAGS=--eval=…, GOFLAGS=-toolexec=…, RUSTC_WRAPPER, npm_config_script_shell). */
+const TOOL_CONFIG_ENV = /^(MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|MAKEFILES|GOFLAGS|GOENV|GOROOT|GOTOOLCHAIN|CC|CXX|CGO_(CFLAGS|CPPFLAGS|CXXFLAGS|FFLAGS|LDFLAGS)|RUSTC\w*|RUSTDOC\w*|RUSTFLAGS|CARGO_\w+|NPM_CONFIG_\w+)$/i;
 
-const SAFE_TARGET = /^[A-Za-z0-9_.@+/:=][A-Za-z0-9_.@+/:=,-]*$/;
-
-function checkArg(kind: TaskKind, value: string, what: string): void {
-  if (/[\0\n\r]/.test(value)) throw new AppError(ErrorCode.InvalidArgument, `${what} contains a control character`, { hint: 'pass plain arguments' });
-  const refused = REFUSED_OPTIONS[kind];
-  if (refused?.test(value)) {
-    throw new AppError(ErrorCode.InvalidArgument, `${what} '${value}' is not allowed for ${kind}`, {
-      hint: 'options that pick another build file, folder or tool are refused; use cwd to choose the folder',
+/** Refuses env overrides that would configure the build tool behind the option checks' back. */
+export function validateTaskEnv(kind: TaskKind, env: Record<string, string>): void {
+  if (kind === 'custom') return;
+  const key = Object.keys(env).find((k) => TOOL_CONFIG_ENV.test(k));
+  if (key !== undefined) {
+    throw new AppError(ErrorCode.InvalidArgument, `env key '${key}' may not be set for ${kind}`, {
+      hint: 'it would pass the build tool options or another program; put the option in args (checked) or use action "execute"',
     });
   }
 }
 
+function allowedList(rules: ArgRules): string {
+  const options = Object.entries(rules.options).map(([name, rule]) => (rule.value ? (rule.optional ? `${name}[=…]` : `${name}=…`) : name));
+  const parts = [`options: ${options.join(' ')}`];
+  if (rules.positional) parts.push(`positional: ${rules.positional.what}`);
+  if (rules.afterDashDash) parts.push(`after --: ${allowedList(rules.afterDashDash)}`);
+  return parts.join('; ');
+}
+
+function refuse(kind: TaskKind, what: string, value: string, why: string, rules: ArgRules): never {
+  throw new AppError(ErrorCode.InvalidArgument, `${what} '${value}' ${why} for ${kind}`, {
+    hint: `allowed for ${kind} — ${allowedList(rules)}; cwd chooses the folder`,
+  });
+}
+
+/** The rule an option argument names, and the value written into it (`-x=v`, `-jN`), if any. */
+function lookup(rules: ArgRules, arg: string): { name: string; rule: OptionRule; value: string | undefined } | undefined {
+  const eq = arg.indexOf('=');
+  const name = eq < 0 ? arg : arg.slice(0, eq);
+  const rule = rules.options[name];
+  if (rule) return { name, rule, value: eq < 0 ? undefined : arg.slice(eq + 1) };
+  if (rules.attached && /^-[A-Za-z]./.test(arg)) {
+    const short = rules.options[arg.slice(0, 2)];
+    if (short?.value) return { name: arg.slice(0, 2), rule: short, value: arg.slice(2) };
+  }
+  return undefined;
+}
+
+/** Checks args against the kind's allowlist; throws naming the first argument refused and what is allowed. */
+export function checkTaskArgs(kind: Exclude<TaskKind, 'custom'>, args: readonly string[]): void {
+  let rules: ArgRules = TASK_ARG_RULES[kind];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const what = `args[${i}]`;
+    if (arg === '--' && rules.afterDashDash) {
+      rules = rules.afterDashDash;
+      continue;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      if (!rules.positional) refuse(kind, what, arg, 'is not allowed (this kind takes no positional arguments)', rules);
+      const why = rules.positional.check(arg);
+      if (why) refuse(kind, what, arg, `is not allowed: ${rules.positional.what} ${why}`, rules);
+      continue;
+    }
+    const found = lookup(rules, arg);
+    if (!found) refuse(kind, what, arg, 'is not allowed', rules);
+    const { name, rule } = found;
+    let value = found.value;
+    if (!rule.value) {
+      if (value !== undefined && !(rules.boolEquals && (value === 'true' || value === 'false'))) refuse(kind, what, arg, `is not allowed: ${name} takes no value`, rules);
+      continue;
+    }
+    if (value === undefined) {
+      const next = args[i + 1];
+      // A separate value never starts with '-': it would be read as an option by some tools.
+      const usable = next !== undefined && !next.startsWith('-') && (!rule.optional || (rule.optionalNext === true && rule.value(next) === undefined));
+      if (usable) {
+        value = next;
+        i++;
+      } else if (!rule.optional) {
+        refuse(kind, what, arg, `is not allowed: ${name} needs a value (write ${name}=VALUE)`, rules);
+      }
+    }
+    const why = value === undefined ? undefined : rule.value(value);
+    if (why) refuse(kind, what, arg === name ? `${name} ${value}` : arg, `is not allowed: the value of ${name} ${why}`, rules);
+  }
+}
+
+/** Kinds that take a target, where it goes, and what it is. */
 function checkTarget(kind: TaskKind, target: string): void {
-  if (!SAFE_TARGET.test(target) || target.includes('..')) {
-    throw new AppError(ErrorCode.InvalidArgument, `target '${target}' is not a plain ${kind === 'make' ? 'make target' : 'package or test name'}`, {
-      hint: 'targets are names like ./..., ./pkg/..., build or TestParse; shell characters, spaces, .. and leading - are refused',
+  const rules: ArgRules | undefined = kind === 'custom' ? undefined : TASK_ARG_RULES[kind];
+  const positional = kind === 'cargo_build' || kind.startsWith('npm_') ? undefined : rules?.positional;
+  if (!positional) {
+    throw new AppError(ErrorCode.InvalidArgument, `${kind} takes no target`, {
+      hint: kind === 'custom' ? 'args[0] is the program, the rest its arguments' : `pass what you need in args (${rules ? allowedList(rules) : ''})`,
+    });
+  }
+  const why = positional.check(target);
+  if (why) {
+    throw new AppError(ErrorCode.InvalidArgument, `target '${target}' is not a plain ${kind === 'make' ? 'make target' : kind.startsWith('go_') ? 'package path or pattern' : 'test name'}: it ${why}`, {
+      hint: `targets are ${positional.what}, e.g. ${kind === 'make' ? 'build or test' : kind.startsWith('go_') ? './..., ./pkg/... or example.com/mod/pkg' : 'parser::tests'}`,
     });
   }
 }
 
 /** The argv of a task: executable first. */
 export function taskArgv(kind: TaskKind, target: string | undefined, args: readonly string[]): string[] {
+  for (const [i, a] of args.entries()) {
+    if (/[\0\n\r]/.test(a)) throw new AppError(ErrorCode.InvalidArgument, `args[${i}] contains a control character`, { hint: 'pass plain arguments' });
+  }
   if (target !== undefined) checkTarget(kind, target);
-  for (const [i, a] of args.entries()) checkArg(kind, a, `args[${i}]`);
+  if (kind !== 'custom') checkTaskArgs(kind, args);
   switch (kind) {
     case 'go_test':
       return ['go', 'test', ...args, target ?? './...'];

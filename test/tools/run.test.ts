@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LANGUAGES } from '../../src/exec/languages.ts';
@@ -200,6 +200,21 @@ describe('ctx_run', () => {
     assert.match((await call({ action: 'run_task', kind: 'custom' })).text, /custom needs args\[0\] as the executable/);
     assert.match((await call({ action: 'run_task', kind: 'custom', args: ['echo', 'a;b'] })).text, /stdout:\na;b$/);
     assert.match((await call({ action: 'run_task', kind: 'make', target: 'hello', timeout_ms: 3_600_001 })).text, /timeout_ms: must be at most 3600000/);
+  });
+
+  it('refuses make abbreviations, overrides and unlisted options before anything runs, and lets go_test ./... through', async () => {
+    const marker = path.join(root, 'pwned');
+    for (const args of [[`--eva=$(shell touch ${marker})`], ['--fil=/etc/passwd'], ['--dir=/'], ['SHELL=/tmp/x'], ['.SHELLFLAGS=-c touch pwned #']]) {
+      const { r, text } = await call({ action: 'run_task', kind: 'make', target: 'hello', args });
+      assert.equal(r.isError, true, text);
+      assert.match(text, /^error INVALID_ARGUMENT: args\[0\] .* for make\nhint: allowed for make — options: -k --keep-going .* -j\[=…\] /, text);
+    }
+    assert.equal(existsSync(marker), false, 'the abbreviated --eval never ran');
+    const env = await call({ action: 'run_task', kind: 'make', target: 'hello', env: { MAKEFLAGS: `--eval=$(shell touch ${marker})` } });
+    assert.match(env.text, /env key 'MAKEFLAGS' may not be set for make/);
+    assert.equal(existsSync(marker), false);
+    const go = await call({ action: 'run_task', kind: 'go_test', target: './...', args: ['-run', 'TestNothing'] });
+    assert.doesNotMatch(go.text, /INVALID_ARGUMENT/, 'the documented Go target passes validation');
   });
 });
 

@@ -8,7 +8,7 @@ import { type RunSpec, runSteps } from '../../exec/execute.ts';
 import { DEFAULT_MAX_AGE_MS } from '../../exec/jobs.ts';
 import { LANGUAGES } from '../../exec/languages.ts';
 import { buildProgram, type Step } from '../../exec/programs.ts';
-import { TASK_KINDS, taskArgv } from '../../exec/tasks.ts';
+import { TASK_KINDS, taskArgv, validateTaskEnv } from '../../exec/tasks.ts';
 import { isBinary } from '../../kb/indexer.ts';
 import { keepOutOfContext } from './output-policy.ts';
 import { combinedOutput, replyForRun, statusLine } from './run-printer.ts';
@@ -254,6 +254,7 @@ async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
 async function runTask(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
   if (!args.kind) throw new AppError(ErrorCode.InvalidArgument, 'run_task needs kind', { hint: `one of ${TASK_KINDS.join(', ')}` });
   const argv = taskArgv(args.kind, args.target, args.args ?? []);
+  if (args.env) validateTaskEnv(args.kind, args.env);
   const exe = argv[0]!.includes('/') ? path.resolve(workdirFolder(ctx, args.cwd), argv[0]!) : ctx.app.runtime.which(argv[0]!);
   if (!exe) throw new AppError(ErrorCode.Unavailable, `'${argv[0]}' is not on PATH`, { hint: `install it to run ${args.kind}` });
   const display = `${args.kind}${args.target ? ` ${args.target}` : ''}`;
