@@ -44,6 +44,12 @@ export interface Executor {
 }
 
 export const KILL_GRACE_MS = 2000;
+
+/** A process cannot receive a NUL byte in its argv: say which argument, instead of failing inside spawn. */
+export function checkArgv(command: string, args: readonly string[]): void {
+  const i = [command, ...args].findIndex((a) => a.includes('\0'));
+  if (i >= 0) throw new AppError(ErrorCode.InvalidArgument, `argv[${i}] contains a NUL byte`, { hint: 'a program cannot receive one in its arguments; pass the data through stdin or a file' });
+}
 /** How long to wait for the last output once the group is gone. */
 const PIPE_DRAIN_MS = 1000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
@@ -65,6 +71,7 @@ export function createExecutor(runtime: Runtime): Executor {
     },
     async run(request) {
       if (request.signal?.aborted) throw new AppError(ErrorCode.Timeout, 'the call was cancelled before the process started');
+      checkArgv(request.command, request.args);
       const started = Date.now();
       const child = runtime.spawn(request.command, request.args, { cwd: request.cwd, env: request.env, stdin: request.stdin });
       live.add(child);

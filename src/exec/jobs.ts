@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { AppendHandle, ChildHandle, Runtime } from '../runtime/types.ts';
 import { utf8Start } from '../text/utf8.ts';
-import { KILL_GRACE_MS } from './executor.ts';
+import { checkArgv, KILL_GRACE_MS } from './executor.ts';
 
 export const MAX_LIVE_JOBS = 16;
 export const LOG_CAP_BYTES = 16 * 1024 * 1024;
@@ -70,12 +70,19 @@ export class JobManager {
     return [...this.jobs.values()].filter((j) => j.endedAt === undefined).length;
   }
 
-  start(spec: JobStart): JobInfo {
+  /** Throws when no other job may start now: check before preparing one. */
+  checkRoom(): void {
     if (this.liveCount >= MAX_LIVE_JOBS) {
       throw new AppError(ErrorCode.LimitExceeded, `${MAX_LIVE_JOBS} background jobs are running, the most allowed`, {
         hint: 'wait for one (ctx_bg wait) or end one (ctx_bg kill) first',
       });
     }
+  }
+
+  /** Starts a job; spec.tempDir becomes the job's only once this returns (on a throw it is still the caller's). */
+  start(spec: JobStart): JobInfo {
+    checkArgv(spec.command, spec.args);
+    this.checkRoom();
     this.runtime.fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const id = `job-${++this.seq}`;
     const logFile = path.join(this.dir, `${id}.log`);

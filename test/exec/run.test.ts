@@ -67,6 +67,10 @@ describe('exec', () => {
     await assert.rejects(exec.run({ command: 'no-such-command-xyz', args: [], cwd: '/', env, timeoutMs: 1000 }), /command 'no-such-command-xyz' was not found/);
   });
 
+  it('refuses an argument holding a NUL byte as an argument error, naming it', async () => {
+    await assert.rejects(exec.run({ command: 'echo', args: ['ok', 'a\0b'], cwd: '/', env, timeoutMs: 1000 }), { code: 'INVALID_ARGUMENT', message: 'argv[2] contains a NUL byte' });
+  });
+
   it('never cuts a UTF-8 character in two', () => {
     const bytes = new TextEncoder().encode('aé€😀');
     for (let cut = 0; cut <= bytes.length; cut++) {

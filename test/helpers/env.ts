@@ -47,6 +47,11 @@ export function writeFiles(dir: string, files: Record<string, string | Uint8Arra
   }
 }
 
+/** The runtime with its temp folders (ctx_run's program sources) made under `root` instead. */
+export function withTempRoot(base: Runtime, root: string): Runtime {
+  return { ...base, fs: { ...base.fs, makeTempDirSync: (prefix) => mkdtempSync(path.join(root, prefix)) } };
+}
+
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -59,10 +64,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** An in-process app on `root` with its data dir in a temp folder. */
-export function testApp(root: string, options: Partial<CommonOptions> = {}, env: Record<string, string | undefined> = {}): TestApp {
+/** An in-process app on `root` with its data dir in a temp folder; `base` replaces the runtime under test. */
+export function testApp(root: string, options: Partial<CommonOptions> = {}, env: Record<string, string | undefined> = {}, base: Runtime = runtime): TestApp {
   const dataDir = fixture();
-  const app = createAppContext(withEnv(runtime, { CTXGATE_DATA_DIR: dataDir, CTXGATE_CONFIG: undefined, CTXMODE_CONFIG: undefined, ...env }), {
+  const app = createAppContext(withEnv(base, { CTXGATE_DATA_DIR: dataDir, CTXGATE_CONFIG: undefined, CTXMODE_CONFIG: undefined, ...env }), {
     projectRoot: root,
     debug: false,
     ...options,

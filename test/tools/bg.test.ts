@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readdirSync } from 'node:fs';
 import { MAX_LIVE_JOBS } from '../../src/exec/jobs.ts';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { availableRuntimes } from '../../src/exec/programs.ts';
+import { fixture, removeDir, runtime, type TestApp, testApp, textOf, withTempRoot } from '../helpers/env.ts';
 import { alive } from '../helpers/process.ts';
 
 
@@ -73,6 +75,27 @@ describe('ctx_bg', () => {
     assert.match((await bg({ action: 'log', id: started[0]!.id, tail_lines: 10_001 })).text, /tail_lines: must be at most 10000/);
     assert.match((await bg({ action: 'log', id: started[0]!.id, tail_bytes: 4 * 1024 * 1024 + 1 })).text, /tail_bytes: must be at most 4194304/);
     assert.match((await bg({ action: 'wait', id: started[0]!.id, timeout_ms: 3_600_001 })).text, /timeout_ms: must be at most 3600000/);
+  });
+
+  it('leaves no temp folder behind when a job is refused or its compile step fails', async () => {
+    const temps = fixture();
+    const app = testApp(root, {}, {}, withTempRoot(runtime, temps));
+    const start = (args: Record<string, unknown>) => app.call('ctx_run', { action: 'execute', background: true, ...args });
+    const started: string[] = [];
+    for (let i = 0; i < MAX_LIVE_JOBS; i++) started.push((await start({ command: 'sleep 30' })).structuredContent!.id as string);
+    assert.equal(readdirSync(temps).length, MAX_LIVE_JOBS, 'each shell job owns its sources while it runs');
+    const extra = await start({ command: 'sleep 30' });
+    assert.match(textOf(extra), /^error LIMIT_EXCEEDED: 16 background jobs are running/);
+    assert.equal(readdirSync(temps).length, MAX_LIVE_JOBS, 'the refused 17th job left no folder');
+    for (const id of started) await app.call('ctx_bg', { action: 'kill', id });
+    assert.deepEqual(readdirSync(temps), [], 'ended jobs remove their folders');
+    if (availableRuntimes(runtime).rust) {
+      const broken = await start({ language: 'rust', command: 'fn main() { let }' });
+      assert.match(textOf(broken), /compile step failed/);
+      assert.deepEqual(readdirSync(temps), [], 'a job whose compile step failed left no folder');
+    }
+    await app.close();
+    removeDir(temps);
   });
 
   it('keeps only the newest 16 MB of a log and says so', async () => {

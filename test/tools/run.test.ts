@@ -100,6 +100,15 @@ describe('ctx_run', () => {
     for (const kept of [/^FOO=bar$/m, /^LANG=C\.UTF-8$/m, /^PATH=./m, /^HOME=./m]) assert.match(text, kept);
   });
 
+  it('answers an argv holding a NUL byte with an argument error, in the foreground and as a job', async () => {
+    for (const background of [false, true]) {
+      const { r, text } = await call({ action: 'execute', argv: ['echo', 'a\u0000b'], background });
+      assert.equal(r.isError, true);
+      assert.match(text, /^error INVALID_ARGUMENT: argv\[1\] contains a NUL byte\nhint: /, text);
+    }
+    assert.match((await call({ action: 'run_task', kind: 'custom', args: ['echo', 'a\u0000b'] })).text, /^error INVALID_ARGUMENT: args\[1\] contains a control character/);
+  });
+
   it('ends the whole process group on timeout: a grandchild that ignores TERM dies too', async () => {
     const pidFile = path.join(root, 'gc.pid');
     const { text, data } = await call({ action: 'execute', command: `sh -c 'trap "" TERM; sleep 60' & echo $! > ${pidFile}; wait`, timeout: 500 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { childEnv, validateEnvOverrides } from '../../exec/env.ts';
 import { type RunSpec, runSteps } from '../../exec/execute.ts';
-import { DEFAULT_MAX_AGE_MS } from '../../exec/jobs.ts';
+import { DEFAULT_MAX_AGE_MS, type JobInfo } from '../../exec/jobs.ts';
 import { LANGUAGES } from '../../exec/languages.ts';
 import { buildProgram, type Step } from '../../exec/programs.ts';
 import { TASK_KINDS, taskArgv, validateTaskEnv } from '../../exec/tasks.ts';
@@ -90,13 +90,24 @@ function cleanup(ctx: ToolCallContext, dir: string | undefined): void {
 
 /** Starts the last step as a background job (earlier compile steps run first, in the foreground). */
 async function startBackground(ctx: ToolCallContext, spec: RunSpec, steps: Step[], tempDir: string | undefined): Promise<ToolReply> {
-  const compile = steps.slice(0, -1);
-  if (compile.length) {
-    const r = await runSteps(ctx.app.exec, { ...spec, steps: compile });
-    if (r.exitCode !== 0) return replyForRun(ctx.app, spec, r);
+  let owned = tempDir;
+  try {
+    const compile = steps.slice(0, -1);
+    if (compile.length) {
+      const r = await runSteps(ctx.app.exec, { ...spec, steps: compile });
+      if (r.exitCode !== 0) return await replyForRun(ctx.app, spec, r);
+    }
+    const run = steps[steps.length - 1]!;
+    const job = ctx.app.jobs.start({ label: spec.label, command: run.command, args: run.args, cwd: spec.cwd, env: spec.env, stdin: spec.stdin, maxAgeMs: spec.timeoutMs, tempDir });
+    // From here the job removes the folder when it ends.
+    owned = undefined;
+    return backgroundReply(spec, job);
+  } finally {
+    cleanup(ctx, owned);
   }
-  const run = steps[steps.length - 1]!;
-  const job = ctx.app.jobs.start({ label: spec.label, command: run.command, args: run.args, cwd: spec.cwd, env: spec.env, stdin: spec.stdin, maxAgeMs: spec.timeoutMs, tempDir });
+}
+
+function backgroundReply(spec: RunSpec, job: JobInfo): ToolReply {
   return {
     text: `started ${job.id} (pid ${job.pid}) · ${spec.display} · ends at the latest after ${Math.round(spec.timeoutMs / 1000)} s\nfollow it: ctx_bg {"action":"log","id":"${job.id}"} · {"action":"wait","id":"${job.id}"} · {"action":"kill","id":"${job.id}"}`,
     structured: { ...job },
@@ -115,6 +126,8 @@ async function execute(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
     steps = [{ command: args.argv[0]!, args: args.argv.slice(1) }];
     display = `argv: ${args.argv.join(' ')}`;
   } else {
+    // A job that cannot start must not cost a temp folder or a compile first.
+    if (args.background) ctx.app.jobs.checkRoom();
     const program = buildProgram(ctx.app.runtime, language, code!);
     steps = program.steps;
     dir = program.dir;
