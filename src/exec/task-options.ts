@@ -159,7 +159,8 @@ const MAKE: ArgRules = {
     ...flags('-k', '--keep-going', '-S', '--no-keep-going', '--stop', '-n', '--dry-run', '--just-print', '--recon'),
     ...flags('-s', '--silent', '--quiet', '-B', '--always-make', '-i', '--ignore-errors', '-q', '--question', '-t', '--touch'),
     ...flags('-w', '--print-directory', '--no-print-directory', '-r', '--no-builtin-rules', '-R', '--no-builtin-variables'),
-    ...flags('-e', '--environment-overrides', '--warn-undefined-variables', '--trace', '-d', '-p', '--print-data-base', '-v', '--version'),
+    // Not -e (--environment-overrides): env would then override the Makefile's own assignments.
+    ...flags('--warn-undefined-variables', '--trace', '-d', '-p', '--print-data-base', '-v', '--version'),
     ...optionalNumber(count, '-j', '--jobs'),
     ...optionalNumber(load, '-l', '--load-average', '--max-load'),
     ...optional(oneOf('none', 'line', 'target', 'recurse'), '-O', '--output-sync'),

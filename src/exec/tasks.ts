@@ -29,8 +29,8 @@ function allowedList(rules: ArgRules): string {
   return parts.join('; ');
 }
 
-function refuse(kind: TaskKind, what: string, value: string, why: string, rules: ArgRules): never {
-  throw new AppError(ErrorCode.InvalidArgument, `${what} '${value}' ${why} for ${kind}`, {
+function refuse(kind: TaskKind, what: string, value: string, why: string | undefined, rules: ArgRules): never {
+  throw new AppError(ErrorCode.InvalidArgument, `${what} '${value}' is not allowed for ${kind}${why ? `: ${why}` : ''}`, {
     hint: `allowed for ${kind} — ${allowedList(rules)}; cwd chooses the folder`,
   });
 }
@@ -59,17 +59,17 @@ export function checkTaskArgs(kind: Exclude<TaskKind, 'custom'>, args: readonly 
       continue;
     }
     if (!arg.startsWith('-') || arg === '-') {
-      if (!rules.positional) refuse(kind, what, arg, 'is not allowed (this kind takes no positional arguments)', rules);
+      if (!rules.positional) refuse(kind, what, arg, 'it takes no positional arguments', rules);
       const why = rules.positional.check(arg);
-      if (why) refuse(kind, what, arg, `is not allowed: ${rules.positional.what} ${why}`, rules);
+      if (why) refuse(kind, what, arg, `it ${why}`, rules);
       continue;
     }
     const found = lookup(rules, arg);
-    if (!found) refuse(kind, what, arg, 'is not allowed', rules);
+    if (!found) refuse(kind, what, arg, undefined, rules);
     const { name, rule } = found;
     let value = found.value;
     if (!rule.value) {
-      if (value !== undefined && !(rules.boolEquals && (value === 'true' || value === 'false'))) refuse(kind, what, arg, `is not allowed: ${name} takes no value`, rules);
+      if (value !== undefined && !(rules.boolEquals && (value === 'true' || value === 'false'))) refuse(kind, what, arg, `${name} takes no value`, rules);
       continue;
     }
     if (value === undefined) {
@@ -80,15 +80,15 @@ export function checkTaskArgs(kind: Exclude<TaskKind, 'custom'>, args: readonly 
         value = next;
         i++;
       } else if (!rule.optional) {
-        refuse(kind, what, arg, `is not allowed: ${name} needs a value (write ${name}=VALUE)`, rules);
+        refuse(kind, what, arg, `${name} needs a value (write ${name}=VALUE)`, rules);
       }
     }
     const why = value === undefined ? undefined : rule.value(value);
-    if (why) refuse(kind, what, arg === name ? `${name} ${value}` : arg, `is not allowed: the value of ${name} ${why}`, rules);
+    if (why) refuse(kind, what, arg === name ? `${name} ${value}` : arg, `the value of ${name} ${why}`, rules);
   }
 }
 
-/** Kinds that take a target, where it goes, and what it is. */
+/** A target is checked like a positional argument of its kind; cargo_build, npm_* and custom take none. */
 function checkTarget(kind: TaskKind, target: string): void {
   const rules: ArgRules | undefined = kind === 'custom' ? undefined : TASK_ARG_RULES[kind];
   const positional = kind === 'cargo_build' || kind.startsWith('npm_') ? undefined : rules?.positional;
