@@ -8,11 +8,8 @@
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { credentialInValue } from '../security/secret-values.ts';
+import { looksSensitiveName } from '../security/sensitive-names.ts';
 
-/** The spec's rule, kept as written. */
-export const SENSITIVE_ENV_NAME = /token|key|secret|password|passwd|credential|auth|cookie|session/i;
-/** Names the spec's rule misses: *_PWD (not PWD itself), *_PASS, *_PAT, *_JWT, *_DSN, *WEBHOOK(_URL). */
-const CREDENTIAL_ENV_NAME = /_PWD$|(^|_)(PASS|PASSPHRASE|PAT|JWT|DSN|CREDS)$|WEBHOOK(_URL)?$/i;
 
 /** Kept even though their names match the pattern: they carry no secret. */
 export const ENV_ALLOWLIST: ReadonlySet<string> = new Set([
@@ -40,7 +37,7 @@ export function envPassthrough(runtime: Runtime): true | ReadonlySet<string> {
 /** Whether an inherited variable is removed from a child's environment. */
 export function isSensitiveEnv(key: string, value: string): boolean {
   if (ENV_ALLOWLIST.has(key)) return false;
-  return SENSITIVE_ENV_NAME.test(key) || CREDENTIAL_ENV_NAME.test(key) || credentialInValue(value) !== undefined;
+  return looksSensitiveName(key) || credentialInValue(value) !== undefined;
 }
 
 /** Validates caller-provided variables; throws naming the first refused key. */

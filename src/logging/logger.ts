@@ -1,6 +1,8 @@
 // Append-only NDJSON event log (the gate spec's events: tool_call, dispatch, gate, tool_result,
 // tool_error, …). A failing write never breaks a tool call, and nothing ever goes to stdout.
 import type { AppendHandle, Runtime } from '../runtime/types.ts';
+import { credentialInValue } from '../security/secret-values.ts';
+import { looksSensitiveName } from '../security/sensitive-names.ts';
 
 export type LogFields = Record<string, unknown>;
 
@@ -79,21 +81,23 @@ export function createLogger(runtime: Runtime, options: LoggerOptions): Logger {
   };
 }
 
-const SENSITIVE_KEY = /token|key|secret|password|passwd|credential|auth|cookie|session/i;
 const MAX_LOGGED_STRING = 300;
 
 /**
- * A copy of tool arguments that is safe to log: values under sensitive-looking keys and every
- * `env` value are replaced, long strings are shortened.
+ * A copy of tool arguments that is safe to log: values under sensitive-looking keys, values that
+ * hold a credential (a URL with a password, a JWT, a key block) and every `env` value are replaced,
+ * long strings are shortened.
  */
 export function redactArgs(value: unknown, key = '', depth = 0): unknown {
   if (depth > 6) return '[…]';
   if (key === 'env' && value && typeof value === 'object') {
     return Object.fromEntries(Object.keys(value).map((k) => [k, '[redacted]']));
   }
-  if (key && SENSITIVE_KEY.test(key) && typeof value === 'string') return '[redacted]';
+  if (key && looksSensitiveName(key) && typeof value === 'string') return '[redacted]';
   if (typeof value === 'string') {
-    return value.length > MAX_LOGGED_STRING ? `${value.slice(0, MAX_LOGGED_STRING)}…(+${value.length - MAX_LOGGED_STRING} chars)` : value;
+    const shown = value.length > MAX_LOGGED_STRING ? `${value.slice(0, MAX_LOGGED_STRING)}…(+${value.length - MAX_LOGGED_STRING} chars)` : value;
+    // A command line or URL that carries a password, token or key is not logged at all.
+    return credentialInValue(shown) ? `[redacted: holds ${credentialInValue(shown)}]` : shown;
   }
   if (Array.isArray(value)) return value.slice(0, 50).map((v) => redactArgs(v, '', depth + 1));
   if (value && typeof value === 'object') {

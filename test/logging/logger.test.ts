@@ -52,6 +52,14 @@ describe('logger', () => {
     removeDir(dir);
   });
 
+  it('redacts arguments that hold a credential, and credential names the spec rule misses', () => {
+    const out = redactArgs({ command: 'psql postgres://app:hunter2@db/prod -c "select 1"', url: 'https://example.com/docs', gh_pat: 'ghp_x', n: 1 }) as Record<string, unknown>;
+    assert.equal(out.command, '[redacted: holds a URL with a password]');
+    assert.equal(out.url, 'https://example.com/docs');
+    assert.equal(out.gh_pat, '[redacted]');
+    assert.equal(out.n, 1);
+  });
+
   it('redacts env values and sensitive keys, shortens long strings', () => {
     const out = redactArgs({ action: 'execute', env: { API: 'v', X: 'y' }, api_token: 'abc', code: 'z'.repeat(1000), n: 3 }) as Record<string, unknown>;
     assert.deepEqual(out.env, { API: '[redacted]', X: '[redacted]' });
