@@ -1,5 +1,5 @@
 // The HTTP endpoint's gatekeeping: bearer token, Host and Origin checks against DNS rebinding.
-// Pure functions; http.ts turns their verdicts into responses.
+// Pure functions; http-middleware.ts turns their verdicts into responses.
 import ipaddr from 'ipaddr.js';
 
 export function isLoopbackHost(host: string): boolean {
