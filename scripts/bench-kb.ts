@@ -125,6 +125,12 @@ function nativeAsDatabase(db: import('better-sqlite3').Database, file: string): 
         throw e;
       }
     },
+    writeTransaction<T>(this: Database, fn: () => T): Promise<T> {
+      return Promise.resolve(this.transaction(fn));
+    },
+    tryTransaction<T>(this: Database, fn: () => T): { value: T } {
+      return { value: this.transaction(fn) };
+    },
     close: () => db.close(),
   } as unknown as Database;
 }
@@ -180,7 +186,7 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
         }
       })();
     } else {
-      kb.transaction(() => {
+      await kb.transaction(() => {
         for (const d of batch) kb.put({ key: `file:${d.label}`, kind: 'file', label: d.label, chunks: d.chunks });
       });
     }

@@ -66,7 +66,7 @@ async function fetchOne(net: Network, kb: KnowledgeBase, req: FetchRequest, url:
   const body = await fetchUrl(url.toString(), net, { timeoutMs: req.timeoutMs, signal: req.signal, accept: req.format === 'json' ? 'application/json' : undefined });
   const converted = convertBody(body.bytes, body.contentType, req.format, body.url);
   const chunks = chunkDocument(converted.text, converted.title ?? label, converted.chunkAs);
-  kb.put({ key, kind: 'fetch', label, chunks });
+  await kb.save({ key, kind: 'fetch', label, chunks });
   const outcome: FetchOutcome = { url: label, key, cached: false, status: body.status, bytes: body.bytes.length, textBytes: new TextEncoder().encode(converted.text).length, chunks: chunks.length, preview: preview(converted.text, req.previewBytes) };
   if (converted.title) outcome.title = converted.title;
   if (body.truncated) outcome.truncated = true;

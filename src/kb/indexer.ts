@@ -2,21 +2,31 @@
 // files, binaries, files over 1 MB, secret-like files (by name and by where a symlink leads) and content
 // holding a private key, and symlinks (never followed, as rg and git do), and says how many it skipped
 // and why; stops at 5000 files / 100 MB per call. Unchanged files are not redone.
+// Batches are small transactions, so other processes' calls get their turn in between; and one
+// process at a time indexes a given path (a lease in the database): another asking meanwhile is told
+// who is doing it, and searches what has been committed so far.
 import { AppError, ErrorCode } from '../errors.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { SafePath, Workdirs } from '../security/resolve-safe.ts';
 import { holdsPrivateKey, judgeSecret, judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
+import { acquireLease } from '../storage/lease.ts';
+import { isStorageError, StorageError } from '../storage/storage-error.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { walk } from '../workspace/walk.ts';
 import { chunkDocument, formatFor } from './chunk/index.ts';
-import type { KnowledgeBase } from './store.ts';
+import type { KnowledgeBase, SourceInput } from './store.ts';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_FILES = 5000;
 export const MAX_TOTAL_BYTES = 100 * 1024 * 1024;
-/** Files per transaction: one fsync per batch instead of per file. */
-const BATCH_FILES = 200;
-const BATCH_BYTES = 8 * 1024 * 1024;
+/**
+ * Files per transaction: one fsync per batch instead of per file, yet short enough (~0.2 s) that
+ * another process waiting to write or read is not held up for long.
+ */
+const BATCH_FILES = 100;
+const BATCH_BYTES = 2 * 1024 * 1024;
+/** A lease not renewed for this long is free again (its holder hangs); a dead holder's is free at once. */
+const LEASE_TTL_MS = 60_000;
 
 export type SkipReason = 'secret' | 'symlink' | 'too large' | 'binary' | 'private key' | 'unreadable';
 
@@ -30,6 +40,8 @@ export interface IndexReport {
   /** A few skipped paths per reason, to show what happened. */
   examples: Partial<Record<SkipReason, string[]>>;
   capped?: string;
+  /** Another process (or call) is indexing this path right now: nothing was done here. */
+  busyBy?: { pid: number; since: number };
 }
 
 export interface IndexOptions {
@@ -97,20 +109,78 @@ export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePa
       });
     }
   }
-  const files = single ? [{ abs: target.real, label: target.relative, size: st.size, mtimeMs: st.mtimeMs }] : await candidates(fs, target, options);
+  const got = await acquireLease(kb.db, `index:${target.real}`, LEASE_TTL_MS);
+  if (!got.ok) {
+    report.busyBy = { pid: got.holder.pid, since: got.holder.since };
+    return report;
+  }
+  try {
+    const files = single ? [{ abs: target.real, label: target.relative, size: st.size, mtimeMs: st.mtimeMs }] : await candidates(fs, target, options);
+    await indexFiles({ fs, kb, single, options, report, skip, renew: () => got.lease.renew() }, files);
+  } finally {
+    await got.lease.release().catch(() => undefined);
+  }
+  return report;
+}
 
-  let batch: (() => void)[] = [];
+interface IndexRun {
+  fs: RuntimeFs;
+  kb: KnowledgeBase;
+  single: boolean;
+  options: IndexOptions;
+  report: IndexReport;
+  skip: (reason: SkipReason, path: string) => void;
+  renew: () => void;
+}
+
+interface Prepared {
+  source: SourceInput;
+  bytes: number;
+}
+
+/** Files wait here until a batch is full; the report counts them once their batch is committed. */
+function createBatcher(run: IndexRun) {
+  let batch: Prepared[] = [];
   let batchBytes = 0;
-  const flush = () => {
-    if (!batch.length) return;
-    const work = batch;
-    batch = [];
-    batchBytes = 0;
-    kb.transaction(() => {
-      for (const w of work) w();
-    });
+  return {
+    queuedFiles: 0,
+    queuedBytes: 0,
+    /** True when the batch is full and should be flushed. */
+    add(item: Prepared): boolean {
+      batch.push(item);
+      batchBytes += item.bytes;
+      this.queuedFiles++;
+      this.queuedBytes += item.bytes;
+      return batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES;
+    },
+    async flush(): Promise<void> {
+      if (!batch.length) return;
+      const work = batch;
+      batch = [];
+      batchBytes = 0;
+      try {
+        await run.kb.transaction(() => {
+          for (const w of work) run.kb.put(w.source);
+          run.renew();
+        });
+      } catch (error) {
+        if (isStorageError(error) && run.report.indexed > 0) {
+          throw new StorageError(error.reason, error.file, `${error.message} — ${run.report.indexed} files were indexed before this and stay searchable`, error.hint ?? '', error);
+        }
+        throw error;
+      }
+      for (const w of work) {
+        run.report.indexed++;
+        run.report.chunks += w.source.chunks.length;
+        run.report.bytes += w.bytes;
+      }
+    },
   };
+}
 
+async function indexFiles(run: IndexRun, files: Candidate[]): Promise<void> {
+  const { fs, kb, single, options, skip } = run;
+  const batcher = createBatcher(run);
   let done = 0;
   for (const file of files) {
     if (options.signal?.aborted) break;
@@ -131,11 +201,11 @@ export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePa
     const key = `file:${file.abs}`;
     const known = kb.source(key);
     if (known && known.mtime_ms === file.mtimeMs && known.size === file.size) {
-      report.unchanged++;
+      run.report.unchanged++;
       continue;
     }
-    if (report.indexed >= MAX_FILES || report.bytes + file.size > MAX_TOTAL_BYTES) {
-      report.capped = `stopped at ${report.indexed} files / ${report.bytes} bytes (limits: ${MAX_FILES} files, ${MAX_TOTAL_BYTES / 1024 / 1024} MB per call); index subfolders separately`;
+    if (batcher.queuedFiles >= MAX_FILES || batcher.queuedBytes + file.size > MAX_TOTAL_BYTES) {
+      run.report.capped = `stopped at ${batcher.queuedFiles} files / ${batcher.queuedBytes} bytes (limits: ${MAX_FILES} files, ${MAX_TOTAL_BYTES / 1024 / 1024} MB per call); index subfolders separately`;
       break;
     }
     let bytes: Uint8Array;
@@ -157,16 +227,11 @@ export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePa
       continue;
     }
     const chunks = chunkDocument(text, file.label, formatFor(file.label));
-    report.indexed++;
-    report.chunks += chunks.length;
-    report.bytes += bytes.length;
-    batch.push(() => kb.put({ key, kind: 'file', label: file.label, path: file.abs, mtimeMs: file.mtimeMs, size: file.size, chunks }));
-    batchBytes += bytes.length;
-    if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
+    const full = batcher.add({ source: { key, kind: 'file', label: file.label, path: file.abs, mtimeMs: file.mtimeMs, size: file.size, chunks }, bytes: bytes.length });
+    if (full) await batcher.flush();
   }
   // The last report goes out before the final commit: the SDK client drops a progress notification
   // it reads in the same chunk as the response, and the commit's fsync keeps the two apart.
   if (files.length >= 100) await options.progress?.(files.length, files.length, 'indexed');
-  flush();
-  return report;
+  await batcher.flush();
 }

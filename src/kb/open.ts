@@ -1,10 +1,15 @@
 // The knowledge base is opened on first use (WASM start-up is not paid by servers that never use
-// it), held with an exclusive lock for the server's life, and closed at shutdown.
+// it) and closed at shutdown. Any number of ctxgate processes on the project share it: locks are
+// taken per transaction (storage/database-lock.ts), and a writer waits up to KB_BUSY_TIMEOUT_MS
+// for its turn.
 import * as path from 'node:path';
 import type { Runtime } from '../runtime/types.ts';
 import { openDatabase } from '../storage/database.ts';
 import { KB_MIGRATIONS } from './schema.ts';
 import { KnowledgeBase } from './store.ts';
+
+/** How long a knowledge-base call waits for other processes' writes before it gives up. */
+export const KB_BUSY_TIMEOUT_MS = 20_000;
 
 export interface KbHandle {
   readonly file: string;
@@ -30,7 +35,7 @@ export function createKbHandle(runtime: Runtime, file: string, sessionId: string
     get() {
       opening ??= (async () => {
         runtime.fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-        const db = await openDatabase(runtime, file, { exclusive: true, busyTimeoutMs: 2000, migrations: KB_MIGRATIONS });
+        const db = await openDatabase(runtime, file, { busyTimeoutMs: KB_BUSY_TIMEOUT_MS, migrations: KB_MIGRATIONS });
         kb = new KnowledgeBase(db, sessionId);
         return kb;
       })().catch((error) => {

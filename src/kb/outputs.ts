@@ -15,9 +15,10 @@ export interface IndexedOutput {
   chunks: number;
 }
 
-export function indexOutput(kb: KnowledgeBase, output: OutputToIndex): IndexedOutput {
+/** Stores the output in its own transaction, waiting (without blocking) while another process writes. */
+export async function indexOutput(kb: KnowledgeBase, output: OutputToIndex): Promise<IndexedOutput> {
   const chunks = chunkText(output.text, output.label);
-  kb.put({ key: `${output.kind}:${output.label}`, kind: output.kind, label: output.label, chunks });
+  await kb.save({ key: `${output.kind}:${output.label}`, kind: output.kind, label: output.label, chunks });
   const bytes = new TextEncoder().encode(output.text).length;
   return { bytes, lines: output.text.split('\n').length, chunks: chunks.length };
 }

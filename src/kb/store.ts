@@ -66,25 +66,28 @@ export class KnowledgeBase {
   }
 
   /**
-   * A batch: everything in fn is one transaction. The index rows of the batch's chunks are written
-   * together at its end, after the plain table writes: a statement that needs a statement journal
-   * makes FTS5 flush its pending terms, and a flush per file would cost more than the indexing.
+   * A batch: everything in fn is one write transaction, which waits (without blocking the event loop)
+   * while another process writes. The index rows of the batch's chunks are written together at its
+   * end, after the plain table writes: a statement that needs a statement journal makes FTS5 flush
+   * its pending terms, and a flush per file would cost more than the indexing.
    */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(() => {
-      this.batching++;
-      try {
-        const result = fn();
-        this.flushIndex();
-        return result;
-      } finally {
-        this.batching--;
-        if (!this.batching) {
-          this.pending = [];
-          this.pendingSources.clear();
-        }
+  transaction<T>(fn: () => T): Promise<T> {
+    return this.db.writeTransaction(() => this.batch(fn));
+  }
+
+  private batch<T>(fn: () => T): T {
+    this.batching++;
+    try {
+      const result = fn();
+      this.flushIndex();
+      return result;
+    } finally {
+      this.batching--;
+      if (!this.batching) {
+        this.pending = [];
+        this.pendingSources.clear();
       }
-    });
+    }
   }
 
   private batching = 0;
@@ -111,7 +114,15 @@ export class KnowledgeBase {
     return this.db.get<SourceRow & Record<string, never>>('SELECT * FROM sources WHERE key = ?', [key]) as SourceRow | undefined;
   }
 
-  /** Inserts or replaces a source and all its chunks, atomically (inside a batch: with the batch). */
+  /** Inserts or replaces a source and all its chunks in its own transaction, waiting for a turn. */
+  save(input: SourceInput): Promise<SourceRow> {
+    return this.transaction(() => this.put(input));
+  }
+
+  /**
+   * Inserts or replaces a source and all its chunks, atomically: inside a batch, with the batch;
+   * outside one, in a transaction that blocks this thread while another process writes (prefer save).
+   */
   put(input: SourceInput): SourceRow {
     const write = () => {
       const bytes = input.chunks.reduce((n, c) => n + c.body.length, 0);
@@ -140,10 +151,10 @@ export class KnowledgeBase {
       this.pendingSources.add(row.id);
       return row;
     };
-    return this.batching ? write() : this.transaction(write);
+    return this.batching ? write() : this.db.transaction(() => this.batch(write));
   }
 
-  remove(key: string): boolean {
+  remove(key: string): Promise<boolean> {
     return this.transaction(() => {
       const old = this.source(key);
       if (!old) return false;
@@ -164,14 +175,14 @@ export class KnowledgeBase {
     };
   }
 
-  purge(scope: 'project' | 'session', sessionId: string, dryRun: boolean): PurgeResult {
+  async purge(scope: 'project' | 'session', sessionId: string, dryRun: boolean): Promise<PurgeResult> {
     const where = scope === 'project' ? '' : ' WHERE session_id = ?';
     const bind = scope === 'project' ? [] : [sessionId];
     const row = this.db.get(`SELECT count(*) AS documents, coalesce(sum(chunk_count), 0) AS chunks FROM sources${where}`, bind) ?? {};
     const result: PurgeResult = { scope, documents: Number(row.documents ?? 0), chunks: Number(row.chunks ?? 0), dryRun };
     if (scope === 'session') result.sessionId = sessionId;
     if (dryRun) return result;
-    this.transaction(() => {
+    await this.transaction(() => {
       this.flushIndex();
       if (scope === 'project') {
         this.db.exec('DELETE FROM chunks; DELETE FROM sources;');

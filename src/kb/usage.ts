@@ -53,9 +53,10 @@ export function savedBytes(record: Pick<CallRecord, 'rawBytes' | 'replyBytes' | 
   return record.basis && record.rawBytes !== undefined ? Math.max(0, record.rawBytes - record.replyBytes) : 0;
 }
 
-export function writeCalls(db: Database, records: readonly CallRecord[], now = Date.now()): void {
+/** Writes the records in one transaction, waiting (without blocking) while another process writes. */
+export async function writeCalls(db: Database, records: readonly CallRecord[], now = Date.now()): Promise<void> {
   if (!records.length) return;
-  db.transaction(() => {
+  await db.writeTransaction(() => {
     for (const r of records) {
       db.run(
         'INSERT INTO calls (at, process_session, client_session, tool, action, outcome, detail, duration_ms, reply_bytes, raw_bytes, saved_bytes, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -206,7 +207,7 @@ export function createUsageRecorder(kb: KbHandle, options: { delayMs?: number; o
     writing = writing.then(async () => {
       if (!batch.length) return;
       try {
-        writeCalls((await kb.get()).db, batch);
+        await writeCalls((await kb.get()).db, batch);
       } catch (error) {
         options.onError?.(error);
       }

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import process from 'node:process';
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -37,6 +38,16 @@ export function processStartTime(pid: number): string | undefined {
     return fields[19];
   } catch {
     return undefined;
+  }
+}
+
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as { code?: string }).code === 'EPERM';
   }
 }
 

@@ -2,7 +2,7 @@
 // (identical behaviour, checked on these machines) for the file system and standard streams.
 import * as os from 'node:os';
 import process from 'node:process';
-import { processStartTime, sha256Hex, sleepSync, which } from './common.ts';
+import { processExists, processStartTime, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
@@ -93,6 +93,7 @@ export function createDenoRuntime(): Runtime {
     resolveHost,
     httpRequest,
     processStartTime,
+    processExists,
     sleepSync,
     sha256Hex,
     exit: (code) => Deno.exit(code),

@@ -96,6 +96,7 @@ const files: SyncFiles = {
   close: (fd) => fs.closeSync(fd),
   unlink: (p) => fs.unlinkSync(p),
   exists: (p) => fs.existsSync(p),
+  symlink: (target, p) => fs.symlinkSync(target, p),
   syncDir(p) {
     const fd = fs.openSync(p, 'r');
     try {

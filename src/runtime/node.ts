@@ -1,7 +1,7 @@
 // Node.js implementation of the runtime shim.
 import * as os from 'node:os';
 import process from 'node:process';
-import { processStartTime, sha256Hex, sleepSync, which } from './common.ts';
+import { processExists, processStartTime, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
@@ -66,6 +66,7 @@ export function createNodeRuntime(): Runtime {
     resolveHost,
     httpRequest,
     processStartTime,
+    processExists,
     sleepSync,
     sha256Hex,
     exit: (code) => process.exit(code),

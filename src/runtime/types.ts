@@ -61,6 +61,8 @@ export interface SyncFiles {
   close(fd: number): void;
   unlink(path: string): void;
   exists(path: string): boolean;
+  /** Creates a symbolic link atomically (EEXIST when the path exists): a lock file with its owner in one step. */
+  symlink(target: string, path: string): void;
   /** fsync a folder so a created or deleted entry survives a crash. */
   syncDir(path: string): void;
 }
@@ -129,6 +131,8 @@ export interface Runtime {
    * process from a reused pid; undefined when the process is gone or this cannot be read.
    */
   processStartTime(pid: number): string | undefined;
+  /** Whether a process with this pid exists (signal 0); for systems without /proc. */
+  processExists(pid: number): boolean;
   /** Blocks the thread (no event loop turn): for SQLite's xSleep, which must be synchronous. */
   sleepSync(ms: number): void;
   /** Hex SHA-256 of a string (used for stable per-project folder names). */

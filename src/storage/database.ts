@@ -1,88 +1,136 @@
-// One durable SQLite database: opened through our VFS, locked for this process, migrated to the
-// current schema, with a small statement cache and transactions that roll back on any error.
+// One durable SQLite database shared by every ctxgate process on the project: opened through our
+// VFS in SQLite's normal locking mode (locks per transaction, so each process sees the others'
+// commits on its next statement), with a bounded statement cache and transactions that roll back
+// on any error and keep their nesting count right even when COMMIT itself fails (issue 11, item 7).
 import type { BindingSpec, Database as Oo1Database, PreparedStatement, SqlValue } from '@sqlite.org/sqlite-wasm';
-import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
+import { ensureLockDir } from './database-lock.ts';
+import { describeWriter } from './database-users.ts';
+import { type Migration, migrate } from './migrate.ts';
 import { loadSqlite, type Sqlite3 } from './sqlite.ts';
+import { isBusy, StorageError, storageErrorOf } from './storage-error.ts';
 import { installDurableVfs } from './vfs.ts';
+
+export type { Migration } from './migrate.ts';
+export { migrate } from './migrate.ts';
 
 export type Row = Record<string, SqlValue>;
 
-export interface Migration {
-  version: number;
-  description: string;
-  sql: string;
-}
-
 export interface OpenOptions {
-  /** Hold the lock for the connection's whole life (the owning server). */
-  exclusive: boolean;
+  /**
+   * How long a call may wait for its turn (another process writing) before it fails with a
+   * StorageError 'busy'. Waits back off; transactions started with writeTransaction wait without
+   * blocking the event loop.
+   */
   busyTimeoutMs: number;
   migrations: readonly Migration[];
+  /** Hold the locks for the connection's whole life (single-process tools such as benchmarks). */
+  exclusive?: boolean;
   /** Extra PRAGMA statements run after the standard ones (tuning). */
   pragmas?: readonly string[];
 }
 
-const SQLITE_BUSY = 5;
+const STATEMENT_CACHE = 64;
+/** Pages kept in memory (16 MB): a batch of writes fits, so a writer does not spill (and lock readers out) early. */
+const CACHE_KIB = 16 * 1024;
+
+/** Thrown inside writeTransaction when BEGIN found another writer: nothing ran yet, so it may wait and retry. */
+class BusyAtBegin extends Error {}
 
 export class Database {
   readonly file: string;
   readonly sqlite3: Sqlite3;
+  readonly runtime: Runtime;
   private readonly db: Oo1Database;
+  private readonly busyTimeoutMs: number;
   private readonly statements = new Map<string, PreparedStatement>();
   private depth = 0;
 
-  constructor(sqlite3: Sqlite3, db: Oo1Database, file: string) {
+  constructor(sqlite3: Sqlite3, db: Oo1Database, file: string, runtime: Runtime, busyTimeoutMs: number) {
     this.sqlite3 = sqlite3;
     this.db = db;
     this.file = file;
+    this.runtime = runtime;
+    this.busyTimeoutMs = busyTimeoutMs;
+    this.setBusyTimeout(busyTimeoutMs);
   }
 
+  private setBusyTimeout(ms: number): void {
+    this.sqlite3.capi.sqlite3_busy_timeout(this.db, Math.max(0, Math.floor(ms)));
+  }
+
+  /** A prepared statement, kept for reuse; the least recently used is finalized past the cache size. */
   private statement(sql: string): PreparedStatement {
     let stmt = this.statements.get(sql);
-    if (!stmt) {
+    if (stmt) {
+      this.statements.delete(sql);
+    } else {
       stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
+      if (this.statements.size >= STATEMENT_CACHE) {
+        const [oldest, old] = this.statements.entries().next().value as [string, PreparedStatement];
+        this.statements.delete(oldest);
+        old.finalize();
+      }
     }
+    this.statements.set(sql, stmt);
     return stmt;
   }
 
+  /** Turns SQLite's environment failures (busy, disk full, read-only…) into StorageErrors. */
+  private failure(error: unknown, waitedMs = this.busyTimeoutMs): unknown {
+    return storageErrorOf(error, this.file, isBusy(error) ? { waitedMs, holder: describeWriter(this.runtime, this.file) } : undefined) ?? error;
+  }
+
+  private guarded<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
   exec(sql: string): void {
-    this.db.exec(sql);
+    this.guarded(() => this.db.exec(sql));
   }
 
   /** Runs a statement; returns the number of rows it changed. */
   run(sql: string, bind?: BindingSpec): number {
-    const stmt = this.statement(sql);
-    try {
-      if (hasBindings(bind)) stmt.bind(bind);
-      stmt.step();
-    } finally {
-      stmt.reset(true);
-    }
-    return this.db.changes();
+    return this.guarded(() => {
+      const stmt = this.statement(sql);
+      try {
+        if (hasBindings(bind)) stmt.bind(bind);
+        stmt.step();
+      } finally {
+        stmt.reset(true);
+      }
+      return this.db.changes();
+    });
   }
 
   all<T extends Row = Row>(sql: string, bind?: BindingSpec): T[] {
-    const stmt = this.statement(sql);
-    const rows: T[] = [];
-    try {
-      if (hasBindings(bind)) stmt.bind(bind);
-      while (stmt.step()) rows.push(stmt.get({}) as T);
-    } finally {
-      stmt.reset(true);
-    }
-    return rows;
+    return this.guarded(() => {
+      const stmt = this.statement(sql);
+      const rows: T[] = [];
+      try {
+        if (hasBindings(bind)) stmt.bind(bind);
+        while (stmt.step()) rows.push(stmt.get({}) as T);
+      } finally {
+        stmt.reset(true);
+      }
+      return rows;
+    });
   }
 
   get<T extends Row = Row>(sql: string, bind?: BindingSpec): T | undefined {
-    const stmt = this.statement(sql);
-    try {
-      if (hasBindings(bind)) stmt.bind(bind);
-      return stmt.step() ? (stmt.get({}) as T) : undefined;
-    } finally {
-      stmt.reset(true);
-    }
+    return this.guarded(() => {
+      const stmt = this.statement(sql);
+      try {
+        if (hasBindings(bind)) stmt.bind(bind);
+        return stmt.step() ? (stmt.get({}) as T) : undefined;
+      } finally {
+        stmt.reset(true);
+      }
+    });
   }
 
   value(sql: string, bind?: BindingSpec): SqlValue | undefined {
@@ -98,20 +146,95 @@ export class Database {
     return this.depth > 0;
   }
 
-  /** Runs fn in a transaction (a savepoint when nested); any throw rolls everything back. */
+  /** SQLite rolls a whole transaction back by itself after some failures (disk full, I/O). */
+  private get autocommit(): boolean {
+    return this.sqlite3.capi.sqlite3_get_autocommit(this.db) !== 0;
+  }
+
+  /**
+   * Runs fn in a write transaction (a savepoint when nested); any throw rolls it back. The outermost
+   * level waits for its turn with SQLite's busy handler, blocking this thread up to the bound: prefer
+   * writeTransaction where the caller can await.
+   */
   transaction<T>(fn: () => T): T {
-    const name = `sp${this.depth}`;
-    this.exec(this.depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
-    this.depth++;
+    return this.runTransaction(fn, false);
+  }
+
+  /** Like transaction, but waits for another process's write to end without blocking the event loop. */
+  async writeTransaction<T>(fn: () => T): Promise<T> {
+    if (this.depth > 0) return this.transaction(fn);
+    const started = Date.now();
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      try {
+        return this.runTransaction(fn, true);
+      } catch (error) {
+        if (!(error instanceof BusyAtBegin)) throw error;
+        const waited = Date.now() - started;
+        if (waited >= this.busyTimeoutMs) throw this.failure(error.cause, waited);
+        // Jitter keeps processes that collided once from colliding again in step.
+        await new Promise((resolve) => setTimeout(resolve, pause / 2 + Math.random() * pause));
+      }
+    }
+  }
+
+  /** Runs fn in a write transaction only if no other process is writing right now; undefined otherwise. */
+  tryTransaction<T>(fn: () => T): { value: T } | undefined {
+    if (this.depth > 0) return { value: this.transaction(fn) };
     try {
-      const result = fn();
-      this.depth--;
-      this.exec(this.depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
-      return result;
+      return { value: this.runTransaction(fn, true) };
+    } catch (error) {
+      if (error instanceof BusyAtBegin) return undefined;
+      throw error;
+    }
+  }
+
+  private runTransaction<T>(fn: () => T, noWait: boolean): T {
+    const outer = this.depth === 0;
+    const name = `sp${this.depth}`;
+    if (outer) this.begin(noWait);
+    else this.exec(`SAVEPOINT ${name}`);
+    this.depth++;
+    let result: T;
+    try {
+      result = fn();
     } catch (error) {
       this.depth--;
-      this.exec(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
-      throw error;
+      this.undo(outer, name);
+      throw this.failure(error);
+    }
+    this.depth--;
+    try {
+      this.db.exec(outer ? 'COMMIT' : `RELEASE ${name}`);
+    } catch (error) {
+      this.undo(outer, name);
+      throw this.failure(error);
+    }
+    return result;
+  }
+
+  private begin(noWait: boolean): void {
+    if (!noWait) {
+      this.exec('BEGIN IMMEDIATE');
+      return;
+    }
+    this.setBusyTimeout(0);
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      if (isBusy(error)) throw new BusyAtBegin('busy', { cause: error });
+      throw this.failure(error);
+    } finally {
+      this.setBusyTimeout(this.busyTimeoutMs);
+    }
+  }
+
+  /** Rolls back what is still open; nothing when SQLite has already rolled the transaction back. */
+  private undo(outer: boolean, name: string): void {
+    if (this.autocommit) return;
+    try {
+      this.db.exec(outer ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
+    } catch {
+      // the transaction ended while failing; SQLite leaves the file consistent either way
     }
   }
 
@@ -127,59 +250,35 @@ function hasBindings(bind: BindingSpec | undefined): bind is BindingSpec {
   return bind !== undefined && !(Array.isArray(bind) && bind.length === 0);
 }
 
-function isBusy(error: unknown): boolean {
-  const code = (error as { resultCode?: number } | null)?.resultCode;
-  return code !== undefined && (code & 0xff) === SQLITE_BUSY;
-}
-
-/** Opens (creating if needed, 0600) and migrates a database file. */
+/** Opens (creating if needed, 0600) and migrates a database file that other processes may share. */
 export async function openDatabase(runtime: Runtime, file: string, options: OpenOptions): Promise<Database> {
   const sqlite3 = await loadSqlite();
   const vfs = installDurableVfs(sqlite3, runtime);
+  const legacy = ensureLockDir(runtime, file);
+  if (legacy) {
+    throw new StorageError('busy', file, `database ${file} is held by an older ctxgate (pid ${legacy.legacyHolder}) that does not share it`, 'stop that process (or upgrade it); this version lets any number of processes share the database');
+  }
   let raw: Oo1Database;
   try {
     raw = new sqlite3.oo1.DB({ filename: file, flags: 'c', vfs: vfs.name });
   } catch (error) {
-    throw new AppError(ErrorCode.Unavailable, `cannot open database ${file}: ${messageOf(error)}`, { hint: 'check that the folder exists and is writable, or set CTXGATE_DB' });
+    throw storageErrorOf(error, file) ?? new StorageError('readonly', file, `cannot open database ${file}`, 'check that the folder exists and is writable, or set CTXGATE_DB', error);
   }
-  const db = new Database(sqlite3, raw, file);
+  const db = new Database(sqlite3, raw, file, runtime, options.busyTimeoutMs);
   try {
-    db.exec(`PRAGMA busy_timeout=${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
     if (options.exclusive) db.exec('PRAGMA locking_mode=EXCLUSIVE');
     db.exec('PRAGMA journal_mode=DELETE');
     db.exec('PRAGMA synchronous=FULL');
     db.exec('PRAGMA foreign_keys=ON');
+    db.exec(`PRAGMA cache_size=-${CACHE_KIB}`);
     for (const p of options.pragmas ?? []) db.exec(`PRAGMA ${p}`);
-    // The first real access takes the lock: fail here, clearly, rather than on a later call.
-    migrate(db, options.migrations);
+    await migrate(db, options.migrations);
   } catch (error) {
     db.close();
-    if (isBusy(error)) {
-      const owner = vfs.lockFor(file).owner();
-      throw new AppError(ErrorCode.Unavailable, `database ${file} is in use by ${owner ? `pid ${owner.pid}` : 'another process'}`, {
-        hint: 'another ctxgate server holds this project\'s database: stop it, or point CTXGATE_DB at another file',
-      });
-    }
     throw error;
   }
   runtime.fs.chmodSync(file, 0o600);
   return db;
 }
 
-/** Brings the schema to the newest version; refuses a database written by a newer ctxgate. */
-export function migrate(db: Database, migrations: readonly Migration[]): void {
-  const target = migrations.reduce((max, m) => Math.max(max, m.version), 0);
-  const current = Number(db.value('PRAGMA user_version') ?? 0);
-  if (current > target) {
-    throw new AppError(ErrorCode.Unavailable, `database ${db.file} has schema version ${current}, newer than this ctxgate understands (${target})`, {
-      hint: 'upgrade ctxgate, or point CTXGATE_DB at another file; the database was left untouched',
-    });
-  }
-  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.exec(`PRAGMA user_version=${m.version}`);
-    });
-  }
-}
+export { StorageError };

@@ -1,19 +1,38 @@
-// Cross-process locking without fcntl: a lock file beside the database holding the owner's pid and
-// kernel start time. A lock whose owner is dead (or whose pid now belongs to another process) is
-// stale and is broken under a guard file, so two breakers can never both win.
+// A cross-process lock without fcntl (Node has none): a symbolic link whose target names the owner
+// (`pid start conn`). Creating a link is atomic and fails when one exists, so taking the lock and
+// saying who took it is one step — there is no half-written lock file to misread, and no disk block
+// is needed (a full disk cannot stop a rollback from taking its lock). A lock whose owner is dead, or
+// whose pid now belongs to another process, is stale: it is broken under a guard link, so two
+// breakers never both act.
 import type { Runtime } from '../runtime/types.ts';
-
-export interface LockOwner {
-  pid: number;
-  startTime: string;
-}
-
-const UNREADABLE_GRACE_MS = 2000;
+import { formatOwner, isAlive, type LockOwner, parseOwner, sameOwner } from './lock-owner.ts';
 
 export type AcquireResult = { ok: true } | { ok: false; owner: LockOwner | undefined };
 
-function errnoOf(error: unknown): string | undefined {
+export function errnoOf(error: unknown): string | undefined {
   return (error as { code?: string } | null)?.code;
+}
+
+/** Who a lock link names; `undefined` when there is none, `null` when it holds something unreadable. */
+export function readLock(runtime: Runtime, file: string): LockOwner | undefined | null {
+  let text: string;
+  try {
+    text = runtime.fs.readlinkSync(file);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    // EINVAL: a plain file (nothing this code writes): unreadable, so stale.
+    return null;
+  }
+  return parseOwner(text) ?? null;
+}
+
+export function removeQuietly(runtime: Runtime, file: string): void {
+  try {
+    runtime.fs.files.unlink(file);
+  } catch {
+    // gone already
+  }
 }
 
 export class LockFile {
@@ -22,34 +41,43 @@ export class LockFile {
   private readonly me: LockOwner;
   private held = false;
 
-  constructor(runtime: Runtime, path: string) {
+  constructor(runtime: Runtime, path: string, me: LockOwner) {
     this.runtime = runtime;
     this.path = path;
-    this.me = { pid: runtime.pid, startTime: runtime.processStartTime(runtime.pid) ?? 'unknown' };
+    this.me = me;
   }
 
   get isHeld(): boolean {
     return this.held;
   }
 
-  /** Who holds the lock now, as written in the file (undefined: nobody, or unreadable). */
+  /** Who holds the lock now, if anyone (dead owners included: see isAlive). */
   owner(): LockOwner | undefined {
-    return readOwner(this.runtime, this.path);
+    return readLock(this.runtime, this.path) ?? undefined;
+  }
+
+  /** The owner when it is another connection that is still running. */
+  liveOther(): LockOwner | undefined {
+    const owner = readLock(this.runtime, this.path);
+    if (!owner || sameOwner(owner, this.me)) return undefined;
+    return isAlive(this.runtime, owner) ? owner : undefined;
   }
 
   tryAcquire(): AcquireResult {
     if (this.held) return { ok: true };
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if (this.create(this.path)) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (link(this.runtime, this.me, this.path)) {
         this.held = true;
         return { ok: true };
       }
-      const owner = this.owner();
+      const owner = readLock(this.runtime, this.path);
+      if (owner === undefined) continue; // released in between: try again
+      if (owner && sameOwner(owner, this.me)) {
+        this.held = true; // ours, left by an earlier call that failed half-way
+        return { ok: true };
+      }
       if (owner && isAlive(this.runtime, owner)) return { ok: false, owner };
-      // An unreadable lock may be one being written this very moment: only an old one is stale.
-      if (!owner && Date.now() - (this.runtime.fs.lstatSync(this.path)?.mtimeMs ?? 0) < UNREADABLE_GRACE_MS) return { ok: false, owner };
-      // Dead or reused-pid owner (or a half-written file): break it, then try once more.
-      if (!this.breakStale(owner)) return { ok: false, owner };
+      if (!this.breakStale(owner)) return { ok: false, owner: owner ?? undefined };
     }
     return { ok: false, owner: this.owner() };
   }
@@ -57,77 +85,61 @@ export class LockFile {
   release(): void {
     if (!this.held) return;
     this.held = false;
-    const owner = this.owner();
-    if (owner && owner.pid === this.me.pid && owner.startTime === this.me.startTime) {
-      try {
-        this.runtime.fs.files.unlink(this.path);
-      } catch {
-        // already gone
-      }
-    }
-  }
-
-  private create(file: string): boolean {
-    const files = this.runtime.fs.files;
-    let fd: number;
-    try {
-      fd = files.open(file, 'wx', 0o600);
-    } catch (error) {
-      if (errnoOf(error) === 'EEXIST') return false;
-      throw error;
-    }
-    try {
-      files.write(fd, new TextEncoder().encode(`${this.me.pid} ${this.me.startTime}\n`), 0);
-      files.sync(fd);
-    } finally {
-      files.close(fd);
-    }
-    return true;
+    const owner = readLock(this.runtime, this.path);
+    if (owner && sameOwner(owner, this.me)) removeQuietly(this.runtime, this.path);
   }
 
   /** Removes a stale lock under the guard; false when another breaker holds the guard. */
-  private breakStale(seen: LockOwner | undefined): boolean {
+  private breakStale(seen: LockOwner | null): boolean {
     const guard = `${this.path}.guard`;
-    if (!this.create(guard)) {
-      const guardOwner = readOwner(this.runtime, guard);
-      // A breaker that died holding the guard must not block everyone forever.
-      if (guardOwner && !isAlive(this.runtime, guardOwner)) removeQuietly(this.runtime, guard);
+    if (!link(this.runtime, this.me, guard)) {
+      breakDeadGuard(this.runtime, guard, this.me);
       return false;
     }
     try {
-      const now = this.owner();
-      const same = (now === undefined && seen === undefined) || (now && seen && now.pid === seen.pid && now.startTime === seen.startTime);
+      const now = readLock(this.runtime, this.path);
+      const same = now === seen || (now && seen && sameOwner(now, seen));
       if (same && !(now && isAlive(this.runtime, now))) removeQuietly(this.runtime, this.path);
       return true;
     } finally {
-      removeQuietly(this.runtime, guard);
+      const owner = readLock(this.runtime, guard);
+      if (owner && sameOwner(owner, this.me)) removeQuietly(this.runtime, guard);
     }
   }
 }
 
-function removeQuietly(runtime: Runtime, file: string): void {
+/** Creates the lock link; false when it exists already. */
+function link(runtime: Runtime, me: LockOwner, file: string): boolean {
   try {
-    runtime.fs.files.unlink(file);
-  } catch {
-    // gone already
+    runtime.fs.files.symlink(formatOwner(me), file);
+    return true;
+  } catch (error) {
+    if (errnoOf(error) === 'EEXIST') return false;
+    throw error;
   }
 }
 
-function readOwner(runtime: Runtime, file: string): LockOwner | undefined {
-  let text: string;
+/**
+ * A breaker that died holding the guard must not block everyone forever. The dead guard is moved
+ * aside first and checked there, so a guard taken by a live breaker a moment ago is put back instead
+ * of being deleted.
+ */
+function breakDeadGuard(runtime: Runtime, guard: string, me: LockOwner): void {
+  const owner = readLock(runtime, guard);
+  if (owner === undefined || (owner && isAlive(runtime, owner))) return;
+  const aside = `${guard}.${me.pid}.${me.conn}`;
   try {
-    text = runtime.fs.readTextFileSync(file);
+    runtime.fs.renameSync(guard, aside);
   } catch {
-    return undefined;
+    return; // someone else moved it
   }
-  const m = /^(\d+) (\S+)\n$/.exec(text);
-  if (!m) return undefined;
-  return { pid: Number(m[1]), startTime: m[2]! };
-}
-
-/** Alive and the same process that wrote the lock (not a later process that got the pid). */
-export function isAlive(runtime: Runtime, owner: LockOwner): boolean {
-  const start = runtime.processStartTime(owner.pid);
-  if (start === undefined) return false;
-  return owner.startTime === 'unknown' || start === owner.startTime;
+  const moved = readLock(runtime, aside);
+  if (moved && isAlive(runtime, moved)) {
+    try {
+      runtime.fs.files.symlink(formatOwner(moved), guard);
+    } catch {
+      // a new guard exists already: its holder goes first
+    }
+  }
+  removeQuietly(runtime, aside);
 }

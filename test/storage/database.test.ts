@@ -1,50 +1,78 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { LockFile } from '../../src/storage/lock-file.ts';
 import { openDatabase } from '../../src/storage/database.ts';
+import { LockFile } from '../../src/storage/lock-file.ts';
+import { ownerForConnection } from '../../src/storage/lock-owner.ts';
 import { fixture, onDeno, removeDir, repoRoot, runtime, withEnv } from '../helpers/env.ts';
 
 const CHILD = path.join(repoRoot, 'test', 'helpers', 'db-child.ts');
 const DENO = path.join(repoRoot, 'node_modules', '.bin', 'deno');
 
-function commandFor(which: 'same' | 'other'): { command: string; args: string[] } {
+type Which = 'same' | 'other';
+
+function commandFor(which: Which): { command: string; args: string[] } {
   const deno = which === 'same' ? onDeno : !onDeno;
   return deno ? { command: DENO, args: ['run', '-A', CHILD] } : { command: 'node', args: ['--import', 'tsx', CHILD] };
 }
 
-function child(which: 'same' | 'other', ...args: string[]): string {
+function child(which: Which, ...args: string[]): string {
   const { command, args: base } = commandFor(which);
   const r = spawnSync(command, [...base, ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   return `${r.stderr}`.trim();
 }
 
-function startChild(which: 'same' | 'other', ...args: string[]): { proc: ChildProcess; waitFor(text: string): Promise<void> } {
+interface Child {
+  proc: ChildProcess;
+  output(): string;
+  waitFor(text: string | RegExp): Promise<string>;
+  send(line: string): void;
+  exited: Promise<number | null>;
+}
+
+function startChild(which: Which, ...args: string[]): Child {
   const { command, args: base } = commandFor(which);
   const proc = spawn(command, [...base, ...args], { cwd: repoRoot, stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let err = '';
-  const waiters: [string, () => void][] = [];
+  const waiters: (() => void)[] = [];
   proc.stderr?.on('data', (c: Buffer) => {
     err += c.toString();
-    for (const [text, resolve] of waiters) if (err.includes(text)) resolve();
+    for (const w of [...waiters]) w();
   });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const find = (text: string | RegExp) => (typeof text === 'string' ? (err.includes(text) ? text : undefined) : text.exec(err)?.[0]);
   return {
     proc,
+    output: () => err,
+    exited,
+    send: (line) => proc.stdin?.write(`${line}\n`),
     waitFor: (text) =>
       new Promise((resolve, reject) => {
-        if (err.includes(text)) return resolve();
-        waiters.push([text, resolve]);
-        proc.once('exit', () => (err.includes(text) ? resolve() : reject(new Error(`child exited without '${text}': ${err}`))));
+        const check = () => {
+          const found = find(text);
+          if (found !== undefined) {
+            waiters.splice(waiters.indexOf(check), 1);
+            resolve(found);
+          }
+        };
+        waiters.push(check);
+        check();
+        void exited.then(() => {
+          const found = find(text);
+          if (found !== undefined) resolve(found);
+          else reject(new Error(`child exited without '${text}': ${err}`));
+        });
       }),
   };
 }
 
 const MIGRATIONS = [{ version: 1, description: 'x', sql: 'CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)' }];
+const deadPid = () => spawnSync('true').pid!;
 
-describe('durable WASM SQLite storage', () => {
+describe('durable WASM SQLite storage shared by processes', () => {
   let dir: string;
   before(() => {
     dir = fixture();
@@ -53,7 +81,6 @@ describe('durable WASM SQLite storage', () => {
 
   it('keeps committed rows across processes and runtimes, in a path with spaces, %, # and ?', () => {
     const file = path.join(dir, 'a b%c#d?e', 'kb.db');
-    writeFileSync(path.join(dir, 'placeholder'), '');
     runtime.fs.mkdirSync(path.dirname(file), { recursive: true });
     assert.match(child('same', 'write', file, '500'), /wrote 500/);
     assert.match(child('other', 'write', file, '250'), /wrote 250/);
@@ -62,65 +89,151 @@ describe('durable WASM SQLite storage', () => {
     assert.equal(runtime.fs.statSync(file)!.mode & 0o777, 0o600);
   });
 
-  it('refuses a second process while the owner holds the database, naming its pid', async () => {
-    const file = path.join(dir, 'held.db');
-    const holder = startChild('same', 'hold', file);
-    await holder.waitFor('holding');
-    const second = child('other', 'count', file);
-    assert.match(second, new RegExp(`error database .*held\\.db is in use by pid ${holder.proc.pid}`));
-    holder.proc.stdin?.end();
-    await new Promise((r) => holder.proc.once('exit', r));
-    assert.match(child('other', 'count', file), /count 0 integrity ok/, 'free again once the owner exits');
+  it('lets several processes on both runtimes write and read at once, every write succeeding exactly once', async () => {
+    const file = path.join(dir, 'mixed.db');
+    assert.match(child('same', 'write', file, '0'), /wrote 0/); // create it first: the race to create is another test
+    const kids = ['a', 'b', 'c', 'd'].map((name, i) => ({ name, c: startChild(i % 2 ? 'other' : 'same', 'mix', file, name, '40') }));
+    for (const { name, c } of kids) {
+      await c.waitFor(`done ${name}`);
+      assert.match(c.output(), new RegExp(`done ${name} rounds 40 errors 0`), c.output());
+    }
+    assert.match(child('same', 'count', file), /count 160 integrity ok fts ok by 160/);
   });
 
-  it('breaks a stale lock left by a dead process or a reused pid', async () => {
-    const file = path.join(dir, 'stale.db');
-    const dead = spawnSync('true').pid!;
-    writeFileSync(`${file}-lock`, `${dead} 12345\n`);
+  it('creates and migrates a new database once when several processes open it at the same moment', async () => {
+    const file = path.join(dir, 'fresh.db');
+    const kids = ['a', 'b', 'c'].map((name, i) => ({ name, c: startChild(i % 2 ? 'other' : 'same', 'mix', file, name, '3') }));
+    for (const { name, c } of kids) assert.match(await c.waitFor(/done \w+ rounds 3 errors \d+/), new RegExp(`done ${name} rounds 3 errors 0`), c.output());
+    assert.match(child('same', 'count', file), /count 9 integrity ok/);
+  });
+
+  it("shows each process the others' commits on its next call, over connections held open", async () => {
+    const file = path.join(dir, 'visible.db');
+    const a = startChild('same', 'serve', file, 'A');
+    const b = startChild('other', 'serve', file, 'B');
+    for (let i = 0; i < 3; i++) {
+      a.send(`w from-a-${i}`);
+      await a.waitFor(`A ok from-a-${i}`);
+      b.send(`r from-a-${i}`);
+      assert.equal(await b.waitFor(new RegExp(`B read from-a-${i} \\d+`)), `B read from-a-${i} 1`);
+      b.send(`w from-b-${i}`);
+      await b.waitFor(`B ok from-b-${i}`);
+      a.send(`r from-b-${i}`);
+      assert.equal(await a.waitFor(new RegExp(`A read from-b-${i} \\d+`)), `A read from-b-${i} 1`);
+    }
+    a.send('q');
+    b.send('q');
+    assert.equal(await a.exited, 0);
+    assert.equal(await b.exited, 0);
+  });
+
+  it("makes a writer wait for another process's transaction to end instead of failing", async () => {
+    const file = path.join(dir, 'wait.db');
+    const holder = startChild('same', 'hold', file);
+    await holder.waitFor('holding');
+    const writer = startChild('other', 'wait-write', file);
+    await writer.waitFor(`busy seen: writer pid ${holder.proc.pid}`);
+    holder.proc.stdin?.end();
+    await holder.waitFor('released');
+    await writer.waitFor('wrote 1');
+    assert.equal(await writer.exited, 0, writer.output());
+    assert.match(child('same', 'count', file), /count 2 integrity ok/);
+  });
+
+  it("leaves a live writer's journal alone: a reader meanwhile sees the last commit and does not roll it back", async () => {
+    const file = path.join(dir, 'journal.db');
     assert.match(child('same', 'write', file, '3'), /wrote 3/);
-    // Our own pid with another start time: the pid was reused, the lock is stale.
-    writeFileSync(`${file}-lock`, `${process.pid} 1\n`);
-    const db = await openDatabase(runtime, file, { exclusive: true, busyTimeoutMs: 100, migrations: MIGRATIONS });
-    assert.equal(db.value('SELECT count(*) FROM t'), 3);
-    db.close();
+    const holder = startChild('other', 'hold', file);
+    await holder.waitFor('holding');
+    assert.ok(existsSync(`${file}-journal`), 'the writer has a journal');
+    assert.match(child('same', 'read', file), /read 3 integrity ok/);
+    assert.ok(existsSync(`${file}-journal`), 'the journal of a live writer is not hot');
+    holder.proc.stdin?.end();
+    await holder.waitFor('released');
+    assert.match(child('same', 'count', file), /count 4 integrity ok/);
+  });
+
+  it('survives kill -9 in the middle of a large transaction while other processes keep working', async () => {
+    for (const which of ['same', 'other'] as const) {
+      const file = path.join(dir, `crash-${which}.db`);
+      const crasher = startChild(which, 'crash', file);
+      await crasher.waitFor('committed');
+      const others = ['x', 'y', 'z'].map((name, i) => ({ name, c: startChild(i % 2 ? 'other' : 'same', 'mix', file, name, '15') }));
+      await crasher.waitFor('mid');
+      crasher.proc.kill('SIGKILL');
+      await crasher.exited;
+      for (const { name, c } of others) {
+        await c.waitFor(`done ${name}`);
+        assert.match(c.output(), new RegExp(`done ${name} rounds 15 errors 0`), `${which}: ${c.output()}`);
+      }
+      assert.match(child('same', 'count', file), /count 1045 integrity ok fts ok by 1045/, which);
+      assert.ok(!existsSync(`${file}-journal`), 'the hot journal was rolled back');
+    }
+  });
+
+  it('breaks locks and reader markers left by a dead process or a reused pid', async () => {
+    const file = path.join(dir, 'stale.db');
+    assert.match(child('same', 'write', file, '3'), /wrote 3/);
+    const locks = `${file}-lock`;
+    symlinkSync(`${deadPid()} 12345 1`, path.join(locks, 'reserved'));
+    // Our own pid with another start time: the pid was reused, so this lock is stale too.
+    symlinkSync(`${process.pid} 1 1`, path.join(locks, 'pending'));
+    symlinkSync('.', path.join(locks, `s.${deadPid()}.777.1`));
+    assert.match(child('same', 'write', file, '2'), /wrote 2/);
+    assert.match(child('other', 'count', file), /count 5 integrity ok/);
+    assert.deepEqual(readdirSync(locks), [], 'nothing left behind');
   });
 
   it('lets only one breaker act: a live guard holder makes the others wait', () => {
-    const file = path.join(dir, 'guarded.db');
-    writeFileSync(`${file}-lock`, `${spawnSync('true').pid} 1\n`);
-    writeFileSync(`${file}-lock.guard`, `${process.pid} ${runtime.processStartTime(process.pid)}\n`);
-    const lock = new LockFile(runtime, `${file}-lock`);
+    const locks = path.join(dir, 'guarded');
+    mkdirSync(locks);
+    const lockPath = path.join(locks, 'reserved');
+    symlinkSync(`${deadPid()} 1 1`, lockPath);
+    symlinkSync(`${process.pid} ${runtime.processStartTime(process.pid)} 99`, `${lockPath}.guard`);
+    const lock = new LockFile(runtime, lockPath, ownerForConnection(runtime));
     assert.equal(lock.tryAcquire().ok, false, 'the guard is held by a live breaker');
-    runtime.fs.removeSync(`${file}-lock.guard`);
+    runtime.fs.removeSync(`${lockPath}.guard`);
     assert.equal(lock.tryAcquire().ok, true);
     lock.release();
-    assert.equal(runtime.fs.statSync(`${file}-lock`), undefined);
+    assert.deepEqual(readdirSync(locks), []);
   });
 
-  it('survives kill -9 in the middle of a large transaction with every committed row and none of the rest', async () => {
-    for (const which of ['same', 'other'] as const) {
-      const file = path.join(dir, `crash-${which}.db`);
-      const c = startChild(which, 'crash', file);
-      await c.waitFor('mid');
-      c.proc.kill('SIGKILL');
-      await new Promise((r) => c.proc.once('exit', r));
-      assert.match(child('same', 'count', file), /count 1000 integrity ok fts ok by 1000/, which);
-    }
+  it('takes over a guard whose holder died', () => {
+    const locks = path.join(dir, 'dead-guard');
+    mkdirSync(locks);
+    const lockPath = path.join(locks, 'pending');
+    symlinkSync(`${deadPid()} 1 1`, lockPath);
+    symlinkSync(`${deadPid()} 1 1`, `${lockPath}.guard`);
+    const lock = new LockFile(runtime, lockPath, ownerForConnection(runtime));
+    const first = lock.tryAcquire().ok;
+    assert.equal(first || lock.tryAcquire().ok, true);
+    lock.release();
+    assert.deepEqual(readdirSync(locks), []);
+  });
+
+  it('refuses to share a database an older ctxgate holds for its whole life, and takes over a dead one', async () => {
+    const file = path.join(dir, 'legacy.db');
+    writeFileSync(`${file}-lock`, `${process.pid} ${runtime.processStartTime(process.pid)}\n`);
+    await assert.rejects(openDatabase(runtime, file, { busyTimeoutMs: 100, migrations: MIGRATIONS }), new RegExp(`held by an older ctxgate \\(pid ${process.pid}\\)`));
+    writeFileSync(`${file}-lock`, `${deadPid()} 1\n`);
+    const db = await openDatabase(runtime, file, { busyTimeoutMs: 100, migrations: MIGRATIONS });
+    assert.equal(db.value('SELECT count(*) FROM t'), 0);
+    db.close();
   });
 
   it('refuses a database from a newer schema without touching it', async () => {
     const file = path.join(dir, 'newer.db');
-    const db = await openDatabase(runtime, file, { exclusive: true, busyTimeoutMs: 100, migrations: MIGRATIONS });
+    const db = await openDatabase(runtime, file, { busyTimeoutMs: 100, migrations: MIGRATIONS });
     db.exec('PRAGMA user_version=99');
     db.close();
     const before = createHash('sha256').update(readFileSync(file)).digest('hex');
-    await assert.rejects(openDatabase(runtime, file, { exclusive: true, busyTimeoutMs: 100, migrations: MIGRATIONS }), /schema version 99, newer than this ctxgate understands \(1\)/);
+    await assert.rejects(openDatabase(runtime, file, { busyTimeoutMs: 100, migrations: MIGRATIONS }), /schema version 99, newer than this ctxgate understands \(1\)/);
     assert.equal(createHash('sha256').update(readFileSync(file)).digest('hex'), before);
   });
 
   it('rolls a failed transaction back whole', async () => {
     const file = path.join(dir, 'rollback.db');
-    const db = await openDatabase(withEnv(runtime, {}), file, { exclusive: true, busyTimeoutMs: 100, migrations: MIGRATIONS });
+    const db = await openDatabase(withEnv(runtime, {}), file, { busyTimeoutMs: 100, migrations: MIGRATIONS });
     assert.throws(() =>
       db.transaction(() => {
         db.run('INSERT INTO t (body) VALUES (?)', ['one']);

@@ -6,6 +6,13 @@ import type { KbStats, PurgeResult } from '../../kb/store.ts';
 import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
 
 export function formatIndexReport(r: IndexReport): string {
+  if (r.busyBy) {
+    const since = Math.max(0, Math.round((Date.now() - r.busyBy.since) / 1000));
+    return [
+      `${r.path} is being indexed right now by pid ${r.busyBy.pid} (started ${since} s ago), so this call did not index it again`,
+      `what it has committed is searchable already: ctx_kb {"action":"search","query":"…"${r.path === '.' ? '' : `,"source":"${r.path}"`}}; call index again once it is done to pick up the rest`,
+    ].join('\n');
+  }
   const lines = [`indexed ${r.indexed} file${r.indexed === 1 ? '' : 's'} from ${r.path} (${r.chunks} chunks, ${r.bytes} bytes)${r.unchanged ? `; ${r.unchanged} unchanged` : ''}`];
   for (const [reason, n] of Object.entries(r.skipped)) {
     const ex = r.examples[reason as keyof IndexReport['examples']] ?? [];

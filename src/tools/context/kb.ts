@@ -107,7 +107,7 @@ async function purge(args: Args, ctx: ToolCallContext) {
   }
   const kb = await ctx.app.kb.get();
   const scope = args.scope ?? 'project';
-  const result = kb.purge(scope, args.sessionId ?? kb.sessionId, args.dryRun ?? false);
+  const result = await kb.purge(scope, args.sessionId ?? kb.sessionId, args.dryRun ?? false);
   return { text: formatPurge(result), structured: { ...result } };
 }
 

@@ -113,7 +113,7 @@ export async function keepOutOfContext(store: OutputStore, output: LargeOutput):
 
 async function tryIndex(store: OutputStore, output: LargeOutput) {
   const kb = await store.kb.get();
-  const { chunks } = indexOutput(kb, output);
+  const { chunks } = await indexOutput(kb, output);
   const best = output.intent ? searchKnowledge(kb, { query: output.intent, limit: 3, source: output.label }).hits : [];
   return { kb, chunks, best };
 }
