@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,67 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../../src/storage/database.ts';
 import { LockFile } from '../../src/storage/lock-file.ts';
 import { ownerForConnection } from '../../src/storage/lock-owner.ts';
-import { fixture, onDeno, removeDir, repoRoot, runtime, withEnv } from '../helpers/env.ts';
-
-const CHILD = path.join(repoRoot, 'test', 'helpers', 'db-child.ts');
-const DENO = path.join(repoRoot, 'node_modules', '.bin', 'deno');
-
-type Which = 'same' | 'other';
-
-function commandFor(which: Which): { command: string; args: string[] } {
-  const deno = which === 'same' ? onDeno : !onDeno;
-  return deno ? { command: DENO, args: ['run', '-A', CHILD] } : { command: 'node', args: ['--import', 'tsx', CHILD] };
-}
-
-function child(which: Which, ...args: string[]): string {
-  const { command, args: base } = commandFor(which);
-  const r = spawnSync(command, [...base, ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return `${r.stderr}`.trim();
-}
-
-interface Child {
-  proc: ChildProcess;
-  output(): string;
-  waitFor(text: string | RegExp): Promise<string>;
-  send(line: string): void;
-  exited: Promise<number | null>;
-}
-
-function startChild(which: Which, ...args: string[]): Child {
-  const { command, args: base } = commandFor(which);
-  const proc = spawn(command, [...base, ...args], { cwd: repoRoot, stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  let err = '';
-  const waiters: (() => void)[] = [];
-  proc.stderr?.on('data', (c: Buffer) => {
-    err += c.toString();
-    for (const w of [...waiters]) w();
-  });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const find = (text: string | RegExp) => (typeof text === 'string' ? (err.includes(text) ? text : undefined) : text.exec(err)?.[0]);
-  return {
-    proc,
-    output: () => err,
-    exited,
-    send: (line) => proc.stdin?.write(`${line}\n`),
-    waitFor: (text) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = find(text);
-          if (found !== undefined) {
-            waiters.splice(waiters.indexOf(check), 1);
-            resolve(found);
-          }
-        };
-        waiters.push(check);
-        check();
-        void exited.then(() => {
-          const found = find(text);
-          if (found !== undefined) resolve(found);
-          else reject(new Error(`child exited without '${text}': ${err}`));
-        });
-      }),
-  };
-}
+import { child, startChild } from '../helpers/db-process.ts';
+import { fixture, removeDir, runtime, withEnv } from '../helpers/env.ts';
 
 const MIGRATIONS = [{ version: 1, description: 'x', sql: 'CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)' }];
 const deadPid = () => spawnSync('true').pid!;
