@@ -4,6 +4,7 @@ import type { Language } from '../exec/languages.ts';
 import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
+import { type DatabaseUse, databaseUse } from '../storage/database-users.ts';
 
 export interface DoctorReport {
   ctxgate: string;
@@ -17,6 +18,8 @@ export interface DoctorReport {
   commands: Record<string, string | null>;
   /** ctx_run languages and the executable that runs each (null: missing). */
   languages: Record<Language, string | null>;
+  /** The project's knowledge base: where, how big, and which processes have it open right now. */
+  database: { file: string; bytes: number } & DatabaseUse;
   warnings: string[];
 }
 
@@ -33,6 +36,8 @@ export function diagnose(app: AppContext, registry: ToolRegistry): DoctorReport 
   const languages = availableRuntimes(app.runtime);
   const missing = Object.entries(languages).filter(([, cmd]) => !cmd).map(([lang]) => lang);
   if (missing.length) warnings.push(`ctx_run languages without a runtime here: ${missing.join(', ')}`);
+  const dbFile = app.kb.file;
+  const bytes = ['', '-journal'].reduce((n, suffix) => n + (app.runtime.fs.statSync(dbFile + suffix)?.size ?? 0), 0);
   return {
     ctxgate: VERSION,
     runtime: { name: app.runtime.name, version: app.runtime.version, platform: app.runtime.platform },
@@ -44,8 +49,19 @@ export function diagnose(app: AppContext, registry: ToolRegistry): DoctorReport 
     tools: { names: registry.names, listTokens: Math.ceil(JSON.stringify(registry.list()).length / app.config.estimation.charsPerToken) },
     commands,
     languages,
+    database: { file: dbFile, bytes, ...databaseUse(app.runtime, dbFile) },
     warnings,
   };
+}
+
+function formatDatabase(d: DoctorReport['database']): string[] {
+  const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+  const size = d.bytes >= 1024 * 1024 ? `${(d.bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(d.bytes / 1024)} KB`;
+  const lines = [`database      ${d.file} (${d.bytes ? size : 'not created yet'})`];
+  const users = d.users.map((u) => `pid ${u.pid} (${u.runtime}, since ${time(u.since)} UTC)`);
+  lines.push(`  in use by   ${users.length ? users.join(', ') : 'no process right now'}`);
+  if (d.writer) lines.push(`  writing     pid ${d.writer.pid} (since ${time(d.writer.since)} UTC)`);
+  return lines;
 }
 
 export function formatDoctor(r: DoctorReport): string {
@@ -59,6 +75,7 @@ export function formatDoctor(r: DoctorReport): string {
     `tools         ${r.tools.names.length ? r.tools.names.join(', ') : '(none)'} (~${r.tools.listTokens} tokens per tools/list)`,
     ...Object.entries(r.commands).map(([name, where]) => `${name.padEnd(13)} ${where ?? 'not found'}`),
     `languages     ${Object.entries(r.languages).map(([lang, cmd]) => `${lang}${cmd ? '' : ' (missing)'}`).join(', ')}`,
+    ...formatDatabase(r.database),
   ];
   if (r.warnings.length) lines.push('', 'warnings:', ...r.warnings.map((w) => `  - ${w}`));
   return lines.join('\n');

@@ -10,6 +10,7 @@ import { indexPath } from '../../kb/indexer.ts';
 import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
 import { searchKnowledge } from '../../kb/search.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
+import { databaseUse } from '../../storage/database-users.ts';
 import { loadSqlite } from '../../storage/sqlite.ts';
 import { byAction, defineTool, type ToolCallContext } from '../registry.ts';
 import { formatFetch, formatIndexReport, formatPurge, formatSearch, formatStats } from './kb-printer.ts';
@@ -144,9 +145,12 @@ async function doctor(_args: Args, ctx: ToolCallContext) {
   } catch (error) {
     warnings.push(`knowledge base unavailable: ${messageOf(error)}`);
   }
+  const use = databaseUse(ctx.app.runtime, ctx.app.kb.file);
+  storage = { ...storage, users: use.users, writer: use.writer ?? null };
   const report = { fts5: fts ? 'failed' : 'ok', storage, runtimes, session_id: ctx.app.processSessionId, warnings };
   const text = [
     `FTS5: ${report.fts5}; database ${ctx.app.kb.file} (${storage.bytes} bytes${storage.documents === undefined ? '' : `, ${storage.documents} documents`})`,
+    `open in ${use.users.length} process${use.users.length === 1 ? '' : 'es'}: ${use.users.map((u) => `pid ${u.pid}${u.pid === ctx.app.runtime.pid ? ' (this one)' : ''}`).join(', ') || 'none'}`,
     `runtimes: ${Object.entries(runtimes).map(([lang, cmd]) => `${lang}=${cmd ? cmd.split('/').pop() : 'missing'}`).join(' ')}`,
     `session_id: ${ctx.app.processSessionId}`,
     ...warnings.map((w) => `warning: ${w}`),
