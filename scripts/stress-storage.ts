@@ -33,7 +33,7 @@ interface WorkerResult {
   indexed: Record<string, string>;
   /** big outputs whose call succeeded: source label → marker */
   outputs: Record<string, string>;
-  /** at start, a quarter of the way, at the end */
+  /** at the start and after each quarter of the run */
   rss: number[];
   fds: number[];
 }
@@ -75,9 +75,9 @@ async function worker(): Promise<void> {
   };
   const folder = `w${id}`;
   const deadline = Date.now() + seconds * 1000;
-  const quarter = Date.now() + (seconds * 1000) / 4;
+  const begun = Date.now();
   for (let round = 0; Date.now() < deadline; round++) {
-    if (result.rss.length === 1 && Date.now() >= quarter) {
+    if (result.rss.length < 4 && Date.now() >= begun + (result.rss.length * seconds * 1000) / 4) {
       result.rss.push(process.memoryUsage().rss);
       result.fds.push(openFds());
     }
@@ -200,7 +200,7 @@ async function main(): Promise<void> {
   console.log(`integrity_check: ${integrity}`);
   console.log(`database: ${(dbBytes / 1024 / 1024).toFixed(1)} MB for ${sources} sources holding ${(textBytes / 1024 / 1024).toFixed(1)} MB of text`);
   for (const r of results) {
-    console.log(`  worker ${r.id} (${r.runtime}, pid ${r.pid}): rss ${r.rss.map((b) => (b / 1048576).toFixed(0)).join(' → ')} MB, open files ${r.fds.join(' → ')} (start → quarter → end)`);
+    console.log(`  worker ${r.id} (${r.runtime}, pid ${r.pid}): rss ${r.rss.map((b) => (b / 1048576).toFixed(0)).join(' → ')} MB, open files ${r.fds.join(' → ')} (start, then each quarter)`);
   }
   rmSync(work, { recursive: true, force: true });
   process.exit(errors.length || lost || integrity !== 'ok' ? 1 : 0);

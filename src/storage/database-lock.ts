@@ -92,6 +92,7 @@ export class DatabaseLock {
   /** Makes the folder and says this connection uses the database (for `ctxgate doctor`). */
   open(): void {
     ensureLockDir(this.runtime, this.dbPath);
+    pruneDeadMarkers(this.runtime, this.dir);
     placeMarker(this.runtime, this.user, `${Date.now()} ${this.runtime.name}`);
   }
 
@@ -157,6 +158,14 @@ function placeMarker(runtime: Runtime, file: string, target: string): void {
     runtime.fs.files.symlink(target || '.', file);
   } catch (error) {
     if (errnoOf(error) !== 'EEXIST') throw error; // ours already (a marker name is unique to a connection)
+  }
+}
+
+/** Removes the markers of connections whose process is gone (a marker's name is unique to its connection). */
+export function pruneDeadMarkers(runtime: Runtime, dir: string): void {
+  for (const name of listLockDir(runtime, dir)) {
+    const marker = parseMarker(name);
+    if (marker && !isAlive(runtime, marker.owner)) removeQuietly(runtime, path.join(dir, name));
   }
 }
 

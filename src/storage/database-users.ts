@@ -3,8 +3,8 @@
 // Markers of processes that died are removed on the way (for `ctxgate doctor` and busy messages).
 import * as path from 'node:path';
 import type { Runtime } from '../runtime/types.ts';
-import { listLockDir, lockDirOf, parseMarker } from './database-lock.ts';
-import { readLock, removeQuietly } from './lock-file.ts';
+import { listLockDir, lockDirOf, parseMarker, pruneDeadMarkers } from './database-lock.ts';
+import { readLock } from './lock-file.ts';
 import { isAlive } from './lock-owner.ts';
 
 export interface DatabaseUser {
@@ -24,14 +24,11 @@ export interface DatabaseUse {
 export function databaseUse(runtime: Runtime, dbPath: string): DatabaseUse {
   const dir = lockDirOf(dbPath);
   const use: DatabaseUse = { users: [], readers: 0 };
+  pruneDeadMarkers(runtime, dir);
   for (const name of listLockDir(runtime, dir)) {
     const marker = parseMarker(name);
     if (!marker) continue;
     const file = path.join(dir, name);
-    if (!isAlive(runtime, marker.owner)) {
-      removeQuietly(runtime, file);
-      continue;
-    }
     if (marker.kind === 's') {
       use.readers++;
       continue;
