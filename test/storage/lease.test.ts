@@ -59,15 +59,16 @@ describe('leases in the database', () => {
   it('indexes a folder in one process at a time: a second call meanwhile is told who is doing it', async () => {
     const root = fixture({ 'docs/a.md': '# A\n\nalpha\n' });
     const kbDb = await openDatabase(runtime, path.join(dir, 'kb.db'), { busyTimeoutMs: 30_000, migrations: KB_MIGRATIONS });
-    const kb = new KnowledgeBase(kbDb, 'test', 3.5);
-    const target = resolveSafe(runtime.fs, { dirs: [root] }, 'docs');
+    const kb = new KnowledgeBase(kbDb, 'test');
+    const workdirs = { dirs: [root] };
+    const target = resolveSafe(runtime.fs, workdirs, 'docs');
     const busy = await acquireLease(kbDb, `index:${target.real}`, 60_000);
     assert.ok(busy.ok);
-    const report = await indexPath(runtime.fs, kb, target, { respectGitignore: true });
+    const report = await indexPath(runtime.fs, kb, target, { workdirs, respectGitignore: true });
     assert.deepEqual(report.busyBy?.pid, runtime.pid);
     assert.equal(report.indexed, 0);
     await busy.lease.release();
-    assert.equal((await indexPath(runtime.fs, kb, target, { respectGitignore: true })).indexed, 1);
+    assert.equal((await indexPath(runtime.fs, kb, target, { workdirs, respectGitignore: true })).indexed, 1);
     kb.close();
     removeDir(root);
   });
