@@ -176,6 +176,12 @@ describe('ctx_kb fetch', () => {
     const { text, data } = await call({ action: 'fetch', url: at('big.test', '/huge') });
     assert.match(text, /body truncated at 10MB/);
     assert.equal(data.results?.[0]?.bytes, 10 * 1024 * 1024);
+    // The page stayed out of the reply: the usage row says so, against the page's text.
+    await t.app.usage.flush();
+    const row = (await t.app.kb.get()).db.get("SELECT raw_bytes, reply_bytes, saved_bytes, basis FROM calls WHERE tool = 'ctx_kb' AND action = 'fetch' ORDER BY id DESC LIMIT 1");
+    assert.equal(row?.basis, 'page kept out');
+    assert.equal(row?.raw_bytes, 10 * 1024 * 1024);
+    assert.equal(row?.saved_bytes, Number(row?.raw_bytes) - Number(row?.reply_bytes));
   });
 
   it('gives up on a slow body at timeoutMs', async () => {
