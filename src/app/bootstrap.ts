@@ -6,6 +6,7 @@ import type { GraphBackend } from '../config/schema.ts';
 import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
+import { createProcessTracker } from '../exec/tracker.ts';
 import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
 import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
@@ -40,14 +41,18 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   const logger = createLogger(runtime, { file: logFile, debug: options.debug });
   const lifecycle = createLifecycle({ onError: (error) => logger.log('shutdown_error', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => logger.close());
-  const exec = createExecutor(runtime);
-  lifecycle.onShutdown(() => exec.killAll());
   const processSessionId = crypto.randomUUID();
+  // Registered before the executor and jobs: shutdown hooks run newest first, so it closes after them.
+  const procs = createProcessTracker(runtime, { sessionId: processSessionId, dataDir: dataDirUsable ? dataDir : undefined, logger });
+  lifecycle.onShutdown(() => procs.close());
+  procs.sweepDeadServers();
+  const exec = createExecutor(runtime, procs);
+  lifecycle.onShutdown(() => exec.killAll());
   const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId);
   lifecycle.onShutdown(() => kb.close());
   const usage = createUsageRecorder(kb, { onError: (error) => logger.log('usage_write_failed', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => usage.flush());
-  const jobs = new JobManager(runtime, path.join(dataDir, 'jobs', processSessionId));
+  const jobs = new JobManager(runtime, path.join(dataDir, 'jobs', processSessionId), procs);
   lifecycle.onShutdown(() => jobs.stopAll());
   return {
     runtime,

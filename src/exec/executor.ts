@@ -1,9 +1,12 @@
 // Runs one process to completion with one result shape whether it succeeds or fails: a non-zero exit
 // is data. Timeout or cancellation ends the whole process group (TERM, then KILL after a grace
-// period), and the executor ends every live group when the server shuts down.
+// period); when the command is over, whatever it started ends with it, in its group or not (the
+// tracker's marker); the executor ends every live command when the server shuts down.
 import { AppError, ErrorCode } from '../errors.ts';
 import type { ChildHandle, Runtime } from '../runtime/types.ts';
 import { CappedOutput, HeadTailOutput } from './output.ts';
+import { KILL_GRACE_MS } from './terminate.ts';
+import { createProcessTracker, type ProcessTracker } from './tracker.ts';
 
 export interface ExecRequest {
   command: string;
@@ -38,12 +41,10 @@ export interface ExecResult {
 
 export interface Executor {
   run(request: ExecRequest): Promise<ExecResult>;
-  /** Ends every live process group (server shutdown). */
+  /** Ends every live command and what it started (server shutdown). */
   killAll(): Promise<void>;
   readonly liveCount: number;
 }
-
-export const KILL_GRACE_MS = 2000;
 
 /** A process cannot receive a NUL byte in its argv: say which argument, instead of failing inside spawn. */
 export function checkArgv(command: string, args: readonly string[]): void {
@@ -54,8 +55,9 @@ export function checkArgv(command: string, args: readonly string[]): void {
 const PIPE_DRAIN_MS = 1000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
-export function createExecutor(runtime: Runtime): Executor {
-  const live = new Set<ChildHandle>();
+export function createExecutor(runtime: Runtime, tracker: ProcessTracker = createProcessTracker(runtime)): Executor {
+  /** Each live command: how to stop it, and when it is completely over. */
+  const live = new Map<ChildHandle, { stop: () => Promise<void>; over: Promise<unknown> }>();
 
   async function terminate(child: ChildHandle, exited: Promise<unknown>): Promise<void> {
     if (!child.killGroup('SIGTERM')) return;
@@ -73,8 +75,9 @@ export function createExecutor(runtime: Runtime): Executor {
       if (request.signal?.aborted) throw new AppError(ErrorCode.Timeout, 'the call was cancelled before the process started');
       checkArgv(request.command, request.args);
       const started = Date.now();
-      const child = runtime.spawn(request.command, request.args, { cwd: request.cwd, env: request.env, stdin: request.stdin });
-      live.add(child);
+      const { marker, env } = tracker.begin(request.env);
+      const child = runtime.spawn(request.command, request.args, { cwd: request.cwd, env, stdin: request.stdin });
+      tracker.started(marker, child.pid);
       const limit = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
       const capture = () => (request.keep === 'head-tail' ? new HeadTailOutput(Math.ceil(limit / 2), Math.floor(limit / 2)) : new CappedOutput(limit));
       const stdout = capture();
@@ -84,6 +87,8 @@ export function createExecutor(runtime: Runtime): Executor {
       let stoppedEarly = false;
       let stopping: Promise<void> | undefined;
       const stop = () => (stopping ??= terminate(child, child.exited));
+      let over!: () => void;
+      live.set(child, { stop, over: new Promise<void>((resolve) => (over = resolve)) });
 
       child.onStdout((chunk) => {
         stdout.push(chunk);
@@ -110,8 +115,15 @@ export function createExecutor(runtime: Runtime): Executor {
       // be orphans, and they hold the output pipes open).
       if (!stopping) child.killGroup('SIGKILL');
       await stopping;
-      await Promise.race([child.closed, new Promise((r) => setTimeout(r, PIPE_DRAIN_MS))]);
-      live.delete(child);
+      // What left the group (setsid, a double fork) still carries the marker: it ends too, before we
+      // wait for the pipes it may hold open.
+      try {
+        await tracker.finish(marker);
+        await Promise.race([child.closed, new Promise((r) => setTimeout(r, PIPE_DRAIN_MS))]);
+      } finally {
+        live.delete(child);
+        over();
+      }
 
       if (exit.spawnError) {
         const missing = exit.spawnError === 'ENOENT';
@@ -134,7 +146,7 @@ export function createExecutor(runtime: Runtime): Executor {
       };
     },
     async killAll() {
-      await Promise.all([...live].map((child) => terminate(child, child.exited)));
+      await Promise.all([...live.values()].map(({ stop, over }) => Promise.all([stop(), over])));
     },
   };
 }

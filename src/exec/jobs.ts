@@ -1,11 +1,14 @@
 // Background jobs (ctx_run execute background:true, supervised by ctx_bg): each job leads its own
 // process group, writes to a log file kept to the newest 16 MB, is ended at its max age and when the
-// server ends. A job is only ever signalled after its identity (pid + kernel start time) is checked.
+// server ends, and what it started ends with it, in its group or not (the tracker's marker). A job is
+// only ever signalled after its identity (pid + kernel start time) is checked.
 import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { AppendHandle, ChildHandle, Runtime } from '../runtime/types.ts';
 import { utf8Start } from '../text/utf8.ts';
-import { checkArgv, KILL_GRACE_MS } from './executor.ts';
+import { checkArgv } from './executor.ts';
+import { KILL_GRACE_MS } from './terminate.ts';
+import { createProcessTracker, type ProcessTracker } from './tracker.ts';
 
 export const MAX_LIVE_JOBS = 16;
 export const LOG_CAP_BYTES = 16 * 1024 * 1024;
@@ -58,12 +61,14 @@ interface Job {
 export class JobManager {
   private readonly runtime: Runtime;
   private readonly dir: string;
+  private readonly tracker: ProcessTracker;
   private readonly jobs = new Map<string, Job>();
   private seq = 0;
 
-  constructor(runtime: Runtime, dir: string) {
+  constructor(runtime: Runtime, dir: string, tracker: ProcessTracker = createProcessTracker(runtime)) {
     this.runtime = runtime;
     this.dir = dir;
+    this.tracker = tracker;
   }
 
   get liveCount(): number {
@@ -83,11 +88,14 @@ export class JobManager {
   start(spec: JobStart): JobInfo {
     checkArgv(spec.command, spec.args);
     this.checkRoom();
+    if (this.seq === 0) this.tracker.ownFolder(this.dir);
     this.runtime.fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const id = `job-${++this.seq}`;
     const logFile = path.join(this.dir, `${id}.log`);
     const log = this.runtime.fs.openAppendSync(logFile, 0o600);
-    const child = this.runtime.spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdin: spec.stdin });
+    const { marker, env } = this.tracker.begin(spec.env);
+    const child = this.runtime.spawn(spec.command, spec.args, { cwd: spec.cwd, env, stdin: spec.stdin });
+    this.tracker.started(marker, child.pid);
     const job: Job = {
       id,
       label: spec.label,
@@ -109,8 +117,9 @@ export class JobManager {
     child.onStderr(write);
     job.done = child.exited.then(async (exit) => {
       clearTimeout(job.ageTimer);
-      // The leader is gone: whatever it left in its group goes too.
+      // The leader is gone: whatever it left in its group goes too, and what left the group.
       child.killGroup('SIGKILL');
+      await this.tracker.finish(marker);
       await Promise.race([child.closed, new Promise((r) => setTimeout(r, 1000))]);
       job.exitCode = exit.code;
       job.signal = exit.signal;

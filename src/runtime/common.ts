@@ -30,17 +30,6 @@ function isExecutable(file: string): boolean {
   }
 }
 
-export function processStartTime(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19];
-  } catch {
-    return undefined;
-  }
-}
-
 export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -2,10 +2,11 @@
 // (identical behaviour, checked on these machines) for the file system and standard streams.
 import * as os from 'node:os';
 import process from 'node:process';
-import { processExists, processStartTime, sha256Hex, sleepSync, which } from './common.ts';
+import { processExists, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
+import { listProcesses, processStartTime, signalProcess } from './procfs.ts';
 import { writeStderr, writeStdout } from './std-streams.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
@@ -94,6 +95,8 @@ export function createDenoRuntime(): Runtime {
     httpRequest,
     processStartTime,
     processExists,
+    listProcesses,
+    signalProcess,
     sleepSync,
     sha256Hex,
     exit: (code) => Deno.exit(code),

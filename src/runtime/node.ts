@@ -1,10 +1,11 @@
 // Node.js implementation of the runtime shim.
 import * as os from 'node:os';
 import process from 'node:process';
-import { processExists, processStartTime, sha256Hex, sleepSync, which } from './common.ts';
+import { processExists, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
+import { listProcesses, processStartTime, signalProcess } from './procfs.ts';
 import { writeStderr, writeStdout } from './std-streams.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
@@ -67,6 +68,8 @@ export function createNodeRuntime(): Runtime {
     httpRequest,
     processStartTime,
     processExists,
+    listProcesses,
+    signalProcess,
     sleepSync,
     sha256Hex,
     exit: (code) => process.exit(code),

@@ -128,16 +128,41 @@ export interface Runtime {
   httpRequest(options: HttpRequestOptions): Promise<HttpResponseStream>;
   /**
    * A process's start time as the kernel reports it (/proc/<pid>/stat field 22), to tell a live
-   * process from a reused pid; undefined when the process is gone or this cannot be read.
+   * process from a reused pid; undefined when the process is gone (a zombie counts as gone) or this
+   * cannot be read.
    */
   processStartTime(pid: number): string | undefined;
   /** Whether a process with this pid exists (signal 0); for systems without /proc. */
   processExists(pid: number): boolean;
+  /**
+   * Every live process that can be seen (Linux /proc; empty elsewhere), zombies left out; with a
+   * marker, each says whether its environment (as at exec) holds it. The calling process is left out.
+   */
+  listProcesses(marker?: EnvMarker): ProcessInfo[];
+  /** Signals one process (never a group, never pid 0 or 1); false when it is gone or not ours. */
+  signalProcess(pid: number, signal: 'SIGTERM' | 'SIGKILL'): boolean;
   /** Blocks the thread (no event loop turn): for SQLite's xSleep, which must be synchronous. */
   sleepSync(ms: number): void;
   /** Hex SHA-256 of a string (used for stable per-project folder names). */
   sha256Hex(text: string): string;
   exit(code: number): never;
+}
+
+/** An environment entry `name=value` (exact), or `name=value…` when `prefix` is set. */
+export interface EnvMarker {
+  name: string;
+  value: string;
+  prefix?: boolean;
+}
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** As processStartTime reports it. */
+  startTime: string;
+  /** The environment holds the marker asked about. */
+  marked: boolean;
 }
 
 export interface SpawnOptions {

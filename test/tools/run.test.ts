@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { LANGUAGES } from '../../src/exec/languages.ts';
 import { availableRuntimes } from '../../src/exec/programs.ts';
 import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
-import { alive } from '../helpers/process.ts';
+import { alive, pidsWithArg, uniqueSleepArg } from '../helpers/process.ts';
 
 
 const HELLO: Record<(typeof LANGUAGES)[number], string> = {
@@ -116,6 +116,24 @@ describe('ctx_run', () => {
     assert.match(text, /^timed out · .* · timeout$/m);
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(alive(Number(readFileSync(pidFile, 'utf8'))), false);
+  });
+
+  it('ends a process that left the command\'s group with setsid once the command is over', async () => {
+    const arg = uniqueSleepArg();
+    const { data } = await call({ action: 'execute', command: `setsid nohup sleep ${arg} >/dev/null 2>&1 & sleep 0.3` });
+    assert.equal(data.exit_code, 0);
+    assert.deepEqual(pidsWithArg(arg), [], 'the setsid sleep is gone when the reply arrives');
+  });
+
+  it('ends a grandchild that a double fork and setsid took out of the group and away from its parent', async () => {
+    const arg = uniqueSleepArg();
+    const code = `import os, time\nif os.fork() == 0:\n    os.setsid()\n    pid = os.fork()\n    if pid == 0:\n        os.execvp("sleep", ["sleep", "${arg}"])\n    print(pid, flush=True)\n    os._exit(0)\ntime.sleep(0.3)\n`;
+    const { r, text } = await call({ action: 'execute', language: 'python', command: code });
+    assert.equal(r.isError, undefined, text);
+    const pid = Number(/stdout:\n(\d+)/.exec(text)?.[1]);
+    assert.ok(pid > 0, text);
+    assert.equal(alive(pid), false, 'the double-forked sleep is gone when the reply arrives');
+    assert.deepEqual(pidsWithArg(arg), []);
   });
 
   it('keeps a 50 MB output out of memory and out of the context', async () => {

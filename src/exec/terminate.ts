@@ -1,0 +1,34 @@
+// Ends a set of processes picked from the process list: TERM, a grace period, then KILL. The set is
+// picked afresh on every look, so a process forked meanwhile is caught, and a pid that was reused by
+// an unrelated process drops out (the picker decides by marker or group, not by pid alone).
+import type { EnvMarker, ProcessInfo, Runtime } from '../runtime/types.ts';
+
+export const KILL_GRACE_MS = 2000;
+const POLL_MS = 25;
+
+export type ProcessPicker = (processes: ProcessInfo[]) => ProcessInfo[];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Returns how many processes there were to end. */
+export async function endProcesses(runtime: Runtime, marker: EnvMarker | undefined, pick: ProcessPicker, graceMs = KILL_GRACE_MS): Promise<number> {
+  const look = () => pick(runtime.listProcesses(marker));
+  const first = look();
+  if (first.length === 0) return 0;
+  for (const p of first) runtime.signalProcess(p.pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  let left = look();
+  while (left.length > 0 && Date.now() < deadline) {
+    await sleep(POLL_MS);
+    left = look();
+  }
+  // KILL again until they are gone (a process that keeps forking), within a second grace period.
+  const killDeadline = Date.now() + graceMs;
+  while (left.length > 0) {
+    for (const p of left) runtime.signalProcess(p.pid, 'SIGKILL');
+    if (Date.now() >= killDeadline) break;
+    await sleep(POLL_MS);
+    left = look();
+  }
+  return first.length;
+}

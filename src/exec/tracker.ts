@@ -1,0 +1,172 @@
+// Keeps what a command starts with the command (issue 11, item 8). Every child gets a marker variable,
+// CTXGATE_RUN_ID=<server session>:<n>, that its descendants inherit even when they leave its process
+// group (setsid, a double fork); when the command ends, every live process carrying the marker ends
+// too. While commands run, a registry file in the data dir (runs/<pid>-<start time>.json, one per
+// server process, so servers sharing a data dir never race on it) names the session and the groups,
+// and the next server on the project ends what a server that died without cleaning up left behind.
+import * as path from 'node:path';
+import type { Logger } from '../logging/logger.ts';
+import type { ProcessInfo, Runtime } from '../runtime/types.ts';
+import { isAlive, type LockOwner } from '../storage/lock-owner.ts';
+import { endProcesses } from './terminate.ts';
+
+export const RUN_MARKER = 'CTXGATE_RUN_ID';
+
+export interface ProcessTracker {
+  /** A fresh marker for a command about to start, and the command's environment with it added. */
+  begin(env: Record<string, string>): { marker: string; env: Record<string, string> };
+  /** The command's leader started: its group is recorded for the next server. */
+  started(marker: string, pid: number | undefined): void;
+  /** The command is over: whatever still carries its marker ends (TERM, then KILL), its record goes. */
+  finish(marker: string): Promise<void>;
+  /** A folder of this server's (job logs) that the next server removes if this one dies first. */
+  ownFolder(dir: string): void;
+  /** Ends, in the background, what dead servers left running on this data dir. */
+  sweepDeadServers(): void;
+  /** Waits for a running sweep and removes this server's registry file (after everything ended). */
+  close(): Promise<void>;
+}
+
+export interface TrackerOptions {
+  /** Names this server's markers; a fresh UUID when not given. */
+  sessionId?: string;
+  /** The data dir; without one nothing is recorded and there is nothing to sweep. */
+  dataDir?: string;
+  logger?: Logger;
+}
+
+interface GroupRecord {
+  pgid: number;
+  startTime: string;
+}
+
+/** The registry file's content. */
+interface Registry {
+  session: string;
+  groups: GroupRecord[];
+  /** Relative to the data dir. */
+  folders: string[];
+}
+
+const REGISTRY_NAME = /^(\d+)-(\d+)\.json(\.tmp)?$/;
+
+export function createProcessTracker(runtime: Runtime, options: TrackerOptions = {}): ProcessTracker {
+  const session = options.sessionId ?? crypto.randomUUID();
+  const me = { pid: runtime.pid, startTime: runtime.processStartTime(runtime.pid) };
+  // Without /proc there is no identity to check a dead server by, and nothing to find: record nothing.
+  const runsDir = options.dataDir && me.startTime !== undefined ? path.join(options.dataDir, 'runs') : undefined;
+  const file = runsDir && path.join(runsDir, `${me.pid}-${me.startTime}.json`);
+  const groups = new Map<string, GroupRecord>();
+  const folders = new Set<string>();
+  let seq = 0;
+  let written = false;
+  let writeFailed = false;
+  let sweeping: Promise<void> | undefined;
+
+  function save(): void {
+    if (!file || !runsDir || writeFailed || !options.dataDir) return;
+    const registry: Registry = { session, groups: [...groups.values()], folders: [...folders].map((f) => path.relative(options.dataDir!, f)) };
+    try {
+      if (!written) runtime.fs.mkdirSync(runsDir, { recursive: true, mode: 0o700 });
+      // Temp file + rename, no fsync: the file must outlive this process, not the machine.
+      runtime.fs.writeFileSync(`${file}.tmp`, JSON.stringify(registry), 0o600);
+      runtime.fs.renameSync(`${file}.tmp`, file);
+      written = true;
+    } catch (error) {
+      writeFailed = true;
+      options.logger?.log('run_registry_error', { file, error: String(error) });
+    }
+  }
+
+  return {
+    begin(env) {
+      const marker = `${session}:${++seq}`;
+      // Written before the first child starts: a child of a server killed right after spawning is
+      // still found by the session's marker.
+      if (!written) save();
+      return { marker, env: { ...env, [RUN_MARKER]: marker } };
+    },
+    started(marker, pid) {
+      const startTime = pid === undefined ? undefined : runtime.processStartTime(pid);
+      if (pid === undefined || startTime === undefined) return;
+      groups.set(marker, { pgid: pid, startTime });
+      save();
+    },
+    async finish(marker) {
+      await endProcesses(runtime, { name: RUN_MARKER, value: marker }, (list) => list.filter((p) => p.marked));
+      if (groups.delete(marker)) save();
+    },
+    ownFolder(dir) {
+      folders.add(dir);
+      save();
+    },
+    sweepDeadServers() {
+      if (!runsDir || !options.dataDir) return;
+      sweeping ??= sweep(runtime, runsDir, options.dataDir, options.logger).catch((error) => options.logger?.log('orphan_sweep_error', { error: String(error) }));
+    },
+    async close() {
+      await sweeping;
+      if (written && file) runtime.fs.removeSync(file);
+    },
+  };
+}
+
+/** Ends what every dead server's registry names, then removes its registry and folders. */
+async function sweep(runtime: Runtime, runsDir: string, dataDir: string, logger: Logger | undefined): Promise<void> {
+  let names: string[];
+  try {
+    names = runtime.fs.readDirSync(runsDir).map((e) => e.name);
+  } catch {
+    return;
+  }
+  const dead = names.flatMap((name) => {
+    const m = REGISTRY_NAME.exec(name);
+    const owner: LockOwner | undefined = m ? { pid: Number(m[1]), startTime: m[2]!, conn: 0 } : undefined;
+    return owner && !isAlive(runtime, owner) ? [{ file: path.join(runsDir, name), owner, temp: Boolean(m?.[3]) }] : [];
+  });
+  await Promise.all(
+    dead.map(async ({ file, owner, temp }) => {
+      const registry = temp ? undefined : readRegistry(runtime, file);
+      if (registry) {
+        const ended = await endLeftovers(runtime, registry);
+        for (const folder of registry.folders) {
+          const abs = path.resolve(dataDir, folder);
+          const rel = path.relative(dataDir, abs);
+          if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) runtime.fs.removeSync(abs, { recursive: true });
+        }
+        logger?.log('orphans_ended', { server_pid: owner.pid, processes: ended });
+      }
+      runtime.fs.removeSync(file);
+    }),
+  );
+}
+
+function readRegistry(runtime: Runtime, file: string): Registry | undefined {
+  try {
+    const r = JSON.parse(runtime.fs.readTextFileSync(file)) as Partial<Registry>;
+    if (typeof r.session !== 'string' || !r.session) return undefined;
+    const groups = Array.isArray(r.groups) ? r.groups.filter((g) => Number.isInteger(g?.pgid) && g.pgid > 1 && typeof g.startTime === 'string') : [];
+    const folders = Array.isArray(r.folders) ? r.folders.filter((f): f is string => typeof f === 'string') : [];
+    return { session: r.session, groups, folders };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A dead server's leftovers: every process carrying one of its markers, and every member of a recorded
+ * group that is still that server's group — its leader is the same process (pid and start time), or a
+ * marked process is in it (a group id is not reused while the group has members). The second catches a
+ * member that cleared its environment but stayed in the group.
+ */
+function endLeftovers(runtime: Runtime, registry: Registry): Promise<number> {
+  let ours: Set<number> | undefined;
+  const pick = (list: ProcessInfo[]) => {
+    ours ??= new Set(
+      registry.groups.filter((g) => isAlive(runtime, { pid: g.pgid, startTime: g.startTime, conn: 0 }) || list.some((p) => p.marked && p.pgid === g.pgid)).map((g) => g.pgid),
+    );
+    const groups = ours;
+    return list.filter((p) => p.marked || groups.has(p.pgid));
+  };
+  return endProcesses(runtime, { name: RUN_MARKER, value: `${registry.session}:`, prefix: true }, pick);
+}
