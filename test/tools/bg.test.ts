@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { MAX_LIVE_JOBS } from '../../src/exec/jobs.ts';
 import { availableRuntimes } from '../../src/exec/programs.ts';
 import { fixture, removeDir, runtime, type TestApp, testApp, textOf, withTempRoot } from '../helpers/env.ts';
-import { alive } from '../helpers/process.ts';
+import { alive, eventually, pidsWithArg, uniqueSleepArg } from '../helpers/process.ts';
 
 
 describe('ctx_bg', () => {
@@ -49,6 +49,25 @@ describe('ctx_bg', () => {
     assert.equal(alive(job.pid), false);
     const again = await bg({ action: 'kill', id: job.id });
     assert.match(again.text, /had already ended/);
+  });
+
+  it('kills a grandchild that setsid took out of the job\'s group along with the job', async () => {
+    const arg = uniqueSleepArg();
+    const job = await run({ command: `setsid sleep ${arg} & sleep 60` });
+    assert.ok(await eventually(() => pidsWithArg(arg).length === 1), 'the setsid sleep started');
+    const killed = await bg({ action: 'kill', id: job.id });
+    assert.equal(killed.data.killed, true);
+    assert.equal(alive(job.pid), false);
+    assert.deepEqual(pidsWithArg(arg), [], 'the setsid sleep is gone when kill answers');
+  });
+
+  it('ends what a job left outside its group when the job exits by itself', async () => {
+    const arg = uniqueSleepArg();
+    const job = await run({ command: `setsid nohup sleep ${arg} >/dev/null 2>&1 & echo started` });
+    const waited = await bg({ action: 'wait', id: job.id, timeout_ms: 20_000 });
+    assert.equal(waited.data.finished, true);
+    assert.match((await bg({ action: 'log', id: job.id })).text, /started/);
+    assert.deepEqual(pidsWithArg(arg), []);
   });
 
   it('never signals a process that is not one of its jobs', async () => {
