@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -20,14 +21,27 @@ describe('process tracker', () => {
     assert.equal(environHas(new Uint8Array(), { name: RUN_MARKER, value: '', prefix: true }), false);
   });
 
-  it('lists the processes carrying a marker, and leaves zombies and the caller out', () => {
-    const list = runtime.listProcesses({ name: 'PATH', value: '/', prefix: true });
-    assert.ok(list.length > 0);
-    assert.equal(
-      list.some((p) => p.pid === runtime.pid),
-      false,
-    );
-    for (const p of list) assert.equal(alive(p.pid) || runtime.processStartTime(p.pid) === undefined, true);
+  it('lists the processes carrying a marker and counts a zombie as gone', async () => {
+    const value = uniqueSleepArg();
+    // The child exits at once and its parent never reaps it: a zombie for as long as the parent sleeps.
+    const parent = spawn('python3', ['-c', 'import os, time\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(60)'], {
+      env: { ...process.env, TEST_MARK: value },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (c: Buffer) => resolve(c.toString()))));
+      assert.ok(await eventually(() => !alive(zombie)), 'the child became a zombie');
+      const marked = runtime.listProcesses({ name: 'TEST_MARK', value }).filter((p) => p.marked);
+      assert.deepEqual(
+        marked.map((p) => p.pid),
+        [parent.pid],
+        'the parent carries the mark; its zombie child is not listed',
+      );
+      assert.equal(runtime.processStartTime(zombie), undefined);
+      assert.equal(runtime.listProcesses().some((p) => p.pid === runtime.pid), false, 'the caller is left out');
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('ends the command and the jobs of a server killed with -9 when the next server starts on the project', async () => {
