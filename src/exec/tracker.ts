@@ -1,8 +1,8 @@
 // Keeps what a command starts with the command (issue 11, item 8). Every child gets a marker variable,
 // CTXGATE_RUN_ID=<server session>:<n>, that its descendants inherit even when they leave its process
 // group (setsid, a double fork); when the command ends, every live process carrying the marker ends
-// too. While commands run, a registry file in the data dir (runs/<pid>-<start time>.json, one per
-// server process, so servers sharing a data dir never race on it) names the session and the groups,
+// too. While commands run, a registry file in the data dir (runs/<pid>-<start time>-<session>.json,
+// one per server, so servers sharing a data dir never race on it) names the session and the groups,
 // and the next server on the project ends what a server that died without cleaning up left behind.
 import * as path from 'node:path';
 import type { Logger } from '../logging/logger.ts';
@@ -48,14 +48,15 @@ interface Registry {
   folders: string[];
 }
 
-const REGISTRY_NAME = /^(\d+)-(\d+)\.json(\.tmp)?$/;
+/** `<pid>-<start time>-<session>.json`: the owner's identity, and unique even for two trackers in one process. */
+const REGISTRY_NAME = /^(\d+)-(\d+)-[\w-]+\.json(\.tmp)?$/;
 
 export function createProcessTracker(runtime: Runtime, options: TrackerOptions = {}): ProcessTracker {
   const session = options.sessionId ?? crypto.randomUUID();
   const me = { pid: runtime.pid, startTime: runtime.processStartTime(runtime.pid) };
   // Without /proc there is no identity to check a dead server by, and nothing to find: record nothing.
   const runsDir = options.dataDir && me.startTime !== undefined ? path.join(options.dataDir, 'runs') : undefined;
-  const file = runsDir && path.join(runsDir, `${me.pid}-${me.startTime}.json`);
+  const file = runsDir && path.join(runsDir, `${me.pid}-${me.startTime}-${session}.json`);
   const groups = new Map<string, GroupRecord>();
   const folders = new Set<string>();
   let seq = 0;
