@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['tools'],
   ['app'],
   ['retrieval', 'code', 'kb', 'exec', 'workspace', 'vcs', 'net'],
-  ['storage', 'security', 'config', 'logging', 'text'],
+  ['storage', 'security', 'config', 'logging', 'text', 'time'],
   ['runtime'],
 ];
 /** Layers whose folders may import each other (no circles). */

@@ -1,4 +1,5 @@
 // Ordered shutdown: hooks run newest first (sessions, then storage), each bounded in time, once.
+import { settlesWithin } from '../time/within.ts';
 export type ShutdownHook = () => void | Promise<void>;
 
 export interface Lifecycle {
@@ -13,14 +14,9 @@ export function createLifecycle(options: { hookTimeoutMs?: number; onError?: (er
   const timeoutMs = options.hookTimeoutMs ?? 5000;
 
   async function runHook(hook: ShutdownHook): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      await Promise.race([Promise.resolve().then(hook), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-    } catch (error) {
-      options.onError?.(error);
-    } finally {
-      clearTimeout(timer);
-    }
+    const run = Promise.resolve().then(hook);
+    run.catch((error) => options.onError?.(error));
+    await settlesWithin(run, timeoutMs);
   }
 
   return {

@@ -5,7 +5,8 @@
 import { AppError, ErrorCode } from '../errors.ts';
 import type { ChildHandle, Runtime } from '../runtime/types.ts';
 import { CappedOutput, HeadTailOutput } from './output.ts';
-import { KILL_GRACE_MS } from './terminate.ts';
+import { terminateGroup } from './terminate.ts';
+import { settlesWithin } from '../time/within.ts';
 import { createProcessTracker, type ProcessTracker } from './tracker.ts';
 
 export interface ExecRequest {
@@ -57,15 +58,7 @@ const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
 export function createExecutor(runtime: Runtime, tracker: ProcessTracker = createProcessTracker(runtime)): Executor {
   /** Each live command: how to stop it, and when it is completely over. */
-  const live = new Map<ChildHandle, { stop: () => Promise<void>; over: Promise<unknown> }>();
-
-  async function terminate(child: ChildHandle, exited: Promise<unknown>): Promise<void> {
-    if (!child.killGroup('SIGTERM')) return;
-    const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS))]);
-    // The leader may be gone while grandchildren linger: KILL the group either way.
-    child.killGroup('SIGKILL');
-    if (!gone) await exited;
-  }
+  const live = new Map<ChildHandle, { stop: () => Promise<unknown>; over: Promise<unknown> }>();
 
   return {
     get liveCount() {
@@ -85,8 +78,8 @@ export function createExecutor(runtime: Runtime, tracker: ProcessTracker = creat
       let timedOut = false;
       let cancelled = false;
       let stoppedEarly = false;
-      let stopping: Promise<void> | undefined;
-      const stop = () => (stopping ??= terminate(child, child.exited));
+      let stopping: Promise<boolean> | undefined;
+      const stop = () => (stopping ??= terminateGroup(child, child.exited));
       let over!: () => void;
       live.set(child, { stop, over: new Promise<void>((resolve) => (over = resolve)) });
 
@@ -119,7 +112,7 @@ export function createExecutor(runtime: Runtime, tracker: ProcessTracker = creat
       // wait for the pipes it may hold open.
       try {
         await tracker.finish(marker);
-        await Promise.race([child.closed, new Promise((r) => setTimeout(r, PIPE_DRAIN_MS))]);
+        await settlesWithin(child.closed, PIPE_DRAIN_MS);
       } finally {
         live.delete(child);
         over();

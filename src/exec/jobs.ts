@@ -7,7 +7,8 @@ import { AppError, ErrorCode } from '../errors.ts';
 import type { AppendHandle, ChildHandle, Runtime } from '../runtime/types.ts';
 import { utf8Start } from '../text/utf8.ts';
 import { checkArgv } from './executor.ts';
-import { KILL_GRACE_MS } from './terminate.ts';
+import { terminateGroup } from './terminate.ts';
+import { settlesWithin } from '../time/within.ts';
 import { createProcessTracker, type ProcessTracker } from './tracker.ts';
 
 export const MAX_LIVE_JOBS = 16;
@@ -120,7 +121,7 @@ export class JobManager {
       // The leader is gone: whatever it left in its group goes too, and what left the group.
       child.killGroup('SIGKILL');
       await this.tracker.finish(marker);
-      await Promise.race([child.closed, new Promise((r) => setTimeout(r, 1000))]);
+      await settlesWithin(child.closed, 1000);
       job.exitCode = exit.code;
       job.signal = exit.signal;
       if (exit.spawnError) this.append(job, new TextEncoder().encode(`ctxgate: cannot start ${spec.command}: ${exit.spawnError}\n`));
@@ -207,9 +208,7 @@ export class JobManager {
   private async end(job: Job, why: NonNullable<JobInfo['endedBy']>): Promise<void> {
     if (job.endedAt !== undefined || job.pid === undefined) return;
     job.endedBy = why;
-    job.child.killGroup('SIGTERM');
-    const exited = await Promise.race([job.done.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS))]);
-    if (!exited) job.child.killGroup('SIGKILL');
+    await terminateGroup(job.child, job.done);
     await job.done;
   }
 
@@ -258,15 +257,7 @@ export class JobManager {
   /** Waits for a job to end, at most timeoutMs; never kills it. */
   async wait(ref: { id?: string; pid?: number }, timeoutMs: number, signal?: AbortSignal): Promise<{ info: JobInfo; finished: boolean }> {
     const job = this.find(ref);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finished = await Promise.race([
-      job.done.then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-        signal?.addEventListener('abort', () => resolve(false), { once: true });
-      }),
-    ]);
-    clearTimeout(timer);
+    const finished = await settlesWithin(job.done, timeoutMs, signal);
     return { info: this.info(job), finished };
   }
 

@@ -1,14 +1,27 @@
 // Ends a set of processes picked from the process list: TERM, a grace period, then KILL. The set is
 // picked afresh on every look, so a process forked meanwhile is caught, and a pid that was reused by
 // an unrelated process drops out (the picker decides by marker or group, not by pid alone).
-import type { EnvMarker, ProcessInfo, Runtime } from '../runtime/types.ts';
+import type { ChildHandle, EnvMarker, ProcessInfo, Runtime } from '../runtime/types.ts';
+import { settlesWithin, sleep } from '../time/within.ts';
 
 export const KILL_GRACE_MS = 2000;
 const POLL_MS = 25;
 
 export type ProcessPicker = (processes: ProcessInfo[]) => ProcessInfo[];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Ends a child's process group: TERM, then KILL once the leader has exited or the grace is over
+ * (grandchildren may linger after the leader); resolves when the leader is gone. False when the group
+ * was already gone.
+ */
+export async function terminateGroup(child: ChildHandle, exited: Promise<unknown>, graceMs = KILL_GRACE_MS): Promise<boolean> {
+  if (!child.killGroup('SIGTERM')) return false;
+  const gone = await settlesWithin(exited, graceMs);
+  child.killGroup('SIGKILL');
+  if (!gone) await exited;
+  return true;
+}
 
 /** Returns how many processes there were to end. */
 export async function endProcesses(runtime: Runtime, marker: EnvMarker | undefined, pick: ProcessPicker, graceMs = KILL_GRACE_MS): Promise<number> {
