@@ -80,7 +80,7 @@ export class JobManager {
   checkRoom(): void {
     if (this.liveCount >= MAX_LIVE_JOBS) {
       throw new AppError(ErrorCode.LimitExceeded, `${MAX_LIVE_JOBS} background jobs are running, the most allowed`, {
-        hint: 'wait for one (ctx_bg wait) or end one (ctx_bg kill) first',
+        hint: 'wait for a running job to finish, or kill one, first',
       });
     }
   }
@@ -194,11 +194,11 @@ export class JobManager {
 
   /** The job named by id or pid; pids of processes that are not our jobs are never accepted. */
   private find(ref: { id?: string; pid?: number }): Job {
-    if (ref.id === undefined && ref.pid === undefined) throw new AppError(ErrorCode.InvalidArgument, 'name the job by id or pid', { hint: 'ctx_bg list shows them' });
+    if (ref.id === undefined && ref.pid === undefined) throw new AppError(ErrorCode.InvalidArgument, 'name the job by id or pid', { hint: 'listing the jobs shows their ids and pids' });
     const job = ref.id !== undefined ? this.jobs.get(ref.id) : [...this.jobs.values()].find((j) => j.pid === ref.pid);
     if (!job) {
       throw new AppError(ErrorCode.NotFound, `no background job ${ref.id !== undefined ? `'${ref.id}'` : `with pid ${ref.pid}`}`, {
-        hint: 'ctx_bg list shows the jobs of this server; other processes cannot be reached through ctx_bg',
+        hint: 'only jobs this server started can be reached; listing the jobs shows them',
       });
     }
     return job;
@@ -218,7 +218,7 @@ export class JobManager {
     const now = job.pid === undefined ? undefined : this.runtime.processStartTime(job.pid);
     if (job.startTime === undefined || now === undefined) {
       throw new AppError(ErrorCode.Unavailable, `the identity of ${job.id} (pid ${job.pid}) cannot be checked on this system, so it is not signalled`, {
-        hint: 'ctx_bg kill needs /proc/<pid>/stat (Linux); the job ends at its max age or when the server stops',
+        hint: 'killing a job needs /proc/<pid>/stat (Linux); the job ends at its max age or when the server stops',
       });
     }
     if (now !== job.startTime) {

@@ -32,7 +32,7 @@ function need(runtime: Runtime, language: Language, ...commands: string[]): stri
     if (found) return found;
   }
   throw new AppError(ErrorCode.Unavailable, `${language} is not available: none of ${commands.join(', ')} is on PATH`, {
-    hint: `install ${INSTALL_HINT[language]} (ctx_kb doctor lists the runtimes found)`,
+    hint: `install ${INSTALL_HINT[language]} (ctxgate doctor lists the runtimes it finds)`,
   });
 }
 

@@ -71,7 +71,7 @@ export async function repositoryRoot(run: GitRun): Promise<string> {
   const parent = findParentRepository(run.runtime.fs, run.cwd.workdir);
   if (parent) {
     throw new AppError(ErrorCode.Unavailable, `${run.cwd.workdir} is not a git repository itself; it lies inside the repository at ${parent}, which reaches outside the workdirs`, {
-      hint: `make ${parent} the project root (or a workdir) to use ctx_git on it`,
+      hint: `make ${parent} the project root (or a workdir) to reach it`,
     });
   }
   throw new AppError(ErrorCode.Unavailable, `${run.cwd.path} is not inside a git repository`, { hint: 'run git init there, or pass cwd of a folder that is in a repository' });
@@ -87,7 +87,7 @@ function insideWorkdir(run: GitRun, root: string): string {
   }
   if (isInside(run.cwd.workdir, real)) return real;
   throw new AppError(ErrorCode.OutsideWorkdir, `the repository's working tree is ${root}, outside the workdirs (core.worktree in its config points there)`, {
-    hint: `make ${root} the project root (or a workdir), or fix core.worktree, to use ctx_git on it`,
+    hint: `make ${root} the project root (or a workdir), or fix core.worktree, to reach it`,
   });
 }
 
