@@ -6,6 +6,7 @@ import { LANGUAGES } from '../../src/exec/languages.ts';
 import { availableRuntimes } from '../../src/exec/programs.ts';
 import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
 import { alive, pidsWithArg, uniqueSleepArg } from '../helpers/process.ts';
+import { CREDENTIALS } from '../helpers/credentials.ts';
 
 
 const HELLO: Record<(typeof LANGUAGES)[number], string> = {
@@ -83,19 +84,10 @@ describe('ctx_run', () => {
   });
 
   it('keeps credential-carrying variables the spec\'s name rule misses out of the child', async () => {
-    const credentials = {
-      DATABASE_URL: 'postgres://u:pw@h/db',
-      MYSQL_PWD: 'hunter2',
-      GH_PAT: 'github_pat_11AAAA',
-      DOCKER_PASS: 'dockerpw',
-      CI_JOB_JWT: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJqb2IifQ.c2lnbmF0dXJl',
-      SENTRY_DSN: 'https://abc123@o1.ingest.sentry.io/42',
-      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/XXXX',
-    };
-    const app = testApp(root, {}, { ...credentials, FOO: 'bar', LANG: 'C.UTF-8', CTXGATE_ENV_PASSTHROUGH: undefined, CTXMODE_ENV_PASSTHROUGH: undefined });
+    const app = testApp(root, {}, { ...CREDENTIALS, FOO: 'bar', LANG: 'C.UTF-8', CTXGATE_ENV_PASSTHROUGH: undefined, CTXMODE_ENV_PASSTHROUGH: undefined });
     const { text } = await call({ action: 'execute', argv: ['env'] }, app);
     await app.close();
-    for (const name of Object.keys(credentials)) assert.doesNotMatch(text, new RegExp(`^${name}=`, 'm'), name);
+    for (const name of Object.keys(CREDENTIALS)) assert.doesNotMatch(text, new RegExp(`^${name}=`, 'm'), name);
     assert.doesNotMatch(text, /hunter2|u:pw@|hooks\.slack\.com/);
     for (const kept of [/^FOO=bar$/m, /^LANG=C\.UTF-8$/m, /^PATH=./m, /^HOME=./m]) assert.match(text, kept);
   });
