@@ -1,0 +1,85 @@
+// The published package, as a user gets it: packed, installed from the tarball without network, and
+// run through npx on every Node here (this one, and 22/24 from scripts/fetch-test-nodes.mjs).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fixture, onDeno, removeDir, repoRoot } from '../helpers/env.ts';
+import { supported, type TestNode, testNodes } from '../helpers/nodes.ts';
+
+function run(command: string, args: string[], options: { cwd: string; node?: TestNode; env?: Record<string, string> }) {
+  const pathVar = options.node ? `${path.dirname(options.node.bin)}${path.delimiter}${process.env.PATH}` : process.env.PATH!;
+  const r = spawnSync(command, args, {
+    cwd: options.cwd,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: pathVar, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...options.env },
+  });
+  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+describe('the npm package', { skip: onDeno && 'the npm package runs on Node; Deno runs src/main.ts (see deno-task.test.ts)' }, () => {
+  let packDir: string;
+  let tarball: string;
+
+  before(() => {
+    // test.mjs has just built dist/; --ignore-scripts keeps this test from rebuilding it under other tests' feet.
+    packDir = fixture();
+    const packed = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], { cwd: repoRoot });
+    assert.equal(packed.status, 0, packed.stderr);
+    tarball = path.join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+  });
+  after(() => removeDir(packDir));
+
+  it('carries only what runs: the bundle, the SQLite WASM, the licences and the README', () => {
+    const listed = run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: repoRoot });
+    const files = (JSON.parse(listed.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).sort();
+    assert.deepEqual(files, ['LICENSE', 'README.md', 'dist/THIRD_PARTY_LICENSES.txt', 'dist/ctxgate.mjs', 'dist/sqlite3.wasm', 'package.json']);
+    const pkg = JSON.parse(run('npm', ['pkg', 'get', 'dependencies', 'scripts', '--json'], { cwd: repoRoot }).stdout);
+    assert.deepEqual(pkg.dependencies ?? {}, {}, 'the bundle holds every runtime dependency');
+    assert.equal(pkg.scripts.prepare, undefined, 'no prepare script runs (or warns) on install');
+  });
+
+  for (const node of testNodes()) {
+    it(`installs offline (warning-free on a supported Node) and runs tools through npx on Node ${node.version}`, () => {
+      const home = fixture();
+      const project = fixture({ 'src/app.ts': 'export function greet(name: string) {\n  return "hi " + name;\n}\n' });
+      try {
+        const env = { HOME: home, CTXGATE_DATA_DIR: path.join(home, 'data') };
+        const installed = run('npm', ['install', '--offline', tarball], { cwd: home, node, env });
+        assert.equal(installed.status, 0, installed.stderr);
+        if (supported(node)) assert.doesNotMatch(installed.stderr, /warn/i, installed.stderr);
+        else assert.match(installed.stderr, /EBADENGINE/, 'an unsupported Node is told so');
+
+        const version = run('npx', ['--offline', 'ctxgate', '--version'], { cwd: home, node, env });
+        assert.equal(version.status, 0, version.stderr);
+        assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+
+        const root = ['--project-root', project];
+        const kb = run('npx', ['--offline', 'ctxgate', 'call', 'ctx_kb', '{"action":"doctor"}', ...root], { cwd: home, node, env });
+        assert.equal(kb.status, 0, kb.stdout + kb.stderr);
+        assert.match(kb.stdout, /FTS5: ok/);
+
+        const located = run('npx', ['--offline', 'ctxgate', 'call', 'locate', '{"query":"greet"}', ...root], { cwd: home, node, env });
+        assert.match(located.stdout, /src\/app\.ts:1/);
+
+        const code = 'enum Greeting { Hi = 2 }\nconst n: number = Greeting.Hi;\nconsole.log("typescript", n);';
+        const ts = run('npx', ['--offline', 'ctxgate', 'call', 'ctx_run', JSON.stringify({ action: 'execute', language: 'typescript', code }), ...root], {
+          cwd: home,
+          node,
+          env,
+        });
+        if (supported(node)) {
+          assert.equal(ts.status, 0, ts.stdout + ts.stderr);
+          assert.match(ts.stdout, /typescript 2/);
+          assert.doesNotMatch(ts.stdout, /ExperimentalWarning/);
+        } else {
+          assert.match(ts.stdout, /cannot run TypeScript itself/);
+        }
+      } finally {
+        removeDir(home);
+        removeDir(project);
+      }
+    });
+  }
+});
