@@ -1,24 +1,27 @@
-// Bundles src/main.ts into one ESM file for Node (dist/ctxgate.mjs): one file loads far faster than
-// hundreds of modules, and the published package needs no dependencies at all. Deno runs src/main.ts
-// directly and does not need this.
+// Bundles src/main.ts for Node: dist/ctxgate.mjs and a few chunks in dist/chunks/ (a handful of files
+// load far faster than hundreds of modules, and the published package needs no dependencies at all).
+// Split at main.ts's dynamic imports, so `ctxgate hook …`, which Claude Code runs on every tool call,
+// loads ~20 KB instead of the whole server. Deno runs src/main.ts directly and does not need this.
 //
-// dist/ holds exactly what the package ships (package.json "files"): the bundle, the WASM files the
-// bundle loads beside itself, and the licences of everything bundled. The source map stays in the
-// clone (dist/ctxgate.mjs.map, not published).
+// dist/ holds what the package ships (package.json "files"): the bundle and its chunks, the WASM files
+// they load beside themselves, and the licences of everything bundled. Source maps stay in the clone.
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const OUT = 'dist';
 // sqlite-wasm finds its .wasm with new URL('sqlite3.wasm', import.meta.url): bundled, import.meta.url is
-// the bundle's own, so the file goes beside it.
-const WASM = [['node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', 'sqlite3.wasm']];
+// the chunk's own, so the file goes beside the chunks.
+const WASM = [['node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', 'chunks/sqlite3.wasm']];
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 const result = await build({
-  entryPoints: ['src/main.ts'],
-  outfile: `${OUT}/ctxgate.mjs`,
+  entryPoints: { ctxgate: 'src/main.ts' },
+  outdir: OUT,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -27,6 +30,8 @@ const result = await build({
   sourcemap: 'linked',
   legalComments: 'none',
   metafile: true,
+  // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow: take its ESM build.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __ctxgateRequire } from 'node:module'; const require = __ctxgateRequire(import.meta.url);",
   },

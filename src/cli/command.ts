@@ -13,6 +13,7 @@ import { parseCommand, USAGE } from './args.ts';
 import { runCall } from './call.ts';
 import { diagnose, formatDoctor } from './doctor.ts';
 import { formatStatsReport } from './stats.ts';
+import { runInit } from './init.ts';
 
 /** Resolves when the server should stop: a signal, or stdin closing in stdio mode. */
 function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
@@ -41,6 +42,11 @@ export async function runCli(runtime: Runtime): Promise<number> {
     const command = parseCommand(runtime.args, (name) => runtime.env.get(name));
     if (command.kind === 'help' || command.kind === 'version') {
       await printOut(runtime, command.kind === 'help' ? USAGE.trimEnd() : VERSION);
+      return 0;
+    }
+    // init writes client configs; it needs no server, knowledge base or log.
+    if (command.kind === 'init') {
+      await printOut(runtime, runInit(runtime, command));
       return 0;
     }
 

@@ -2,7 +2,7 @@
 // (identical behaviour, checked on these machines) for the file system and standard streams.
 import * as os from 'node:os';
 import process from 'node:process';
-import { processExists, processStartTime, sha256Hex, sleepSync, which } from './common.ts';
+import { processExists, processStartTime, realScriptPath, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
@@ -18,6 +18,7 @@ interface DenoNamespace {
   build: { os: string };
   pid: number;
   args: string[];
+  mainModule: string;
   execPath(): string;
   cwd(): string;
   env: { get(name: string): string | undefined; toObject(): Record<string, string> };
@@ -71,6 +72,7 @@ export function createDenoRuntime(): Runtime {
         return undefined;
       }
     },
+    mainScript: realScriptPath(Deno.mainModule),
     args: Deno.args,
     cwd: () => Deno.cwd(),
     homeDir: () => os.homedir(),
