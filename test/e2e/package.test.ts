@@ -1,5 +1,5 @@
 // The published package, as a user gets it: packed, installed from the tarball without network, and
-// run through npx on every Node here (this one, and 22/24 from scripts/fetch-test-nodes.mjs).
+// run through npx on every Node here (this one, and 22/24 from scripts/fetch-test-tools.mjs).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';

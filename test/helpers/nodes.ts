@@ -1,5 +1,5 @@
 // The Node versions a test can run the package on: this process's Node (under the Node test runner) and
-// the supported majors that scripts/fetch-test-nodes.mjs put into .cache/nodes/.
+// the supported majors that scripts/fetch-test-tools.mjs put into .cache/nodes/.
 import { existsSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
