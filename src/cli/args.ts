@@ -33,6 +33,7 @@ Options:
   --config FILE          JSON or YAML config (else CTXGATE_CONFIG, CTXMODE_CONFIG,
                          ./ctxgate.config.{json,yaml}, ~/.config/ctxgate/config.{json,yaml})
   --graph-backend NAME   ${GRAPH_BACKENDS.join(' | ')}
+  --tools LIST           offer only these tools: names or gate | context | all (comma list)
   --log-file FILE        NDJSON event log (default: ctxgate.log in the data dir)
   --debug                also write log events to stderr
 
@@ -61,6 +62,7 @@ const OPTIONS = {
   'project-root': { type: 'string' },
   config: { type: 'string' },
   'graph-backend': { type: 'string' },
+  tools: { type: 'string', multiple: true },
   'log-file': { type: 'string' },
   debug: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -111,6 +113,7 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     projectRoot: v['project-root'],
     config: v.config,
     graphBackend: backend as GraphBackend | undefined,
+    ...(v.tools ? { tools: v.tools } : {}),
     logFile: v['log-file'],
     debug: v.debug ?? false,
   };
@@ -198,5 +201,6 @@ function initOptions(v: { client?: string[]; runtime?: string; http?: string; 'd
     hooks: v.hooks ?? false,
     ...(common.config ? { config: common.config } : {}),
     ...(common.graphBackend ? { graphBackend: common.graphBackend } : {}),
+    ...(common.tools ? { tools: common.tools } : {}),
   };
 }

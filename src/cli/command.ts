@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime/types.ts';
 import { createAppContext } from '../app/bootstrap.ts';
 import type { AppContext } from '../app/context.ts';
 import { collectStatus } from '../app/status.ts';
-import { TOOLS } from '../tools/index.ts';
+import { selectTools } from '../tools/index.ts';
 import { createToolRegistry } from '../tools/registry.ts';
 import { runStdio } from '../transports/stdio.ts';
 import { serveHttp } from '../transports/serve.ts';
@@ -51,7 +51,7 @@ export async function runCli(runtime: Runtime): Promise<number> {
     }
 
     app = createAppContext(runtime, command.common);
-    const registry = createToolRegistry(TOOLS);
+    const registry = createToolRegistry(selectTools(app.config.tools, command.common.tools ? '--tools' : `${app.configFile ?? 'config'} tools`));
     const ctx = app;
     switch (command.kind) {
       case 'stdio':

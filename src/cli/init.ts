@@ -7,6 +7,7 @@ import { applyPlan, type FileChange, planInit } from '../clients/init.ts';
 import { findInstallation, type RuntimeChoice } from '../clients/launch.ts';
 import { resolveProjectRoot } from '../config/paths.ts';
 import type { Runtime } from '../runtime/types.ts';
+import { selectTools } from '../tools/index.ts';
 
 export interface InitCommand {
   projectRoot?: string;
@@ -19,6 +20,7 @@ export interface InitCommand {
   /** Passed on to the server the clients start. */
   config?: string;
   graphBackend?: string;
+  tools?: readonly string[];
 }
 
 /** The options the configured server should start with (a config file by absolute path). */
@@ -26,6 +28,7 @@ function serverArgs(runtime: Runtime, command: InitCommand): string[] {
   const args: string[] = [];
   if (command.config) args.push('--config', path.resolve(runtime.cwd(), command.config));
   if (command.graphBackend) args.push('--graph-backend', command.graphBackend);
+  if (command.tools) args.push('--tools', command.tools.join(','));
   return args;
 }
 
@@ -41,6 +44,7 @@ function outcome(change: FileChange): string {
 
 /** The report `ctxgate init` prints; with dryRun, unified diffs of what would change. */
 export function runInit(runtime: Runtime, command: InitCommand): string {
+  if (command.tools) selectTools(command.tools, '--tools'); // a typo fails here, not when the client starts the server
   const projectRoot = resolveProjectRoot(runtime, command.projectRoot);
   const installation = findInstallation(runtime.fs, runtime.mainScript);
   const plan = planInit(runtime, installation, {
