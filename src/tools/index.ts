@@ -27,7 +27,7 @@ export function selectTools(wanted: readonly string[] | undefined, where: string
   const names = new Set<string>();
   for (const entry of wanted.flatMap((w) => w.split(',')).map((w) => w.trim()).filter(Boolean)) {
     const group = TOOL_GROUPS[entry];
-    if (group) group.forEach((n) => names.add(n));
+    if (group) for (const n of group) names.add(n);
     else if (TOOLS.some((t) => t.name === entry)) names.add(entry);
     else {
       throw new AppError(ErrorCode.Config, `${where}: unknown tool '${entry}'`, {
