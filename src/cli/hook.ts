@@ -16,7 +16,13 @@ async function readStdin(runtime: Runtime): Promise<string> {
     if (size > MAX_INPUT_BYTES) break;
     chunks.push(bytes);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const all = new Uint8Array(Math.min(size, MAX_INPUT_BYTES));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk.subarray(0, all.length - at), at);
+    at += chunk.length;
+  }
+  return new TextDecoder().decode(all);
 }
 
 export async function runHook(runtime: Runtime): Promise<number> {
