@@ -17,7 +17,8 @@ const WASM = [['node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', 'chunks
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 const result = await build({
-  entryPoints: { ctxgate: 'src/main.ts' },
+  // embed.mjs: the tools in-process for hosts such as the Pi coding agent (integrations/pi/).
+  entryPoints: { ctxgate: 'src/main.ts', embed: 'src/embed/index.ts' },
   outdir: OUT,
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',

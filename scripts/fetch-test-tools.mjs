@@ -1,6 +1,6 @@
 // Installs what the end-to-end tests run against, from the npm registry, into .cache/ (gitignored):
 //   .cache/nodes/<major>/  Node 22 and 24 (npm's node-<os>-<arch>): the package test runs on each
-//   .cache/clients/        real MCP clients: Claude Code's CLI (`claude mcp list`) and the MCP Inspector
+//   .cache/clients/        real clients: Claude Code's CLI (`claude mcp list`), the MCP Inspector, the Pi coding agent
 // Run once after cloning, with network: node scripts/fetch-test-tools.mjs [--no-clients]
 // Tests that need a missing piece skip and say what to run.
 import { spawnSync } from 'node:child_process';
@@ -31,7 +31,7 @@ for (const major of ['22', '24']) {
 }
 if (!process.argv.includes('--no-clients')) {
   const dir = path.join(root, '.cache', 'clients');
-  if (npmInstall(dir, ['@anthropic-ai/claude-code', '@modelcontextprotocol/inspector'], nodes['22'])) console.log(`clients: ${path.join(dir, 'node_modules', '.bin')}`);
+  if (npmInstall(dir, ['@anthropic-ai/claude-code', '@modelcontextprotocol/inspector', '@mariozechner/pi-coding-agent'], nodes['22'])) console.log(`clients: ${path.join(dir, 'node_modules', '.bin')}`);
   else failed++;
 }
 process.exit(failed ? 1 : 0);

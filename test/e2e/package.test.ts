@@ -2,7 +2,7 @@
 // run through npx on every Node here (this one, and 22/24 from scripts/fetch-test-tools.mjs).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fixture, onDeno, removeDir, repoRoot } from '../helpers/env.ts';
@@ -31,15 +31,34 @@ describe('the npm package', { skip: onDeno && 'the npm package runs on Node; Den
   });
   after(() => removeDir(packDir));
 
-  it('carries only what runs: the bundle, the SQLite WASM, the licences and the README', () => {
+  it('carries only what runs: the bundle, the SQLite WASM, the Pi extension, the licences and the README', () => {
     const listed = run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: repoRoot });
     const files = (JSON.parse(listed.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).sort();
-    const allowed = /^(LICENSE|README\.md|package\.json|dist\/ctxgate\.mjs|dist\/THIRD_PARTY_LICENSES\.txt|dist\/chunks\/[\w-]+\.mjs|dist\/chunks\/sqlite3\.wasm)$/;
-    assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'nothing but the bundle, its chunks, the WASM and the licences');
-    for (const needed of ['dist/ctxgate.mjs', 'dist/chunks/sqlite3.wasm', 'LICENSE', 'dist/THIRD_PARTY_LICENSES.txt']) assert.ok(files.includes(needed), needed);
+    const allowed = /^(LICENSE|README\.md|package\.json|dist\/(ctxgate|embed)\.mjs|dist\/THIRD_PARTY_LICENSES\.txt|dist\/chunks\/[\w-]+\.mjs|dist\/chunks\/sqlite3\.wasm|integrations\/pi\/index\.ts)$/;
+    assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'nothing but the bundle, its chunks, the WASM, the Pi extension and the licences');
+    for (const needed of ['dist/ctxgate.mjs', 'dist/embed.mjs', 'dist/chunks/sqlite3.wasm', 'LICENSE', 'dist/THIRD_PARTY_LICENSES.txt', 'integrations/pi/index.ts']) assert.ok(files.includes(needed), needed);
     const pkg = JSON.parse(run('npm', ['pkg', 'get', 'dependencies', 'scripts', '--json'], { cwd: repoRoot }).stdout);
     assert.deepEqual(pkg.dependencies ?? {}, {}, 'the bundle holds every runtime dependency');
     assert.equal(pkg.scripts.prepare, undefined, 'no prepare script runs (or warns) on install');
+  });
+
+  const piDir = path.join(repoRoot, '.cache', 'clients', 'node_modules', '@mariozechner', 'pi-coding-agent');
+  it('loads as a Pi package: its pi extension works from the installed copy', { skip: !existsSync(piDir) && 'Pi is not in .cache/clients' }, () => {
+    const home = fixture({ 'agent/': '' });
+    const project = fixture({ 'src/orders.ts': 'export function placeOrder() {}\n' });
+    try {
+      const env = { HOME: home, CTXGATE_DATA_DIR: path.join(home, 'data') };
+      assert.equal(run('npm', ['install', '--offline', tarball], { cwd: home, env }).status, 0);
+      const extension = path.join(home, 'node_modules', 'ctxgate', 'integrations', 'pi', 'index.ts');
+      const host = run(process.execPath, [path.join(repoRoot, 'test', 'helpers', 'pi-host.mjs'), piDir, extension, project, path.join(home, 'agent')], { cwd: project, env });
+      assert.equal(host.status, 0, host.stderr);
+      const report = JSON.parse(host.stdout.trim().split('\n').pop()!) as { errors: unknown[]; locate: { text?: string } };
+      assert.deepEqual(report.errors, []);
+      assert.match(report.locate.text ?? '', /src\/orders\.ts:1/);
+    } finally {
+      removeDir(home);
+      removeDir(project);
+    }
   });
 
   for (const node of testNodes()) {
