@@ -2,6 +2,7 @@
 // median of N runs each. Usage: node scripts/bench-startup.mjs [--runs 10]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -40,7 +41,8 @@ const median = (xs) => {
 
 const targets = [
   ['node', process.execPath, [path.join(root, 'dist/ctxgate.mjs')]],
-  ['deno', path.join(root, 'node_modules/.bin/deno'), ['run', '-A', path.join(root, 'src/main.ts')]],
+  // The binary itself, not node_modules/.bin/deno (the npm package's launcher would add a Node start).
+  ['deno', createRequire(import.meta.url)('deno/install_api.cjs').runInstall(), ['run', '-A', path.join(root, 'src/main.ts')]],
 ];
 console.log(`cold start to first tools/list over stdio, ${runs} runs each (ms)`);
 for (const [name, command, args] of targets) {

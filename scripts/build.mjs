@@ -1,23 +1,60 @@
-// Bundles src/main.ts into one ESM file for Node (dist/ctxgate.mjs): one file loads far faster than
-// hundreds of modules. Deno runs src/main.ts directly and does not need this.
-import { chmodSync } from 'node:fs';
+// Bundles src/main.ts for Node: dist/ctxgate.mjs and a few chunks in dist/chunks/ (a handful of files
+// load far faster than hundreds of modules, and the published package needs no dependencies at all).
+// Split at main.ts's dynamic imports, so `ctxgate hook …`, which Claude Code runs on every tool call,
+// loads ~20 KB instead of the whole server. Deno runs src/main.ts directly and does not need this.
+//
+// dist/ holds what the package ships (package.json "files"): the bundle and its chunks, the WASM files
+// they load beside themselves, and the licences of everything bundled. Source maps stay in the clone.
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/ctxgate.mjs',
+const OUT = 'dist';
+// sqlite-wasm finds its .wasm with new URL('sqlite3.wasm', import.meta.url): bundled, import.meta.url is
+// the chunk's own, so the file goes beside the chunks.
+const WASM = [['node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', 'chunks/sqlite3.wasm']];
+
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+const result = await build({
+  // embed.mjs: the tools in-process for hosts such as the Pi coding agent (integrations/pi/).
+  entryPoints: { ctxgate: 'src/main.ts', embed: 'src/transports/embed.ts' },
+  outdir: OUT,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   minify: true,
   sourcemap: 'linked',
-  legalComments: 'linked',
-  // sqlite-wasm finds its .wasm through import.meta.url: it must stay a real package, not bundled.
-  external: ['@sqlite.org/sqlite-wasm'],
+  legalComments: 'none',
+  metafile: true,
+  // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow: take its ESM build.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __ctxgateRequire } from 'node:module'; const require = __ctxgateRequire(import.meta.url);",
   },
   logLevel: 'warning',
 });
-chmodSync('dist/ctxgate.mjs', 0o755);
+chmodSync(`${OUT}/ctxgate.mjs`, 0o755);
+for (const [from, to] of WASM) copyFileSync(from, path.join(OUT, to));
+writeFileSync(path.join(OUT, 'THIRD_PARTY_LICENSES.txt'), thirdPartyLicenses(result.metafile));
+
+/** The licence text of every package the bundle contains (MIT and friends ask for it to travel along). */
+function thirdPartyLicenses(metafile) {
+  const packages = new Map();
+  for (const input of Object.keys(metafile.inputs)) {
+    const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m && !packages.has(m[1])) packages.set(m[1], input.slice(0, m.index + m[0].length));
+  }
+  const sections = [...packages.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const file = readdirSync(dir).find((f) => /^(licen[sc]e|copying)(\.|$)/i.test(f));
+    const text = file ? readFileSync(path.join(dir, file), 'utf8').trim() : `(no licence file; package.json says ${pkg.license ?? 'nothing'})`;
+    return `${name}@${pkg.version} — ${pkg.license ?? 'see below'}\n\n${text}`;
+  });
+  const rule = `\n\n${'-'.repeat(78)}\n\n`;
+  return `dist/ctxgate.mjs bundles the following packages.${rule}${sections.join(rule)}\n`;
+}

@@ -2,6 +2,7 @@
 // and under Deno (`deno test -A`). `--node` or `--deno` runs one of them.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const want = process.argv.slice(2);
@@ -29,5 +30,6 @@ function run(label, command, args) {
 let failed = 0;
 failed += run('build', process.execPath, ['scripts/build.mjs']);
 if (runNode) failed += run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
-if (runDeno) failed += run('deno', path.join('node_modules', '.bin', 'deno'), ['test', '-A', '--no-check', ...files]);
+// The deno binary of the `deno` dev dependency (its launcher, node_modules/.bin/deno, would start Node first).
+if (runDeno) failed += run('deno', createRequire(import.meta.url)('deno/install_api.cjs').runInstall(), ['test', '-A', '--no-check', ...files]);
 process.exit(failed ? 1 : 0);

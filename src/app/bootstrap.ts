@@ -19,6 +19,8 @@ export interface CommonOptions {
   projectRoot?: string;
   config?: string;
   graphBackend?: GraphBackend;
+  /** --tools: which tools to offer (names or groups); overrides the config's `tools`. */
+  tools?: string[];
   logFile?: string;
   debug: boolean;
 }
@@ -27,6 +29,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   const projectRoot = resolveProjectRoot(runtime, options.projectRoot);
   const { config, file } = loadConfig(runtime, options.config, projectRoot);
   if (options.graphBackend) config.backend.graph = options.graphBackend;
+  if (options.tools) config.tools = options.tools;
   const workdirs = { dirs: resolveWorkdirs(runtime, projectRoot, config.workdirs, file) };
   const dataDir = projectDataDir(runtime, projectRoot);
   let dataDirUsable = true;

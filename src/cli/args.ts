@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { GRAPH_BACKENDS, type GraphBackend } from '../config/schema.ts';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { CommonOptions } from '../app/bootstrap.ts';
+import { CLIENT_IDS, type ClientId } from '../clients/catalog.ts';
+import type { InitCommand } from './init.ts';
 
 export type Command =
   | { kind: 'help' }
@@ -11,7 +13,8 @@ export type Command =
   | { kind: 'serve'; common: CommonOptions; host: string; hostExplicit: boolean; port: number; allowedHosts: string[]; allowedOrigins: string[]; maxBodyBytes: number; rotateToken: boolean }
   | { kind: 'call'; common: CommonOptions; tool: string; args: unknown; json: boolean }
   | { kind: 'doctor'; common: CommonOptions; json: boolean }
-  | { kind: 'stats'; common: CommonOptions; json: boolean };
+  | { kind: 'stats'; common: CommonOptions; json: boolean }
+  | ({ kind: 'init' } & InitCommand);
 
 export const USAGE = `ctxgate — MCP server that keeps an AI coding agent's context small
 
@@ -21,6 +24,8 @@ Usage:
   ctxgate call TOOL ['JSON-ARGS'] [--json]  one tool call, result printed
   ctxgate doctor [--json]                what is available on this machine
   ctxgate stats [--json]                 savings, the gate's decisions, recent calls, the knowledge base
+  ctxgate init [init options]            configure MCP clients to start this ctxgate
+  ctxgate hook pre-tool-use|session-start   Claude Code hooks (installed by init --hooks)
   ctxgate --help | --version
 
 Options:
@@ -28,6 +33,7 @@ Options:
   --config FILE          JSON or YAML config (else CTXGATE_CONFIG, CTXMODE_CONFIG,
                          ./ctxgate.config.{json,yaml}, ~/.config/ctxgate/config.{json,yaml})
   --graph-backend NAME   ${GRAPH_BACKENDS.join(' | ')}
+  --tools LIST           offer only these tools: names or gate | context | all (comma list)
   --log-file FILE        NDJSON event log (default: ctxgate.log in the data dir)
   --debug                also write log events to stderr
 
@@ -39,6 +45,14 @@ serve options:
   --max-body BYTES       request body limit (default 4194304)
   --rotate-token         replace the saved bearer token with a new one, then serve
 
+init options:
+  --client NAME          ${CLIENT_IDS.join(' | ')} | all (repeatable; default claude-code)
+  --runtime node|deno    what the client starts ctxgate with (default: the one running init)
+  --http URL             point the clients at a running \`ctxgate serve\` (token from CTXGATE_TOKEN)
+  --instructions         add the routing block to CLAUDE.md / AGENTS.md / GEMINI.md
+  --hooks                add Claude Code's PreToolUse steering and SessionStart reminder hooks
+  --dry-run              show the diff, write nothing
+
 Environment: CTXGATE_TOKEN (HTTP bearer token; else the one saved in the data dir),
 CTXGATE_DATA_DIR, CTXGATE_LOG_FILE, CTXGATE_HOST, CTXGATE_PORT,
 CTXGATE_ENV_PASSTHROUGH / CTXMODE_ENV_PASSTHROUGH.
@@ -48,6 +62,7 @@ const OPTIONS = {
   'project-root': { type: 'string' },
   config: { type: 'string' },
   'graph-backend': { type: 'string' },
+  tools: { type: 'string', multiple: true },
   'log-file': { type: 'string' },
   debug: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -59,9 +74,16 @@ const OPTIONS = {
   'max-body': { type: 'string' },
   'rotate-token': { type: 'boolean' },
   json: { type: 'boolean' },
+  client: { type: 'string', multiple: true },
+  runtime: { type: 'string' },
+  http: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  instructions: { type: 'boolean' },
+  hooks: { type: 'boolean' },
 } as const;
 
 const SERVE_ONLY = ['host', 'port', 'allowed-host', 'allowed-origin', 'max-body', 'rotate-token'] as const;
+const INIT_ONLY = ['client', 'runtime', 'http', 'dry-run', 'instructions', 'hooks'] as const;
 
 function usage(message: string): AppError {
   return new AppError(ErrorCode.Usage, message, { hint: 'run ctxgate --help for the usage' });
@@ -91,6 +113,7 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     projectRoot: v['project-root'],
     config: v.config,
     graphBackend: backend as GraphBackend | undefined,
+    ...(v.tools ? { tools: v.tools } : {}),
     logFile: v['log-file'],
     debug: v.debug ?? false,
   };
@@ -100,6 +123,10 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate serve'`);
   }
   if (v.json !== undefined && command !== 'call' && command !== 'doctor' && command !== 'stats') throw usage("--json belongs to 'ctxgate call', 'ctxgate doctor' and 'ctxgate stats'");
+  if (command !== 'init') {
+    const misplaced = INIT_ONLY.find((name) => v[name] !== undefined);
+    if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate init'`);
+  }
 
   switch (command) {
     case undefined:
@@ -140,7 +167,40 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     case 'stats':
       if (rest.length) throw usage(`unexpected argument '${rest[0]}' after stats`);
       return { kind: 'stats', common, json: v.json ?? false };
+    case 'init':
+      if (rest.length) throw usage(`unexpected argument '${rest[0]}' after init`);
+      return { kind: 'init', ...initOptions(v, common) };
     default:
       throw usage(`unknown command '${command}'`);
   }
+}
+
+function initOptions(v: { client?: string[]; runtime?: string; http?: string; 'dry-run'?: boolean; instructions?: boolean; hooks?: boolean }, common: CommonOptions): InitCommand {
+  const named = (v.client ?? ['claude-code']).flatMap((c) => c.split(',')).map((c) => c.trim());
+  for (const c of named) {
+    if (c !== 'all' && !(CLIENT_IDS as readonly string[]).includes(c)) throw usage(`--client must be one of ${CLIENT_IDS.join(', ')}, all (got '${c}')`);
+  }
+  const clients = named.includes('all') ? [...CLIENT_IDS] : ([...new Set(named)] as ClientId[]);
+  if (v.runtime !== undefined && v.runtime !== 'node' && v.runtime !== 'deno') throw usage(`--runtime must be node or deno (got '${v.runtime}')`);
+  if (v.http !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(v.http);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw usage(`--http must be an http(s) URL such as http://127.0.0.1:8787/mcp (got '${v.http}')`);
+  }
+  return {
+    ...(common.projectRoot ? { projectRoot: common.projectRoot } : {}),
+    clients,
+    ...(v.runtime ? { runtime: v.runtime as 'node' | 'deno' } : {}),
+    ...(v.http ? { http: v.http } : {}),
+    dryRun: v['dry-run'] ?? false,
+    instructions: v.instructions ?? false,
+    hooks: v.hooks ?? false,
+    ...(common.config ? { config: common.config } : {}),
+    ...(common.graphBackend ? { graphBackend: common.graphBackend } : {}),
+    ...(common.tools ? { tools: common.tools } : {}),
+  };
 }

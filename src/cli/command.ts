@@ -1,18 +1,21 @@
 // Runs one parsed command and returns the process exit code (0 ok, 1 failure, 2 usage/config).
 import { ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { createAppContext } from '../app/bootstrap.ts';
+import { type CommonOptions, createAppContext } from '../app/bootstrap.ts';
+import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
+import { projectRootNamed } from '../config/paths.ts';
 import type { AppContext } from '../app/context.ts';
 import { collectStatus } from '../app/status.ts';
-import { TOOLS } from '../tools/index.ts';
+import { selectTools } from '../tools/index.ts';
 import { createToolRegistry } from '../tools/registry.ts';
-import { runStdio } from '../transports/stdio.ts';
+import { runStdio, type StdioOptions } from '../transports/stdio.ts';
 import { serveHttp } from '../transports/serve.ts';
 import { VERSION } from '../version.ts';
 import { parseCommand, USAGE } from './args.ts';
 import { runCall } from './call.ts';
 import { diagnose, formatDoctor } from './doctor.ts';
 import { formatStatsReport } from './stats.ts';
+import { runInit } from './init.ts';
 
 /** Resolves when the server should stop: a signal, or stdin closing in stdio mode. */
 function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
@@ -35,6 +38,12 @@ async function runServer(app: AppContext, start: () => Promise<void>, watchStdin
   return 0;
 }
 
+/** With no project root named, a client's MCP roots decide it (GUI clients do not start in the project). */
+function rootsFollower(app: AppContext, common: CommonOptions): StdioOptions {
+  if (projectRootNamed(app.runtime, common.projectRoot)) return {};
+  return { onRoots: (roots, first) => (first ? followRoots(app, common, roots) : updateRootWorkdirs(app, roots)) };
+}
+
 export async function runCli(runtime: Runtime): Promise<number> {
   let app: AppContext | undefined;
   try {
@@ -43,16 +52,21 @@ export async function runCli(runtime: Runtime): Promise<number> {
       await printOut(runtime, command.kind === 'help' ? USAGE.trimEnd() : VERSION);
       return 0;
     }
+    // init writes client configs; it needs no server, knowledge base or log.
+    if (command.kind === 'init') {
+      await printOut(runtime, runInit(runtime, command));
+      return 0;
+    }
 
     app = createAppContext(runtime, command.common);
-    const registry = createToolRegistry(TOOLS);
+    const registry = createToolRegistry(selectTools(app.config.tools, command.common.tools ? '--tools' : `${app.configFile ?? 'config'} tools`));
     const ctx = app;
     switch (command.kind) {
       case 'stdio':
         // stdout belongs to the protocol: anything a dependency logs goes to stderr instead.
         console.log = console.error;
         console.info = console.error;
-        return await runServer(ctx, () => runStdio(ctx, registry), true);
+        return await runServer(ctx, () => runStdio(ctx, registry, rootsFollower(ctx, command.common)), true);
       case 'serve':
         return await runServer(ctx, () => serveHttp(ctx, registry, command), false);
       case 'call': {

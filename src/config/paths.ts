@@ -4,6 +4,11 @@ import { AppError, ErrorCode } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 
 /** --project-root → CODE_CONTEXT_GATE_ROOT → CTXGATE_ROOT → cwd (the gate spec's order). */
+/** Whether the user named a project root (flag or environment), rather than leaving it to the cwd. */
+export function projectRootNamed(runtime: Runtime, flag: string | undefined): boolean {
+  return (flag ?? runtime.env.get('CODE_CONTEXT_GATE_ROOT') ?? runtime.env.get('CTXGATE_ROOT')) !== undefined;
+}
+
 export function resolveProjectRoot(runtime: Runtime, flag: string | undefined): string {
   const given = flag ?? runtime.env.get('CODE_CONTEXT_GATE_ROOT') ?? runtime.env.get('CTXGATE_ROOT');
   const root = path.resolve(runtime.cwd(), given ?? '.');

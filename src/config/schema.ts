@@ -57,6 +57,8 @@ export const configSchema = z.strictObject({
   backend,
   scan,
   workdirs: z.array(z.string().min(1)).default([]),
+  /** Tools to offer: names or the groups `gate` / `context` (default: all nine). Checked against the registry. */
+  tools: z.array(z.string().min(1)).min(1).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

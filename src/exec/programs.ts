@@ -71,6 +71,17 @@ function csharpSource(code: string, contentFile: string | undefined): string {
   return `using System;\nusing System.IO;\nusing System.Linq;\nusing System.Collections.Generic;\nclass Program {\n  static void Main(string[] args) {\n${read}${code}\n  }\n}\n`;
 }
 
+/**
+ * Node runs TypeScript itself from 22.7 on: type stripping, and with transform-types also enums,
+ * namespaces and parameter properties. The published package then needs no loader of its own.
+ */
+export function nodeRunsTypeScript(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 7);
+}
+
+const NODE_TYPESCRIPT_FLAGS = ['--experimental-transform-types', '--disable-warning=ExperimentalWarning'];
+
 /** Builds the steps that run `code` in `language`, writing its sources into a new temp folder. */
 export function buildProgram(runtime: Runtime, language: Language, code: string, options: ProgramOptions = {}): Program {
   const fs = runtime.fs;
@@ -93,7 +104,8 @@ export function buildProgram(runtime: Runtime, language: Language, code: string,
     case 'typescript': {
       const src = file('main.ts', content === undefined ? code : `const FILE_CONTENT: string = ${json(content)};\n${code}`);
       if (deno) return { dir, steps: [{ command: tools[0]!, args: ['run', '-A', src] }] };
-      return { dir, steps: [{ command: tools[0]!, args: ['--import', tools[1]!, src] }] };
+      const loader = tools[1] ? ['--import', tools[1]] : NODE_TYPESCRIPT_FLAGS;
+      return { dir, steps: [{ command: tools[0]!, args: [...loader, src] }] };
     }
     case 'python': {
       const src = file('main.py', content === undefined ? code : `FILE_CONTENT = ${json(content)}\n${code}`);
@@ -145,9 +157,14 @@ function resolveTools(runtime: Runtime, language: Language): string[] {
     case 'javascript':
       return [runtime.execPath];
     case 'typescript': {
-      if (runtime.name === 'deno') return [runtime.execPath];
+      if (runtime.name === 'deno' || nodeRunsTypeScript(runtime.version)) return [runtime.execPath];
+      // An older Node in a development checkout: the tsx loader among the dev dependencies.
       const loader = runtime.resolveModule('tsx');
-      if (!loader) throw new AppError(ErrorCode.Unavailable, 'typescript is not available: the tsx loader is not installed', { hint: 'reinstall ctxgate (npm ci), or run ctxgate on Deno' });
+      if (!loader) {
+        throw new AppError(ErrorCode.Unavailable, `typescript is not available: Node ${runtime.version} cannot run TypeScript itself (22.7 and later can)`, {
+          hint: 'run ctxgate on Node 22 or 24, or on Deno',
+        });
+      }
       return [runtime.execPath, loader];
     }
     case 'python':

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -44,4 +45,14 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export function sleepSync(ms: number): void {
   if (ms > 0) Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** The real path of the script a process started from, or '' (e.g. code given with -e). */
+export function realScriptPath(script: string | undefined): string {
+  if (!script) return '';
+  try {
+    return fs.realpathSync(script.startsWith('file:') ? fileURLToPath(script) : script);
+  } catch {
+    return '';
+  }
 }

@@ -2,7 +2,7 @@
 // (identical behaviour, checked on these machines) for the file system and standard streams.
 import * as os from 'node:os';
 import process from 'node:process';
-import { processExists, sha256Hex, sleepSync, which } from './common.ts';
+import { processExists, realScriptPath, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
@@ -19,6 +19,7 @@ interface DenoNamespace {
   build: { os: string };
   pid: number;
   args: string[];
+  mainModule: string;
   execPath(): string;
   cwd(): string;
   env: { get(name: string): string | undefined; toObject(): Record<string, string> };
@@ -72,6 +73,7 @@ export function createDenoRuntime(): Runtime {
         return undefined;
       }
     },
+    mainScript: realScriptPath(Deno.mainModule),
     args: Deno.args,
     cwd: () => Deno.cwd(),
     homeDir: () => os.homedir(),

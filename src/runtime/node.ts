@@ -1,7 +1,7 @@
 // Node.js implementation of the runtime shim.
 import * as os from 'node:os';
 import process from 'node:process';
-import { processExists, sha256Hex, sleepSync, which } from './common.ts';
+import { processExists, realScriptPath, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
@@ -42,6 +42,7 @@ export function createNodeRuntime(): Runtime {
         return undefined;
       }
     },
+    mainScript: realScriptPath(process.argv[1]),
     args: process.argv.slice(2),
     cwd: () => process.cwd(),
     homeDir: () => os.homedir(),

@@ -99,6 +99,8 @@ export interface Runtime {
   execPath: string;
   /** Absolute file URL or path of an installed module (e.g. 'tsx/esm'), or undefined. */
   resolveModule(specifier: string): string | undefined;
+  /** The script this process started from (the bundle, or src/main.ts on Deno), symlinks resolved; '' when unknown. */
+  mainScript: string;
   /** Command-line arguments after the script name. */
   args: readonly string[];
   cwd(): string;

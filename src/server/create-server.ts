@@ -13,13 +13,19 @@ const INSTRUCTIONS = [
   'Files: ctx_fs; history: ctx_git; background jobs: ctx_bg.',
 ].join(' ');
 
-export function createMcpServer(app: AppContext, registry: ToolRegistry, session: ClientSession): Server {
+export interface McpServerOptions {
+  /** Settles when the app is ready for tool calls (stdio waits for the client's roots). */
+  ready?: Promise<void>;
+}
+
+export function createMcpServer(app: AppContext, registry: ToolRegistry, session: ClientSession, options: McpServerOptions = {}): Server {
   const server = new Server({ name: 'ctxgate', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.list() }));
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const progressToken = request.params._meta?.progressToken;
+    if (options.ready) await options.ready;
     return registry.call(request.params.name, request.params.arguments, {
       app,
       session,

@@ -67,7 +67,8 @@ export interface ListedTool {
   description: string;
   inputSchema: Record<string, unknown> & { type: 'object' };
   outputSchema?: Record<string, unknown> & { type: 'object' };
-  annotations: ToolAnnotations & { title: string };
+  /** Only the hints that differ from MCP's defaults (absent: none do). */
+  annotations?: Partial<ToolAnnotations>;
 }
 
 export interface CallResult {
@@ -78,9 +79,49 @@ export interface CallResult {
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> & { type: 'object' } {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = compactSchema(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>;
   delete json.$schema;
   return { ...json, type: 'object' };
+}
+
+/**
+ * tools/list is paid for on every agent turn (issue 15): leave out what says nothing to a model and
+ * what the server checks anyway, with an error naming the limit — `additionalProperties: false`
+ * (unknown parameters are refused by name), string lengths, `minLength`/`minItems`/`minimum` 1, a
+ * maximum of Number.MAX_SAFE_INTEGER, string-typed record keys. Ranges that matter (0–5, ≤ 2000) stay.
+ */
+export function compactSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    if ((key === 'minLength' || key === 'minItems' || key === 'minimum') && value === 1) continue;
+    if (key === 'maxLength') continue;
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'propertyNames') continue;
+    // `properties` maps parameter names (which may be anything) to schemas.
+    out[key] =
+      key === 'properties' && value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, compactSchema(schema)]))
+        : compactSchema(value);
+  }
+  return out;
+}
+
+/**
+ * MCP's defaults: readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true;
+ * destructive and idempotent mean something only for a tool that is not read-only.
+ */
+function nonDefaultHints(a: ToolAnnotations): Partial<ToolAnnotations> {
+  const out: Partial<ToolAnnotations> = {};
+  if (a.readOnlyHint) out.readOnlyHint = true;
+  else {
+    if (!a.destructiveHint) out.destructiveHint = false;
+    if (a.idempotentHint) out.idempotentHint = true;
+  }
+  if (!a.openWorldHint) out.openWorldHint = false;
+  return out;
 }
 
 export interface ToolRegistry {
@@ -96,14 +137,17 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
   return {
     names: definitions.map((d) => d.name),
     list() {
-      listed ??= definitions.map((d) => ({
-        name: d.name,
-        title: d.title,
-        description: d.description,
-        inputSchema: jsonSchemaOf(d.input, 'input'),
-        ...(d.output ? { outputSchema: jsonSchemaOf(d.output, 'output') } : {}),
-        annotations: { title: d.title, ...d.annotations },
-      }));
+      listed ??= definitions.map((d) => {
+        const hints = nonDefaultHints(d.annotations);
+        return {
+          name: d.name,
+          title: d.title,
+          description: d.description,
+          inputSchema: jsonSchemaOf(d.input, 'input'),
+          ...(d.output ? { outputSchema: jsonSchemaOf(d.output, 'output') } : {}),
+          ...(Object.keys(hints).length ? { annotations: hints } : {}),
+        };
+      });
       return listed;
     },
     async call(name, args, ctx) {

@@ -31,7 +31,7 @@ describe('stdio MCP server, through the SDK client', () => {
     assert.equal(fs.inputSchema.type, 'object');
     assert.deepEqual(Object.keys(fs.inputSchema.properties ?? {}).sort(), ['action', 'context', 'depth', 'glob', 'ignore_case', 'include_hidden', 'limit', 'literal', 'path', 'pattern']);
     assert.equal(fs.annotations?.readOnlyHint, true);
-    assert.equal(fs.annotations?.destructiveHint, false);
+    assert.notEqual(fs.annotations?.destructiveHint, true);
   });
 
   it('answers a tool call with text and structured content', async () => {

@@ -2,10 +2,10 @@
 // ('same') or the other one ('other'), for the multi-process storage tests.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { onDeno, repoRoot } from './env.ts';
+import { denoExecutable, onDeno, repoRoot } from './env.ts';
 
 const CHILD = path.join(repoRoot, 'test', 'helpers', 'db-child.ts');
-const DENO = path.join(repoRoot, 'node_modules', '.bin', 'deno');
+const DENO = denoExecutable();
 
 export type Which = 'same' | 'other';
 

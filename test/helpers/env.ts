@@ -1,5 +1,6 @@
 // Test plumbing: the runtime under test, temp fixture folders, in-process app contexts.
 import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { which } from '../../src/runtime/common.ts';
@@ -13,6 +14,15 @@ import { type CallResult, createToolRegistry } from '../../src/tools/registry.ts
 
 export const runtime: Runtime = await loadRuntime();
 export const onDeno = runtime.name === 'deno';
+/**
+ * The deno executable itself. node_modules/.bin/deno is the npm package's launcher, a Node script that
+ * starts deno as its child: a test that signals or names a process must not get the launcher's pid.
+ */
+export function denoExecutable(): string {
+  if (onDeno) return (globalThis as unknown as { Deno: { execPath(): string } }).Deno.execPath();
+  return (createRequire(import.meta.url)('deno/install_api.cjs') as { runInstall(): string }).runInstall();
+}
+
 export const repoRoot = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 /** A runtime whose environment is the real one with some variables replaced (undefined removes). */

@@ -9,11 +9,11 @@ const HOUR = 3_600_000;
 
 const input = z.strictObject({
   action: z.enum(['list', 'kill', 'log', 'wait']),
-  id: z.string().min(1).optional().describe('job id from ctx_run or list'),
-  pid: z.number().int().positive().optional().describe('or the job\'s pid'),
-  tail_lines: z.number().int().min(1).max(10_000, 'must be at most 10000').optional().describe('log: default 100, ≤10000'),
-  tail_bytes: z.number().int().min(1).max(4 * 1024 * 1024, 'must be at most 4194304 (4 MB)').optional().describe('log: default 65536, ≤4 MB'),
-  timeout_ms: z.number().int().min(0).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('wait: default 60000; never kills'),
+  id: z.string().min(1).optional().describe('job id'),
+  pid: z.number().int().positive().optional().describe('or its pid'),
+  tail_lines: z.number().int().min(1).max(10_000, 'must be at most 10000').optional().describe('log, default 100'),
+  tail_bytes: z.number().int().min(1).max(4 * 1024 * 1024, 'must be at most 4194304 (4 MB)').optional().describe('log, default 65536'),
+  timeout_ms: z.number().int().min(0).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('wait, default 60000'),
 });
 
 function describe(j: JobInfo): string {
@@ -25,7 +25,7 @@ export const ctxBg = defineTool({
   name: 'ctx_bg',
   title: 'Background jobs',
   description:
-    'Background jobs from ctx_run execute background:true. list; kill (id or pid, identity-checked); log (newest output: tail_lines ≤10000, tail_bytes ≤4 MB); wait (timeout_ms default 60000, max 1 h; never kills). At most 16 run at once; all end with the server.',
+    'Jobs from ctx_run background:true: list, kill (identity-checked), log, wait (never kills). ≤16 run; all end with the server.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false, idempotentHint: false },
   run: byAction<Args>({ list, kill, log, wait }),

@@ -17,15 +17,15 @@ const RG_LIMIT = { default: 50, max: 500 };
 
 const input = z.strictObject({
   action: z.enum(['ls', 'glob', 'stat', 'rg']),
-  path: z.string().optional().describe('file or folder; default: the primary workdir'),
-  depth: z.number().int().min(1).max(5, 'must be 1–5').optional().describe('ls: 1–5, default 1'),
-  include_hidden: z.boolean().optional().describe('ls: list dotfiles'),
-  limit: z.number().int().min(1).max(LIST_LIMIT.max, `must be at most ${LIST_LIMIT.max} (rg: ${RG_LIMIT.max})`).optional().describe('ls/glob ≤2000 (200); rg ≤500 (50)'),
-  pattern: z.string().min(1).optional().describe('glob: e.g. src/**/*.ts; rg: regex'),
-  glob: z.string().min(1).optional().describe('rg: file filter, e.g. *.go or !*.min.js'),
+  path: z.string().optional().describe('default: primary workdir'),
+  depth: z.number().int().min(1).max(5, 'must be 1–5').optional().describe('ls, default 1'),
+  include_hidden: z.boolean().optional().describe('ls'),
+  limit: z.number().int().min(1).max(LIST_LIMIT.max, `must be at most ${LIST_LIMIT.max} (rg: ${RG_LIMIT.max})`).optional().describe('default 200 (rg: 50, ≤500)'),
+  pattern: z.string().min(1).optional().describe('glob: src/**/*.ts; rg: regex'),
+  glob: z.string().min(1).optional().describe('rg: *.go, !*.min.js'),
   ignore_case: z.boolean().optional(),
-  context: z.number().int().min(0).max(5, 'must be 0–5').optional().describe('rg: lines around each match, 0–5'),
-  literal: z.union([z.boolean(), z.string().min(1)]).optional().describe('rg: true = pattern is plain text, or the text itself'),
+  context: z.number().int().min(0).max(5, 'must be 0–5').optional().describe('rg'),
+  literal: z.union([z.boolean(), z.string().min(1)]).optional().describe('rg: true = plain pattern, or the text'),
 });
 
 type Args = z.output<typeof input>;
@@ -92,7 +92,7 @@ export const ctxFs = defineTool({
   name: 'ctx_fs',
   title: 'Workspace files',
   description:
-    'Workspace file system, limited to the workdirs. ls: folder entries (depth, include_hidden, limit). glob: files matching a pattern, gitignore-aware. stat: one path\'s metadata. rg: content search sorted by path (pattern or literal, glob, ignore_case, context, limit); secret files are never searched.',
+    'Files in the workdirs: ls, glob (gitignore-aware), stat, rg (sorted by path; secret files never searched).',
   input,
   annotations: READ_ONLY,
   run: byAction<Args>({ ls, glob, stat, rg }),

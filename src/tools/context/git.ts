@@ -10,13 +10,13 @@ import { keepOutOfContext } from './output-policy.ts';
 
 const input = z.strictObject({
   action: z.enum(['status', 'diff', 'log']),
-  cwd: z.string().optional().describe('folder in the repository; default: the primary workdir'),
-  path: z.string().optional().describe('diff/log: limit to this file or folder'),
-  stat: z.boolean().optional().describe('diff: summary per file'),
-  staged: z.boolean().optional().describe('diff: staged changes'),
+  cwd: z.string().optional().describe('default: primary workdir'),
+  path: z.string().optional().describe('diff/log'),
+  stat: z.boolean().optional().describe('diff: per-file summary'),
+  staged: z.boolean().optional().describe('diff'),
   unified: z.number().int().min(0).max(1000, 'must be 0–1000').optional().describe('diff: context lines'),
-  n: z.number().int().min(1).max(100, 'must be at most 100').optional().describe('log: commits, default 20, max 100'),
-  oneline: z.boolean().optional().describe('log: one line per commit (default true)'),
+  n: z.number().int().min(1).max(100, 'must be at most 100').optional().describe('log, default 20'),
+  oneline: z.boolean().optional().describe('log, default true'),
 });
 
 type Args = z.output<typeof input>;
@@ -33,7 +33,7 @@ export const ctxGit = defineTool({
   name: 'ctx_git',
   title: 'Git (read-only)',
   description:
-    'Read-only git on a workdir repository. status: branch and changed files (porcelain v1). diff: working tree or staged (stat, unified, path); secret-like files (.env, keys…) left out; cut at 2000 lines/200 KB. log: recent commits (n ≤ 100, default 20; path; oneline default).',
+    'Read-only git: status (porcelain v1), diff (worktree or staged; secret-like files left out; cut at 2000 lines/200 KB), log.',
   input,
   annotations: READ_ONLY,
   run: byAction<Args>({ status, diff, log }),

@@ -22,20 +22,20 @@ const SEARCH_LIMIT = 5;
 // (ctx_kb's only camelCase parameters; every other tool parameter is snake_case).
 const input = z.strictObject({
   action: z.enum(['index', 'search', 'fetch', 'stats', 'purge', 'doctor']),
-  path: z.string().optional().describe('index: file or folder in a workdir'),
-  query: z.string().min(1).max(500).optional().describe('search: words to find'),
-  url: z.string().min(1).optional().describe('fetch: http(s) URL'),
-  urls: z.array(z.string().min(1)).min(1).max(10, 'at most 10 urls').optional().describe('fetch: up to 10'),
-  source: z.string().min(1).optional().describe('search: only sources whose name contains this; fetch: document group (default web)'),
-  format: z.enum(['markdown', 'html', 'json']).optional().describe('fetch: default markdown'),
-  force: z.boolean().optional().describe('fetch: ignore the cached copy'),
-  maxBytes: z.number().int().min(1).max(MAX_BODY_BYTES).optional().describe('fetch: bytes of the page returned (default 2048; indexed whole)'),
-  timeoutMs: z.number().int().min(1).max(600_000).optional().describe('fetch: default 150000'),
-  ttl: z.number().int().min(0).optional().describe('fetch: reuse a copy younger than this many ms (default 24 h; 0 = always fetch)'),
-  confirm: z.boolean().optional().describe('purge: must be true'),
-  scope: z.enum(['project', 'session']).optional().describe('purge: project (all) or session'),
-  sessionId: z.string().min(1).optional().describe('purge scope=session: which session (default: this one)'),
-  dryRun: z.boolean().optional().describe('purge: only count'),
+  path: z.string().optional().describe('index'),
+  query: z.string().min(1).max(500).optional().describe('search'),
+  url: z.string().min(1).optional().describe('fetch'),
+  urls: z.array(z.string().min(1)).min(1).max(10, 'at most 10 urls').optional().describe('fetch'),
+  source: z.string().min(1).optional().describe('search: filter; fetch: group (default web)'),
+  format: z.enum(['markdown', 'html', 'json']).optional().describe('fetch, default markdown'),
+  force: z.boolean().optional().describe('fetch: skip cache'),
+  maxBytes: z.number().int().min(1).max(MAX_BODY_BYTES).optional().describe('fetch: bytes returned (2048; all indexed)'),
+  timeoutMs: z.number().int().min(1).max(600_000).optional().describe('fetch, default 150000'),
+  ttl: z.number().int().min(0).optional().describe('fetch: cache ms (24 h; 0 = refetch)'),
+  confirm: z.boolean().optional().describe('purge: true'),
+  scope: z.enum(['project', 'session']).optional().describe('purge'),
+  sessionId: z.string().min(1).optional().describe('purge scope=session (default: this)'),
+  dryRun: z.boolean().optional().describe('purge: count only'),
 });
 
 type Args = z.output<typeof input>;
@@ -162,7 +162,7 @@ export const ctxKb = defineTool({
   name: 'ctx_kb',
   title: 'Knowledge base',
   description:
-    'Local full-text knowledge base (big command output lands here too). index: file/folder (text; secrets, binaries, >1 MB skipped). search: query (+source filter) → best chunks with where to read on. fetch: url/urls (≤10) → markdown, indexed; public addresses only. stats, purge (confirm:true; scope project|session; dryRun), doctor.',
+    'Local full-text knowledge base (big outputs land here): index, search (best chunks), fetch (public pages → markdown), stats, purge, doctor.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
   run: byAction<Args>({ index, search, fetch: fetchAction, stats, purge, doctor }),

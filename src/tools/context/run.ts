@@ -30,30 +30,30 @@ const TASK_TIMEOUT_MS = 300_000;
 // and run_task's `timeout_ms` (both milliseconds), so both exist, each for its own actions.
 const input = z.strictObject({
   action: z.enum(['execute', 'execute_file', 'batch', 'run_task']),
-  command: z.string().min(1).optional().describe('execute: shell command, or code in `language`'),
+  command: z.string().min(1).optional().describe('execute: shell command, or code in language'),
   language: z.enum(LANGUAGES).optional().describe('default shell'),
-  code: z.string().min(1).optional().describe('execute_file: code that reads FILE_CONTENT (execute: same as command)'),
-  argv: z.array(z.string()).min(1).optional().describe('execute: program and arguments, no shell (preferred)'),
-  path: z.string().optional().describe('execute_file: the file (≤10 MB, text)'),
-  env: z.record(z.string(), z.string()).optional().describe('extra variables (PATH, HOME, LD_* … refused)'),
+  code: z.string().min(1).optional().describe('execute_file: code; FILE_CONTENT holds the file'),
+  argv: z.array(z.string()).min(1).optional().describe('execute: no shell (preferred)'),
+  path: z.string().optional().describe('execute_file: file ≤10 MB'),
+  env: z.record(z.string(), z.string()).optional().describe('extra (PATH, HOME, LD_* refused)'),
   stdin: z.string().optional().describe('≤1 MB'),
-  timeout: z.number().int().min(1).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('ms; execute 120000, batch 30000'),
-  cwd: z.string().optional().describe('folder in a workdir'),
-  intent: z.string().min(1).optional().describe('what you look for: output >5 KB is indexed and the best sections returned'),
-  background: z.boolean().optional().describe('execute: run as a job (ctx_bg)'),
+  timeout: z.number().int().min(1).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('ms (execute 120000, batch 30000)'),
+  cwd: z.string().optional().describe('folder'),
+  intent: z.string().min(1).optional().describe('what you look for (output >5 KB: best sections)'),
+  background: z.boolean().optional().describe('execute: as a ctx_bg job'),
   commands: z
     .array(z.strictObject({ label: z.string().min(1), command: z.string().min(1) }))
     .min(1)
     .max(50, 'at most 50 commands')
     .optional()
     .describe('batch: [{label, command}]'),
-  queries: z.array(z.string().min(1)).max(20, 'at most 20 queries').optional().describe('batch: searches over the output'),
-  concurrency: z.number().int().min(1, 'must be 1–8').max(8, 'must be 1–8').optional().describe('batch: 1–8, default 1'),
-  query_scope: z.enum(['batch', 'global']).optional().describe('batch: default batch'),
+  queries: z.array(z.string().min(1)).max(20, 'at most 20 queries').optional().describe('batch: searches after'),
+  concurrency: z.number().int().min(1, 'must be 1–8').max(8, 'must be 1–8').optional().describe('batch, default 1'),
+  query_scope: z.enum(['batch', 'global']).optional().describe('batch, default batch'),
   kind: z.enum(TASK_KINDS).optional().describe('run_task'),
-  target: z.string().min(1).optional().describe('run_task: package, test or make target'),
-  args: z.array(z.string()).optional().describe('run_task: extra arguments (custom: args[0] is the program)'),
-  timeout_ms: z.number().int().min(1).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('run_task: default 300000'),
+  target: z.string().min(1).optional().describe('run_task: package/test/make target'),
+  args: z.array(z.string()).optional().describe('run_task (custom: args[0] = program)'),
+  timeout_ms: z.number().int().min(1).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('run_task, default 300000'),
 });
 
 type Args = z.output<typeof input>;
@@ -288,7 +288,7 @@ export const ctxRun = defineTool({
   name: 'ctx_run',
   title: 'Run commands and code',
   description:
-    'Run commands and code without flooding the context. execute: shell command, code in `language`, or argv (no shell, preferred); background:true → ctx_bg job. execute_file: code gets the file as FILE_CONTENT. batch: labelled commands, then queries over their output. run_task: build/test by kind, fixed argv. Output >100 KB (>5 KB with intent) is indexed; the reply gives exit code, tail and the ctx_kb search to use. Not a sandbox.',
+    'Run commands and code without flooding the context (not a sandbox). Output >100 KB (>5 KB with intent) is indexed; the reply has exit code, tail and the ctx_kb search.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
   run: byAction<Args>({ execute, execute_file: executeFile, batch, run_task: runTask }),

@@ -11,8 +11,8 @@ import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../
 import { findSymbol, lineReader, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
-  question: z.string().min(1).max(500).describe('what you want to know'),
-  anchor: z.string().min(1).max(200).optional().describe('symbol the question is about'),
+  question: z.string().min(1).max(500).describe('your question'),
+  anchor: z.string().min(1).max(200).optional().describe('symbol'),
   relation: z.enum(['callers', 'callees', 'dependencies', 'impact', 'overview', 'auto']).optional().describe('default auto'),
 });
 
@@ -116,7 +116,7 @@ async function overview(ctx: ToolCallContext): Promise<string[]> {
 export const explore = defineTool({
   name: 'explore',
   title: 'Explore structure',
-  description: 'Structure and relationships: callers, callees, dependencies, impact of an anchor symbol, or an overview. Without a graph backend it answers from a file scan and says so.',
+  description: 'Structure around an anchor symbol (callers, callees, dependencies, impact) or a project overview.',
   input,
   annotations: READ_ONLY,
   async run(args, ctx): Promise<ToolReply> {

@@ -25,16 +25,16 @@ function collapseOverloads<T extends { file: string; line: number; kind: string 
 }
 
 const input = z.strictObject({
-  query: z.string().min(1).max(300).describe('symbol name or concept'),
+  query: z.string().min(1).max(300).describe('symbol or concept'),
   kind: z.enum(['definition', 'reference', 'any']).optional().describe('default any'),
-  scope: z.string().optional().describe('folder to search, e.g. src/'),
+  scope: z.string().optional().describe('folder'),
   max_results: z.number().int().min(1).max(200, 'must be at most 200').optional().describe('default 10'),
 });
 
 export const locate = defineTool({
   name: 'locate',
   title: 'Locate code',
-  description: 'Where something is defined or used: the best-ranked file:line ranges (no bodies) and where the rest are. Use first, then read. A query nothing matches well gets a refine envelope.',
+  description: 'Where a symbol or concept is defined or used: ranked file:line ranges, no bodies. Use first, then read.',
   input,
   annotations: READ_ONLY,
   async run(args, ctx) {

@@ -14,9 +14,9 @@ import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../
 import { findSymbol, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
-  target: z.string().min(1).max(1000).describe('symbol, Class.method, file, or file:start-end'),
-  expand: z.boolean().optional().describe('expand to the enclosing block (default true)'),
-  max_tokens: z.number().int().min(50).optional().describe('budget (default gates.maxTokens)'),
+  target: z.string().min(1).max(1000).describe('symbol, Class.method, file or file:start-end'),
+  expand: z.boolean().optional(),
+  max_tokens: z.number().int().min(50).optional(),
 });
 
 interface Located {
@@ -100,7 +100,7 @@ function render(file: SafePath, lines: string[], range: LineRange, budgetTokens:
 export const read = defineTool({
   name: 'read',
   title: 'Read code',
-  description: 'Source of a symbol (name or Class.method), a file:start-end range, or a file — expanded to the enclosing function/class (expand:false for the exact range), bounded by max_tokens. A large file gives its outline and the first part.',
+  description: 'Code of a target, expanded to its enclosing function/class (expand:false: exact range) within max_tokens; a big file: outline and first part.',
   input,
   annotations: READ_ONLY,
   async run(args, ctx): Promise<ToolReply> {

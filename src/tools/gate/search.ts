@@ -7,13 +7,13 @@ import { defineTool, READ_ONLY } from '../registry.ts';
 import { hitListBytes, passedGate, refineReply, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
-  pattern: z.string().min(1).max(500).describe('keyword, or a regex with regex:true'),
+  pattern: z.string().min(1).max(500),
   regex: z.boolean().optional(),
-  scope: z.string().optional().describe('folder to search'),
-  exclude: z.array(z.string().min(1)).max(50).optional().describe('folders to skip'),
-  max_hits: z.number().int().min(1).max(2000, 'must be at most 2000').optional().describe('hit cap (default gates.maxHits)'),
-  max_tokens: z.number().int().min(100).optional().describe('reply budget (default gates.maxTokens; never above absoluteMaxTokens)'),
-  force: z.boolean().optional().describe('bypass gating (use sparingly)'),
+  scope: z.string().optional().describe('folder'),
+  exclude: z.array(z.string().min(1)).max(50).optional().describe('folders'),
+  max_hits: z.number().int().min(1).max(2000, 'must be at most 2000').optional(),
+  max_tokens: z.number().int().min(100).optional(),
+  force: z.boolean().optional(),
 });
 
 /** Hits grouped by file, files in the order of their best hit. */
@@ -26,7 +26,7 @@ export function groupByFile(items: ResultItem[]): { file: string; hits: ResultIt
 export const search = defineTool({
   name: 'search',
   title: 'Search code',
-  description: 'Ranked, gated, token-budgeted search — use instead of grep. Keyword (or regex:true), scope, exclude. Too broad: a refine envelope with per-folder counts and suggestions that work; force:true bypasses.',
+  description: 'Use instead of grep: ranked hits within a token budget (regex:true for a regex). Too broad: a refine envelope (counts per folder, suggestions); force:true bypasses.',
   input,
   annotations: READ_ONLY,
   async run(args, ctx) {

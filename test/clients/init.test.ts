@@ -1,0 +1,187 @@
+// `ctxgate init` through the command line, as a user runs it: each client's config written or merged,
+// nothing else in those files touched, the same result on a second run, and a server that starts.
+import assert from 'node:assert/strict';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { parse as parseToml } from 'smol-toml';
+import { clientVariable } from '../../src/clients/catalog.ts';
+import { fixture, onDeno, removeDir, repoRoot, writeFiles } from '../helpers/env.ts';
+import { runCli } from '../helpers/server.ts';
+
+describe('ctxgate init', () => {
+  let home: string;
+  let env: Record<string, string>;
+
+  before(() => {
+    home = fixture();
+    env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), CTXGATE_DATA_DIR: path.join(home, 'data') };
+  });
+  after(() => removeDir(home));
+
+  const init = (project: string, ...args: string[]) => runCli(['init', '--project-root', project, ...args], { env });
+  const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+  it('points Claude Code at this installation and keeps the servers already in .mcp.json', () => {
+    const project = fixture({ '.mcp.json': '{\n  "mcpServers": {\n    "other": { "command": "other-server", "args": ["--x"] }\n  }\n}\n' });
+    const r = init(project);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /\.mcp\.json\s+updated/);
+    assert.match(r.stdout, /pending approval/, 'the trust step is printed');
+    const servers = json(path.join(project, '.mcp.json')).mcpServers;
+    assert.deepEqual(servers.other, { command: 'other-server', args: ['--x'] });
+    if (onDeno) {
+      assert.deepEqual(servers.ctxgate.args, ['run', '-A', path.join(repoRoot, 'src', 'main.ts')]);
+    } else {
+      assert.equal(servers.ctxgate.command, process.execPath);
+      assert.deepEqual(servers.ctxgate.args, [path.join(repoRoot, 'dist', 'ctxgate.mjs')]);
+    }
+    removeDir(project);
+  });
+
+  it('changes nothing on a second run', () => {
+    const project = fixture();
+    assert.equal(init(project, '--client', 'all', '--instructions', '--hooks').status, 0);
+    const files = ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', '.codex/config.toml', '.gemini/settings.json', 'CLAUDE.md', 'AGENTS.md', 'GEMINI.md', '.claude/settings.local.json'];
+    const first = files.map((f) => readFileSync(path.join(project, f), 'utf8'));
+    const again = init(project, '--client', 'all', '--instructions', '--hooks');
+    assert.equal(again.status, 0, again.stderr);
+    assert.doesNotMatch(again.stdout, /updated|created/);
+    assert.deepEqual(
+      files.map((f) => readFileSync(path.join(project, f), 'utf8')),
+      first,
+    );
+    removeDir(project);
+  });
+
+  it('shows a diff on --dry-run and writes nothing', () => {
+    const project = fixture({ '.cursor/mcp.json': '{ "mcpServers": {} }\n' });
+    const r = init(project, '--client', 'cursor', '--client', 'claude-code', '--dry-run');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /--- a\/\.cursor\/mcp\.json\n\+\+\+ b\/\.cursor\/mcp\.json/);
+    assert.match(r.stdout, /\+\+\+ b\/\.mcp\.json/);
+    assert.match(r.stdout, /\+\s+"ctxgate": \{/);
+    assert.match(r.stdout, /dry run: nothing written/);
+    assert.equal(readFileSync(path.join(project, '.cursor/mcp.json'), 'utf8'), '{ "mcpServers": {} }\n');
+    assert.throws(() => statSync(path.join(project, '.mcp.json')));
+    removeDir(project);
+  });
+
+  it("writes each client's own format, keeping comments and other entries", () => {
+    const project = fixture({
+      '.vscode/mcp.json': '{\n  // my servers\n  "servers": { "db": { "type": "stdio", "command": "db-mcp" } }\n}\n',
+      '.codex/config.toml': '# my codex settings\nmodel = "o4"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n',
+      '.gemini/settings.json': '{ "theme": "dark" }\n',
+    });
+    assert.equal(init(project, '--client', 'vscode,codex,gemini,cursor').status, 0);
+    const vscode = readFileSync(path.join(project, '.vscode/mcp.json'), 'utf8');
+    assert.match(vscode, /\/\/ my servers/);
+    assert.match(vscode, /"db": \{/);
+    assert.match(vscode, /"type": "stdio"/);
+    assert.match(vscode, /\$\{workspaceFolder\}/);
+    const codexText = readFileSync(path.join(project, '.codex/config.toml'), 'utf8');
+    assert.match(codexText, /^# my codex settings\nmodel = "o4"/);
+    const codex = parseToml(codexText) as { mcp_servers: Record<string, { command: string; cwd?: string }> };
+    assert.equal(codex.mcp_servers.docs!.command, 'docs-mcp');
+    assert.equal(codex.mcp_servers.ctxgate!.cwd, project);
+    assert.equal(json(path.join(project, '.gemini/settings.json')).theme, 'dark');
+    assert.ok(json(path.join(project, '.gemini/settings.json')).mcpServers.ctxgate.command);
+    assert.deepEqual(json(path.join(project, '.cursor/mcp.json')).mcpServers.ctxgate.args.slice(-2), ['--project-root', clientVariable('workspaceFolder')]);
+    removeDir(project);
+  });
+
+  it('replaces its own entry in place when run again with another runtime', () => {
+    const project = fixture({ '.codex/config.toml': '[mcp_servers.docs]\ncommand = "docs-mcp"\n' });
+    assert.equal(init(project, '--client', 'codex', '--runtime', 'node').status, 0);
+    const denoHere = onDeno || statSync(path.join(repoRoot, 'node_modules', 'deno', 'deno'), { throwIfNoEntry: false });
+    if (!denoHere) return;
+    const r = init(project, '--client', 'codex', '--runtime', 'deno');
+    assert.equal(r.status, 0, r.stderr);
+    const text = readFileSync(path.join(project, '.codex/config.toml'), 'utf8');
+    assert.equal(text.match(/\[mcp_servers\.ctxgate\]/g)?.length, 1);
+    assert.match(text, /"run", "-A"|"run","-A"|\[ "run", "-A"/);
+    assert.match(text, /\[mcp_servers\.docs\]/);
+    removeDir(project);
+  });
+
+  it('names the project root for Claude Desktop, whose config lives in the home folder', () => {
+    const project = fixture();
+    assert.equal(init(project, '--client', 'claude-desktop').status, 0);
+    const entry = json(path.join(home, '.config', 'Claude', 'claude_desktop_config.json')).mcpServers.ctxgate;
+    assert.deepEqual(entry.args.slice(-2), ['--project-root', project]);
+    removeDir(project);
+  });
+
+  it('points the clients at a running server with --http, reading the token from the environment', () => {
+    const project = fixture();
+    const url = 'http://127.0.0.1:8787/mcp';
+    const r = init(project, '--client', 'all', '--http', url);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(json(path.join(project, '.mcp.json')).mcpServers.ctxgate, { type: 'http', url, headers: { Authorization: `Bearer ${clientVariable('CTXGATE_TOKEN')}` } });
+    assert.deepEqual(json(path.join(project, '.cursor/mcp.json')).mcpServers.ctxgate.headers, { Authorization: `Bearer ${clientVariable('env:CTXGATE_TOKEN')}` });
+    const vscode = json(path.join(project, '.vscode/mcp.json'));
+    assert.equal(vscode.servers.ctxgate.headers.Authorization, `Bearer ${clientVariable('input:ctxgate-token')}`);
+    assert.equal(vscode.inputs[0].password, true);
+    assert.equal(json(path.join(project, '.gemini/settings.json')).mcpServers.ctxgate.httpUrl, url);
+    assert.match(readFileSync(path.join(project, '.codex/config.toml'), 'utf8'), /bearer_token_env_var = "CTXGATE_TOKEN"/);
+    assert.match(r.stdout, /Claude Desktop: skipped/);
+    removeDir(project);
+  });
+
+  it('writes the instructions block once and replaces only what lies between its markers', () => {
+    const project = fixture({ 'CLAUDE.md': '# House rules\n\nUse tabs.\n' });
+    assert.equal(init(project, '--instructions').status, 0);
+    const first = readFileSync(path.join(project, 'CLAUDE.md'), 'utf8');
+    assert.match(first, /^# House rules\n\nUse tabs\.\n\n<!-- ctxgate:begin/);
+    assert.match(first, /mcp__ctxgate__locate/);
+    assert.match(first, /ctx_run/);
+    writeFileSync(path.join(project, 'CLAUDE.md'), first.replace('## Code and command output', '## Edited by hand') + '\nMore rules.\n');
+    assert.equal(init(project, '--instructions').status, 0);
+    const second = readFileSync(path.join(project, 'CLAUDE.md'), 'utf8');
+    assert.equal(second.match(/ctxgate:begin/g)?.length, 1);
+    assert.doesNotMatch(second, /Edited by hand/);
+    assert.match(second, /\nMore rules\.\n$/);
+    removeDir(project);
+  });
+
+  it("adds Claude Code hooks beside the user's own", () => {
+    const project = fixture({ '.claude/settings.local.json': '{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "my-audit" } ] } ] } }\n' });
+    assert.equal(init(project, '--hooks').status, 0);
+    const hooks = json(path.join(project, '.claude/settings.local.json')).hooks;
+    assert.equal(hooks.PreToolUse.length, 2);
+    assert.equal(hooks.PreToolUse[0].hooks[0].command, 'my-audit');
+    assert.match(hooks.PreToolUse[1].hooks[0].command, /(ctxgate\.mjs|main\.ts) hook pre-tool-use$/);
+    assert.equal(hooks.PreToolUse[1].matcher, 'Bash|Grep|Read');
+    assert.equal(hooks.SessionStart[0].matcher, 'startup|resume|clear|compact');
+    assert.match(hooks.SessionStart[0].hooks[0].command, /hook session-start$/);
+    removeDir(project);
+  });
+
+  it('refuses a config it cannot parse, naming the file and line, and leaves it alone', () => {
+    const project = fixture({ '.mcp.json': '{\n  "mcpServers": {\n    "x": \n}\n' });
+    const r = init(project);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /\.mcp\.json is not valid JSON \(line 4/);
+    assert.equal(readFileSync(path.join(project, '.mcp.json'), 'utf8'), '{\n  "mcpServers": {\n    "x": \n}\n');
+    assert.match(init(project, '--client', 'nope').stderr, /--client must be one of/);
+    assert.match(runCli(['--client', 'cursor']).stderr, /--client belongs to 'ctxgate init'/);
+    removeDir(project);
+  });
+
+  it('writes an entry a real MCP client can start', async () => {
+    const project = fixture({ 'src/app.py': 'def handler():\n    return 1\n' });
+    writeFiles(project, {});
+    assert.equal(init(project).status, 0);
+    const entry = json(path.join(project, '.mcp.json')).mcpServers.ctxgate as { command: string; args: string[] };
+    // Claude Code starts project servers in the project folder.
+    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: project, env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' });
+    const client = new Client({ name: 'init-test', version: '1' });
+    await client.connect(transport);
+    const result = (await client.callTool({ name: 'locate', arguments: { query: 'handler' } })) as { content: { text: string }[] };
+    assert.match(result.content[0]!.text, /src\/app\.py:1/);
+    await client.close();
+    removeDir(project);
+  });
+});

@@ -1,0 +1,106 @@
+// The published package, as a user gets it: packed, installed from the tarball without network, and
+// run through npx on every Node here (this one, and 22/24 from scripts/fetch-test-tools.mjs).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fixture, onDeno, removeDir, repoRoot } from '../helpers/env.ts';
+import { supported, type TestNode, testNodes } from '../helpers/nodes.ts';
+
+function run(command: string, args: string[], options: { cwd: string; node?: TestNode; env?: Record<string, string> }) {
+  const pathVar = options.node ? `${path.dirname(options.node.bin)}${path.delimiter}${process.env.PATH}` : process.env.PATH!;
+  const r = spawnSync(command, args, {
+    cwd: options.cwd,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: pathVar, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...options.env },
+  });
+  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+describe('the npm package', { skip: onDeno && 'the npm package runs on Node; Deno runs src/main.ts (see deno-task.test.ts)' }, () => {
+  let packDir: string;
+  let tarball: string;
+
+  before(() => {
+    // test.mjs has just built dist/; --ignore-scripts keeps this test from rebuilding it under other tests' feet.
+    packDir = fixture();
+    const packed = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], { cwd: repoRoot });
+    assert.equal(packed.status, 0, packed.stderr);
+    tarball = path.join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+  });
+  after(() => removeDir(packDir));
+
+  it('carries only what runs: the bundle, the SQLite WASM, the Pi extension, the licences and the README', () => {
+    const listed = run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: repoRoot });
+    const files = (JSON.parse(listed.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).sort();
+    const allowed = /^(LICENSE|README\.md|package\.json|dist\/(ctxgate|embed)\.mjs|dist\/THIRD_PARTY_LICENSES\.txt|dist\/chunks\/[\w-]+\.mjs|dist\/chunks\/sqlite3\.wasm|integrations\/pi\/index\.ts)$/;
+    assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'nothing but the bundle, its chunks, the WASM, the Pi extension and the licences');
+    for (const needed of ['dist/ctxgate.mjs', 'dist/embed.mjs', 'dist/chunks/sqlite3.wasm', 'LICENSE', 'dist/THIRD_PARTY_LICENSES.txt', 'integrations/pi/index.ts']) assert.ok(files.includes(needed), needed);
+    const pkg = JSON.parse(run('npm', ['pkg', 'get', 'dependencies', 'scripts', '--json'], { cwd: repoRoot }).stdout);
+    assert.deepEqual(pkg.dependencies ?? {}, {}, 'the bundle holds every runtime dependency');
+    assert.equal(pkg.scripts.prepare, undefined, 'no prepare script runs (or warns) on install');
+  });
+
+  const piDir = path.join(repoRoot, '.cache', 'clients', 'node_modules', '@mariozechner', 'pi-coding-agent');
+  it('loads as a Pi package: its pi extension works from the installed copy', { skip: !existsSync(piDir) && 'Pi is not in .cache/clients' }, () => {
+    const home = fixture({ 'agent/': '' });
+    const project = fixture({ 'src/orders.ts': 'export function placeOrder() {}\n' });
+    try {
+      const env = { HOME: home, CTXGATE_DATA_DIR: path.join(home, 'data') };
+      assert.equal(run('npm', ['install', '--offline', tarball], { cwd: home, env }).status, 0);
+      const extension = path.join(home, 'node_modules', 'ctxgate', 'integrations', 'pi', 'index.ts');
+      const host = run(process.execPath, [path.join(repoRoot, 'test', 'helpers', 'pi-host.mjs'), piDir, extension, project, path.join(home, 'agent')], { cwd: project, env });
+      assert.equal(host.status, 0, host.stderr);
+      const report = JSON.parse(host.stdout.trim().split('\n').pop()!) as { errors: unknown[]; locate: { text?: string } };
+      assert.deepEqual(report.errors, []);
+      assert.match(report.locate.text ?? '', /src\/orders\.ts:1/);
+    } finally {
+      removeDir(home);
+      removeDir(project);
+    }
+  });
+
+  for (const node of testNodes()) {
+    it(`installs offline (warning-free on a supported Node) and runs tools through npx on Node ${node.version}`, () => {
+      const home = fixture();
+      const project = fixture({ 'src/app.ts': 'export function greet(name: string) {\n  return "hi " + name;\n}\n' });
+      try {
+        const env = { HOME: home, CTXGATE_DATA_DIR: path.join(home, 'data') };
+        const installed = run('npm', ['install', '--offline', tarball], { cwd: home, node, env });
+        assert.equal(installed.status, 0, installed.stderr);
+        if (supported(node)) assert.doesNotMatch(installed.stderr, /warn/i, installed.stderr);
+        else assert.match(installed.stderr, /EBADENGINE/, 'an unsupported Node is told so');
+
+        const version = run('npx', ['--offline', 'ctxgate', '--version'], { cwd: home, node, env });
+        assert.equal(version.status, 0, version.stderr);
+        assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+
+        const root = ['--project-root', project];
+        const kb = run('npx', ['--offline', 'ctxgate', 'call', 'ctx_kb', '{"action":"doctor"}', ...root], { cwd: home, node, env });
+        assert.equal(kb.status, 0, kb.stdout + kb.stderr);
+        assert.match(kb.stdout, /FTS5: ok/);
+
+        const located = run('npx', ['--offline', 'ctxgate', 'call', 'locate', '{"query":"greet"}', ...root], { cwd: home, node, env });
+        assert.match(located.stdout, /src\/app\.ts:1/);
+
+        const code = 'enum Greeting { Hi = 2 }\nconst n: number = Greeting.Hi;\nconsole.log("typescript", n);';
+        const ts = run('npx', ['--offline', 'ctxgate', 'call', 'ctx_run', JSON.stringify({ action: 'execute', language: 'typescript', code }), ...root], {
+          cwd: home,
+          node,
+          env,
+        });
+        if (supported(node)) {
+          assert.equal(ts.status, 0, ts.stdout + ts.stderr);
+          assert.match(ts.stdout, /typescript 2/);
+          assert.doesNotMatch(ts.stdout, /ExperimentalWarning/);
+        } else {
+          assert.match(ts.stdout, /cannot run TypeScript itself/);
+        }
+      } finally {
+        removeDir(home);
+        removeDir(project);
+      }
+    });
+  }
+});
