@@ -12,7 +12,18 @@ import { build } from 'esbuild';
 const OUT = 'dist';
 // sqlite-wasm finds its .wasm with new URL('sqlite3.wasm', import.meta.url): bundled, import.meta.url is
 // the chunk's own, so the file goes beside the chunks.
-const WASM = [['node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', 'chunks/sqlite3.wasm']];
+// web-tree-sitter does the same with web-tree-sitter.wasm.
+const WASM = [
+  ['node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', 'chunks/sqlite3.wasm'],
+  ['node_modules/web-tree-sitter/web-tree-sitter.wasm', 'chunks/web-tree-sitter.wasm'],
+];
+// The grammars the code index parses with (src/code/languages.ts), read by path at run time from
+// dist/grammars/ (in a clone and on Deno, from their packages in node_modules).
+const GRAMMAR_PACKAGES = { '@vscode/tree-sitter-wasm': 'wasm', '@repomix/tree-sitter-wasms': 'out' };
+const GRAMMARS = [
+  ['@vscode/tree-sitter-wasm', ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c-sharp', 'cpp', 'ruby', 'php']],
+  ['@repomix/tree-sitter-wasms', ['c']],
+];
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
@@ -40,11 +51,15 @@ const result = await build({
 });
 chmodSync(`${OUT}/ctxgate.mjs`, 0o755);
 for (const [from, to] of WASM) copyFileSync(from, path.join(OUT, to));
-writeFileSync(path.join(OUT, 'THIRD_PARTY_LICENSES.txt'), thirdPartyLicenses(result.metafile));
+mkdirSync(path.join(OUT, 'grammars'), { recursive: true });
+for (const [pkg, names] of GRAMMARS) {
+  for (const name of names) copyFileSync(path.join('node_modules', pkg, GRAMMAR_PACKAGES[pkg], `tree-sitter-${name}.wasm`), path.join(OUT, 'grammars', `tree-sitter-${name}.wasm`));
+}
+writeFileSync(path.join(OUT, 'THIRD_PARTY_LICENSES.txt'), thirdPartyLicenses(result.metafile, Object.keys(GRAMMAR_PACKAGES)));
 
 /** The licence text of every package the bundle contains (MIT and friends ask for it to travel along). */
-function thirdPartyLicenses(metafile) {
-  const packages = new Map();
+function thirdPartyLicenses(metafile, shipped = []) {
+  const packages = new Map(shipped.map((name) => [name, `node_modules/${name}/`]));
   for (const input of Object.keys(metafile.inputs)) {
     const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
     if (m && !packages.has(m[1])) packages.set(m[1], input.slice(0, m.index + m[0].length));
@@ -56,5 +71,5 @@ function thirdPartyLicenses(metafile) {
     return `${name}@${pkg.version} — ${pkg.license ?? 'see below'}\n\n${text}`;
   });
   const rule = `\n\n${'-'.repeat(78)}\n\n`;
-  return `dist/ctxgate.mjs bundles the following packages.${rule}${sections.join(rule)}\n`;
+  return `dist/ctxgate.mjs bundles the following packages (and dist/grammars/ holds files of the tree-sitter grammar packages).${rule}${sections.join(rule)}\n`;
 }

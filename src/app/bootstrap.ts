@@ -1,5 +1,8 @@
 // Builds the AppContext from CLI options, environment and config file.
 import * as path from 'node:path';
+import { createGrammars } from '../code/grammars.ts';
+import { createCodeIndex } from '../code/index.ts';
+import { CODE_MIGRATIONS } from '../code/schema.ts';
 import { loadConfig } from '../config/load.ts';
 import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
 import type { GraphBackend } from '../config/schema.ts';
@@ -11,7 +14,9 @@ import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
 import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
+import { createGraph } from '../retrieval/graph-backends.ts';
 import type { Runtime } from '../runtime/types.ts';
+import { openDatabase } from '../storage/database.ts';
 import type { AppContext } from './context.ts';
 import { createLifecycle } from './lifecycle.ts';
 
@@ -55,6 +60,22 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   lifecycle.onShutdown(() => kb.close());
   const usage = createUsageRecorder(kb, { onError: (error) => logger.log('usage_write_failed', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => usage.flush());
+  const code = createCodeIndex({
+    fs: runtime.fs,
+    grammars: createGrammars(runtime),
+    logger,
+    workdirs,
+    root: projectRoot,
+    scan: config.scan,
+    openDatabase: async () => {
+      runtime.fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      // A rebuildable cache: NORMAL sync is enough, and batches keep commits few.
+      return openDatabase(runtime, path.join(dataDir, 'code.db'), { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: ['synchronous=NORMAL'] });
+    },
+  });
+  lifecycle.onShutdown(() => code.close());
+  const graph = createGraph(config.backend.graph, { runtime, exec, logger, projectRoot, code });
+  lifecycle.onShutdown(() => graph.dispose());
   const jobs = new JobManager(runtime, path.join(dataDir, 'jobs', processSessionId), procs);
   lifecycle.onShutdown(() => jobs.stopAll());
   return {
@@ -70,6 +91,8 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     net: runtimeNetwork(runtime),
     kb,
     usage,
+    code,
+    graph,
     lifecycle,
     processSessionId,
     debug: options.debug,

@@ -1,4 +1,5 @@
 // What every tool call can reach: the runtime, the validated config, where things live, the logger.
+import type { CodeIndex } from '../code/index.ts';
 import type { Config } from '../config/schema.ts';
 import type { JobManager } from '../exec/jobs.ts';
 import type { Executor } from '../exec/executor.ts';
@@ -8,6 +9,7 @@ import type { UsageRecorder } from '../kb/usage.ts';
 import type { Network } from '../net/fetch-url.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createRefusalCounter, type RefusalCounter } from '../retrieval/gatekeeper.ts';
+import type { GraphAdapter } from '../retrieval/graph.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -31,6 +33,10 @@ export interface AppContext {
   kb: KbHandle;
   /** One record per tool call, written to the knowledge base in batches. */
   usage: UsageRecorder;
+  /** The code index (tree-sitter symbols, references, imports), built in the background on first use. */
+  code: CodeIndex;
+  /** The graph backend the gate tools ask (`backend.graph`), falling back to the file scan. */
+  graph: GraphAdapter;
   lifecycle: Lifecycle;
   /** Identifies this server process (ctx_kb stats/purge scope=session). */
   processSessionId: string;

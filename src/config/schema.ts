@@ -40,7 +40,7 @@ const weights = z
 
 const scoring = z.strictObject({ weights }).prefault({});
 
-const backend = z.strictObject({ graph: z.enum(GRAPH_BACKENDS).default('codebase-memory-mcp') }).prefault({});
+const backend = z.strictObject({ graph: z.enum(GRAPH_BACKENDS).default('builtin') }).prefault({});
 
 const scan = z
   .strictObject({

@@ -1,10 +1,16 @@
-// The dispatcher routes by query shape: a symbol goes to the graph first and to the file scan on a
-// miss; a phrase goes to both, merged and deduplicated by file:line; a pattern is a regex file scan.
+// The dispatcher routes by query shape. A symbol: the file scan finds every line that names it, and
+// the graph (when it can answer) supplies the definitions — true ranges, overloads folded into their
+// implementation, documentation never a definition — and says what each other line is (a call, a
+// type use, an import, a mention). A phrase: definition blocks ranked by the graph's full-text index
+// when it has any, else the file scan. A pattern is a regex file scan.
+import { languageOf } from '../code/languages.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { escapeRegex } from '../text/linear-regex.ts';
 import { scan } from './fileio.ts';
-import type { GraphAdapter } from './graph.ts';
-import { leafSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
+import type { Definition, GraphAdapter } from './graph.ts';
+import { isTestPath, type Kind } from './kinds.ts';
+import { leafSymbol, ownerSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
+import { definitionStrength } from '../code/graph.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
 
 export interface DispatchRequest {
@@ -22,9 +28,9 @@ export interface Dispatched {
   shape: QueryShape;
   hits: Hit[];
   capped: boolean;
-  /** Matches per file over the whole scope, when the scan was capped. */
+  /** Matches per file over the whole scope, when the scan was capped (or blocks per file). */
   counts?: Map<string, number>;
-  strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'fileio+graph_merged' | 'fileio_regex';
+  strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'graph_blocks' | 'fileio_regex';
   symbol?: string;
   terms: string[];
 }
@@ -35,18 +41,76 @@ export function definitionProbe(symbol: string): string {
   return `(?:\\b(?:class|interface|type|struct|enum|union|trait|impl|fn|func|function|def|module|namespace|record|const|let|var|val|macro_rules!)\\s+|#\\s*define\\s+|^[A-Za-z_][\\w \\t*&:<>,]*[ \\t*&])${s}\\b`;
 }
 
+/** A definition from the graph as a hit (its text is the signature). */
+export function definitionHit(d: Definition): Hit {
+  return {
+    file: d.file,
+    line: d.line,
+    text: d.signature,
+    matchIndex: Math.max(-1, d.signature.indexOf(d.name)),
+    kind: isTestPath(d.file) ? 'test' : 'definition',
+    source: 'graph',
+    def: { start: d.start, end: d.end, strength: definitionStrength(d), overloads: d.overloads.length, name: d.name, ...(d.container ? { container: d.container } : {}) },
+  };
+}
+
+const USE_KIND: Record<string, Kind> = { call: 'call', type: 'reference', import: 'reference', mention: 'comment' };
+
+function inScope(req: DispatchRequest, file: string): boolean {
+  const rel = req.scope.relative;
+  const under = (dir: string) => file === dir || file.startsWith(`${dir}/`);
+  return (!rel || under(rel)) && !req.exclude.some(under);
+}
+
+/** Scan hits with the graph's knowledge: its definitions in place of guessed ones, its kinds for the rest. */
+async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: string, scanned: Hit[]): Promise<Hit[] | undefined> {
+  const owner = ownerSymbol(req.query);
+  const all = await graph.definitions(symbol);
+  if (!all) return undefined;
+  const own = owner ? ((await graph.definitions(symbol, owner)) ?? []) : all;
+  const uses = await graph.uses(symbol);
+  const defLines = new Set<string>();
+  for (const d of all) {
+    defLines.add(`${d.file}:${d.line}`);
+    for (const o of d.overloads) defLines.add(`${d.file}:${o.line}`);
+  }
+  const useKind = new Map<string, Kind>();
+  for (const u of uses?.uses ?? []) {
+    const key = `${u.file}:${u.line}`;
+    // A line that calls the name is a call, whatever else it does with it.
+    if (useKind.get(key) !== 'call') useKind.set(key, USE_KIND[u.kind] ?? 'reference');
+  }
+  const defs = own.filter((d) => inScope(req, d.file)).map(definitionHit);
+  const shown = new Set(defs.map((d) => `${d.file}:${d.line}`));
+  const rest: Hit[] = [];
+  for (const h of scanned) {
+    const key = `${h.file}:${h.line}`;
+    // Definition lines (and overload signatures) are answered by the graph's own rows.
+    if (defLines.has(key) || shown.has(key)) continue;
+    // Files without a grammar keep the line heuristics' verdict.
+    if (!languageOf(h.file)) {
+      rest.push(h);
+      continue;
+    }
+    const known = useKind.get(key);
+    const kind: Kind = isTestPath(h.file) ? 'test' : (known ?? (h.kind === 'definition' ? 'reference' : h.kind));
+    rest.push({ ...h, kind });
+  }
+  return [...defs, ...rest];
+}
+
 export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: DispatchRequest): Promise<Dispatched> {
   const shape = queryShape(req.query, req.regex);
-  deps.logger.log('dispatch', { query: req.query, shape, graphAvailable: graph.available });
-  let out: Dispatched;
+  deps.logger.log('dispatch', { query: req.query, shape, graph: graph.name });
+  let out: Dispatched | undefined;
   if (shape === 'symbol') {
     const symbol = leafSymbol(req.query);
-    const fromGraph = graph.available ? await graph.searchSymbol(symbol) : [];
-    if (fromGraph.length) {
-      out = { shape, hits: fromGraph, capped: false, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
+    const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
+    const fromGraph = await withGraph(graph, req, symbol, r.hits);
+    if (fromGraph) {
+      out = { shape, hits: fromGraph, capped: r.capped, counts: r.counts, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {
       deps.logger.log('dispatch_graph_miss', { query: req.query, shape });
-      const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
       let hits = r.hits;
       if (r.capped) {
         // Too common to collect every use: make sure its definitions are among the hits anyway.
@@ -58,13 +122,17 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     }
   } else if (shape === 'phrase') {
     const terms = phraseTerms(req.query);
-    const pattern = terms.map(escapeRegex).join('|') || escapeRegex(req.query.trim());
-    const r = await scan(deps, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, signal: req.signal });
-    const fromGraph = graph.available ? await graph.searchSymbol(req.query) : [];
-    const seen = new Set(r.hits.map((h) => `${h.file}:${h.line}`));
-    const merged = [...r.hits, ...fromGraph.filter((h) => !seen.has(`${h.file}:${h.line}`))];
-    out = { shape, hits: merged, capped: r.capped, counts: r.counts, strategy: fromGraph.length ? 'fileio+graph_merged' : 'fileio_only', terms };
-  } else {
+    const blocks = await graph.searchBlocks(req.query, (f) => inScope(req, f), 200);
+    if (blocks?.hits.length) {
+      const hits = blocks.hits.map((b) => ({ ...definitionHit(b), blockScore: b.score }));
+      out = { shape, hits, capped: false, counts: blocks.perFile, strategy: 'graph_blocks', terms };
+    } else {
+      const pattern = terms.map(escapeRegex).join('|') || escapeRegex(req.query.trim());
+      const r = await scan(deps, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, signal: req.signal });
+      out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, strategy: 'fileio_only', terms };
+    }
+  }
+  if (!out) {
     const r = await scan(deps, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, signal: req.signal });
     out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
   }

@@ -1,5 +1,6 @@
 // What a matching line is: a definition of the symbol, a call, a reference, a test, a comment, a
 // string. Line heuristics per language family (a grammar-based symbol index can replace them).
+import { isDocumentation } from '../code/languages.ts';
 import { compileRegex, escapeRegex, type LinearRegex } from '../text/linear-regex.ts';
 import { extension } from './query.ts';
 
@@ -96,7 +97,7 @@ const PROSE = new Set(['md', 'markdown', 'mdx', 'rst', 'txt', 'adoc', 'org', 'te
 export function kindOfLine(file: string, line: string, matchIndex: number, symbol: string | undefined): Kind {
   if (isCommentLine(file, line)) return 'comment';
   // Documentation mentions code; it does not define it.
-  if (PROSE.has(extension(file))) return isTestPath(file) ? 'test' : 'comment';
+  if (PROSE.has(extension(file)) || isDocumentation(file)) return isTestPath(file) ? 'test' : 'comment';
   const test = isTestPath(file);
   if (symbol && definesSymbol(line, symbol)) return test ? 'test' : 'definition';
   if (test) return 'test';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { type Dispatched, dispatch } from './dispatcher.ts';
 import { type GateDecision, gate, type RefusalCounter } from './gatekeeper.ts';
-import { createGraphAdapter } from './graph.ts';
+import type { GraphAdapter } from './graph.ts';
 import type { Kind } from './kinds.ts';
 import { rankHits } from './ranking.ts';
 import type { ResultItem, RetrievalDeps } from './types.ts';
@@ -30,15 +30,19 @@ export interface GateOutcome {
   decision: GateDecision;
 }
 
-export async function runGated(deps: RetrievalDeps, refusals: RefusalCounter, req: GateRequest): Promise<GateOutcome> {
-  const graph = createGraphAdapter(deps.config.backend.graph);
+export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, refusals: RefusalCounter, req: GateRequest): Promise<GateOutcome> {
+  const graph = deps.graph;
   const dispatched = await dispatch(deps, graph, { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, signal: req.signal });
   const hits = req.kinds ? dispatched.hits.filter((h) => req.kinds!.includes(h.kind)) : dispatched.hits;
   const mtimes = new Map<string, number>();
   for (const file of new Set(hits.map((h) => h.file))) {
     mtimes.set(file, deps.runtime.fs.statSync(path.join(req.scope.workdir, file))?.mtimeMs ?? 0);
   }
-  const items = rankHits({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, deps.config);
+  // Definition blocks come scored by the backend's full-text ranking; line hits are ranked here.
+  const items =
+    dispatched.strategy === 'graph_blocks'
+      ? hits.map((h) => ({ ...h, score: h.blockScore ?? 0 })).sort((a, b) => b.score - a.score)
+      : rankHits({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, deps.config);
   // Kind filters apply to the collected hits only; whole-scope counts describe every match.
   const counts = req.kinds ? undefined : dispatched.counts;
   const decision = gate(

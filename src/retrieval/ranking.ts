@@ -94,7 +94,8 @@ function shape(hit: Hit, terms: string[], symbol: string | undefined): number {
     const lower = text.toLowerCase();
     exact = terms.length ? terms.filter((t) => lower.includes(t)).length / terms.length : 0.5;
   }
-  if (hit.kind === 'definition') {
+  if (hit.kind === 'definition' && hit.def) exact *= hit.def.strength;
+  else if (hit.kind === 'definition') {
     const indent = indentOf(text);
     exact *= /^\s*export\b/.test(text) || indent === 0 ? 1 : indent <= 4 ? 0.75 : 0.5;
   }
@@ -106,7 +107,9 @@ function shape(hit: Hit, terms: string[], symbol: string | undefined): number {
 export function rankHits(input: RankInput, config: Config): ResultItem[] {
   const w = config.scoring.weights;
   const total = w.kind + w.lexical + w.proximity + w.shape + w.recency || 1;
-  const lexical = input.symbol ? fileWeight(input.hits) : bm25(input.hits.map((h) => h.text), input.terms);
+  // A definition from the code index is weighed by what it is (kind, top level, exported), not by
+  // how many same-named lines its file holds.
+  const lexical = (input.symbol ? fileWeight(input.hits) : bm25(input.hits.map((h) => h.text), input.terms)).map((v, i) => input.hits[i]!.def?.strength ?? v);
   const times = [...input.mtimes.values()];
   const oldest = Math.min(...times);
   const newest = Math.max(...times);

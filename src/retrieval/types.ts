@@ -19,6 +19,10 @@ export interface Hit {
   matchIndex: number;
   kind: Kind;
   source: 'fileio' | 'graph';
+  /** For a definition from the code index: its range and how strong an answer it is. */
+  def?: { start: number; end: number; strength: number; overloads: number; name: string; container?: string };
+  /** Already scored by the backend (definition blocks for a question in words). */
+  blockScore?: number;
 }
 
 export interface ResultItem extends Hit {

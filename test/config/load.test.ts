@@ -16,7 +16,7 @@ describe('config', () => {
     assert.deepEqual(c.limits, { maxRefusals: 3, absoluteMaxTokens: 24000 });
     assert.equal(c.estimation.charsPerToken, 3.5);
     assert.deepEqual(c.scoring.weights, { kind: 0.3, lexical: 0.25, proximity: 0.2, shape: 0.15, recency: 0.1 });
-    assert.equal(c.backend.graph, 'codebase-memory-mcp');
+    assert.equal(c.backend.graph, 'builtin');
     assert.deepEqual(c.scan, { excludeDirs: ['node_modules', 'dist', 'build', 'target', '.venv', 'vendor', '.git'], respectGitignore: true });
     assert.deepEqual(c.workdirs, []);
   });

@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import { type Dispatched, dispatch } from '../../retrieval/dispatcher.ts';
 import { readLines } from '../../retrieval/fileio.ts';
 import type { RefineEnvelope } from '../../retrieval/gatekeeper.ts';
-import { createGraphAdapter } from '../../retrieval/graph.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
 import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import type { ToolCallContext, ToolReply } from '../registry.ts';
@@ -50,7 +49,7 @@ export function tokenBudget(ctx: ToolCallContext, requested: number | undefined)
 
 /** Every whole-word match of a symbol across the project (definitions and uses, classified). */
 export function findSymbol(ctx: ToolCallContext, symbol: string): Promise<Dispatched> {
-  return dispatch(ctx.app, createGraphAdapter(ctx.app.config.backend.graph), {
+  return dispatch(ctx.app, ctx.app.graph, {
     query: symbol,
     regex: false,
     wholeWord: true,
@@ -71,4 +70,9 @@ export function lineReader(ctx: ToolCallContext, workdir: string): (file: string
     cache.set(file, lines);
     return lines;
   };
+}
+
+/** A path relative to the project root as the code index knows it, or undefined for other workdirs. */
+export function indexedPath(ctx: ToolCallContext, file: SafePath): string | undefined {
+  return file.workdir === ctx.app.code.root ? file.relative : undefined;
 }

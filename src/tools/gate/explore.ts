@@ -3,8 +3,10 @@
 // file imports, or an overview of the project's folders — and says what a graph would add.
 import { z } from 'zod';
 import { expandBlock } from '../../retrieval/block.ts';
-import { leafSymbol } from '../../retrieval/query.ts';
+import type { Definition, Use } from '../../retrieval/graph.ts';
+import { leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import type { Hit } from '../../retrieval/types.ts';
+import { isTestPath } from '../../retrieval/kinds.ts';
 import { UNENTERED_DIRS } from '../../workspace/list.ts';
 import { walk } from '../../workspace/walk.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
@@ -17,7 +19,7 @@ const input = z.strictObject({
 });
 
 const GRAPH_NOTE =
-  'file-scan answer: no graph backend is connected. A graph backend (codebase-memory-mcp or codegraph) would resolve calls through imports and types, follow call chains transitively and tell same-named symbols apart.';
+  'file-scan answer: no graph backend answered. The code index (backend builtin) resolves calls through imports, follows call chains transitively and tells same-named symbols apart.';
 
 const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'typeof', 'new', 'await', 'sizeof', 'super', 'this', 'match', 'elif', 'print', 'assert', 'with', 'not', 'and', 'or', 'in', 'fn', 'func', 'def', 'defer', 'go', 'select', 'delete', 'void', 'case']);
 
@@ -113,6 +115,99 @@ async function overview(ctx: ToolCallContext): Promise<string[]> {
   ].filter(Boolean);
 }
 
+const where = (d: { file: string; line: number }) => `${d.file}:${d.line}`;
+const qualified = (d: { name: string; container?: string | undefined }) => (d.container ? `${d.container}.${d.name}` : d.name);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function definitionsLine(anchor: string, defs: Definition[]): string {
+  return `${anchor}: ${plural(defs.length, 'definition')}${defs.length ? ` (${defs.slice(0, 3).map((d) => `${where(d)} ${d.kind}`).join(', ')}${defs.length > 3 ? ', …' : ''})` : ''}`;
+}
+
+/** Callers from the code index: real calls grouped by file with their enclosing function; other uses counted apart. */
+async function graphCallers(ctx: ToolCallContext, anchor: string): Promise<string[] | undefined> {
+  const u = await ctx.app.graph.uses(leafSymbol(anchor), ownerSymbol(anchor));
+  if (!u) return undefined;
+  const calls = u.uses.filter((x) => x.kind === 'call');
+  const count = (kind: Use['kind']) => u.uses.filter((x) => x.kind === kind).length;
+  const sure = (c: Use['certainty']) => calls.filter((x) => x.certainty === c).length;
+  const byFile = new Map<string, Use[]>();
+  for (const c of calls) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
+  const out = [
+    `${definitionsLine(anchor, u.definitions)}; ${plural(calls.length, 'call')} in ${plural(byFile.size, 'file')}`,
+    `not calls, counted apart: ${plural(count('type'), 'type use')}, ${plural(count('import'), 'import')}, ${plural(count('mention'), 'mention')} in comments`,
+    `how sure: ${sure('same-file')} same file, ${sure('imported')} through an import, ${sure('qualified')} by qualifier, ${sure('name-only')} by name only`,
+  ];
+  const files = [...byFile.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  for (const [file, sites] of files.slice(0, 40)) {
+    const shown = sites.slice(0, 6).map((c) => `${c.line}${c.caller ? ` in ${qualified(c.caller)}` : ' (top level)'}${c.certainty === 'name-only' ? ' (by name)' : ''}`);
+    out.push(`${file}: ${shown.join('; ')}${sites.length > 6 ? `; +${sites.length - 6} more` : ''}`);
+  }
+  if (files.length > 40) out.push(`… ${files.length - 40} more files`);
+  return out;
+}
+
+async function graphImpact(ctx: ToolCallContext, anchor: string): Promise<string[] | undefined> {
+  const r = await ctx.app.graph.impact(leafSymbol(anchor), ownerSymbol(anchor), 3);
+  if (!r) return undefined;
+  const tests = [...new Set(r.callers.map((c) => c.file).filter((f) => isTestPath(f)))];
+  const files = new Set(r.callers.map((c) => c.file));
+  const out = [`changing ${anchor} reaches ${plural(r.callers.length, 'caller')} in ${plural(files.size, 'file')} (3 levels of calls), ${plural(r.dependents.length, 'file')} import its file${tests.length ? `; tests: ${tests.slice(0, 8).join(', ')}` : ''}`];
+  for (let depth = 1; depth <= 3; depth++) {
+    const level = r.callers.filter((c) => c.depth === depth);
+    if (!level.length) continue;
+    out.push(`depth ${depth}: ${level.slice(0, 30).map((c) => `${c.name} ${where(c)}`).join(' · ')}${level.length > 30 ? ` · +${level.length - 30} more` : ''}`);
+  }
+  if (r.dependents.length) out.push(`importers: ${r.dependents.slice(0, 30).join(', ')}${r.dependents.length > 30 ? `, +${r.dependents.length - 30} more` : ''}`);
+  return out;
+}
+
+async function graphCallees(ctx: ToolCallContext, anchor: string): Promise<string[] | undefined> {
+  const defs = await ctx.app.graph.definitions(leafSymbol(anchor), ownerSymbol(anchor));
+  if (!defs) return undefined;
+  const def = defs[0];
+  if (!def) return [`no definition of ${anchor} found; try locate`];
+  const callees = await ctx.app.graph.callees(def);
+  if (!callees) return undefined;
+  const others = defs.length > 1 ? ` (${defs.length - 1} other definitions: ${defs.slice(1, 4).map(where).join(', ')}; name one as Owner.${def.name})` : '';
+  const out = [`${qualified(def)} (${def.file}:${def.start}-${def.end}) calls ${plural(callees.length, 'name')}${others}:`];
+  for (const c of callees.slice(0, 60)) {
+    const at = c.definedAt.map((d) => `${where(d)}${d.certainty === 'name-only' ? ' (by name)' : ''}`).join(', ');
+    out.push(`${c.qualifier ? `${c.qualifier}.` : ''}${c.name}${c.count > 1 ? ` ×${c.count}` : ''}${at ? ` → ${at}` : ' (outside the project)'}`);
+  }
+  if (callees.length > 60) out.push(`… ${callees.length - 60} more`);
+  return out;
+}
+
+async function graphDependencies(ctx: ToolCallContext, anchor: string): Promise<string[] | undefined> {
+  let file: string | undefined;
+  const asFile = ctx.app.runtime.fs.statSync(`${ctx.app.code.root}/${anchor}`)?.isFile;
+  if (asFile) file = anchor.replace(/^\.\//, '');
+  else {
+    const defs = await ctx.app.graph.definitions(leafSymbol(anchor), ownerSymbol(anchor));
+    if (!defs) return undefined;
+    file = defs[0]?.file;
+    if (!file) return [`no definition of ${anchor} found; try locate`];
+  }
+  const d = await ctx.app.graph.dependencies(file);
+  if (!d) return undefined;
+  const out = [`${file} imports ${d.imports.length}, is imported by ${d.importedBy.length}`];
+  for (const i of d.imports.slice(0, 50)) out.push(`  ${i.line}: ${i.source}${i.target ? ` → ${i.target}` : ' (outside the project)'}`);
+  if (d.importedBy.length) out.push(`imported by: ${d.importedBy.slice(0, 40).map((i) => `${i.path}:${i.line}`).join(', ')}${d.importedBy.length > 40 ? `, +${d.importedBy.length - 40} more` : ''}`);
+  return out;
+}
+
+async function graphOverview(ctx: ToolCallContext): Promise<string[] | undefined> {
+  const o = await ctx.app.graph.overview();
+  if (!o) return undefined;
+  const files = o.modules.reduce((n, m) => n + m.files, 0);
+  const out = [`${plural(files, 'source file')} in ${plural(o.modules.length, 'module')}`];
+  for (const m of o.modules.slice(0, 25)) {
+    out.push(`${m.dir}: ${plural(m.files, 'file')} (${m.languages.slice(0, 3).join(', ')})${m.key.length ? `; key: ${m.key.map((k) => `${k.name} ${where(k)} (${k.calls} calls)`).join(', ')}` : ''}`);
+  }
+  if (o.dependencies.length) out.push(`depends: ${o.dependencies.slice(0, 20).map((d) => `${d.from} → ${d.to} (${d.imports})`).join(' · ')}`);
+  return out;
+}
+
 export const explore = defineTool({
   name: 'explore',
   title: 'Explore structure',
@@ -133,19 +228,33 @@ export const explore = defineTool({
       return { text: `${relation} needs an anchor symbol, e.g. {"relation":"${relation}","anchor":"OrderHandler"}`, structured: { relation, lines: [] } };
     }
     const anchor = args.anchor ?? '';
-    const lines =
+    const fromGraph =
       relation === 'overview'
+        ? await graphOverview(ctx)
+        : relation === 'callees'
+          ? await graphCallees(ctx, anchor)
+          : relation === 'dependencies'
+            ? await graphDependencies(ctx, anchor)
+            : relation === 'impact'
+              ? await graphImpact(ctx, anchor)
+              : await graphCallers(ctx, anchor);
+    const lines =
+      fromGraph ??
+      (relation === 'overview'
         ? await overview(ctx)
         : relation === 'callees'
           ? await callees(ctx, anchor)
           : relation === 'dependencies'
             ? await dependencies(ctx, args.anchor)
-            : await callers(ctx, anchor, relation === 'impact');
+            : await callers(ctx, anchor, relation === 'impact'));
     const cpt = ctx.app.config.estimation.charsPerToken;
     const budget = tokenBudget(ctx, undefined) * cpt;
     let text = `${relation}: ${lines.join('\n')}`;
     if (text.length > budget) text = `${text.slice(0, text.lastIndexOf('\n', budget))}\n(cut to fit ${tokenBudget(ctx, undefined)} tokens)`;
-    text += `\n(${GRAPH_NOTE})`;
-    return { text, structured: { relation, anchor: args.anchor ?? null, lines, graph: false } };
+    const status = ctx.app.code.status();
+    text += fromGraph
+      ? `\n(answered from the code index, backend ${ctx.app.graph.name})`
+      : `\n(${GRAPH_NOTE}${ctx.app.graph.name !== 'none' && status.state === 'building' ? ` The code index is being built (${status.done} of ${status.total} files); ask again shortly.` : ''})`;
+    return { text, structured: { relation, anchor: args.anchor ?? null, lines, graph: fromGraph !== undefined } };
   },
 });

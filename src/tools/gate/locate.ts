@@ -18,7 +18,8 @@ const KINDS: Record<'definition' | 'reference' | 'any', Kind[] | undefined> = {
 function collapseOverloads<T extends { file: string; line: number; kind: string }>(items: T[]): T[] {
   const kept: T[] = [];
   for (const item of items) {
-    const twin = item.kind === 'definition' && kept.some((k) => k.kind === 'definition' && k.file === item.file && Math.abs(k.line - item.line) <= 50);
+    // Definitions from the code index arrive with their overloads already folded in.
+    const twin = item.kind === 'definition' && !('def' in item && item.def) && kept.some((k) => k.kind === 'definition' && k.file === item.file && Math.abs(k.line - item.line) <= 50);
     if (!twin) kept.push(item);
   }
   return kept;
@@ -59,16 +60,17 @@ export const locate = defineTool({
     const linesOf = lineReader(ctx, scope.workdir);
     for (const item of kept) {
       let end = item.line;
-      if (item.kind === 'definition') {
+      if (item.def) end = Math.max(item.line, item.def.end);
+      else if (item.kind === 'definition') {
         const lines = await linesOf(item.file);
         const block = expandBlock(lines, item.line, item.file);
         end = Math.max(item.line, block.end);
       }
-      results.push({ file: item.file, line: item.line, endLine: end, kind: item.kind, score: item.score, text: item.text.trim().slice(0, 100) });
+      results.push({ file: item.file, line: item.line, endLine: end, kind: item.kind, score: item.score, text: item.text.trim().slice(0, 100), ...(item.def?.overloads ? { overloads: item.def.overloads } : {}) });
     }
     const spread = items.length > max ? ` — spread: ${distribution(items, scope.relative).slice(0, 5).map((d) => `${d.dir} ${d.hits}`).join(' · ')}` : '';
     const head = results.length ? `${results.length} of ${items.length}${dispatched.capped ? '+' : ''} for ${args.query}${decision.openedAfterRefusals ? ' (gate opened after repeated refusals)' : ''}${spread}` : `nothing found for ${args.query}`;
-    const text = [head, ...results.map((r) => `${r.file}:${r.line}${r.endLine > r.line ? `-${r.endLine}` : ''} ${r.kind} ${r.score}${r.kind === 'definition' ? `  ${r.text.slice(0, 60)}` : ''}`)].join('\n');
+    const text = [head, ...results.map((r) => `${r.file}:${r.line}${r.endLine > r.line ? `-${r.endLine}` : ''} ${r.kind} ${r.score}${r.kind === 'definition' ? `  ${r.text.slice(0, 60)}${r.overloads ? ` (+${r.overloads} overloads)` : ''}` : ''}`)].join('\n');
     return { text, structured: { status: 'ok', query: args.query, totalFound: items.length, results }, ...passedGate(decision) };
   },
 });

@@ -11,7 +11,8 @@ import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
 import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { compileRegex, escapeRegex } from '../../text/linear-regex.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
-import { findSymbol, tokenBudget } from './common.ts';
+import type { Definition } from '../../retrieval/graph.ts';
+import { findSymbol, indexedPath, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   target: z.string().min(1).max(1000).describe('symbol, Class.method, file or file:start-end'),
@@ -23,6 +24,8 @@ interface Located {
   file: SafePath;
   lines: string[];
   range?: LineRange;
+  /** The definition read, when the code index found it. */
+  definition?: Definition;
 }
 
 function tryFile(ctx: ToolCallContext, target: string): { file: SafePath; range?: LineRange } | undefined {
@@ -64,6 +67,14 @@ async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Locat
   const symbol = leafSymbol(target);
   const owner = ownerSymbol(target);
   const root = ctx.app.workdirs.dirs[0]!;
+  // The code index knows each definition's whole range, doc comment and overloads included.
+  const indexed = await ctx.app.graph.definitions(symbol, owner);
+  const best = indexed?.[0];
+  if (best) {
+    const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(ctx.app.code.root, best.file));
+    const lines = await readLines(ctx.app.runtime.fs, ctx.app.workdirs, file.real);
+    return { file, lines, range: { start: best.start, end: best.end }, definition: best };
+  }
   const dispatched = await findSymbol(ctx, symbol);
   const defs = dispatched.hits.filter((h) => h.kind === 'definition');
   const mtimes = new Map(defs.map((h) => [h.file, 0]));
@@ -77,6 +88,56 @@ async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Locat
   throw new AppError(ErrorCode.NotFound, `no definition of ${target} found`, {
     hint: owner ? `check the names, or read ${symbol} alone` : 'locate it first (locate with kind "any"), or read a file:start-end range',
   });
+}
+
+/** One line listing a definition's overload signatures with their lines, bounded. */
+function overloadsLine(def: Definition): string {
+  if (!def.overloads.length) return '';
+  const parts: string[] = [];
+  let used = 0;
+  for (const o of def.overloads) {
+    const entry = `${o.line} ${o.signature.replace(/^(export\s+)?(declare\s+)?(function\s+)?/, '')}`;
+    if (used + entry.length > 600 && parts.length) {
+      parts.push(`… ${def.overloads.length - parts.length} more`);
+      break;
+    }
+    parts.push(entry);
+    used += entry.length + 3;
+  }
+  return `\n(${def.overloads.length} overload signature${def.overloads.length === 1 ? '' : 's'} of ${def.name}: ${parts.join(' | ')})`;
+}
+
+/** A compact outline: every top-level definition as `line kind name`, with "N more" past the budget. */
+function compactOutline(defs: Definition[], budgetChars: number): { text: string; shown: number } {
+  const entries = defs.map((d) => `${d.line} ${d.kind} ${d.container ? `${d.container}.` : ''}${d.name}${d.overloads.length ? ` (+${d.overloads.length} overloads)` : ''}`);
+  const rows: string[] = [];
+  let row = '';
+  let used = 0;
+  let shown = 0;
+  for (const e of entries) {
+    if (used + e.length + 3 > budgetChars) break;
+    if (row && row.length + e.length + 3 > 110) {
+      rows.push(row);
+      row = '';
+    }
+    row = row ? `${row} · ${e}` : e;
+    used += e.length + 3;
+    shown++;
+  }
+  if (row) rows.push(row);
+  if (shown < entries.length) rows.push(`… ${entries.length - shown} more definitions (read a range to see them)`);
+  return { text: rows.join('\n'), shown };
+}
+
+/** The definitions holding the asked lines, as one range; undefined when the index has none there. */
+async function definitionRange(ctx: ToolCallContext, file: SafePath, asked: LineRange): Promise<LineRange | undefined> {
+  const rel = indexedPath(ctx, file);
+  if (!rel) return undefined;
+  const a = await ctx.app.graph.definitionAt(rel, asked.start);
+  const b = asked.end === asked.start ? a : await ctx.app.graph.definitionAt(rel, asked.end);
+  if (!a && !b) return undefined;
+  const starts = [a, b].filter((d): d is Definition => !!d);
+  return { start: Math.min(asked.start, ...starts.map((d) => d.start)), end: Math.max(asked.end, ...starts.map((d) => d.end)) };
 }
 
 function render(file: SafePath, lines: string[], range: LineRange, budgetTokens: number, cpt: number): { text: string; shown: LineRange; more: boolean } {
@@ -121,18 +182,27 @@ export const read = defineTool({
         return { text, structured: { file: file.relative, start: 1, end: total, total, complete: true } };
       }
       // Half the budget for the outline, the rest for the file's first part: never more than asked.
-      const items = outline(lines);
       const outlineBudget = Math.floor((budget * cpt) / 2);
-      const shownItems: string[] = [];
-      let used = 0;
-      for (const o of items) {
-        const entry = `${o.line}: ${o.text}`;
-        if (used + entry.length + 1 > outlineBudget) break;
-        shownItems.push(entry);
-        used += entry.length + 1;
+      const rel = indexedPath(ctx, file);
+      const defs = rel ? await ctx.app.graph.outline(rel) : undefined;
+      let items: { line: number; text: string }[];
+      let outlineText: string;
+      if (defs?.length) {
+        items = defs.map((d) => ({ line: d.line, text: d.signature }));
+        outlineText = compactOutline(defs, outlineBudget).text;
+      } else {
+        items = outline(lines);
+        const shownItems: string[] = [];
+        let used = 0;
+        for (const o of items) {
+          const entry = `${o.line}: ${o.text}`;
+          if (used + entry.length + 1 > outlineBudget) break;
+          shownItems.push(entry);
+          used += entry.length + 1;
+        }
+        if (shownItems.length < items.length) shownItems.push(`… ${items.length - shownItems.length} more definitions (read a range to see them)`);
+        outlineText = shownItems.join('\n');
       }
-      if (shownItems.length < items.length) shownItems.push(`… ${items.length - shownItems.length} more definitions (read a range to see them)`);
-      const outlineText = shownItems.join('\n');
       const first = render(file, lines, { start: 1, end: total }, Math.max(20, Math.floor(budget - (outlineText.length + 120) / cpt)), cpt);
       const text = `${file.relative}: ${total} lines, too large to read whole (budget ${budget} tokens)\noutline:\n${outlineText}\n\n${first.text}`;
       // The agent asked for the whole file and got its outline and first part: that is the saving.
@@ -143,12 +213,29 @@ export const read = defineTool({
     const asked = { start: Math.max(1, located.range.start), end: Math.min(total, Math.max(located.range.start, located.range.end)) };
     if (asked.start > total) throw new AppError(ErrorCode.InvalidArgument, `${file.relative} has ${total} lines; line ${asked.start} does not exist`);
     let range = asked;
-    if (expand) {
-      const a = expandBlock(lines, asked.start, file.relative);
-      const b = expandBlock(lines, asked.end, file.relative);
-      range = { start: Math.min(a.start, asked.start), end: Math.max(a.end, b.end, asked.end) };
+    if (located.definition) range = asked;
+    else if (expand) {
+      const whole = await definitionRange(ctx, file, asked);
+      if (whole) range = { start: whole.start, end: Math.min(total, whole.end) };
+      else {
+        const a = expandBlock(lines, asked.start, file.relative);
+        const b = expandBlock(lines, asked.end, file.relative);
+        range = { start: Math.min(a.start, asked.start), end: Math.max(a.end, b.end, asked.end) };
+      }
     }
     const shown = render(file, lines, range, budget, cpt);
-    return { text: shown.text, structured: { file: file.relative, start: shown.shown.start, end: shown.shown.end, total, complete: !shown.more } };
+    const text = located.definition ? shown.text + overloadsLine(located.definition) : shown.text;
+    const def = located.definition;
+    return {
+      text,
+      structured: {
+        file: file.relative,
+        start: shown.shown.start,
+        end: shown.shown.end,
+        total,
+        complete: !shown.more,
+        ...(def ? { definition: { name: def.name, kind: def.kind, container: def.container ?? null, line: def.line, overloads: def.overloads } } : {}),
+      },
+    };
   },
 });

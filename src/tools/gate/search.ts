@@ -49,11 +49,11 @@ export const search = defineTool({
     const { kept, cut, tokens } = fitToBudget(items.slice(0, args.max_hits ?? items.length), budget, cpt);
     const groups = groupByFile(kept);
     const lines = [
-      `${kept.length} of ${items.length}${dispatched.capped ? '+' : ''} hits in ${groups.length} files (~${tokens} tokens)${decision.forced ? ', forced past the gate' : ''}${decision.openedAfterRefusals ? ', gate opened after repeated refusals' : ''}`,
+      `${kept.length} of ${items.length}${dispatched.capped ? '+' : ''} ${dispatched.strategy === 'graph_blocks' ? 'definitions' : 'hits'} in ${groups.length} files (~${tokens} tokens)${decision.forced ? ', forced past the gate' : ''}${decision.openedAfterRefusals ? ', gate opened after repeated refusals' : ''}`,
     ];
     for (const g of groups) {
       lines.push(g.file);
-      for (const h of g.hits) lines.push(`  ${h.line}: ${h.text.trim()}`);
+      for (const h of g.hits) lines.push(`  ${h.line}${h.def && h.def.end > h.line ? `-${h.def.end}` : ''}: ${h.text.trim()}`);
     }
     if (cut) lines.push(`(${cut} more hits cut to fit ${budget} tokens; narrow with scope or raise max_tokens)`);
     const text = lines.join('\n');

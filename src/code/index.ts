@@ -1,0 +1,287 @@
+// The code index: built in the background on first use, refreshed incrementally (a file is read again
+// only when its size or mtime changed, and parsed again only when its content hash did), and never
+// stale — callers pass the files an answer rests on to `fresh`, which re-parses any touched since.
+// Until the first build completes, `ready()` answers undefined and the gate tools scan instead.
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { AppError, ErrorCode, messageOf } from '../errors.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { RuntimeFs } from '../runtime/types.ts';
+import type { Workdirs } from '../security/resolve-safe.ts';
+import type { Database } from '../storage/database.ts';
+import { type CatalogueEntry, catalogue, MAX_PARSE_BYTES } from './catalogue.ts';
+import { type Extracted, extract } from './extract.ts';
+import type { Grammars } from './grammars.ts';
+import { isDocumentation, type LanguageId, languageOf } from './languages.ts';
+import { createPathSet, resolveImport } from './resolve.ts';
+import { CodeStore, type FileMeta, type FileRow } from './store.ts';
+
+/** Bumped whenever extraction changes what it stores: every file is parsed again. */
+export const PARSER_VERSION = 1;
+/** A refresh pass runs at most this often on use. */
+const REFRESH_EVERY_MS = 30_000;
+/** Parsed files written per transaction, and the source bytes one batch may hold. */
+const BATCH_FILES = 64;
+const BATCH_BYTES = 4_000_000;
+
+export interface CodeIndexDeps {
+  fs: RuntimeFs;
+  grammars: Grammars;
+  logger: Logger;
+  workdirs: Workdirs;
+  /** The folder indexed (the project root); paths are relative to it. */
+  root: string;
+  scan: { excludeDirs: readonly string[]; respectGitignore: boolean };
+  openDatabase(): Promise<Database>;
+}
+
+export type CodeIndexState = 'idle' | 'building' | 'ready' | 'unavailable';
+
+export interface CodeIndexStatus {
+  state: CodeIndexState;
+  /** Files looked at / found in the running (or last) pass. */
+  done: number;
+  total: number;
+  error?: string;
+}
+
+export interface CodeIndex {
+  readonly root: string;
+  status(): CodeIndexStatus;
+  /** Starts a build or refresh when due; the store when the index can answer now. */
+  ready(): Promise<CodeStore | undefined>;
+  /** Re-parses any of these files (relative paths) touched since they were indexed; how many were. */
+  fresh(paths: Iterable<string>): Promise<number>;
+  /** A full refresh pass, awaited (tests, benchmarks, the first build). */
+  refresh(): Promise<void>;
+  close(): void;
+}
+
+interface Pending {
+  meta: FileMeta;
+  extracted: Extracted | undefined;
+  targets: (string | undefined)[];
+}
+
+function hashOf(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
+  let opening: Promise<CodeStore | undefined> | undefined;
+  let store: CodeStore | undefined;
+  let state: CodeIndexState = 'idle';
+  let done = 0;
+  let total = 0;
+  let error: string | undefined;
+  let running: Promise<void> | undefined;
+  let lastPass = 0;
+  let closed = false;
+  let paths: ReturnType<typeof createPathSet> | undefined;
+  const inFlight = new Map<string, Promise<boolean>>();
+
+  function open(): Promise<CodeStore | undefined> {
+    opening ??= (async () => {
+      try {
+        const db = await deps.openDatabase();
+        store = new CodeStore(db);
+        if (store.meta('root') !== deps.root || store.meta('parser') !== String(PARSER_VERSION)) {
+          // Another root or an older extraction: start again from nothing.
+          db.transaction(() => {
+            db.exec('DELETE FROM code_blocks; DELETE FROM code_refs; DELETE FROM code_imports; DELETE FROM code_defs; DELETE FROM code_files; DELETE FROM code_meta;');
+            store!.setMeta('root', deps.root);
+            store!.setMeta('parser', String(PARSER_VERSION));
+          });
+        }
+        if (store.meta('complete') === '1') state = 'ready';
+        return store;
+      } catch (e) {
+        state = 'unavailable';
+        error = messageOf(e);
+        deps.logger.log('code_index_unavailable', { error: error });
+        return undefined;
+      }
+    })();
+    return opening;
+  }
+
+  function goModule(): string | undefined {
+    try {
+      return /^module\s+(\S+)/m.exec(deps.fs.readTextFileSync(path.join(deps.root, 'go.mod')))?.[1];
+    } catch {
+      return undefined;
+    }
+  }
+
+  function knownPaths(s: CodeStore): ReturnType<typeof createPathSet> {
+    paths ??= createPathSet(
+      s.files().map((f) => f.path),
+      goModule(),
+    );
+    return paths;
+  }
+
+  /** Reads and parses one file; undefined when its stored content is unchanged (only touched). */
+  async function prepare(s: CodeStore, entry: CatalogueEntry, row: FileRow | undefined): Promise<Pending | undefined> {
+    const language: LanguageId | undefined = isDocumentation(entry.path) || entry.size > MAX_PARSE_BYTES ? undefined : languageOf(entry.path);
+    if (!language) return { meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash: '', language: undefined, lines: 0, parser: PARSER_VERSION }, extracted: undefined, targets: [] };
+    let text: string;
+    try {
+      text = await deps.fs.readTextFile(entry.abs);
+    } catch {
+      return undefined;
+    }
+    const hash = hashOf(text);
+    if (row && row.hash === hash && row.parser === PARSER_VERSION) {
+      s.touch(row.id, entry.size, entry.mtimeMs);
+      return undefined;
+    }
+    const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: text.split('\n').length, parser: PARSER_VERSION };
+    let extracted: Extracted | undefined;
+    try {
+      extracted = await extract(deps.grammars, language, text, { onBadPattern: (pattern, e) => deps.logger.log('code_query_pattern_skipped', { language, pattern, error: messageOf(e) }) });
+    } catch (e) {
+      // A grammar that cannot load fails every file of its language: stop, and let the scan answer.
+      if (e instanceof AppError && e.code === ErrorCode.Unavailable) throw e;
+      deps.logger.log('code_index_file_error', { file: entry.path, error: messageOf(e) });
+      return { meta: { ...meta, language: undefined }, extracted: undefined, targets: [] };
+    }
+    const known = knownPaths(s);
+    const targets = extracted.imports.map((imp) => resolveImport(known, language, entry.path, imp.source));
+    return { meta, extracted, targets };
+  }
+
+  function write(s: CodeStore, batch: Pending[]): void {
+    if (!batch.length) return;
+    s.db.transaction(() => {
+      for (const p of batch) s.replace(p.meta, p.extracted, p.targets);
+    });
+    batch.length = 0;
+  }
+
+  async function pass(s: CodeStore): Promise<void> {
+    const started = Date.now();
+    const first = state !== 'ready';
+    if (first) state = 'building';
+    deps.logger.log('code_index_start', { root: deps.root, first });
+    const rows = new Map(s.files().map((r) => [r.path, r]));
+    const entries: CatalogueEntry[] = [];
+    for await (const e of catalogue(deps.fs, deps.workdirs, { root: deps.root, excludeDirs: deps.scan.excludeDirs, respectGitignore: deps.scan.respectGitignore })) {
+      if (closed) return;
+      entries.push(e);
+    }
+    paths = createPathSet(
+      entries.map((e) => e.path),
+      goModule(),
+    );
+    total = entries.length;
+    done = 0;
+    const batch: Pending[] = [];
+    let bytes = 0;
+    let lastYield = performance.now();
+    let parsed = 0;
+    for (const entry of entries) {
+      if (closed) return;
+      done++;
+      const row = rows.get(entry.path);
+      rows.delete(entry.path);
+      if (row && row.size === entry.size && row.mtime_ms === entry.mtimeMs && row.parser === PARSER_VERSION) continue;
+      const pending = await prepare(s, entry, row);
+      if (pending) {
+        batch.push(pending);
+        bytes += entry.size;
+        if (pending.extracted) parsed++;
+      }
+      if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
+        write(s, batch);
+        bytes = 0;
+      }
+      if (performance.now() - lastYield > 20) {
+        await yieldToLoop();
+        lastYield = performance.now();
+      }
+      if (done % 2000 === 0) deps.logger.log('code_index_progress', { done, total });
+    }
+    write(s, batch);
+    for (const gone of rows.keys()) s.remove(gone);
+    s.setMeta('complete', '1');
+    state = 'ready';
+    deps.logger.log('code_index_done', { files: total, parsed, removed: rows.size, ms: Date.now() - started });
+  }
+
+  function startPass(s: CodeStore): Promise<void> {
+    running ??= pass(s)
+      .catch((e) => {
+        error = messageOf(e);
+        deps.logger.log('code_index_error', { error });
+        state = e instanceof AppError && e.code === ErrorCode.Unavailable ? 'unavailable' : state === 'building' ? 'idle' : state;
+      })
+      .finally(() => {
+        running = undefined;
+        lastPass = Date.now();
+      });
+    return running;
+  }
+
+  async function freshOne(s: CodeStore, rel: string): Promise<boolean> {
+    const abs = path.join(deps.root, rel);
+    const st = await deps.fs.stat(abs);
+    const row = s.file(rel);
+    if (!st?.isFile) {
+      if (!row) return false;
+      s.remove(rel);
+      paths?.delete(rel);
+      return true;
+    }
+    if (row && row.size === st.size && row.mtime_ms === st.mtimeMs && row.parser === PARSER_VERSION) return false;
+    paths?.add(rel);
+    const pending = await prepare(s, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs }, row);
+    if (pending) write(s, [pending]);
+    return pending !== undefined;
+  }
+
+  return {
+    root: deps.root,
+    status: () => ({ state, done, total, ...(error ? { error } : {}) }),
+    async ready() {
+      if (closed || state === 'unavailable') return undefined;
+      const s = await open();
+      if (!s) return undefined;
+      if (!running && Date.now() - lastPass > REFRESH_EVERY_MS) void startPass(s);
+      return state === 'ready' ? s : undefined;
+    },
+    async fresh(list) {
+      const s = store;
+      if (!s || closed) return 0;
+      let changed = 0;
+      for (const rel of new Set(list)) {
+        let job = inFlight.get(rel);
+        if (!job) {
+          job = freshOne(s, rel).finally(() => inFlight.delete(rel));
+          inFlight.set(rel, job);
+        }
+        if (await job) changed++;
+      }
+      return changed;
+    },
+    async refresh() {
+      const s = await open();
+      if (!s) return;
+      if (running) await running;
+      await startPass(s);
+    },
+    close() {
+      closed = true;
+      try {
+        store?.db.close();
+      } catch {
+        // already closed
+      }
+      store = undefined;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// The code index's tables: the file catalogue, definitions, references, imports and a full-text
+// index of definition blocks. It lives in its own database file in the project's data folder
+// (`code.db`) with its own schema versions, so it can be rebuilt or dropped without touching the
+// knowledge base.
+import type { Migration } from '../storage/database.ts';
+
+export const CODE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'file catalogue, definitions, references, imports, definition blocks',
+    sql: `
+      CREATE TABLE code_files (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        size INTEGER NOT NULL,
+        mtime_ms REAL NOT NULL,
+        hash TEXT NOT NULL,
+        language TEXT,
+        lines INTEGER NOT NULL DEFAULT 0,
+        parser INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE code_defs (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        container TEXT,
+        parent_id INTEGER,
+        signature TEXT NOT NULL,
+        start_line INTEGER NOT NULL,
+        name_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        exported INTEGER NOT NULL,
+        bodiless INTEGER NOT NULL
+      );
+      CREATE INDEX code_defs_name ON code_defs(name);
+      CREATE INDEX code_defs_file ON code_defs(file_id, start_line);
+      CREATE TABLE code_refs (
+        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        qualifier TEXT,
+        def_id INTEGER
+      );
+      CREATE INDEX code_refs_name ON code_refs(name, kind);
+      CREATE INDEX code_refs_file ON code_refs(file_id);
+      CREATE TABLE code_imports (
+        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        line INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        target TEXT
+      );
+      CREATE INDEX code_imports_file ON code_imports(file_id);
+      CREATE INDEX code_imports_target ON code_imports(target);
+      -- Definition blocks for questions in words: name split into words, signature, doc comment,
+      -- words of the body's identifiers. Contentless: the text lives in the source files.
+      CREATE VIRTUAL TABLE code_blocks USING fts5(name, signature, doc, body, content='', contentless_delete=1, tokenize='porter unicode61');
+      CREATE TABLE code_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `,
+  },
+];

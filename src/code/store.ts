@@ -1,0 +1,238 @@
+// The code index's rows: one file's definitions, references and imports are replaced together in one
+// transaction, so a reader never sees half a file. Reads answer the questions the gate tools ask.
+import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
+import type { Database } from '../storage/database.ts';
+import { type Extracted, identifierWords } from './extract.ts';
+
+export interface FileRow {
+  id: number;
+  path: string;
+  size: number;
+  mtime_ms: number;
+  hash: string;
+  language: string | null;
+  lines: number;
+  parser: number;
+}
+
+export interface DefinitionRow {
+  id: number;
+  path: string;
+  name: string;
+  kind: string;
+  container: string | null;
+  parent_id: number | null;
+  signature: string;
+  start_line: number;
+  name_line: number;
+  end_line: number;
+  exported: number;
+  bodiless: number;
+}
+
+export interface ReferenceRow {
+  path: string;
+  name: string;
+  line: number;
+  kind: string;
+  qualifier: string | null;
+  def_id: number | null;
+  /** The enclosing definition's name and container. */
+  def_name: string | null;
+  def_container: string | null;
+  def_line: number | null;
+}
+
+export interface ImportRow {
+  path: string;
+  line: number;
+  source: string;
+  target: string | null;
+}
+
+export interface FileMeta {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  language: string | undefined;
+  lines: number;
+  parser: number;
+}
+
+const DEF_COLUMNS = 'd.id, f.path, d.name, d.kind, d.container, d.parent_id, d.signature, d.start_line, d.name_line, d.end_line, d.exported, d.bodiless';
+
+export class CodeStore {
+  readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  private rows<T>(sql: string, bind?: BindingSpec): T[] {
+    return this.db.all(sql, bind) as unknown as T[];
+  }
+
+  private row<T>(sql: string, bind?: BindingSpec): T | undefined {
+    return this.db.get(sql, bind) as unknown as T | undefined;
+  }
+
+  files(): FileRow[] {
+    return this.rows<FileRow>('SELECT id, path, size, mtime_ms, hash, language, lines, parser FROM code_files');
+  }
+
+  file(path: string): FileRow | undefined {
+    return this.row<FileRow>('SELECT id, path, size, mtime_ms, hash, language, lines, parser FROM code_files WHERE path = ?', [path]);
+  }
+
+  /** Records a file's stat after its content was found unchanged. */
+  touch(id: number, size: number, mtimeMs: number): void {
+    this.db.run('UPDATE code_files SET size = ?, mtime_ms = ? WHERE id = ?', [size, mtimeMs, id]);
+  }
+
+  private clearChildren(fileId: number): void {
+    this.db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE file_id = ?)', [fileId]);
+    this.db.run('DELETE FROM code_defs WHERE file_id = ?', [fileId]);
+    this.db.run('DELETE FROM code_refs WHERE file_id = ?', [fileId]);
+    this.db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
+  }
+
+  remove(path: string): void {
+    const row = this.file(path);
+    if (!row) return;
+    this.db.transaction(() => {
+      this.clearChildren(row.id);
+      this.db.run('DELETE FROM code_files WHERE id = ?', [row.id]);
+    });
+  }
+
+  /** Replaces everything known about one file. `targets[i]` is where `extracted.imports[i]` resolves. */
+  replace(meta: FileMeta, extracted: Extracted | undefined, targets: (string | undefined)[]): void {
+    this.db.transaction(() => {
+      const existing = this.file(meta.path);
+      let fileId: number;
+      if (existing) {
+        fileId = existing.id;
+        this.clearChildren(fileId);
+        this.db.run('UPDATE code_files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, parser = ? WHERE id = ?', [meta.size, meta.mtimeMs, meta.hash, meta.language ?? null, meta.lines, meta.parser, fileId]);
+      } else {
+        this.db.run('INSERT INTO code_files (path, size, mtime_ms, hash, language, lines, parser) VALUES (?, ?, ?, ?, ?, ?, ?)', [meta.path, meta.size, meta.mtimeMs, meta.hash, meta.language ?? null, meta.lines, meta.parser]);
+        fileId = this.db.lastInsertRowid();
+      }
+      if (!extracted) return;
+      const ids: number[] = [];
+      for (const d of extracted.definitions) {
+        const parentId = d.parent === undefined ? null : (ids[d.parent] ?? null);
+        this.db.run(
+          'INSERT INTO code_defs (file_id, name, kind, container, parent_id, signature, start_line, name_line, end_line, exported, bodiless) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          [fileId, d.name, d.kind, d.container ?? null, parentId, d.signature, d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0],
+        );
+        const id = this.db.lastInsertRowid();
+        ids.push(id);
+        if (d.kind !== 'impl' && d.kind !== 'field') {
+          const doc = d.doc.replace(/^\s*(?:\/\*\*?|\*\/?|\/\/\/?|#)\s?/gm, ' ');
+          this.db.run('INSERT INTO code_blocks (rowid, name, signature, doc, body) VALUES (?, ?, ?, ?, ?)', [id, `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`, d.signature, doc, d.words]);
+        }
+      }
+      for (const r of extracted.references) {
+        this.db.run('INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) VALUES (?, ?, ?, ?, ?, ?)', [fileId, r.name, r.line, r.kind, r.qualifier ?? null, r.enclosing === undefined ? null : (ids[r.enclosing] ?? null)]);
+      }
+      extracted.imports.forEach((imp, i) => {
+        this.db.run('INSERT INTO code_imports (file_id, line, source, target) VALUES (?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null]);
+      });
+    });
+  }
+
+  definitionsNamed(name: string): DefinitionRow[] {
+    return this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE d.name = ? LIMIT 2000`, [name]);
+  }
+
+  definition(id: number): DefinitionRow | undefined {
+    return this.row<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE d.id = ?`, [id]);
+  }
+
+  /** Definitions of a file in order; `topLevel` keeps those not nested in another. */
+  definitionsIn(path: string, topLevel = false): DefinitionRow[] {
+    return this.rows<DefinitionRow>(
+      `SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE f.path = ?${topLevel ? ' AND d.parent_id IS NULL' : ''} ORDER BY d.start_line, d.end_line DESC`,
+      [path],
+    );
+  }
+
+  /** Definitions whose range holds `line`, innermost first. */
+  definitionsAt(path: string, line: number): DefinitionRow[] {
+    return this.rows<DefinitionRow>(
+      `SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE f.path = ? AND d.start_line <= ? AND d.end_line >= ? ORDER BY d.end_line - d.start_line, d.start_line DESC`,
+      [path, line, line],
+    );
+  }
+
+  referencesNamed(name: string, kinds: readonly string[]): ReferenceRow[] {
+    const marks = kinds.map(() => '?').join(', ');
+    return this.rows<ReferenceRow>(
+      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, d.name AS def_name, d.container AS def_container, d.start_line AS def_line
+         FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id
+        WHERE r.name = ? AND r.kind IN (${marks}) LIMIT 20000`,
+      [name, ...kinds],
+    );
+  }
+
+  /** References of `kind` inside a file's lines [start, end]. */
+  referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
+    return this.rows<ReferenceRow>(
+      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, NULL AS def_name, NULL AS def_container, NULL AS def_line
+         FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.kind = ? ORDER BY r.line`,
+      [path, start, end, kind],
+    );
+  }
+
+  importsOf(path: string): ImportRow[] {
+    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line', [path]);
+  }
+
+  /** Imports that resolve to `path` (or, for Go, to its folder). */
+  importersOf(path: string): ImportRow[] {
+    const dir = path.includes('/') ? `${path.slice(0, path.lastIndexOf('/'))}/` : './';
+    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE i.target = ? OR i.target = ? ORDER BY f.path, i.line', [path, dir]);
+  }
+
+  /** Every resolved import edge (file → target). */
+  importEdges(): { path: string; target: string }[] {
+    return this.rows<{ path: string; target: string }>('SELECT f.path, i.target FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE i.target IS NOT NULL');
+  }
+
+  /** Definition blocks matching an FTS5 query, best first (BM25, name weighs most). */
+  searchBlocks(match: string, limit: number): (DefinitionRow & { rank: number })[] {
+    return this.rows<DefinitionRow & { rank: number }>(
+      `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (SELECT rowid, bm25(code_blocks, 8.0, 4.0, 2.0, 1.0) AS rank FROM code_blocks WHERE code_blocks MATCH ? ORDER BY rank LIMIT ?) b
+         JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id ORDER BY b.rank`,
+      [match, limit],
+    );
+  }
+
+  /** Blocks matching an FTS5 query, per file. */
+  blocksPerFile(match: string): Map<string, number> {
+    const rows = this.rows<{ path: string; n: number }>('SELECT f.path, count(*) AS n FROM code_blocks b JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id WHERE code_blocks MATCH ? GROUP BY f.path', [match]);
+    return new Map(rows.map((r) => [r.path, Number(r.n)]));
+  }
+
+  meta(key: string): string | undefined {
+    const v = this.db.value('SELECT value FROM code_meta WHERE key = ?', [key]);
+    return v === undefined || v === null ? undefined : String(v);
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.run('INSERT INTO code_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+  }
+
+  counts(): { files: number; parsed: number; definitions: number; references: number; imports: number } {
+    const n = (sql: string) => Number(this.db.value(sql) ?? 0);
+    return {
+      files: n('SELECT count(*) FROM code_files'),
+      parsed: n('SELECT count(*) FROM code_files WHERE language IS NOT NULL'),
+      definitions: n('SELECT count(*) FROM code_defs'),
+      references: n('SELECT count(*) FROM code_refs'),
+      imports: n('SELECT count(*) FROM code_imports'),
+    };
+  }
+}
