@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { type Extracted, extract } from '../../src/code/extract.ts';
+import { createGrammars } from '../../src/code/grammars.ts';
+import type { LanguageId } from '../../src/code/languages.ts';
+import { runtime } from '../helpers/env.ts';
+import { SAMPLES } from './samples.ts';
+
+const grammars = createGrammars(runtime);
+
+async function of(language: LanguageId, text = SAMPLES[language].text): Promise<Extracted> {
+  const bad: string[] = [];
+  const r = await extract(grammars, language, text, { onBadPattern: (p) => bad.push(p) });
+  assert.deepEqual(bad, [], `every ${language} query pattern compiles`);
+  return r;
+}
+
+const defs = (r: Extracted) => r.definitions.map((d) => `${d.container ? `${d.container}.` : ''}${d.name} ${d.kind} ${d.startLine}-${d.endLine}`);
+const calls = (r: Extracted) => r.references.filter((x) => x.kind === 'call').map((x) => `${x.name}@${x.line} in ${x.enclosing === undefined ? '-' : r.definitions[x.enclosing]!.name}`);
+
+describe('definitions, calls and imports from each language', () => {
+  const expected: Record<LanguageId, { defs: string[]; calls: string[]; imports: string[] }> = {
+    typescript: {
+      defs: ['OrderHandler class 3-8', 'OrderHandler.handle method 5-7', 'checkout function 10-12', 'total function 14-14'],
+      calls: ['push@6 in handle', 'OrderHandler@11 in checkout', 'handle@11 in checkout', 'reduce@14 in total'],
+      imports: ['./queue'],
+    },
+    tsx: { defs: ['View function 3-5'], calls: ['render@4 in View'], imports: ['./dom'] },
+    javascript: { defs: ['Cart class 3-7', 'Cart.add method 4-6', 'checkout function 9-11'], calls: ['require@1 in -', 'sum@5 in add', 'add@10 in checkout'], imports: ['./math'] },
+    python: { defs: ['Cart class 3-7', 'Cart.add_item method 4-7', 'checkout function 9-10'], calls: ['discount@7 in add_item', 'add_item@10 in checkout'], imports: ['.pricing'] },
+    go: { defs: ['Store struct 5-8', 'Store.items field 7-7', 'Store.Put method 10-13', 'NewStore function 15-17'], calls: ['Println@11 in Put'], imports: ['fmt'] },
+    rust: {
+      defs: ['Parser struct 3-6', 'Parser.input field 5-5', 'Parser impl 8-12', 'Parser.parse_number method 9-11', 'parse_all function 14-16'],
+      calls: ['parse@10 in parse_number', 'ok@10 in parse_number', 'parse_number@15 in parse_all', 'unwrap_or@15 in parse_all'],
+      imports: ['parser'],
+    },
+    java: { defs: ['Orders class 3-8', 'Orders.handle method 4-7'], calls: ['push@6 in handle'], imports: ['java.util.List'] },
+    csharp: { defs: ['Shop namespace 3-9', 'Shop.Orders class 4-8', 'Orders.Handle method 5-7'], calls: ['Push@6 in Handle'], imports: ['System'] },
+    c: { defs: ['list_add function 3-8', 'list_sum function 10-14'], calls: ['grow@6 in list_add', 'list_add@12 in list_sum'], imports: ['list.h'] },
+    cpp: { defs: ['ds namespace 3-12', 'ds.List class 4-7', 'List.add prototype 6-6', 'List.add method 9-11'], calls: ['grow@10 in add'], imports: ['list.hpp'] },
+    ruby: { defs: ['Cart class 3-8', 'Cart.add_item method 4-7'], calls: ['require@1 in -', 'push@6 in add_item'], imports: ['json'] },
+    php: { defs: ['Cart class 4-8', 'Cart.addItem method 5-7', 'checkout function 10-12'], calls: ['push@6 in addItem', 'addItem@11 in checkout'], imports: ['App\\Pricing'] },
+  };
+  for (const [language, want] of Object.entries(expected) as [LanguageId, (typeof expected)[LanguageId]][]) {
+    it(`finds ${language} definitions with their containers and whole ranges, calls with their enclosing function, and imports`, async () => {
+      const r = await of(language);
+      assert.deepEqual(defs(r), want.defs);
+      assert.deepEqual(calls(r), want.calls);
+      assert.deepEqual(
+        r.imports.map((i) => i.source),
+        want.imports,
+      );
+    });
+  }
+
+  it('keeps doc comments and decorators in a definition\'s range, and its signature without the body', async () => {
+    const r = await of('typescript', '/**\n * Adds.\n */\nexport function add(\n  a: number,\n  b: number,\n): number {\n  return a + b;\n}\n');
+    const add = r.definitions[0]!;
+    assert.equal(add.startLine, 1);
+    assert.equal(add.nameLine, 4);
+    assert.equal(add.endLine, 9);
+    assert.equal(add.signature, 'function add( a: number, b: number, ): number');
+    assert.match(add.doc, /Adds\./);
+    assert.equal(add.exported, true);
+  });
+
+  it('marks overload signatures as bodiless, next to their implementation', async () => {
+    const r = await of('typescript', 'export function pipe<A>(a: A): A\nexport function pipe<A, B>(a: A, ab: (a: A) => B): B\nexport function pipe(a: unknown, ab?: Function): unknown {\n  return ab ? ab(a) : a\n}\n');
+    assert.deepEqual(
+      r.definitions.map((d) => [d.name, d.nameLine, d.bodiless]),
+      [
+        ['pipe', 1, true],
+        ['pipe', 2, true],
+        ['pipe', 3, false],
+      ],
+    );
+  });
+
+  it('gives interface members their own line, not the whole interface', async () => {
+    const r = await of('typescript', 'export interface Pipeable {\n  pipe<A>(this: A): A\n  readonly size: number\n}\n');
+    assert.deepEqual(defs(r), ['Pipeable interface 1-4', 'Pipeable.pipe method 2-2', 'Pipeable.size field 3-3']);
+  });
+
+  it('tells calls, type uses, imports and mentions in comments apart', async () => {
+    const r = await of('typescript', "import { make } from './make';\n// make() builds one; see makeThing\nexport const thing: Thing = make(1);\n");
+    const kinds = r.references.map((x) => `${x.kind}:${x.name}@${x.line}`);
+    assert.deepEqual(kinds.sort(), ['call:make@3', 'import:make@1', 'mention:make@2', 'mention:makeThing@2', 'type:Thing@3'].sort());
+  });
+
+  it('survives a construct the grammar cannot parse: the rest of the file is still indexed', async () => {
+    // The TypeScript grammar does not parse call signatures with type parameters in an object type
+    // (effect's Function.ts): its error recovery would swallow the file.
+    const broken = 'export const dual: {\n  <A extends (...args: Array<any>) => any>(arity: number, body: A): A\n} = function(arity, body) {\n  return body\n}\n\n/** Pipes. */\nexport function pipe(a: unknown): unknown {\n  return a\n}\n';
+    const r = await of('typescript', broken);
+    const pipe = r.definitions.find((d) => d.name === 'pipe');
+    assert.ok(pipe, defs(r).join(', '));
+    assert.equal(pipe.startLine, 7);
+    assert.equal(pipe.endLine, 10);
+  });
+});

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { utimesSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { definitionAt, findDefinitions, usesOf } from '../../src/code/graph.ts';
+import { createGrammars } from '../../src/code/grammars.ts';
+import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
+import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import type { Logger } from '../../src/logging/logger.ts';
+import { openDatabase } from '../../src/storage/database.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) removeDir(d);
+});
+
+function indexOf(files: Record<string, string>, options: { dbFile?: string } = {}): { root: string; index: CodeIndex; events: { event: string; fields?: Record<string, unknown> }[]; dbFile: string } {
+  const root = fixture(files);
+  const data = fixture();
+  dirs.push(root, data);
+  const events: { event: string; fields?: Record<string, unknown> }[] = [];
+  const logger: Logger = { log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} };
+  const dbFile = options.dbFile ?? path.join(data, 'code.db');
+  const index = createCodeIndex({
+    fs: runtime.fs,
+    grammars: createGrammars(runtime),
+    logger,
+    workdirs: { dirs: [root] },
+    root,
+    scan: { excludeDirs: ['node_modules'], respectGitignore: true },
+    openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
+  });
+  return { root, index, events, dbFile };
+}
+
+const done = (events: { event: string; fields?: Record<string, unknown> }[]) => events.filter((e) => e.event === 'code_index_done').map((e) => e.fields!);
+
+describe('the code index', () => {
+  it('is built in the background on first use; until then it does not answer', async () => {
+    const { index } = indexOf({ 'src/a.ts': 'export function alpha() {\n  return 1;\n}\n' });
+    assert.equal(await index.ready(), undefined);
+    assert.equal(index.status().state, 'building');
+    await index.refresh();
+    assert.ok(await index.ready());
+    assert.deepEqual((await findDefinitions(index, 'alpha'))?.map((d) => `${d.file}:${d.start}-${d.end}`), ['src/a.ts:1-3']);
+    index.close();
+  });
+
+  it('re-reads only files whose size or mtime changed, and re-parses only those whose content changed', async () => {
+    const { root, index, events } = indexOf({ 'a.ts': 'export const a = 1;\n', 'b.ts': 'export const b = 2;\n', 'c.py': 'def c():\n    pass\n' });
+    await index.refresh();
+    assert.equal(done(events)[0]!.parsed, 3);
+    await index.refresh();
+    assert.equal(done(events)[1]!.parsed, 0, 'nothing changed: nothing parsed');
+    utimesSync(path.join(root, 'a.ts'), new Date(), new Date(Date.now() + 5000));
+    writeFileSync(path.join(root, 'b.ts'), 'export const b = 3;\n');
+    await index.refresh();
+    assert.equal(done(events)[2]!.parsed, 1, 'a.ts was only touched; b.ts changed');
+    index.close();
+  });
+
+  it('drops deleted files and picks up new ones on the next pass', async () => {
+    const { root, index } = indexOf({ 'a.ts': 'export function gone() {}\n' });
+    await index.refresh();
+    unlinkSync(path.join(root, 'a.ts'));
+    writeFileSync(path.join(root, 'b.ts'), 'export function fresh() {}\n');
+    await index.refresh();
+    assert.deepEqual(await findDefinitions(index, 'gone'), []);
+    assert.equal((await findDefinitions(index, 'fresh'))?.length, 1);
+    index.close();
+  });
+
+  it('never answers from a stale parse: a file edited since indexing is parsed again before it is used', async () => {
+    const { root, index } = indexOf({ 'a.ts': 'export function target() {\n  return 1;\n}\n' });
+    await index.refresh();
+    writeFileSync(path.join(root, 'a.ts'), '// moved down\n\n\nexport function target() {\n  helper();\n  return 2;\n}\n');
+    assert.deepEqual((await findDefinitions(index, 'target'))?.map((d) => [d.start, d.end]), [[4, 7]]);
+    const at = await definitionAt(index, 'a.ts', 5);
+    assert.equal(at?.name, 'target');
+    unlinkSync(path.join(root, 'a.ts'));
+    assert.deepEqual(await findDefinitions(index, 'target'), []);
+    index.close();
+  });
+
+  it('skips ignored, secret-like and documentation files as sources of definitions', async () => {
+    const { index } = indexOf({
+      '.gitignore': 'build/\n',
+      'build/out.js': 'function kmalloc() {}\n',
+      '.env': 'KEY=1\n',
+      'docs/ChangeLog': 'kmalloc() now zeroes\n',
+      'docs/guide.md': '# kmalloc\n',
+      'mm/slab.c': 'void *kmalloc(int size)\n{\n\treturn 0;\n}\n',
+    });
+    await index.refresh();
+    assert.deepEqual((await findDefinitions(index, 'kmalloc'))?.map((d) => d.file), ['mm/slab.c']);
+    index.close();
+  });
+
+  it('resolves imports so that a call through an import is told apart from a same-named function', async () => {
+    const { index } = indexOf({
+      'src/math.ts': 'export function add(a: number, b: number) {\n  return a + b;\n}\n',
+      'src/other.ts': 'export function add(x: string) {\n  return x;\n}\n',
+      'src/main.ts': "import { add } from './math';\nexport function main() {\n  return add(1, 2);\n}\n",
+    });
+    await index.refresh();
+    const uses = await usesOf(index, 'add');
+    const call = uses?.uses.find((u) => u.kind === 'call');
+    assert.equal(call?.file, 'src/main.ts');
+    assert.equal(call?.caller?.name, 'main');
+    assert.equal(call?.certainty, 'imported');
+    index.close();
+  });
+
+  it('keeps its own schema version and refuses to touch an index written by a newer ctxgate', async () => {
+    const first = indexOf({ 'a.ts': 'export const a = 1;\n' });
+    await first.index.refresh();
+    first.index.close();
+    const db = await openDatabase(runtime, first.dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+    db.exec('PRAGMA user_version=99');
+    db.close();
+    const again = indexOf({ 'a.ts': 'export const a = 1;\n' }, { dbFile: first.dbFile });
+    assert.equal(await again.index.ready(), undefined);
+    assert.equal(again.index.status().state, 'unavailable');
+    assert.ok(again.events.some((e) => e.event === 'code_index_unavailable'));
+    again.index.close();
+  });
+});
