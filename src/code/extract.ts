@@ -138,7 +138,10 @@ function outerOf(node: Node): Node {
 function leading(node: Node): { start: Node; doc: string } {
   let start = node;
   const docs: string[] = [];
-  for (let s = node.previousSibling; s && LEADING.test(s.type) && s.endPosition.row >= start.startPosition.row - 1; s = s.previousSibling) {
+  // The first statement of a block: a comment above it may belong to the block's parent node.
+  let first = node.previousSibling;
+  if (!first && node.parent && node.parent.startIndex === node.startIndex) first = node.parent.previousSibling;
+  for (let s = first; s && LEADING.test(s.type) && s.endPosition.row >= start.startPosition.row - 1; s = s.previousSibling) {
     // A comment that ends a line of code above is that line's, not ours.
     const prev = s.previousSibling;
     if (prev && prev.endPosition.row === s.startPosition.row && !LEADING.test(prev.type)) break;

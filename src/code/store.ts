@@ -170,7 +170,7 @@ export class CodeStore {
   referencesNamed(name: string, kinds: readonly string[]): ReferenceRow[] {
     const marks = kinds.map(() => '?').join(', ');
     return this.rows<ReferenceRow>(
-      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, d.name AS def_name, d.container AS def_container, d.start_line AS def_line
+      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, d.name AS def_name, d.container AS def_container, d.name_line AS def_line
          FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id
         WHERE r.name = ? AND r.kind IN (${marks}) LIMIT 20000`,
       [name, ...kinds],

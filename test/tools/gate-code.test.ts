@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+
+type Structured = Record<string, unknown>;
+
+const overloads = Array.from({ length: 6 }, (_, i) => `export function pipe<A${i}>(a: A${i}, n${i}: number): A${i}`).join('\n');
+const manyConsts = Array.from({ length: 300 }, (_, i) => `/** step ${i} */\nexport const step${i} = (x: number): number => x + ${i}\n`).join('\n');
+
+const FILES: Record<string, string> = {
+  'src/Function.ts': `/**
+ * Pipes a value through functions.
+ */
+${overloads}
+export function pipe(
+  a: unknown,
+  ab?: Function,
+  bc?: Function
+): unknown {
+  switch (arguments.length) {
+    case 1:
+      return a
+    default:
+      return bc ? bc(ab!(a)) : ab!(a)
+  }
+}
+`,
+  'src/Effect.ts': `import { pipe } from './Function.js'
+import * as Retry from './Retry.js'
+
+/** Runs a generator as an effect. */
+export const gen = (f: () => unknown) => pipe(f(), Retry.withBackoff)
+
+export const map = (self: number) => pipe(self, gen)
+`,
+  'src/Option.ts': `/** The Option flavour of gen. */
+export const gen = () => 1
+`,
+  'src/Retry.ts': `/**
+ * Payment retry logic: retries a failed payment with exponential backoff.
+ */
+export function withBackoff(attempt: number): number {
+  return Math.min(1000, 2 ** attempt * computeDelay(attempt))
+}
+
+export function computeDelay(attempt: number): number {
+  return attempt * 10
+}
+
+// withBackoff is tuned for payments
+export class PaymentRetrier {
+  retry(attempt: number): number {
+    return withBackoff(attempt)
+  }
+}
+`,
+  'src/Big.ts': manyConsts,
+  'go/store/store.go': `package store
+
+type Store struct{}
+
+// Put stores a value.
+func (s *Store) Put(key string) error {
+	return nil
+}
+`,
+  'rs/src/lib.rs': `pub struct Parser {}
+
+impl Parser {
+    /// Parses a number.
+    pub fn parse_number(&self) -> i64 {
+        1
+    }
+}
+`,
+  'docs/ChangeLog': 'withBackoff() now caps at one second\n',
+  'docs/guide.md': '# withBackoff\n\nfunction withBackoff() is documented here\n',
+  'test/retry.test.ts': "import { withBackoff } from '../src/Retry';\nwithBackoff(1);\n",
+};
+
+describe('gate tools answering from the code index', () => {
+  let root: string;
+  let t: TestApp;
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    const r = await t.call(tool, args);
+    return { text: textOf(r), structured: (r.structuredContent ?? {}) as Structured, isError: r.isError };
+  };
+
+  before(async () => {
+    root = fixture(FILES);
+    t = testApp(root, { graphBackend: 'builtin' });
+    await t.app.code.refresh();
+  });
+  after(async () => {
+    await t.close();
+    removeDir(root);
+  });
+
+  it('reads an overloaded function as its implementation, with its doc comment and one line listing the overloads', async () => {
+    const r = await call('read', { target: 'pipe' });
+    const [head, ...rest] = r.text.split('\n');
+    assert.equal(head, 'src/Function.ts:10-21');
+    assert.match(rest.join('\n'), /^export function pipe\(\n {2}a: unknown,[\s\S]*\n\}\n\(6 overload signatures of pipe: 4 pipe<A0>\(a: A0, n0: number\): A0 \| 5 pipe<A1>/);
+  });
+
+  it('reads file:line anywhere in a definition as the whole definition, header and doc comment included', async () => {
+    for (const line of [12, 17]) {
+      const r = await call('read', { target: `src/Function.ts:${line}` });
+      assert.equal(r.text.split('\n')[0], 'src/Function.ts:10-21', `line ${line}`);
+    }
+    const doc = await call('read', { target: 'src/Retry.ts:5' });
+    assert.match(doc.text, /^src\/Retry\.ts:1-6\n\/\*\*\n \* Payment retry logic/);
+  });
+
+  it('resolves Namespace.member, Class.method, Go receivers and Rust impl members', async () => {
+    const cases: [string, string][] = [
+      ['Effect.gen', 'src/Effect.ts:4-5'],
+      ['Option.gen', 'src/Option.ts:1-2'],
+      ['PaymentRetrier.retry', 'src/Retry.ts:14-16'],
+      ['Store.Put', 'go/store/store.go:5-8'],
+      ['Parser.parse_number', 'rs/src/lib.rs:4-7'],
+    ];
+    for (const [target, head] of cases) assert.equal((await call('read', { target })).text.split('\n')[0], head, target);
+  });
+
+  it('outlines a big file with every top-level definition, consts and arrow functions included, and says how many more', async () => {
+    const r = await call('read', { target: 'src/Big.ts', max_tokens: 800 });
+    assert.match(r.text, /^src\/Big\.ts: \d+ lines, too large to read whole \(budget 800 tokens\)\noutline:\n2 function step0 · 5 function step1 · 8 function step2/);
+    assert.match(r.text, /… \d+ more definitions \(read a range to see them\)/);
+    assert.equal((r.structured.outline as unknown[]).length, 300);
+  });
+
+  it('locates overloads of one symbol in one file as one row, with the implementation\'s range', async () => {
+    const r = await call('locate', { query: 'pipe', kind: 'definition' });
+    const rows = r.structured.results as { file: string; line: number; endLine: number; overloads?: number }[];
+    assert.deepEqual(rows.map((x) => [x.file, x.line, x.endLine, x.overloads]), [['src/Function.ts', 10, 21, 6]]);
+  });
+
+  it('never takes documentation or changelog lines for definitions', async () => {
+    const r = await call('locate', { query: 'withBackoff', kind: 'definition' });
+    assert.deepEqual((r.structured.results as { file: string }[]).map((x) => x.file), ['src/Retry.ts']);
+    const any = await call('locate', { query: 'withBackoff', max_results: 20 });
+    const kinds = Object.fromEntries((any.structured.results as { file: string; line: number; kind: string }[]).map((x) => [`${x.file}:${x.line}`, x.kind]));
+    assert.equal(kinds['docs/ChangeLog:1'], 'comment');
+    assert.equal(kinds['docs/guide.md:3'], 'comment');
+    assert.equal(kinds['src/Retry.ts:12'], 'comment');
+    assert.equal(kinds['src/Retry.ts:15'], 'call');
+  });
+
+  it('lists callers as real calls with their enclosing functions, other mentions counted apart', async () => {
+    const r = await call('explore', { question: 'who calls withBackoff', anchor: 'withBackoff', relation: 'callers' });
+    assert.match(r.text, /withBackoff: 1 definition \(src\/Retry\.ts:4 function\); 2 calls in 2 files/);
+    assert.match(r.text, /not calls, counted apart: 0 type uses, 1 import, 1 mention in comments/);
+    assert.match(r.text, /src\/Retry\.ts: 15 in PaymentRetrier\.retry/);
+    assert.match(r.text, /test\/retry\.test\.ts: 2 \(top level\)/);
+    assert.doesNotMatch(r.text, /src\/Effect\.ts/, 'Effect.ts passes withBackoff as a value: not a call');
+    assert.match(r.text, /answered from the code index/);
+  });
+
+  it('answers callees, dependencies, impact and an overview from the graph', async () => {
+    const callees = await call('explore', { question: 'what does it call', anchor: 'withBackoff', relation: 'callees' });
+    assert.match(callees.text, /computeDelay → src\/Retry\.ts:8/);
+    assert.match(callees.text, /Math\.min \(outside the project\)/);
+    const deps = await call('explore', { question: 'imports', anchor: 'src/Effect.ts', relation: 'dependencies' });
+    assert.match(deps.text, /src\/Effect\.ts imports 2, is imported by 0/);
+    assert.match(deps.text, /1: \.\/Function\.js → src\/Function\.ts/);
+    const impact = await call('explore', { question: 'what breaks', anchor: 'computeDelay', relation: 'impact' });
+    assert.match(impact.text, /depth 1: withBackoff src\/Retry\.ts:4/);
+    assert.match(impact.text, /depth 2: PaymentRetrier\.retry src\/Retry\.ts:14/);
+    const overview = await call('explore', { question: 'overview', relation: 'overview' });
+    assert.match(overview.text, /^overview: \d+ source files in \d+ modules/);
+    assert.match(overview.text, /src: \d+ files \(typescript\); key: /);
+  });
+
+  it('answers a question in words with definition blocks, the phrase first', async () => {
+    const r = await call('search', { pattern: 'payment retry logic' });
+    assert.equal(r.structured.status, 'ok');
+    const results = r.structured.results as { file: string; line: number }[];
+    assert.deepEqual([results[0]!.file, results[0]!.line], ['src/Retry.ts', 4]);
+    assert.match(r.text, /^\d+ of \d+ definitions in \d+ files/);
+    const backoff = await call('search', { pattern: 'exponential backoff' });
+    assert.equal((backoff.structured.results as { line: number }[])[0]?.line, 4);
+  });
+});
