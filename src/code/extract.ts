@@ -177,14 +177,21 @@ export function identifierWords(name: string): string[] {
     .filter((w) => w.length > 1);
 }
 
-function bodyWords(text: string, start: number, end: number): string {
+function bodyWords(text: string, start: number, end: number, split: Map<string, string[]>): string {
   const words = new Set<string>();
-  const slice = text.slice(start, Math.min(end, start + 20_000));
+  const seen = new Set<string>();
+  const slice = text.slice(start, Math.min(end, start + 8000));
   for (const m of slice.matchAll(/[A-Za-z_][\w]{2,}/g)) {
-    for (const w of identifierWords(m[0])) {
-      words.add(w);
-      if (words.size >= 200) return [...words].join(' ');
+    const token = m[0];
+    if (seen.has(token)) continue;
+    seen.add(token);
+    let parts = split.get(token);
+    if (!parts) {
+      parts = identifierWords(token);
+      split.set(token, parts);
     }
+    for (const w of parts) words.add(w);
+    if (words.size >= 200) break;
   }
   return [...words].join(' ');
 }
@@ -212,6 +219,7 @@ function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted
   const refs: { node: Node; kind: ReferenceKind; qualifier?: string; name?: string }[] = [];
   const imports: ExtractedImport[] = [];
   const mentions: { name: string; line: number; byte: number }[] = [];
+  const split = new Map<string, string[]>();
   for (const match of matches) {
     let defNode: Node | undefined;
     let defCapture = '';
@@ -276,7 +284,7 @@ function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted
         exported: isExported(outer, name, id),
         bodiless: kind === 'prototype' || ((kind === 'function' || kind === 'method') && !body && !defNode.childForFieldName('value')),
         doc,
-        words: bodyWords(text, outer.startIndex, outer.endIndex),
+        words: kind === 'field' || kind === 'impl' ? '' : bodyWords(text, outer.startIndex, outer.endIndex, split),
         startByte: outer.startIndex,
         endByte: outer.endIndex,
         nameByte: nameNode.startIndex,

@@ -67,8 +67,10 @@ function hashOf(text: string): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
+/** Lets pending I/O and tool calls run (setImmediate where the runtime has it: no 1 ms timer floor). */
 function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
 
 export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {

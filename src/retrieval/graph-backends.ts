@@ -7,6 +7,7 @@ import type { Executor } from '../exec/executor.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { createBuiltinAdapter, createNullAdapter, type GraphAdapter, withFallback } from './graph.ts';
+import { createCodegraphAdapter } from './graph-codegraph.ts';
 
 export interface GraphDeps {
   runtime: Runtime;
@@ -30,5 +31,5 @@ export function createGraph(backend: GraphBackend, deps: GraphDeps): GraphAdapte
     const bin = deps.runtime.which('codebase-memory-mcp');
     return withFallback(bin ? missing(backend, deps.logger, `found at ${bin}, but its answers are not mapped yet`) : missing(backend, deps.logger, 'codebase-memory-mcp is not on PATH'), builtin, deps.logger);
   }
-  return withFallback(missing(backend, deps.logger, 'codegraph is not installed'), builtin, deps.logger);
+  return withFallback(createCodegraphAdapter(deps), builtin, deps.logger);
 }

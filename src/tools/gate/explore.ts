@@ -253,7 +253,7 @@ export const explore = defineTool({
     if (text.length > budget) text = `${text.slice(0, text.lastIndexOf('\n', budget))}\n(cut to fit ${tokenBudget(ctx, undefined)} tokens)`;
     const status = ctx.app.code.status();
     text += fromGraph
-      ? `\n(answered from the code index, backend ${ctx.app.graph.name})`
+      ? `\n(answered from ${ctx.app.graph.name === 'builtin' ? 'the code index' : `the ${ctx.app.graph.name} graph, the code index where it had no answer`})`
       : `\n(${GRAPH_NOTE}${ctx.app.graph.name !== 'none' && status.state === 'building' ? ` The code index is being built (${status.done} of ${status.total} files); ask again shortly.` : ''})`;
     return { text, structured: { relation, anchor: args.anchor ?? null, lines, graph: fromGraph !== undefined } };
   },
