@@ -345,23 +345,6 @@ export interface ExtractOptions {
   onBadPattern?: (pattern: string, error: unknown) => void;
 }
 
-/** The longest ERROR node's share of the file's lines (0 when it parsed cleanly). */
-function errorShare(root: Node): number {
-  if (!root.hasError) return 0;
-  let worst = 0;
-  const lines = Math.max(1, root.endPosition.row - root.startPosition.row);
-  const visit = (n: Node, depth: number) => {
-    if (n.type === 'ERROR') {
-      worst = Math.max(worst, n.endPosition.row - n.startPosition.row);
-      return;
-    }
-    if (depth > 3 || !n.hasError) return;
-    for (const c of n.children) if (c) visit(c, depth + 1);
-  };
-  visit(root, 0);
-  return worst / lines;
-}
-
 /**
  * Top-level pieces of a file: a new piece starts at a line that begins in column 0 after a blank
  * line. Used when the grammar's error recovery swallows much of a file in one ERROR node (a
@@ -409,7 +392,9 @@ export async function extract(grammars: Grammars, language: LanguageId, text: st
   const tree = parser.parse(text);
   if (!tree) return { definitions: [], references: [], imports: [] };
   try {
-    if (errorShare(tree.rootNode) < 0.2) return collect(query.matches(tree.rootNode), text, language);
+    // Any syntax error: parse the file again piece by piece, so an error (a construct the grammar
+    // does not know) stays inside its own top-level statement instead of derailing what follows.
+    if (!tree.rootNode.hasError) return collect(query.matches(tree.rootNode), text, language);
   } finally {
     tree.delete();
   }

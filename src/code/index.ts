@@ -21,8 +21,8 @@ export const PARSER_VERSION = 1;
 /** A refresh pass runs at most this often on use. */
 const REFRESH_EVERY_MS = 30_000;
 /** Parsed files written per transaction, and the source bytes one batch may hold. */
-const BATCH_FILES = 64;
-const BATCH_BYTES = 4_000_000;
+const BATCH_FILES = 32;
+const BATCH_BYTES = 2_000_000;
 
 export interface CodeIndexDeps {
   fs: RuntimeFs;

@@ -60,6 +60,10 @@ export interface FileMeta {
   parser: number;
 }
 
+const REFS_PER_INSERT = 64;
+const ONE_REF = 'INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) VALUES (?, ?, ?, ?, ?, ?)';
+const MANY_REFS = `INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) VALUES ${Array.from({ length: REFS_PER_INSERT }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}`;
+
 const DEF_COLUMNS = 'd.id, f.path, d.name, d.kind, d.container, d.parent_id, d.signature, d.start_line, d.name_line, d.end_line, d.exported, d.bodiless';
 
 export class CodeStore {
@@ -134,9 +138,12 @@ export class CodeStore {
           this.db.run('INSERT INTO code_blocks (rowid, name, signature, doc, body) VALUES (?, ?, ?, ?, ?)', [id, `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`, d.signature, doc, d.words]);
         }
       }
-      for (const r of extracted.references) {
-        this.db.run('INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) VALUES (?, ?, ?, ?, ?, ?)', [fileId, r.name, r.line, r.kind, r.qualifier ?? null, r.enclosing === undefined ? null : (ids[r.enclosing] ?? null)]);
-      }
+      // References are most of the rows: written REFS_PER_INSERT to a statement.
+      const refs = extracted.references;
+      let i = 0;
+      const values = (r: (typeof refs)[number]) => [fileId, r.name, r.line, r.kind, r.qualifier ?? null, r.enclosing === undefined ? null : (ids[r.enclosing] ?? null)];
+      for (; i + REFS_PER_INSERT <= refs.length; i += REFS_PER_INSERT) this.db.run(MANY_REFS, refs.slice(i, i + REFS_PER_INSERT).flatMap(values));
+      for (; i < refs.length; i++) this.db.run(ONE_REF, values(refs[i]!));
       extracted.imports.forEach((imp, i) => {
         this.db.run('INSERT INTO code_imports (file_id, line, source, target) VALUES (?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null]);
       });
