@@ -2,7 +2,10 @@
 // definition in locate's top 1 / top 3, and what did the answer cost in tokens compared with
 // `rg -n SYMBOL` for the same question.
 //
-//   node --import tsx scripts/bench-gate.ts [effect|linux|all]
+//   node --import tsx scripts/bench-gate.ts [effect|linux|all] [none|builtin]
+//
+// The backend defaults to none (file scans only, comparable with earlier runs); builtin builds the
+// code index first and answers from it.
 //
 // Corpora: the `effect` package's TypeScript sources (npm install effect into /tmp/bench-effect) and
 // the Linux 6.1 kernel (apt-get install linux-source-6.1; unpacked into /tmp/linux-full). Both are
@@ -13,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadRuntime } from '../src/runtime/index.ts';
 import type { Runtime } from '../src/runtime/types.ts';
+import type { GraphBackend } from '../src/config/schema.ts';
 import { createAppContext } from '../src/app/bootstrap.ts';
 import { createClientSession } from '../src/app/context.ts';
 import { TOOLS } from '../src/tools/index.ts';
@@ -86,15 +90,20 @@ const CORPORA: Corpus[] = [
 
 const tokens = (chars: number) => Math.ceil(chars / 3.5);
 
-async function run(runtime: Runtime, corpus: Corpus): Promise<void> {
+async function run(runtime: Runtime, corpus: Corpus, backend: GraphBackend): Promise<void> {
   const root = corpus.root();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-gate-'));
-  const app = createAppContext({ ...runtime, env: { get: (n) => (n === 'CTXGATE_DATA_DIR' ? dataDir : runtime.env.get(n)), toObject: () => ({ ...runtime.env.toObject(), CTXGATE_DATA_DIR: dataDir }) } }, { projectRoot: root, debug: false, graphBackend: 'none' });
+  const app = createAppContext({ ...runtime, env: { get: (n) => (n === 'CTXGATE_DATA_DIR' ? dataDir : runtime.env.get(n)), toObject: () => ({ ...runtime.env.toObject(), CTXGATE_DATA_DIR: dataDir }) } }, { projectRoot: root, debug: false, graphBackend: backend });
+  if (backend === 'builtin') {
+    const started = performance.now();
+    await app.code.refresh();
+    console.log(`code index built in ${Math.round(performance.now() - started)} ms`);
+  }
   const registry = createToolRegistry(TOOLS);
   const call = async (args: Record<string, unknown>) =>
     registry.call('locate', args, { app, session: createClientSession(crypto.randomUUID()), signal: new AbortController().signal, progress: async () => undefined });
 
-  console.log(`\n${corpus.name}: ${root}`);
+  console.log(`\n${corpus.name} (backend ${backend}): ${root}`);
   console.log('symbol              top1 top3  locate tokens  rg -n tokens   saved   ms   (kind any: status, tokens)');
   let top1 = 0;
   let top3 = 0;
@@ -126,5 +135,6 @@ async function run(runtime: Runtime, corpus: Corpus): Promise<void> {
 }
 
 const which = process.argv[2] ?? 'all';
+const backend = (process.argv[3] ?? 'none') as GraphBackend;
 const runtime = await loadRuntime();
-for (const corpus of CORPORA) if (which === 'all' || which === corpus.name) await run(runtime, corpus);
+for (const corpus of CORPORA) if (which === 'all' || which === corpus.name) await run(runtime, corpus, backend);

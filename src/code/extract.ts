@@ -369,6 +369,45 @@ function pieces(text: string): { text: string; line: number; byte: number }[] {
   return out;
 }
 
+const HEADER = /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(const|let|var|function\*?|class|interface|type|enum|namespace|def|fn|func|struct|trait)\s+([A-Za-z_$][\w$]*)/;
+const HEADER_KIND: Record<string, DefinitionKind> = { const: 'const', let: 'variable', var: 'variable', 'function*': 'function', function: 'function', def: 'function', fn: 'function', func: 'function', class: 'class', interface: 'interface', type: 'type', enum: 'enum', namespace: 'namespace', struct: 'struct', trait: 'trait' };
+
+/**
+ * A piece the grammar could not parse still defines what its first line says (`export const dual: {`):
+ * the line-heuristic tier, for the one statement the grammar lost.
+ */
+function rescue(found: Extracted, text: string): void {
+  const lines = text.split('\n');
+  let first = 0;
+  while (first < lines.length && (/^\s*(\/\/|\/\*|\*|#|$)/.test(lines[first]!) || /^\s*@/.test(lines[first]!))) first++;
+  const m = HEADER.exec(lines[first] ?? '');
+  if (!m) return;
+  const name = m[2]!;
+  if (found.definitions.some((d) => d.name === name && d.nameLine === first + 1)) return;
+  let last = lines.length;
+  while (last > first + 1 && !lines[last - 1]!.trim()) last--;
+  const doc = lines.slice(0, first).join('\n');
+  found.definitions.unshift({
+    name,
+    kind: /=\s*(?:async\s*)?(?:function\b|(?:<[^=]*>)?\([^)]*\)[^=]*=>)/.test(lines[first]!) ? 'function' : (HEADER_KIND[m[1]!] ?? 'const'),
+    container: undefined,
+    parent: undefined,
+    signature: lines[first]!.trim().replace(/\s*[{=:]$/, '').slice(0, 240),
+    startLine: doc.trim() ? 1 : first + 1,
+    nameLine: first + 1,
+    endLine: last,
+    exported: /^export\b|^pub\b/.test(lines[first]!),
+    bodiless: false,
+    doc: doc.slice(0, 600),
+    words: identifierWords(name).join(' '),
+    startByte: 0,
+    endByte: text.length,
+  });
+  // Indexes into the list moved by one.
+  for (const d of found.definitions.slice(1)) if (d.parent !== undefined) d.parent++;
+  for (const r of found.references) if (r.enclosing !== undefined) r.enclosing++;
+}
+
 function shifted(e: Extracted, line: number, byte: number, defBase: number): Extracted {
   return {
     definitions: e.definitions.map((d) => ({
@@ -403,7 +442,9 @@ export async function extract(grammars: Grammars, language: LanguageId, text: st
     const t = parser.parse(piece.text);
     if (!t) continue;
     try {
-      const part = shifted(collect(query.matches(t.rootNode), piece.text, language), piece.line, piece.byte, all.definitions.length);
+      const found = collect(query.matches(t.rootNode), piece.text, language);
+      if (t.rootNode.hasError) rescue(found, piece.text);
+      const part = shifted(found, piece.line, piece.byte, all.definitions.length);
       all.definitions.push(...part.definitions);
       all.references.push(...part.references);
       all.imports.push(...part.imports);

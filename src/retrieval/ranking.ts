@@ -115,7 +115,8 @@ export function rankHits(input: RankInput, config: Config): ResultItem[] {
   const newest = Math.max(...times);
   const items = input.hits.map((hit, i) => {
     const mtime = input.mtimes.get(hit.file) ?? oldest;
-    const recency = newest > oldest ? (mtime - oldest) / (newest - oldest) : 1;
+    // A definition from the code index is ranked by what it is, not by when its file was written.
+    const recency = hit.def ? 1 : newest > oldest ? (mtime - oldest) / (newest - oldest) : 1;
     const score =
       (w.kind * KIND_WEIGHT[hit.kind] +
         w.lexical * lexical[i]! +
