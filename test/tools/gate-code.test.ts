@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createClientSession } from '../../src/app/context.ts';
+import { TOOLS } from '../../src/tools/index.ts';
+import { createToolRegistry } from '../../src/tools/registry.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
 
 type Structured = Record<string, unknown>;
@@ -180,5 +183,24 @@ describe('gate tools answering from the code index', () => {
     assert.match(r.text, /^\d+ of \d+ definitions in \d+ files/);
     const backoff = await call('search', { pattern: 'exponential backoff' });
     assert.equal((backoff.structured.results as { line: number }[])[0]?.line, 4);
+  });
+});
+
+describe('while the code index is being built', () => {
+  it('reports its progress to a client that asked, and answers from a file scan meanwhile', async () => {
+    const root = fixture({ 'src/a.ts': 'export function alpha() {\n  return 1;\n}\n' });
+    const t = testApp(root, { graphBackend: 'builtin' });
+    try {
+      const building = { ...t.app.code, status: () => ({ state: 'building' as const, done: 3, total: 10 }), ready: async () => undefined };
+      const app = { ...t.app, code: building };
+      const seen: [number, number | undefined, string | undefined][] = [];
+      const registry = createToolRegistry(TOOLS);
+      const r = await registry.call('locate', { query: 'alpha' }, { app, session: createClientSession('p'), signal: new AbortController().signal, progress: async (p, total, message) => void seen.push([p, total, message]) });
+      assert.deepEqual(seen, [[3, 10, 'building the code index: 3 of 10 files (answering from a file scan meanwhile)']]);
+      assert.match(textOf(r), /src\/a\.ts:1-3 definition/);
+    } finally {
+      await t.close();
+      removeDir(root);
+    }
   });
 });

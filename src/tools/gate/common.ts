@@ -76,3 +76,13 @@ export function lineReader(ctx: ToolCallContext, workdir: string): (file: string
 export function indexedPath(ctx: ToolCallContext, file: SafePath): string | undefined {
   return file.workdir === ctx.app.code.root ? file.relative : undefined;
 }
+
+/**
+ * While the code index is being built, tells a client that asked for progress how far it is (the
+ * answer itself comes from a file scan meanwhile).
+ */
+export async function reportIndexProgress(ctx: ToolCallContext): Promise<void> {
+  if (ctx.app.graph.name === 'none') return;
+  const s = ctx.app.code.status();
+  if (s.state === 'building' && s.total > 0) await ctx.progress(s.done, s.total, `building the code index: ${s.done} of ${s.total} files (answering from a file scan meanwhile)`);
+}

@@ -10,7 +10,7 @@ import { isTestPath } from '../../retrieval/kinds.ts';
 import { UNENTERED_DIRS } from '../../workspace/list.ts';
 import { walk } from '../../workspace/walk.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
-import { findSymbol, lineReader, resolveScope, tokenBudget } from './common.ts';
+import { findSymbol, lineReader, reportIndexProgress, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   question: z.string().min(1).max(500).describe('your question'),
@@ -215,6 +215,7 @@ export const explore = defineTool({
   input,
   annotations: READ_ONLY,
   async run(args, ctx): Promise<ToolReply> {
+    await reportIndexProgress(ctx);
     let relation = args.relation ?? 'auto';
     if (relation === 'auto') {
       const q = args.question.toLowerCase();

@@ -12,7 +12,7 @@ import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { compileRegex, escapeRegex } from '../../text/linear-regex.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import type { Definition } from '../../retrieval/graph.ts';
-import { findSymbol, indexedPath, tokenBudget } from './common.ts';
+import { findSymbol, indexedPath, reportIndexProgress, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   target: z.string().min(1).max(1000).describe('symbol, Class.method, file or file:start-end'),
@@ -165,6 +165,7 @@ export const read = defineTool({
   input,
   annotations: READ_ONLY,
   async run(args, ctx): Promise<ToolReply> {
+    await reportIndexProgress(ctx);
     const budget = tokenBudget(ctx, args.max_tokens);
     const cpt = ctx.app.config.estimation.charsPerToken;
     const expand = args.expand ?? true;

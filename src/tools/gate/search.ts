@@ -4,7 +4,7 @@ import { runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
-import { hitListBytes, passedGate, refineReply, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
+import { hitListBytes, passedGate, refineReply, reportIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   pattern: z.string().min(1).max(500),
@@ -30,6 +30,7 @@ export const search = defineTool({
   input,
   annotations: READ_ONLY,
   async run(args, ctx) {
+    await reportIndexProgress(ctx);
     const scope = resolveScope(ctx, args.scope);
     const exclude = resolveExcludes(ctx, scope, args.exclude);
     const { dispatched, items, decision } = await runGated(ctx.app, ctx.session.refusals, {
