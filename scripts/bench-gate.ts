@@ -3,6 +3,7 @@
 // `rg -n SYMBOL` for the same question.
 //
 //   node --import tsx scripts/bench-gate.ts [effect|linux|all] [none|builtin]
+//   BENCH_DATA_DIR=/tmp/x …   reuses a data folder (and its code index) across runs
 //
 // The backend defaults to none (file scans only, comparable with earlier runs); builtin builds the
 // code index first and answers from it.
@@ -92,7 +93,8 @@ const tokens = (chars: number) => Math.ceil(chars / 3.5);
 
 async function run(runtime: Runtime, corpus: Corpus, backend: GraphBackend): Promise<void> {
   const root = corpus.root();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-gate-'));
+  // BENCH_DATA_DIR keeps the data folder (and so a built code index) from one run to the next.
+  const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-gate-'));
   const app = createAppContext({ ...runtime, env: { get: (n) => (n === 'CTXGATE_DATA_DIR' ? dataDir : runtime.env.get(n)), toObject: () => ({ ...runtime.env.toObject(), CTXGATE_DATA_DIR: dataDir }) } }, { projectRoot: root, debug: false, graphBackend: backend });
   if (backend === 'builtin') {
     const started = performance.now();
@@ -131,7 +133,7 @@ async function run(runtime: Runtime, corpus: Corpus, backend: GraphBackend): Pro
   const n = Object.keys(corpus.symbols).length;
   console.log(`${corpus.name}: top1 ${top1}/${n}, top3 ${top3}/${n}; locate answers ${ours} tokens in all vs ${theirs} for rg -n (${Math.round((1 - ours / theirs) * 100)}% fewer)`);
   await app.lifecycle.shutdown('bench done');
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!process.env.BENCH_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
 }
 
 const which = process.argv[2] ?? 'all';
