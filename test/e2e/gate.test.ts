@@ -85,6 +85,44 @@ describe('gate tools over a real MCP client', () => {
   });
 });
 
+describe('the code index over a real MCP client', () => {
+  let client: Client;
+  let dataDir: string;
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Reply;
+
+  before(async () => {
+    dataDir = fixture();
+    ({ client } = await connectStdio(['--project-root', REPO], { CTXGATE_DATA_DIR: dataDir }));
+    // The first call starts the build in the background; ask until the index answers (bounded).
+    for (let i = 0; i < 200; i++) {
+      const r = await call('explore', { question: 'overview', relation: 'overview' });
+      if (/answered from the code index/.test(r.content[0]!.text)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the code index never answered');
+  });
+  after(async () => {
+    await client.close();
+    removeDir(dataDir);
+  });
+
+  it('lists callers as calls with their enclosing function, mentions in strings left out', async () => {
+    const text = (await call('explore', { question: 'who calls handle', anchor: 'OrderHandler.handle', relation: 'callers' })).content[0]!.text;
+    assert.match(text, /ts\/src\/checkout\.ts: 8 in checkout/);
+    assert.doesNotMatch(text, /checkout\.ts: 6/);
+  });
+
+  it('reads a line inside a method as the whole method, and a file:line range in Python, Go and Rust alike', async () => {
+    const cases: [string, string][] = [
+      ['ts/src/orders/order-handler.ts:9', 'ts/src/orders/order-handler.ts:7-12'],
+      ['py/shop/cart.py:11', 'py/shop/cart.py:10-12'],
+      ['go/store/store.go:15', 'go/store/store.go:13-19'],
+      ['rs/src/lib.rs:11', 'rs/src/lib.rs:10-12'],
+    ];
+    for (const [target, head] of cases) assert.equal((await call('read', { target })).content[0]!.text.split('\n')[0], head, target);
+  });
+});
+
 describe('backpressure over a real MCP client', () => {
   let client: Client;
   let repo: string;
@@ -98,7 +136,8 @@ describe('backpressure over a real MCP client', () => {
     files['app/widget-view.ts'] = 'export function widget(n: number) {\n  return n;\n}\n';
     repo = fixture(files);
     dataDir = fixture();
-    ({ client } = await connectStdio(['--project-root', repo], { CTXGATE_DATA_DIR: dataDir }));
+    // The file-scan answers, pinned: the code index's own answers are tested in test/tools/gate-code.test.ts.
+    ({ client } = await connectStdio(['--project-root', repo, '--graph-backend', 'none'], { CTXGATE_DATA_DIR: dataDir }));
   });
   after(async () => {
     await client.close();
