@@ -35,15 +35,17 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX code_defs_name ON code_defs(name);
       CREATE INDEX code_defs_file ON code_defs(file_id, start_line);
+      -- The biggest table: clustered by name (what every question asks by), one row per name, kind
+      -- and line of a file, no rowid.
       CREATE TABLE code_refs (
-        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
         name TEXT NOT NULL,
-        line INTEGER NOT NULL,
         kind TEXT NOT NULL,
+        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        line INTEGER NOT NULL,
         qualifier TEXT,
-        def_id INTEGER
-      );
-      CREATE INDEX code_refs_name ON code_refs(name, kind);
+        def_id INTEGER,
+        PRIMARY KEY (name, kind, file_id, line)
+      ) WITHOUT ROWID;
       CREATE INDEX code_refs_file ON code_refs(file_id);
       CREATE TABLE code_imports (
         file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
