@@ -45,6 +45,8 @@ export interface ExtractedDefinition {
   doc: string;
   /** Distinct words of the identifiers in its body (for questions in words). */
   words: string;
+  /** Worth a block in the full-text index (functions, types, and outside C/C++ constants). */
+  searchable: boolean;
   startByte: number;
   endByte: number;
 }
@@ -191,9 +193,17 @@ function bodyWords(text: string, start: number, end: number, split: Map<string, 
       split.set(token, parts);
     }
     for (const w of parts) words.add(w);
-    if (words.size >= 200) break;
+    if (words.size >= 100) break;
   }
   return [...words].join(' ');
+}
+
+const SEARCHABLE = new Set<DefinitionKind>(['function', 'method', 'constructor', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'namespace', 'module']);
+
+/** Blocks for questions in words: code with a body worth describing. C/C++ constants and macros are
+ * millions of register names in a kernel tree; elsewhere a constant is often an API (`export const`). */
+function searchableKind(kind: DefinitionKind, id: LanguageId): boolean {
+  return SEARCHABLE.has(kind) || ((kind === 'const' || kind === 'variable') && id !== 'c' && id !== 'cpp');
 }
 
 function kindOf(captureName: string, def: Node): DefinitionKind {
@@ -284,7 +294,8 @@ function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted
         exported: isExported(outer, name, id),
         bodiless: kind === 'prototype' || ((kind === 'function' || kind === 'method') && !body && !defNode.childForFieldName('value')),
         doc,
-        words: kind === 'field' || kind === 'impl' ? '' : bodyWords(text, outer.startIndex, outer.endIndex, split),
+        words: searchableKind(kind, id) ? bodyWords(text, outer.startIndex, outer.endIndex, split) : '',
+        searchable: searchableKind(kind, id),
         startByte: outer.startIndex,
         endByte: outer.endIndex,
         nameByte: nameNode.startIndex,
@@ -400,6 +411,7 @@ function rescue(found: Extracted, text: string): void {
     bodiless: false,
     doc: doc.slice(0, 600),
     words: identifierWords(name).join(' '),
+    searchable: true,
     startByte: 0,
     endByte: text.length,
   });

@@ -72,8 +72,9 @@ export function definitionStrength(d: Definition): number {
   let s = KIND_RANK[d.kind] ?? 0.6;
   if (d.bodiless && !d.overloads.length) s *= 0.7;
   if (!d.topLevel) s *= 0.85;
-  // A file-private definition is rarely the one asked for when an exported one exists.
-  if (!d.exported) s *= 0.8;
+  // A file-private definition is rarely the one asked for when an exported one exists (a `static
+  // inline` in a C header is part of the header's interface, though).
+  if (!d.exported && !/\.(h|hh|hpp|hxx)$/.test(d.file)) s *= 0.8;
   if (TEST_PATH.test(d.file)) s *= 0.5;
   const stem = (d.file.split('/').pop() ?? '').replace(/\.[^.]*$/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
   if (stem && d.name.toLowerCase().replace(/[^a-z0-9]/g, '') === stem) s = Math.min(1, s * 1.1);

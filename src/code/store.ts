@@ -133,7 +133,7 @@ export class CodeStore {
         );
         const id = this.db.lastInsertRowid();
         ids.push(id);
-        if (d.kind !== 'impl' && d.kind !== 'field') {
+        if (d.searchable) {
           const doc = d.doc.replace(/^\s*(?:\/\*\*?|\*\/?|\/\/\/?|#)\s?/gm, ' ');
           this.db.run('INSERT INTO code_blocks (rowid, name, signature, doc, body) VALUES (?, ?, ?, ?, ?)', [id, `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`, d.signature, doc, d.words]);
         }

@@ -156,10 +156,10 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(preproc_function_def name: (identifier) @name) @def.macro',
     '(translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name)) @def.variable)',
     '(enumerator name: (identifier) @name) @def.const',
-    '(field_declaration_list (field_declaration declarator: (field_identifier) @name) @def.field)',
     '(call_expression function: (identifier) @ref.call)',
     '(call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.call))',
-    '(type_identifier) @ref.type',
+    // C and C++ name types in every declaration: at kernel scale type uses would be most of the
+    // index, so they are left to the scan (struct members likewise).
     '(preproc_include path: (_) @source) @import',
     '(comment) @comment',
   ],
@@ -182,7 +182,6 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(call_expression function: (identifier) @ref.call)',
     '(call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.call))',
     '(call_expression function: (qualified_identifier scope: (_) @qualifier name: (identifier) @ref.call))',
-    '(type_identifier) @ref.type',
     '(preproc_include path: (_) @source) @import',
     '(comment) @comment',
   ],
