@@ -236,7 +236,7 @@ async function refreshAfterTouching(root: string, dbFile: string, n: number): Pr
   const started = performance.now();
   await index.refresh();
   const ms = performance.now() - started;
-  index.close();
+  await index.close();
   files.forEach((f, i) => utimesSync(path.join(root, f), before[i]!.atime, before[i]!.mtime));
   return Math.round(ms);
 }

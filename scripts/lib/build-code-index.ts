@@ -23,7 +23,7 @@ const started = performance.now();
 await index.refresh();
 const ms = performance.now() - started;
 const cpu = process.cpuUsage();
-index.close();
+await index.close();
 console.log(
   JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), baselineMB, dbMB: +(statSync(dbFile).size / 1e6).toFixed(1) }),
 );

@@ -9,6 +9,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Database } from '../storage/database.ts';
+import { type Lease, withLease } from '../storage/lease.ts';
 import { type CatalogueEntry, catalogue, MAX_PARSE_BYTES } from './catalogue.ts';
 import { type Extracted, extract } from './extract.ts';
 import type { Grammars } from './grammars.ts';
@@ -22,6 +23,9 @@ export const PARSER_VERSION = 2;
 const REFRESH_EVERY_MS = 30_000;
 /** Parsed files written per transaction, and the source bytes one batch may hold. */
 const BATCH_FILES = 32;
+/** One process builds (a lease in the database); it renews the lease with every batch it writes. */
+const LEASE_NAME = 'code-index';
+const LEASE_TTL_MS = 60_000;
 const BATCH_BYTES = 2_000_000;
 
 export interface CodeIndexDeps {
@@ -54,7 +58,8 @@ export interface CodeIndex {
   fresh(paths: Iterable<string>): Promise<number>;
   /** A full refresh pass, awaited (tests, benchmarks, the first build). */
   refresh(): Promise<void>;
-  close(): void;
+  /** Stops a running pass at its next file and closes the database. */
+  close(): Promise<void>;
 }
 
 interface Pending {
@@ -93,7 +98,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         store = new CodeStore(db);
         if (store.meta('root') !== deps.root || store.meta('parser') !== String(PARSER_VERSION)) {
           // Another root or an older extraction: start again from nothing.
-          db.transaction(() => {
+          await db.writeTransaction(() => {
             db.exec('DELETE FROM code_blocks; DELETE FROM code_refs; DELETE FROM code_imports; DELETE FROM code_defs; DELETE FROM code_files; DELETE FROM code_meta;');
             store!.setMeta('root', deps.root);
             store!.setMeta('parser', String(PARSER_VERSION));
@@ -157,18 +162,27 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     return { meta, extracted, targets };
   }
 
-  function write(s: CodeStore, batch: Pending[]): void {
+  /** Writes a batch in one transaction, waiting for other processes' writes without blocking. */
+  async function write(s: CodeStore, batch: Pending[], lease?: Lease): Promise<void> {
     if (!batch.length) return;
-    s.db.transaction(() => {
-      for (const p of batch) s.replace(p.meta, p.extracted, p.targets);
+    const items = batch.splice(0);
+    await s.db.writeTransaction(() => {
+      lease?.renew();
+      for (const p of items) s.replace(p.meta, p.extracted, p.targets);
     });
-    batch.length = 0;
   }
 
+  /** A refresh pass, by the one process holding the build lease; the others use what exists. */
   async function pass(s: CodeStore): Promise<void> {
+    const leased = await withLease(s.db, LEASE_NAME, LEASE_TTL_MS, (lease) => build(s, lease));
+    if (leased.ok) return;
+    if (state === 'building') state = 'idle';
+    deps.logger.log('code_index_built_elsewhere', { pid: leased.holder.pid, since: leased.holder.since });
+  }
+
+  async function build(s: CodeStore, lease: Lease): Promise<void> {
     const started = Date.now();
     const first = state !== 'ready';
-    if (first) state = 'building';
     deps.logger.log('code_index_start', { root: deps.root, first });
     const rows = new Map(s.files().map((r) => [r.path, r]));
     const entries: CatalogueEntry[] = [];
@@ -199,7 +213,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         if (pending.extracted) parsed++;
       }
       if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
-        write(s, batch);
+        await write(s, batch, lease);
         bytes = 0;
       }
       if (performance.now() - lastYield > 20) {
@@ -208,14 +222,18 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       }
       if (done % 2000 === 0) deps.logger.log('code_index_progress', { done, total });
     }
-    write(s, batch);
-    for (const gone of rows.keys()) s.remove(gone);
-    s.setMeta('complete', '1');
+    await write(s, batch, lease);
+    const gone = [...rows.keys()];
+    await s.db.writeTransaction(() => {
+      for (const file of gone) s.remove(file);
+      s.setMeta('complete', '1');
+    });
     state = 'ready';
-    deps.logger.log('code_index_done', { files: total, parsed, removed: rows.size, ms: Date.now() - started });
+    deps.logger.log('code_index_done', { files: total, parsed, removed: gone.length, ms: Date.now() - started });
   }
 
   function startPass(s: CodeStore): Promise<void> {
+    if (!running && state === 'idle') state = 'building';
     running ??= pass(s)
       .catch((e) => {
         error = messageOf(e);
@@ -235,14 +253,14 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     const row = s.file(rel);
     if (!st?.isFile) {
       if (!row) return false;
-      s.remove(rel);
+      await s.db.writeTransaction(() => s.remove(rel));
       paths?.delete(rel);
       return true;
     }
     if (row && row.size === st.size && row.mtime_ms === st.mtimeMs && row.parser === PARSER_VERSION) return false;
     paths?.add(rel);
     const pending = await prepare(s, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs }, row);
-    if (pending) write(s, [pending]);
+    if (pending) await write(s, [pending]);
     return pending !== undefined;
   }
 
@@ -253,6 +271,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       if (closed || state === 'unavailable') return undefined;
       const s = await open();
       if (!s) return undefined;
+      // Another process may have finished the first build meanwhile.
+      if (state !== 'ready' && s.meta('complete') === '1') state = 'ready';
       if (!running && Date.now() - lastPass > REFRESH_EVERY_MS) void startPass(s);
       return state === 'ready' ? s : undefined;
     },
@@ -276,8 +296,11 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       if (running) await running;
       await startPass(s);
     },
-    close() {
+    async close() {
       closed = true;
+      // A running pass stops at its next file; the database closes after it.
+      await running?.catch(() => undefined);
+      await Promise.allSettled(inFlight.values());
       try {
         store?.db.close();
       } catch {

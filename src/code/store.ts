@@ -89,7 +89,7 @@ export class CodeStore {
     return this.row<FileRow>('SELECT id, path, size, mtime_ms, hash, language, lines, parser FROM code_files WHERE path = ?', [path]);
   }
 
-  /** Records a file's stat after its content was found unchanged. */
+  /** Records a file's stat after its content was found unchanged (one statement: its own transaction). */
   touch(id: number, size: number, mtimeMs: number): void {
     this.db.run('UPDATE code_files SET size = ?, mtime_ms = ? WHERE id = ?', [size, mtimeMs, id]);
   }

@@ -8,6 +8,7 @@ import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
 import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { openDatabase } from '../../src/storage/database.ts';
+import { acquireLease } from '../../src/storage/lease.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 
 const dirs: string[] = [];
@@ -44,7 +45,7 @@ describe('the code index', () => {
     await index.refresh();
     assert.ok(await index.ready());
     assert.deepEqual((await findDefinitions(index, 'alpha'))?.map((d) => `${d.file}:${d.start}-${d.end}`), ['src/a.ts:1-3']);
-    index.close();
+    await index.close();
   });
 
   it('re-reads only files whose size or mtime changed, and re-parses only those whose content changed', async () => {
@@ -57,7 +58,7 @@ describe('the code index', () => {
     writeFileSync(path.join(root, 'b.ts'), 'export const b = 3;\n');
     await index.refresh();
     assert.equal(done(events)[2]!.parsed, 1, 'a.ts was only touched; b.ts changed');
-    index.close();
+    await index.close();
   });
 
   it('drops deleted files and picks up new ones on the next pass', async () => {
@@ -68,7 +69,7 @@ describe('the code index', () => {
     await index.refresh();
     assert.deepEqual(await findDefinitions(index, 'gone'), []);
     assert.equal((await findDefinitions(index, 'fresh'))?.length, 1);
-    index.close();
+    await index.close();
   });
 
   it('never answers from a stale parse: a file edited since indexing is parsed again before it is used', async () => {
@@ -80,7 +81,7 @@ describe('the code index', () => {
     assert.equal(at?.name, 'target');
     unlinkSync(path.join(root, 'a.ts'));
     assert.deepEqual(await findDefinitions(index, 'target'), []);
-    index.close();
+    await index.close();
   });
 
   it('skips ignored, secret-like and documentation files as sources of definitions', async () => {
@@ -94,7 +95,7 @@ describe('the code index', () => {
     });
     await index.refresh();
     assert.deepEqual((await findDefinitions(index, 'kmalloc'))?.map((d) => d.file), ['mm/slab.c']);
-    index.close();
+    await index.close();
   });
 
   it('resolves imports so that a call through an import is told apart from a same-named function', async () => {
@@ -109,13 +110,30 @@ describe('the code index', () => {
     assert.equal(call?.file, 'src/main.ts');
     assert.equal(call?.caller?.name, 'main');
     assert.equal(call?.certainty, 'imported');
-    index.close();
+    await index.close();
+  });
+
+  it('is built by one process at a time: while another holds the build lease, it uses what exists', async () => {
+    const { index, events, dbFile } = indexOf({ 'a.ts': 'export const a = 1;\n' });
+    await index.refresh();
+    await index.close();
+    const other = await openDatabase(runtime, dbFile, { busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+    const held = await acquireLease(other, 'code-index', 60_000);
+    assert.ok(held.ok);
+    const again = indexOf({ 'b.ts': 'export const b = 2;\n' }, { dbFile });
+    await again.index.refresh();
+    assert.ok(again.events.some((e) => e.event === 'code_index_built_elsewhere'));
+    assert.equal(done(again.events).length, 0, 'no pass of its own');
+    if (held.ok) await held.lease.release();
+    other.close();
+    await again.index.close();
+    assert.equal(done(events).length, 1);
   });
 
   it('keeps its own schema version and refuses to touch an index written by a newer ctxgate', async () => {
     const first = indexOf({ 'a.ts': 'export const a = 1;\n' });
     await first.index.refresh();
-    first.index.close();
+    await first.index.close();
     const db = await openDatabase(runtime, first.dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
     db.exec('PRAGMA user_version=99');
     db.close();
@@ -123,6 +141,6 @@ describe('the code index', () => {
     assert.equal(await again.index.ready(), undefined);
     assert.equal(again.index.status().state, 'unavailable');
     assert.ok(again.events.some((e) => e.event === 'code_index_unavailable'));
-    again.index.close();
+    await again.index.close();
   });
 });
