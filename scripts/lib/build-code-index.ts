@@ -13,7 +13,7 @@ const baselineMB = Math.round(process.memoryUsage().rss / 1e6);
 const index = createCodeIndex({
   fs: runtime.fs,
   grammars: createGrammars(runtime),
-  logger: { log() {}, file: undefined, close() {} },
+  logger: { log: (event, fields) => { if (process.env.BENCH_VERBOSE && !event.endsWith('progress')) console.error(event, JSON.stringify(fields)); }, file: undefined, close() {} },
   workdirs: { dirs: [root] },
   root,
   scan: { excludeDirs: ['node_modules', '.codegraph'], respectGitignore: true },

@@ -369,7 +369,9 @@ function pieces(text: string): { text: string; line: number; byte: number }[] {
   let byte = 0;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    if (i > start + 3 && lines[i - 1]!.trim() === '' && /^[^\s})\]*]/.test(l)) {
+    // Not a label (`out:` in kernel C), a preprocessor line or a block's closing word: those sit at
+    // column 0 inside functions too.
+    if (i > start + 3 && lines[i - 1]!.trim() === '' && /^[^\s})\]*#]/.test(l) && !/^(?:[A-Za-z_]\w*:(?:\s|$)|(?:case|default|end|else|elif|except|finally)\b)/.test(l)) {
       out.push({ text: text.slice(startByte, byte), line: start, byte: startByte });
       start = i;
       startByte = byte;
@@ -387,14 +389,14 @@ const HEADER_KIND: Record<string, DefinitionKind> = { const: 'const', let: 'vari
  * A piece the grammar could not parse still defines what its first line says (`export const dual: {`):
  * the line-heuristic tier, for the one statement the grammar lost.
  */
-function rescue(found: Extracted, text: string): void {
+function rescue(found: Extracted, text: string, known?: (name: string, line: number) => boolean): void {
   const lines = text.split('\n');
   let first = 0;
   while (first < lines.length && (/^\s*(\/\/|\/\*|\*|#|$)/.test(lines[first]!) || /^\s*@/.test(lines[first]!))) first++;
   const m = HEADER.exec(lines[first] ?? '');
   if (!m) return;
   const name = m[2]!;
-  if (found.definitions.some((d) => d.name === name && d.nameLine === first + 1)) return;
+  if (found.definitions.some((d) => d.name === name && d.nameLine === first + 1) || known?.(name, first + 1)) return;
   let last = lines.length;
   while (last > first + 1 && !lines[last - 1]!.trim()) last--;
   const doc = lines.slice(0, first).join('\n');
@@ -436,33 +438,80 @@ function shifted(e: Extracted, line: number, byte: number, defBase: number): Ext
   };
 }
 
+/** A top-level statement holding a syntax error over more lines than this has derailed the parser. */
+const DERAILED_LINES = 150;
+
 /** Parses `text` as `language` and extracts what the index keeps. */
 export async function extract(grammars: Grammars, language: LanguageId, text: string, options: ExtractOptions = {}): Promise<Extracted> {
   const { parser, language: lang, ts } = await grammars.parser(language);
   const query = queryFor(ts, lang, language, options.onBadPattern);
   const tree = parser.parse(text);
   if (!tree) return { definitions: [], references: [], imports: [] };
+  let all: Extracted;
+  const derailed: { start: number; end: number; line: number }[] = [];
+  const broken: { start: number; end: number; line: number; docLine: number; doc: string }[] = [];
   try {
-    // Any syntax error: parse the file again piece by piece, so an error (a construct the grammar
-    // does not know) stays inside its own top-level statement instead of derailing what follows.
-    if (!tree.rootNode.hasError) return collect(query.matches(tree.rootNode), text, language);
+    const root = tree.rootNode;
+    // A local syntax error (an unknown macro, say) leaves the rest of the tree sound; the statement
+    // holding it may lose its definition, which the line-heuristic rescue gives back. A construct the
+    // grammar does not know can derail it instead, swallowing what follows into one broken statement:
+    // those stretches are parsed again piece by piece (top-level statements), so the error stays in
+    // its own statement.
+    // Loose tokens at the top level: the parser lost the thread for the whole file.
+    if (root.hasError && root.children.some((c) => c && !c.isNamed && c.type !== ';')) derailed.push({ start: 0, end: text.length, line: 0 });
+    else if (root.hasError) {
+      for (const c of root.children) {
+        if (!c || !(c.hasError || c.type === 'ERROR')) continue;
+        const span = { start: c.startIndex, end: c.endIndex, line: c.startPosition.row };
+        // A well-formed statement with an error inside (an unknown macro in a long C function) is
+        // trusted; a long stretch the parser could only call ERROR is parsed again.
+        if (c.type === 'ERROR' && c.endPosition.row - c.startPosition.row > DERAILED_LINES) derailed.push(span);
+        else {
+          const lead = leading(c);
+          broken.push({ ...span, docLine: lead.start.startPosition.row, doc: lead.doc });
+        }
+      }
+    }
+    const inDerailed = (byte: number) => derailed.some((r) => byte >= r.start && byte < r.end);
+    const matches = query.matches(root);
+    all = collect(derailed.length ? matches.filter((m) => !inDerailed(m.captures[0]?.node.startIndex ?? 0)) : matches, text, language);
   } finally {
     tree.delete();
   }
-  const all: Extracted = { definitions: [], references: [], imports: [] };
-  for (const piece of pieces(text)) {
-    const t = parser.parse(piece.text);
-    if (!t) continue;
-    try {
-      const found = collect(query.matches(t.rootNode), piece.text, language);
-      if (t.rootNode.hasError) rescue(found, piece.text);
-      const part = shifted(found, piece.line, piece.byte, all.definitions.length);
-      all.definitions.push(...part.definitions);
-      all.references.push(...part.references);
-      all.imports.push(...part.imports);
-    } finally {
-      t.delete();
+  for (const b of broken) {
+    const found: Extracted = { definitions: [], references: [], imports: [] };
+    const piece = text.slice(b.start, b.end);
+    rescue(found, piece, (name, line) => all.definitions.some((d) => d.name === name && d.nameLine === b.line + line));
+    for (const d of found.definitions) {
+      all.definitions.push({ ...d, startLine: b.docLine + 1, nameLine: d.nameLine + b.line, endLine: d.endLine + b.line, doc: b.doc || d.doc, startByte: b.start, endByte: b.end });
     }
+  }
+  for (const region of derailed) {
+    const regionText = text.slice(region.start, region.end);
+    for (const piece of pieces(regionText)) {
+      const t = parser.parse(piece.text);
+      if (!t) continue;
+      try {
+        const found = collect(query.matches(t.rootNode), piece.text, language);
+        if (t.rootNode.hasError) rescue(found, piece.text);
+        const part = shifted(found, region.line + piece.line, region.start + piece.byte, all.definitions.length);
+        all.definitions.push(...part.definitions);
+        all.references.push(...part.references);
+        all.imports.push(...part.imports);
+      } finally {
+        t.delete();
+      }
+    }
+  }
+  if (derailed.length) {
+    // A derailed stretch's edge can be seen both from the whole tree and from its first piece.
+    const once = new Set<string>();
+    all.references = all.references.filter((r) => {
+      const key = `${r.name}\u0000${r.kind}\u0000${r.line}`;
+      if (once.has(key)) return false;
+      once.add(key);
+      return true;
+    });
   }
   return all;
 }
