@@ -237,7 +237,9 @@ async function refreshAfterTouching(root: string, dbFile: string, n: number): Pr
   await index.refresh();
   const ms = performance.now() - started;
   await index.close();
-  files.forEach((f, i) => utimesSync(path.join(root, f), before[i]!.atime, before[i]!.mtime));
+  files.forEach((f, i) => {
+    utimesSync(path.join(root, f), before[i]!.atime, before[i]!.mtime);
+  });
   return Math.round(ms);
 }
 
