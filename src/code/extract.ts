@@ -179,6 +179,20 @@ export function identifierWords(name: string): string[] {
     .filter((w) => w.length > 1);
 }
 
+/**
+ * Words that say nothing about a body: keywords of the languages indexed and the commonest English
+ * ones. In a kernel-size index their lists would be the biggest, and they never tell blocks apart.
+ */
+const STOPWORDS = new Set(
+  (
+    'the and for not with from that this are was but you all can has have into its may one our out use will when then than there their which would should could ' +
+    'return struct static const unsigned void int char long short bool true false null nil none undefined let var new else break case default while sizeof goto ' +
+    'function self def elif except finally raise pass lambda yield async await import export package func defer chan map range interface type class extends ' +
+    'implements public private protected final abstract override virtual inline extern typedef enum union switch continue throw throws try catch instanceof typeof ' +
+    'impl pub mut ref fn match where crate super mod use dyn move trait begin end elsif unless require module'
+  ).split(' '),
+);
+
 function bodyWords(text: string, start: number, end: number, split: Map<string, string[]>): string {
   const words = new Set<string>();
   const seen = new Set<string>();
@@ -192,7 +206,7 @@ function bodyWords(text: string, start: number, end: number, split: Map<string, 
       parts = identifierWords(token);
       split.set(token, parts);
     }
-    for (const w of parts) words.add(w);
+    for (const w of parts) if (!STOPWORDS.has(w)) words.add(w);
     if (words.size >= 100) break;
   }
   return [...words].join(' ');
