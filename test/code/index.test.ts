@@ -130,6 +130,18 @@ describe('the code index', () => {
     assert.equal(done(events).length, 1);
   });
 
+  it('starts again from nothing when its database was built for another folder', async () => {
+    const first = indexOf({ 'a.ts': 'export function alpha() {}\n' });
+    await first.index.refresh();
+    assert.equal((await findDefinitions(first.index, 'alpha'))?.length, 1);
+    await first.index.close();
+    const other = indexOf({ 'b.ts': 'export function beta() {}\n' }, { dbFile: first.dbFile });
+    await other.index.refresh();
+    assert.deepEqual(await findDefinitions(other.index, 'alpha'), []);
+    assert.equal((await findDefinitions(other.index, 'beta'))?.length, 1);
+    await other.index.close();
+  });
+
   it('keeps its own schema version and refuses to touch an index written by a newer ctxgate', async () => {
     const first = indexOf({ 'a.ts': 'export const a = 1;\n' });
     await first.index.refresh();
