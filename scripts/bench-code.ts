@@ -44,7 +44,16 @@ function build(root: string): { ms: number; cpuMs: number; maxRssMB: number; bas
   return { ...JSON.parse(out.trim().split('\n').pop()!), dbFile };
 }
 
-function codegraph(root: string): { ms: number; maxRssMB: number; dbMB: number } | undefined {
+interface CodegraphRun {
+  ms: number;
+  maxRssMB: number;
+  dbMB: number;
+  /** Caller files codegraph names for a symbol (its index lives in a copy of the corpus). */
+  callerFiles(name: string): Set<string>;
+  dispose(): void;
+}
+
+function codegraph(root: string): CodegraphRun | undefined {
   const bin = process.env.CTXGATE_CODEGRAPH ?? runtime.which('codegraph');
   if (!bin || !existsSync('/usr/bin/time')) return undefined;
   const copy = mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-cg-'));
@@ -54,8 +63,21 @@ function codegraph(root: string): { ms: number; maxRssMB: number; dbMB: number }
   const ms = performance.now() - started;
   const rss = Number(/(\d+)\s*$/.exec(r.stderr.trim())?.[1] ?? 0);
   const db = execFileSync('du', ['-sb', path.join(copy, '.codegraph')], { encoding: 'utf8' });
-  rmSync(copy, { recursive: true, force: true });
-  return { ms: Math.round(ms), maxRssMB: Math.round(rss / 1024), dbMB: +(Number(db.split('\t')[0]) / 1e6).toFixed(1) };
+  return {
+    ms: Math.round(ms),
+    maxRssMB: Math.round(rss / 1024),
+    dbMB: +(Number(db.split('\t')[0]) / 1e6).toFixed(1),
+    callerFiles(name) {
+      const out = spawnSync(bin, ['callers', name, '-p', copy, '-j', '-l', '1000'], { encoding: 'utf8', env: { ...process.env, CODEGRAPH_TELEMETRY: '0' } });
+      try {
+        const r = JSON.parse(out.stdout) as { definitions?: { callers: { filePath: string }[] }[] };
+        return new Set((r.definitions ?? []).flatMap((d) => d.callers.map((c) => c.filePath)));
+      } catch {
+        return new Set();
+      }
+    },
+    dispose: () => rmSync(copy, { recursive: true, force: true }),
+  };
 }
 
 // ---- the oracle: TypeScript's own syntax tree ----
@@ -155,7 +177,7 @@ function sample<T>(items: T[], n: number): T[] {
 
 const pct = (a: number, b: number) => `${b ? ((100 * a) / b).toFixed(1) : '–'}% (${a}/${b})`;
 
-async function quality(root: string): Promise<void> {
+async function quality(root: string, cg: CodegraphRun | undefined): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-code-q-'));
   const env = { get: (n: string) => (n === 'CTXGATE_DATA_DIR' ? dataDir : runtime.env.get(n)), toObject: () => ({ ...runtime.env.toObject(), CTXGATE_DATA_DIR: dataDir }) };
   const app = createAppContext({ ...runtime, env }, { projectRoot: root, debug: false, graphBackend: 'builtin' });
@@ -195,6 +217,11 @@ async function quality(root: string): Promise<void> {
   let real = 0;
   let enclosed = 0;
   let enclosedRight = 0;
+  let cgFound = 0;
+  let cgListed = 0;
+  let cgReal = 0;
+  let agreeBoth = 0;
+  let agreeEither = 0;
   for (const name of sample(candidates, 60)) {
     const truth = byName.get(name)!;
     const truthAt = new Map(truth.map((c) => [`${c.file}:${c.line}`, c]));
@@ -203,6 +230,14 @@ async function quality(root: string): Promise<void> {
     const gotFiles = new Set(uses.map((u) => u.file));
     files += truthFiles.size;
     filesFound += [...truthFiles].filter((f) => gotFiles.has(f)).length;
+    if (cg) {
+      const theirs = cg.callerFiles(name);
+      cgFound += [...truthFiles].filter((f) => theirs.has(f)).length;
+      cgListed += theirs.size;
+      cgReal += [...theirs].filter((f) => truthFiles.has(f)).length;
+      agreeBoth += [...gotFiles].filter((f) => theirs.has(f)).length;
+      agreeEither += new Set([...gotFiles, ...theirs]).size;
+    }
     for (const u of uses) {
       listed++;
       const t = truthAt.get(`${u.file}:${u.line}`);
@@ -213,6 +248,10 @@ async function quality(root: string): Promise<void> {
     }
   }
   console.log(`callers → caller files found ${pct(filesFound, files)}; listed uses that are real calls ${pct(real, listed)}; enclosing function right ${pct(enclosedRight, enclosed)}`);
+  if (cg) {
+    console.log(`codegraph callers on the same names → caller files found ${pct(cgFound, files)}; files it names that really call ${pct(cgReal, cgListed)}`);
+    console.log(`agreement of caller files, ctxgate and codegraph: ${pct(agreeBoth, agreeEither)} of the files either names`);
+  }
   await app.lifecycle.shutdown('bench done');
   rmSync(dataDir, { recursive: true, force: true });
 }
@@ -251,4 +290,5 @@ console.log(`refresh after touching 10 files: ${await refreshAfterTouching(root,
 rmSync(path.dirname(ours.dbFile), { recursive: true, force: true });
 const cg = codegraph(root);
 console.log(cg ? `codegraph init: ${cg.ms} ms, peak RSS ${cg.maxRssMB} MB, .codegraph/ ${cg.dbMB} MB (written into the repository)` : 'codegraph: not installed (set CTXGATE_CODEGRAPH or put it on PATH)');
-await quality(root);
+await quality(root, cg);
+cg?.dispose();
