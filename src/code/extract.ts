@@ -288,6 +288,7 @@ function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted
       imports.push({ line: source.startPosition.row + 1, source: source.text.replace(/^["'<]|[">']$/g, '') });
     }
     if (defNode && nameNode) {
+      // `struct task_struct;` that error recovery glued to what follows is a declaration, not a body.
       const key = `${defNode.startIndex}:${defNode.endIndex}:${nameNode.startIndex}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -408,7 +409,8 @@ function rescue(found: Extracted, text: string, known?: (name: string, line: num
   let first = 0;
   while (first < lines.length && (/^\s*(\/\/|\/\*|\*|#|$)/.test(lines[first]!) || /^\s*@/.test(lines[first]!))) first++;
   const m = HEADER.exec(lines[first] ?? '');
-  if (!m) return;
+  // A declaration (`struct task_struct;`) defines nothing.
+  if (!m || /;\s*$/.test(lines[first]!)) return;
   const name = m[2]!;
   if (found.definitions.some((d) => d.name === name && d.nameLine === first + 1) || known?.(name, first + 1)) return;
   let last = lines.length;
@@ -452,6 +454,69 @@ function shifted(e: Extracted, line: number, byte: number, defBase: number): Ext
   };
 }
 
+/** The function a C header line names: the last `name(` at parenthesis depth 0 (`__alloc_size(1) void *kmalloc(`). */
+function cFunctionName(line: string): string | undefined {
+  let depth = 0;
+  let found: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '(') {
+      if (depth === 0) {
+        const m = /([A-Za-z_]\w*)\s*$/.exec(line.slice(0, i));
+        if (m) found = m[1];
+      }
+      depth++;
+    } else if (c === ')') depth = Math.max(0, depth - 1);
+  }
+  return found && !C_NOT_FUNCTIONS.has(found) ? found : undefined;
+}
+const C_NOT_FUNCTIONS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined', 'do', 'else']);
+
+/**
+ * C and C++ the grammar misreads (attribute macros before a definition: `asmlinkage __visible void
+ * __sched schedule(void)`, `static __always_inline __alloc_size(1) void *kmalloc(…)`): in kernel
+ * style a function is a header at column 0, `{` alone at column 0 on a following line, `}` alone at
+ * column 0 at its end. Those the tree did not give are added from the lines.
+ */
+function rescueC(all: Extracted, text: string): void {
+  const lines = text.split('\n');
+  const known = new Set(all.definitions.filter((d) => d.kind !== 'prototype').map((d) => `${d.name}:${d.nameLine}`));
+  for (let i = 0; i < lines.length; i++) {
+    const header = lines[i]!;
+    if (!/^[A-Za-z_]/.test(header) || /;\s*$/.test(header) || /^(?:typedef|struct\s+\w+\s*\{|#)/.test(header)) continue;
+    // The parameter list may go on for a few lines; then `{` alone.
+    let open = i + 1;
+    while (open < lines.length && open <= i + 8 && lines[open] !== '{' && !/[;{}]\s*$/.test(lines[open]!)) open++;
+    if (lines[open] !== '{') continue;
+    const name = cFunctionName(header);
+    if (!name || known.has(`${name}:${i + 1}`)) continue;
+    let close = open + 1;
+    while (close < lines.length && lines[close] !== '}') close++;
+    if (close >= lines.length) continue;
+    let start = i;
+    while (start > 0 && /^\s*(\/\*|\*|\/\/)/.test(lines[start - 1]!)) start--;
+    all.definitions.push({
+      name,
+      kind: 'function',
+      container: undefined,
+      parent: undefined,
+      signature: lines.slice(i, open).join(' ').replace(/\s+/g, ' ').trim().slice(0, 240),
+      startLine: start + 1,
+      nameLine: i + 1,
+      endLine: close + 1,
+      exported: !/^static\b/.test(header),
+      bodiless: false,
+      doc: lines.slice(start, i).join('\n').slice(0, 600),
+      words: identifierWords(name).join(' '),
+      searchable: true,
+      startByte: 0,
+      endByte: 0,
+    });
+    known.add(`${name}:${i + 1}`);
+    i = close;
+  }
+}
+
 /** A top-level statement holding a syntax error over more lines than this has derailed the parser. */
 const DERAILED_LINES = 150;
 
@@ -464,8 +529,10 @@ export async function extract(grammars: Grammars, language: LanguageId, text: st
   let all: Extracted;
   const derailed: { start: number; end: number; line: number }[] = [];
   const broken: { start: number; end: number; line: number; docLine: number; doc: string }[] = [];
+  let hadError = false;
   try {
     const root = tree.rootNode;
+    hadError = root.hasError;
     // A local syntax error (an unknown macro, say) leaves the rest of the tree sound; the statement
     // holding it may lose its definition, which the line-heuristic rescue gives back. A construct the
     // grammar does not know can derail it instead, swallowing what follows into one broken statement:
@@ -492,7 +559,8 @@ export async function extract(grammars: Grammars, language: LanguageId, text: st
   } finally {
     tree.delete();
   }
-  for (const b of broken) {
+  // C and C++ have their own rescue below (HEADER's keywords would take `struct x;` for a definition).
+  for (const b of language === 'c' || language === 'cpp' ? [] : broken) {
     const found: Extracted = { definitions: [], references: [], imports: [] };
     const piece = text.slice(b.start, b.end);
     rescue(found, piece, (name, line) => all.definitions.some((d) => d.name === name && d.nameLine === b.line + line));
@@ -517,6 +585,7 @@ export async function extract(grammars: Grammars, language: LanguageId, text: st
       }
     }
   }
+  if (hadError && (language === 'c' || language === 'cpp')) rescueC(all, text);
   if (derailed.length) {
     // A derailed stretch's edge can be seen both from the whole tree and from its first piece.
     const once = new Set<string>();

@@ -18,7 +18,7 @@ import { createPathSet, resolveImport } from './resolve.ts';
 import { CodeStore, type FileMeta, type FileRow } from './store.ts';
 
 /** Bumped whenever extraction changes what it stores: every file is parsed again. */
-export const PARSER_VERSION = 4;
+export const PARSER_VERSION = 5;
 /** A refresh pass runs at most this often on use. */
 const REFRESH_EVERY_MS = 30_000;
 /** Parsed files written per transaction, and the source bytes one batch may hold. */

@@ -87,6 +87,35 @@ describe('definitions, calls and imports from each language', () => {
     assert.deepEqual(kinds.sort(), ['call:make@3', 'import:make@1', 'mention:make@2', 'mention:makeThing@2', 'type:Thing@3'].sort());
   });
 
+  it('finds kernel-style C functions behind attribute macros, and takes no forward declaration for a struct', async () => {
+    const text = [
+      '#ifndef X_H',
+      'struct task_struct;',
+      '',
+      'extern struct task_struct *__current;',
+      '',
+      '/* Runs the scheduler. */',
+      'asmlinkage __visible void __sched schedule(void)',
+      '{',
+      '\tstruct task_struct *tsk = current;',
+      '\t__schedule(SM_NONE);',
+      '}',
+      '',
+      'static __always_inline __alloc_size(1) void *kmalloc(size_t size,',
+      '\t\tgfp_t flags)',
+      '{',
+      '\treturn __kmalloc(size, flags);',
+      '}',
+      '#endif',
+      '',
+    ].join('\n');
+    const r = await of('c', text);
+    assert.deepEqual(
+      r.definitions.filter((d) => d.kind !== 'prototype').map((d) => `${d.name} ${d.kind} ${d.startLine}-${d.endLine}`),
+      ['schedule function 6-11', 'kmalloc function 13-17'],
+    );
+  });
+
   it('survives a construct the grammar cannot parse: the rest of the file is still indexed', async () => {
     // The TypeScript grammar does not parse call signatures with type parameters in an object type
     // (effect's Function.ts): its error recovery would swallow the file.
