@@ -21,6 +21,8 @@ export interface DispatchRequest {
   ignoreCase: boolean;
   scope: SafePath;
   exclude: readonly string[];
+  /** Only definitions are wanted (locate kind=definition): the other lines need no classifying. */
+  definitionsOnly?: boolean;
   signal?: AbortSignal;
 }
 
@@ -68,7 +70,7 @@ async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: stri
   const all = await graph.definitions(symbol);
   if (!all) return undefined;
   const own = owner ? ((await graph.definitions(symbol, owner)) ?? []) : all;
-  const uses = await graph.uses(symbol);
+  const uses = req.definitionsOnly ? undefined : await graph.uses(symbol);
   const defLines = new Set<string>();
   for (const d of all) {
     defLines.add(`${d.file}:${d.line}`);

@@ -32,7 +32,7 @@ export interface GateOutcome {
 
 export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, refusals: RefusalCounter, req: GateRequest): Promise<GateOutcome> {
   const graph = deps.graph;
-  const dispatched = await dispatch(deps, graph, { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, signal: req.signal });
+  const dispatched = await dispatch(deps, graph, { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, definitionsOnly: req.kinds?.length === 1 && req.kinds[0] === 'definition', signal: req.signal });
   const hits = req.kinds ? dispatched.hits.filter((h) => req.kinds!.includes(h.kind)) : dispatched.hits;
   const mtimes = new Map<string, number>();
   for (const file of new Set(hits.map((h) => h.file))) {
