@@ -21,7 +21,7 @@ export interface StatusSnapshot {
   recent: RecentCall[];
   jobs: (JobInfo & { tail: string })[];
   kb: (KbStats & { file: string; sources: { label: string; kind: string; chunks: number; bytes: number }[] }) | { file: string; error: string };
-  /** How the gate tools find code today. */
+  /** How the gate tools find code now: the code index's state and progress, the scan engine. */
   codeSearch: string;
   charsPerToken: number;
 }
@@ -35,7 +35,7 @@ export interface StatusOptions {
   recentLimit?: number;
 }
 
-export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs' | 'projectRoot' | 'runtime' | 'config' | 'processSessionId'>, options: StatusOptions): Promise<StatusSnapshot> {
+export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs' | 'projectRoot' | 'runtime' | 'config' | 'processSessionId' | 'code'>, options: StatusOptions): Promise<StatusSnapshot> {
   const now = options.now ?? Date.now();
   await app.usage.flush();
   const empty: UsageTotals = { calls: 0, errors: 0, refusals: 0, replyBytes: 0, savedBytes: 0, byBasis: [], byTool: [] };
@@ -81,9 +81,25 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
     recent,
     jobs,
     kb: kbPart,
-    codeSearch: `fresh file scans (${app.runtime.which('rg') ? 'ripgrep' : 'built-in engine'}); no code index yet`,
+    codeSearch: describeCodeSearch(app),
     charsPerToken: app.config.estimation.charsPerToken,
   };
+}
+
+function describeCodeSearch(app: Pick<AppContext, 'code' | 'config' | 'runtime'>): string {
+  const scan = `file scans with ${app.runtime.which('rg') ? 'ripgrep' : 'the built-in engine'}`;
+  const backend = app.config.backend.graph;
+  if (backend === 'none') return `${scan} only (graph backend: none)`;
+  const s = app.code.status();
+  const index =
+    s.state === 'building'
+      ? `code index building: ${s.done} of ${s.total} files looked at (answers come from scans meanwhile)`
+      : s.state === 'ready'
+        ? `code index ready (${s.total} files)`
+        : s.state === 'unavailable'
+          ? `code index unavailable${s.error ? ` (${s.error})` : ''}`
+          : 'code index not built yet (it builds on the first gate call)';
+  return `${index}; graph backend ${backend}; ${scan}`;
 }
 
 function jobTail(app: Pick<AppContext, 'jobs'>, id: string): string {

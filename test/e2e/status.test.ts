@@ -60,13 +60,14 @@ describe('status page', () => {
   it('serves scripts that send the bearer token, with every figure the page shows', async () => {
     const r = await fetch(`${base()}/status.json`, { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(r.status, 200);
-    const s = (await r.json()) as { usage: { project: { calls: number; savedBytes: number; byBasis: { basis: string }[] } }; gate: { refused: { reason: string }[]; followed: number }; jobs: { running: boolean }[] };
+    const s = (await r.json()) as { codeSearch: string; usage: { project: { calls: number; savedBytes: number; byBasis: { basis: string }[] } }; gate: { refused: { reason: string }[]; followed: number }; jobs: { running: boolean }[] };
     assert.ok(s.usage.project.calls >= 5);
     assert.ok(s.usage.project.savedBytes > 0);
     assert.deepEqual(s.usage.project.byBasis.map((b) => b.basis).sort(), ['hits trimmed to budget', 'output kept out']);
     assert.equal(s.gate.refused.length, 1);
     assert.equal(s.gate.followed, 1);
     assert.equal(s.jobs.filter((j) => j.running).length, 1);
+    assert.match(s.codeSearch, /^code index (building: \d+ of \d+ files|ready \(\d+ files\))/, 'the gate calls started the code index');
   });
 
   it('shows savings, the gate, recent calls, jobs and the knowledge base in a browser, live', { skip: CHROMIUM ? false : 'chromium is not installed (apt-get install chromium)' }, async () => {
