@@ -1,6 +1,6 @@
 // Tree-sitter, loaded on first use: the WASM runtime once, then each grammar the first time a file of
 // its language is parsed. Grammars are read as bytes through the runtime's file API and handed to
-// `Language.load`, which works the same on Node and Deno.
+// `Language.load`, which works the same on both runtimes.
 import type { Language, Parser } from 'web-tree-sitter';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
