@@ -15,6 +15,7 @@ import { type Extracted, extract } from './extract.ts';
 import type { Grammars } from './grammars.ts';
 import { isDocumentation, type LanguageId, languageOf } from './languages.ts';
 import { createPathSet, resolveImport } from './resolve.ts';
+import { readTsPaths } from './tsconfig-paths.ts';
 import { CodeStore, type FileMeta, type FileRow } from './store.ts';
 
 /** Bumped whenever extraction changes what it stores: every file is parsed again. */
@@ -128,6 +129,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     paths ??= createPathSet(
       s.files().map((f) => f.path),
       goModule(),
+      readTsPaths(deps.fs, deps.root),
     );
     return paths;
   }
@@ -193,6 +195,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     paths = createPathSet(
       entries.map((e) => e.path),
       goModule(),
+      readTsPaths(deps.fs, deps.root),
     );
     total = entries.length;
     done = 0;

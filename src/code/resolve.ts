@@ -1,9 +1,11 @@
 // Import resolution: what file (or, for Go, what package folder) an import names, from the set of
-// files the catalogue knows. TS/JS relative paths with extensions and index files, tsconfig-less;
+// files the catalogue knows. TS/JS relative paths with extensions and index files, and tsconfig
+// `baseUrl`/`paths` mappings;
 // Python modules (relative and absolute, src layouts included); Go packages through go.mod's module
 // path; Rust `mod` and `crate::` paths; C/C++ includes (next to the file, then by path suffix).
 import * as path from 'node:path';
 import type { LanguageId } from './languages.ts';
+import { mappedCandidates, type TsPaths } from './tsconfig-paths.ts';
 
 export interface PathSet {
   has(file: string): boolean;
@@ -11,9 +13,11 @@ export interface PathSet {
   withSuffix(suffix: string): string[];
   /** Go: the module path from go.mod, when there is one. */
   goModule?: string;
+  /** TS/JS: the root tsconfig's baseUrl and paths, when it has them. */
+  tsPaths?: TsPaths;
 }
 
-export function createPathSet(files: Iterable<string>, goModule?: string): PathSet & { add(file: string): void; delete(file: string): void } {
+export function createPathSet(files: Iterable<string>, goModule?: string, tsPaths?: TsPaths): PathSet & { add(file: string): void; delete(file: string): void } {
   const all = new Set<string>();
   const byBase = new Map<string, string[]>();
   const add = (f: string) => {
@@ -27,6 +31,7 @@ export function createPathSet(files: Iterable<string>, goModule?: string): PathS
   for (const f of files) add(f);
   return {
     goModule,
+    tsPaths,
     has: (f) => all.has(f),
     add,
     delete(f) {
@@ -49,11 +54,21 @@ function firstKnown(files: PathSet, candidates: string[]): string | undefined {
   return candidates.find((c) => files.has(c));
 }
 
-function resolveJs(files: PathSet, from: string, source: string): string | undefined {
-  if (!source.startsWith('.')) return undefined;
-  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), source));
+/** A module path as a file: itself, with each extension, or a folder's index file. */
+function jsFile(files: PathSet, base: string): string | undefined {
   const stem = base.replace(/\.(m|c)?jsx?$/, '');
   return firstKnown(files, [base, ...JS_EXTS.map((e) => stem + e), ...JS_EXTS.map((e) => `${base}/index${e}`)]);
+}
+
+function resolveJs(files: PathSet, from: string, source: string): string | undefined {
+  if (source.startsWith('.')) return jsFile(files, path.posix.normalize(path.posix.join(path.posix.dirname(from), source)));
+  // A bare import is a package unless the project's tsconfig maps it to its own files.
+  if (!files.tsPaths) return undefined;
+  for (const candidate of mappedCandidates(files.tsPaths, source)) {
+    const found = jsFile(files, candidate);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function resolvePython(files: PathSet, from: string, source: string): string | undefined {
