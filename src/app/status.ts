@@ -3,6 +3,7 @@
 // the knowledge base, and how the code is searched.
 import type { JobInfo } from '../exec/jobs.ts';
 import { gateDecisions, type GateDecisions, type RecentCall, recentCalls, savingsSeries, type UsageTotals, usageTotals } from '../kb/usage.ts';
+import { databaseBytes } from '../kb/open.ts';
 import type { KbStats } from '../kb/store.ts';
 import { VERSION } from '../version.ts';
 import type { AppContext } from './context.ts';
@@ -58,12 +59,10 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
     const start = Math.floor((now - span) / bucketMs) * bucketMs;
     const filled = new Map(savingsSeries(db, start, bucketMs).map((b) => [b.at, b]));
     series = Array.from({ length: Math.floor((now - start) / bucketMs) + 1 }, (_, i) => filled.get(start + i * bucketMs) ?? { at: start + i * bucketMs, savedBytes: 0, calls: 0 });
-    const fs = app.runtime.fs;
-    const databaseBytes = ['', '-journal'].reduce((n, suffix) => n + (fs.statSync(app.kb.file + suffix)?.size ?? 0), 0);
     const sources = db
       .all('SELECT label, kind, chunk_count, bytes FROM sources ORDER BY indexed_at DESC LIMIT 10')
       .map((r) => ({ label: String(r.label), kind: String(r.kind), chunks: Number(r.chunk_count), bytes: Number(r.bytes) }));
-    kbPart = { ...kb.stats(databaseBytes), file: app.kb.file, sources };
+    kbPart = { ...kb.stats(databaseBytes(app.runtime.fs, app.kb.file)), file: app.kb.file, sources };
   } catch (error) {
     kbPart = { file: app.kb.file, error: error instanceof Error ? error.message : String(error) };
   }

@@ -1,6 +1,7 @@
 // `ctxgate doctor`: what this machine offers ctxgate, and what is missing.
 import { availableRuntimes } from '../exec/programs.ts';
 import type { Language } from '../exec/languages.ts';
+import { databaseBytes } from '../kb/open.ts';
 import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
@@ -37,7 +38,7 @@ export function diagnose(app: AppContext, registry: ToolRegistry): DoctorReport 
   const missing = Object.entries(languages).filter(([, cmd]) => !cmd).map(([lang]) => lang);
   if (missing.length) warnings.push(`ctx_run languages without a runtime here: ${missing.join(', ')}`);
   const dbFile = app.kb.file;
-  const bytes = ['', '-journal'].reduce((n, suffix) => n + (app.runtime.fs.statSync(dbFile + suffix)?.size ?? 0), 0);
+  const bytes = databaseBytes(app.runtime.fs, dbFile);
   return {
     ctxgate: VERSION,
     runtime: { name: app.runtime.name, version: app.runtime.version, platform: app.runtime.platform },

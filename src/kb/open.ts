@@ -8,6 +8,11 @@ import { openDatabase } from '../storage/database.ts';
 import { KB_MIGRATIONS } from './schema.ts';
 import { KnowledgeBase } from './store.ts';
 
+/** Bytes the database takes on disk: the file and, mid-transaction, its rollback journal. */
+export function databaseBytes(fs: Pick<Runtime['fs'], 'statSync'>, file: string): number {
+  return ['', '-journal'].reduce((n, suffix) => n + (fs.statSync(file + suffix)?.size ?? 0), 0);
+}
+
 /** How long a knowledge-base call waits for other processes' writes before it gives up. */
 export const KB_BUSY_TIMEOUT_MS = 20_000;
 

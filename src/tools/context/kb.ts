@@ -5,6 +5,7 @@ import { AppError, ErrorCode, messageOf } from '../../errors.ts';
 import { availableRuntimes } from '../../exec/programs.ts';
 import { floodCheck, floodCompleted, floodError } from '../../kb/flood-guard.ts';
 import { fetchMany } from '../../kb/fetch.ts';
+import { databaseBytes } from '../../kb/open.ts';
 import { usageTotals } from '../../kb/usage.ts';
 import { indexPath } from '../../kb/indexer.ts';
 import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
@@ -39,11 +40,6 @@ const input = z.strictObject({
 });
 
 type Args = z.output<typeof input>;
-
-function databaseBytes(ctx: ToolCallContext): number {
-  const fs = ctx.app.runtime.fs;
-  return ['', '-journal'].reduce((n, suffix) => n + (fs.statSync(ctx.app.kb.file + suffix)?.size ?? 0), 0);
-}
 
 async function index(args: Args, ctx: ToolCallContext) {
   if (!args.path) throw new AppError(ErrorCode.InvalidArgument, 'index needs a path', { hint: "e.g. {action:'index', path:'docs'}" });
@@ -95,7 +91,7 @@ async function fetchAction(args: Args, ctx: ToolCallContext) {
 async function stats(_args: Args, ctx: ToolCallContext) {
   await ctx.app.usage.flush();
   const kb = await ctx.app.kb.get();
-  const s = kb.stats(databaseBytes(ctx));
+  const s = kb.stats(databaseBytes(ctx.app.runtime.fs, ctx.app.kb.file));
   const project = usageTotals(kb.db);
   const server = usageTotals(kb.db, { processSession: ctx.app.processSessionId });
   const usage = formatUsage(project, server, ctx.app.config.estimation.charsPerToken);
@@ -138,7 +134,7 @@ async function doctor(_args: Args, ctx: ToolCallContext) {
   const runtimes = availableRuntimes(ctx.app.runtime);
   const missing = Object.entries(runtimes).filter(([, cmd]) => !cmd).map(([lang]) => lang);
   if (missing.length) warnings.push(`runtimes missing for: ${missing.join(', ')}`);
-  let storage: Record<string, unknown> = { database: ctx.app.kb.file, bytes: databaseBytes(ctx) };
+  let storage: Record<string, unknown> = { database: ctx.app.kb.file, bytes: databaseBytes(ctx.app.runtime.fs, ctx.app.kb.file) };
   try {
     const kb = await ctx.app.kb.get();
     storage = { ...storage, documents: kb.stats(0).documents, schemaVersion: Number(kb.db.value('PRAGMA user_version')) };
