@@ -57,13 +57,17 @@ export function checkOrigin(header: string | undefined, names: Set<string>, extr
   return `Origin '${header}' is not allowed (start with --allowed-origin ${header} to allow it)`;
 }
 
-/** Compares a presented bearer token with the expected one in time independent of where they differ. */
-export function tokenMatches(authorization: string | undefined, expected: string): boolean {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  const presented = m?.[1] ?? '';
+/** Compares a presented secret with the expected one in time independent of where they differ; an empty secret never matches. */
+export function sameSecret(presented: string, expected: string): boolean {
   const a = new TextEncoder().encode(presented);
   const b = new TextEncoder().encode(expected);
   let diff = a.length ^ b.length;
   for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
   return diff === 0 && b.length > 0;
+}
+
+/** Whether an Authorization header carries the expected bearer token. */
+export function tokenMatches(authorization: string | undefined, expected: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return sameSecret(m?.[1] ?? '', expected);
 }

@@ -5,7 +5,8 @@
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { StatusSnapshot } from '../app/status.ts';
-import { tokenMatches } from './http-guard.ts';
+import { sameSecret, tokenMatches } from './http-guard.ts';
+import { generateToken } from './http-token.ts';
 import { renderLoginPage, renderStatusBody, renderStatusPage } from './status-page.ts';
 
 const COOKIE = 'ctxgate_status';
@@ -27,15 +28,6 @@ export interface StatusRoutes {
   close(): void;
 }
 
-function randomSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function sameSecret(a: string, b: string): boolean {
-  return tokenMatches(`Bearer ${a}`, b);
-}
-
 const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
@@ -47,7 +39,7 @@ function csp(nonce?: string): string {
 }
 
 export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRoutes {
-  let code = randomSecret();
+  let code = generateToken();
   const cookies: string[] = [];
   const streams = new Set<() => void>();
 
@@ -65,7 +57,7 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
   }
 
   function startSession(c: Context): Response {
-    const secret = randomSecret();
+    const secret = generateToken();
     cookies.push(secret);
     if (cookies.length > MAX_COOKIES) cookies.shift();
     setCookie(c, COOKIE, secret, { httpOnly: true, sameSite: 'Strict', path: '/status' });
@@ -75,7 +67,7 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
   hono.get('/status/login', (c) => {
     const given = c.req.query('code') ?? '';
     if (!given || !sameSecret(given, code)) return refuse('This sign-in link is not valid: each link works once. Use the newest link the server printed, or sign in with the token.');
-    code = randomSecret();
+    code = generateToken();
     options.onNewLoginPath?.(`/status/login?code=${code}`);
     return startSession(c);
   });
@@ -83,13 +75,13 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
   hono.post('/status/login', async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const token = typeof form.token === 'string' ? form.token : '';
-    if (!token || !tokenMatches(`Bearer ${token}`, options.token)) return refuse('That token does not match this server\'s token.');
+    if (!sameSecret(token, options.token)) return refuse('That token does not match this server\'s token.');
     return startSession(c);
   });
 
   hono.get('/status', async (c) => {
     if (!signedIn(c)) return refuse('Sign in to see this server\'s status.');
-    const nonce = randomSecret();
+    const nonce = generateToken();
     return new Response(renderStatusPage(await options.snapshot(), nonce), {
       headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp(nonce), ...PAGE_HEADERS },
     });
