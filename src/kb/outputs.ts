@@ -10,8 +10,6 @@ export interface OutputToIndex {
 }
 
 export interface IndexedOutput {
-  bytes: number;
-  lines: number;
   chunks: number;
 }
 
@@ -19,6 +17,5 @@ export interface IndexedOutput {
 export async function indexOutput(kb: KnowledgeBase, output: OutputToIndex): Promise<IndexedOutput> {
   const chunks = chunkText(output.text, output.label);
   await kb.save({ key: `${output.kind}:${output.label}`, kind: output.kind, label: output.label, chunks });
-  const bytes = new TextEncoder().encode(output.text).length;
-  return { bytes, lines: output.text.split('\n').length, chunks: chunks.length };
+  return { chunks: chunks.length };
 }

@@ -2,19 +2,10 @@
 // chart; no external assets), readable without script and on a narrow window. The script swaps in
 // the freshly rendered body that /status/events sends, so the page and its updates share one renderer.
 import type { StatusSnapshot } from '../app/status.ts';
+import { formatBytes, tokens } from '../tools/context/usage-printer.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
-function tokens(n: number, charsPerToken: number): string {
-  return `~${Math.round(n / charsPerToken).toLocaleString('en-US')} tokens`;
 }
 
 function time(at: number): string {
@@ -40,11 +31,11 @@ function chart(s: StatusSnapshot): string {
   const max = Math.max(1, ...s.series.map((b) => b.savedBytes));
   const barWidth = width / Math.max(1, s.series.length);
   const total = s.series.reduce((n, b) => n + b.savedBytes, 0);
-  const label = `Bytes saved per ${duration(s.bucketMs)} over the last ${duration(s.bucketMs * s.series.length)}: ${bytes(total)} in all, at most ${bytes(max === 1 && !total ? 0 : max)} in one interval`;
+  const label = `Bytes saved per ${duration(s.bucketMs)} over the last ${duration(s.bucketMs * s.series.length)}: ${formatBytes(total)} in all, at most ${formatBytes(max === 1 && !total ? 0 : max)} in one interval`;
   const bars = s.series
     .map((b, i) => {
       const h = Math.round((b.savedBytes / max) * (height - 16));
-      return `<rect x="${(i * barWidth + 1).toFixed(1)}" y="${height - h}" width="${Math.max(1, barWidth - 2).toFixed(1)}" height="${h}"><title>${time(b.at)}: ${bytes(b.savedBytes)} saved, ${b.calls} calls</title></rect>`;
+      return `<rect x="${(i * barWidth + 1).toFixed(1)}" y="${height - h}" width="${Math.max(1, barWidth - 2).toFixed(1)}" height="${h}"><title>${time(b.at)}: ${formatBytes(b.savedBytes)} saved, ${b.calls} calls</title></rect>`;
     })
     .join('');
   return `<figure><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(label)}" preserveAspectRatio="none"><line x1="0" y1="${height - 0.5}" x2="${width}" y2="${height - 0.5}" class="axis"/>${bars}</svg><figcaption>${escapeHtml(label)}</figcaption></figure>`;
@@ -56,11 +47,11 @@ export function renderStatusBody(s: StatusSnapshot): string {
   const p = s.usage.project;
   const savings = `
 <section class="wide" aria-labelledby="h-savings"><h2 id="h-savings">Savings</h2>
-<p class="big"><strong>${tokens(p.savedBytes, cpt)}</strong> kept out of replies (${bytes(p.savedBytes)}) over ${p.calls} calls in this project; this server: ${tokens(s.usage.server.savedBytes, cpt)} over ${s.usage.server.calls} calls.</p>
+<p class="big"><strong>${tokens(p.savedBytes, cpt)}</strong> kept out of replies (${formatBytes(p.savedBytes)}) over ${p.calls} calls in this project; this server: ${tokens(s.usage.server.savedBytes, cpt)} over ${s.usage.server.calls} calls.</p>
 <p class="note">A call counts only what the agent would otherwise have received: an output or page kept out, hits trimmed to a budget, a block instead of a whole file. Indexing saves nothing by itself.</p>
 ${chart(s)}
-${table('Savings by what they were compared with', ['kind', 'calls', 'would have sent', 'sent', 'saved'], p.byBasis.map((b) => [escapeHtml(b.basis), String(b.calls), bytes(b.rawBytes), bytes(b.replyBytes), tokens(b.savedBytes, cpt)]), 'Nothing saved yet.')}
-${table('Calls by tool', ['tool', 'calls', 'refused', 'errors', 'median latency', 'reply bytes', 'saved'], p.byTool.map((t) => [escapeHtml(t.tool), String(t.calls), String(t.refusals), String(t.errors), duration(t.p50Ms), bytes(t.replyBytes), tokens(t.savedBytes, cpt)]), 'No tool calls yet.')}
+${table('Savings by what they were compared with', ['kind', 'calls', 'would have sent', 'sent', 'saved'], p.byBasis.map((b) => [escapeHtml(b.basis), String(b.calls), formatBytes(b.rawBytes), formatBytes(b.replyBytes), tokens(b.savedBytes, cpt)]), 'Nothing saved yet.')}
+${table('Calls by tool', ['tool', 'calls', 'refused', 'errors', 'median latency', 'reply bytes', 'saved'], p.byTool.map((t) => [escapeHtml(t.tool), String(t.calls), String(t.refusals), String(t.errors), duration(t.p50Ms), formatBytes(t.replyBytes), tokens(t.savedBytes, cpt)]), 'No tool calls yet.')}
 </section>`;
   const g = s.gate;
   const gate = `
@@ -73,7 +64,7 @@ ${table('Refusals by reason', ['reason', 'refusals'], g.refused.map((r) => [esca
 ${table(
   'The newest calls first',
   ['time (UTC)', 'tool', 'outcome', 'latency', 'reply', 'saved'],
-  s.recent.map((c) => [time(c.at), escapeHtml(c.action ? `${c.tool} ${c.action}` : c.tool), escapeHtml(c.detail ? `${c.outcome} (${c.detail})` : c.outcome), duration(c.durationMs), bytes(c.replyBytes), c.savedBytes ? bytes(c.savedBytes) : '—']),
+  s.recent.map((c) => [time(c.at), escapeHtml(c.action ? `${c.tool} ${c.action}` : c.tool), escapeHtml(c.detail ? `${c.outcome} (${c.detail})` : c.outcome), duration(c.durationMs), formatBytes(c.replyBytes), c.savedBytes ? formatBytes(c.savedBytes) : '—']),
   'No calls yet.',
 )}
 </section>`;
@@ -95,8 +86,8 @@ ${
       ? `<section aria-labelledby="h-kb"><h2 id="h-kb">Knowledge base</h2><p class="warn">Cannot be read now: ${escapeHtml(s.kb.error)}</p></section>`
       : `
 <section aria-labelledby="h-kb"><h2 id="h-kb">Knowledge base</h2>
-<p>${s.kb.documents} documents, ${s.kb.chunks} chunks, ${bytes(s.kb.bytes)} of text; database ${bytes(s.kb.databaseBytes)} at <code>${escapeHtml(s.kb.file)}</code></p>
-${table('Newest sources', ['source', 'kind', 'chunks', 'size'], s.kb.sources.map((x) => [escapeHtml(x.label), escapeHtml(x.kind), String(x.chunks), bytes(x.bytes)]), 'Nothing indexed yet.')}
+<p>${s.kb.documents} documents, ${s.kb.chunks} chunks, ${formatBytes(s.kb.bytes)} of text; database ${formatBytes(s.kb.databaseBytes)} at <code>${escapeHtml(s.kb.file)}</code></p>
+${table('Newest sources', ['source', 'kind', 'chunks', 'size'], s.kb.sources.map((x) => [escapeHtml(x.label), escapeHtml(x.kind), String(x.chunks), formatBytes(x.bytes)]), 'Nothing indexed yet.')}
 </section>`;
   const server = `
 <section aria-labelledby="h-server"><h2 id="h-server">Server</h2>

@@ -11,6 +11,7 @@ import { searchKnowledge } from '../../kb/search.ts';
 import { spoolOutput, SPOOL_MAX_AGE_MS } from '../../kb/spool.ts';
 import type { SourceKind } from '../../kb/store.ts';
 import type { ToolReply } from '../registry.ts';
+import { formatBytes } from './usage-printer.ts';
 
 export const INDEX_THRESHOLD_BYTES = 100 * 1024;
 export const INTENT_THRESHOLD_BYTES = 5 * 1024;
@@ -32,8 +33,8 @@ export interface LargeOutput {
   producedBytes?: number;
 }
 
-export function exceedsThreshold(text: string, intent?: string): boolean {
-  const bytes = new TextEncoder().encode(text).length;
+/** Whether output of this many bytes goes to the knowledge base instead of the reply. */
+export function exceedsThreshold(bytes: number, intent?: string): boolean {
   return bytes > (intent ? INTENT_THRESHOLD_BYTES : INDEX_THRESHOLD_BYTES);
 }
 
@@ -62,15 +63,11 @@ function tailPreview(text: string): string {
   return out;
 }
 
-function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
 /** "output: N bytes", and what the capture dropped when the command wrote more than it kept. */
 function sizeLine(bytes: number, lines: number, produced: number | undefined): string {
   const base = `output: ${bytes} bytes, ${lines} lines`;
   if (!produced || produced <= bytes) return base;
-  return `${base} kept of ${produced} bytes written — ~${mb(produced - bytes)} dropped from the middle (the first and last 4 MB of each stream are kept)`;
+  return `${base} kept of ${produced} bytes written — ~${formatBytes(produced - bytes)} dropped from the middle (the first and last 4 MB of each stream are kept)`;
 }
 
 /** Indexes the output and answers with a pointer, or returns undefined when it is small enough to return. */
@@ -88,7 +85,7 @@ export async function keepOutOfContext(store: OutputStore, output: LargeOutput):
       saving: { rawBytes: bytes, basis: 'output kept out' },
     };
   }
-  if (!exceedsThreshold(output.text, output.intent)) return undefined;
+  if (!exceedsThreshold(bytes, output.intent)) return undefined;
   const lines = output.text.split('\n').length;
   let indexed: Awaited<ReturnType<typeof tryIndex>>;
   try {
