@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { recentCalls, usageTotals } from '../../src/kb/usage.ts';
+import { recentCalls, usageTotals, writeCalls } from '../../src/kb/usage.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
 
 // Issue 16: a call saves only what the agent would otherwise have received in a reply, and each
@@ -85,6 +85,16 @@ describe('usage records and honest savings', () => {
     assert.equal(totals.byTool.reduce((n, x) => n + x.savedBytes, 0), totals.savedBytes);
     assert.equal(usageTotals(kb.db, { processSession: t.app.processSessionId }).savedBytes, totals.savedBytes);
     assert.equal(usageTotals(kb.db, { processSession: 'another-server' }).calls, 0);
+  });
+
+  it('gives each tool its median latency, the lower middle of an even count', async () => {
+    const kb = await t.app.kb.get();
+    const row = (durationMs: number) => ({ at: Date.now(), processSession: 'median-test', clientSession: 'c', tool: 'median_probe', outcome: 'ok' as const, durationMs, replyBytes: 1 });
+    await writeCalls(kb.db, [5, 1, 9, 3].map(row));
+    const probe = () => usageTotals(kb.db, { processSession: 'median-test' }).byTool.find((x) => x.tool === 'median_probe')!;
+    assert.equal(probe().p50Ms, 3);
+    await writeCalls(kb.db, [row(7)]);
+    assert.equal(probe().p50Ms, 5);
   });
 
   it('says in ctx_kb stats what was saved, compared with what', async () => {
