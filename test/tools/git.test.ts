@@ -13,6 +13,15 @@ function git(cwd: string, ...args: string[]): string {
   });
 }
 
+/** A fresh repository on branch main holding `files`, all committed as one commit. */
+function committedRepo(files: Record<string, string>, message: string): string {
+  const repo = fixture(files);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', message);
+  return repo;
+}
+
 describe('ctx_git', () => {
   let repo: string;
   let t: TestApp;
@@ -22,10 +31,7 @@ describe('ctx_git', () => {
   };
 
   before(() => {
-    repo = fixture({ 'src/a.ts': 'one\n', 'old.txt': 'rename me\n', 'big.txt': '' });
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'first commit');
+    repo = committedRepo({ 'src/a.ts': 'one\n', 'old.txt': 'rename me\n', 'big.txt': '' }, 'first commit');
     for (let i = 2; i <= 5; i++) {
       writeFileSync(path.join(repo, 'src/a.ts'), `v${i}\n`);
       git(repo, 'commit', '-q', '-am', `change ${i}`, '-m', `body of ${i}`);
@@ -124,10 +130,7 @@ describe('ctx_git outside a repository', () => {
 
 describe('ctx_git output policy', () => {
   it('indexes a diff over 100 KB into the knowledge base and answers with a pointer', async () => {
-    const repo = fixture({ 'big.txt': 'start\n' });
-    git(repo, 'init', '-q');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'init');
+    const repo = committedRepo({ 'big.txt': 'start\n' }, 'init');
     writeFileSync(path.join(repo, 'big.txt'), Array.from({ length: 1500 }, (_, i) => `changed line ${i} ${'payload '.repeat(12)}`).join('\n'));
     const t = testApp(repo);
     const r = await t.call('ctx_git', { action: 'diff' });
@@ -144,10 +147,7 @@ describe('ctx_git output policy', () => {
 
 describe('ctx_git and secret files', () => {
   it('leaves tracked secret-like files out of a diff, from any folder, and refuses one named as the path', async () => {
-    const repo = fixture({ '.env': 'API_TOKEN=zzold\n', 'app/.ssh/config': 'Host zzold\n', 'app/main.ts': 'one\n' });
-    git(repo, 'init', '-q');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'init');
+    const repo = committedRepo({ '.env': 'API_TOKEN=zzold\n', 'app/.ssh/config': 'Host zzold\n', 'app/main.ts': 'one\n' }, 'init');
     writeFileSync(path.join(repo, '.env'), 'API_TOKEN=zznew\n');
     writeFileSync(path.join(repo, 'app/.ssh/config'), 'Host zznew\n');
     writeFileSync(path.join(repo, 'app/main.ts'), 'two\n');
@@ -196,7 +196,7 @@ describe('ctx_git starts no program named by the repository', () => {
   before(() => {
     tools = fixture();
     marker = path.join(tools, 'marker');
-    repo = fixture({
+    repo = committedRepo({
       'a.md': 'old\n',
       'b.proc': 'old\n',
       'c.eq': 'old\n',
@@ -204,10 +204,7 @@ describe('ctx_git starts no program named by the repository', () => {
       'e.tc': 'old\n',
       'same.txt': 'same\n',
       '.gitattributes': '*.md filter=evil\n*.proc filter=proc\n*.eq filter=a=b\n*.inc filter=inc\n*.tc diff=tc\n',
-    });
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'first');
+    }, 'first');
     git(repo, 'config', 'filter.evil.clean', program('clean'));
     git(repo, 'config', 'filter.evil.smudge', program('smudge'));
     git(repo, 'config', 'filter.evil.required', 'true');
@@ -269,10 +266,7 @@ describe('ctx_git and the rest of a repository', () => {
   it('never lets a partial clone fetch a missing object through a command its config names', async () => {
     const tools = fixture();
     const marker = path.join(tools, 'marker');
-    const repo = fixture({ 'a.txt': 'old\n' });
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'first');
+    const repo = committedRepo({ 'a.txt': 'old\n' }, 'first');
     git(repo, 'config', 'core.repositoryformatversion', '1');
     git(repo, 'config', 'extensions.partialClone', 'origin');
     git(repo, 'config', 'remote.origin.promisor', 'true');
@@ -315,14 +309,8 @@ describe('ctx_git and the rest of a repository', () => {
     const marker = path.join(tools, 'marker');
     writeFileSync(path.join(tools, 'clean'), `#!/bin/sh\necho clean >> ${marker}\nexec cat\n`);
     chmodSync(path.join(tools, 'clean'), 0o755);
-    const inner = fixture({ 's.md': 'old\n', '.gitattributes': '*.md filter=sub\n', '.env': 'TOKEN=old\n' });
-    git(inner, 'init', '-q', '-b', 'main');
-    git(inner, 'add', '.');
-    git(inner, 'commit', '-q', '-m', 'inner');
-    const repo = fixture({ 'top.txt': 'top\n' });
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'top');
+    const inner = committedRepo({ 's.md': 'old\n', '.gitattributes': '*.md filter=sub\n', '.env': 'TOKEN=old\n' }, 'inner');
+    const repo = committedRepo({ 'top.txt': 'top\n' }, 'top');
     git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'sub');
     git(repo, 'commit', '-q', '-m', 'sub');
     git(path.join(repo, 'sub'), 'config', 'filter.sub.clean', path.join(tools, 'clean'));
@@ -357,17 +345,14 @@ describe('ctx_git diff and secret-like files', () => {
   };
 
   before(() => {
-    repo = fixture({
+    repo = committedRepo({
       '.env': 'TOKEN=old-token\n',
       'config/.aws/credentials': 'aws_secret=old-aws\n',
       'keys/server.pem': 'old-pem\n',
       'keys/move.key': 'moved-key\n',
       'app.txt': 'old app\n',
       'sub/notes.txt': 'old notes\n',
-    });
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '-m', 'first');
+    }, 'first');
     writeFileSync(path.join(repo, '.env'), 'TOKEN=hunter2-token\n');
     writeFileSync(path.join(repo, 'config/.aws/credentials'), 'aws_secret=hunter2-aws\n');
     writeFileSync(path.join(repo, 'keys/server.pem'), 'hunter2-pem\n');
