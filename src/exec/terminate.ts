@@ -23,10 +23,33 @@ export async function terminateGroup(child: ChildHandle, exited: Promise<unknown
   return true;
 }
 
+/** How long the first look waits for processes it cannot judge yet (see `unsure`). */
+export const SETTLE_MS = 500;
+
+export interface EndOptions {
+  graceMs?: number;
+  /**
+   * A process the picker cannot judge yet: one caught in the middle of an exec reads an empty
+   * environment for a moment, so a marked process would be missed. While any process is unsure, the
+   * first look is taken again (every few ms, at most SETTLE_MS).
+   */
+  unsure?: (p: ProcessInfo) => boolean;
+}
+
 /** Returns how many processes there were to end. */
-export async function endProcesses(runtime: Runtime, marker: EnvMarker | undefined, pick: ProcessPicker, graceMs = KILL_GRACE_MS): Promise<number> {
+export async function endProcesses(runtime: Runtime, marker: EnvMarker | undefined, pick: ProcessPicker, options: EndOptions = {}): Promise<number> {
+  const graceMs = options.graceMs ?? KILL_GRACE_MS;
   const look = () => pick(runtime.listProcesses(marker));
-  const first = look();
+  let all = runtime.listProcesses(marker);
+  const { unsure } = options;
+  if (unsure) {
+    const settleBy = Date.now() + SETTLE_MS;
+    while (all.some(unsure) && Date.now() < settleBy) {
+      await sleep(POLL_MS / 5);
+      all = runtime.listProcesses(marker);
+    }
+  }
+  const first = pick(all);
   if (first.length === 0) return 0;
   for (const p of first) runtime.signalProcess(p.pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;

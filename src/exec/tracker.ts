@@ -58,6 +58,8 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
   const runsDir = options.dataDir && me.startTime !== undefined ? path.join(options.dataDir, 'runs') : undefined;
   const file = runsDir && path.join(runsDir, `${me.pid}-${me.startTime}-${session}.json`);
   const groups = new Map<string, GroupRecord>();
+  /** When each running command began, in clock ticks since boot. */
+  const begun = new Map<string, number>();
   const folders = new Set<string>();
   let seq = 0;
   let written = false;
@@ -82,6 +84,9 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
   return {
     begin(env) {
       const marker = `${session}:${++seq}`;
+      // One tick of slack: uptime and start times are both rounded down.
+      const now = runtime.ticksSinceBoot();
+      if (now !== undefined) begun.set(marker, now - 1);
       // Written before the first child starts: a child of a server killed right after spawning is
       // still found by the session's marker.
       if (!written) save();
@@ -94,7 +99,12 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
       save();
     },
     async finish(marker) {
-      await endProcesses(runtime, { name: RUN_MARKER, value: marker }, (list) => list.filter((p) => p.marked));
+      // A descendant in the middle of an exec has no environment to read for a moment: wait for the
+      // young ones (started since the command began) to finish their exec before judging them.
+      const since = begun.get(marker);
+      begun.delete(marker);
+      const unsure = since === undefined ? undefined : (p: ProcessInfo) => p.envEmpty === true && Number(p.startTime) >= since;
+      await endProcesses(runtime, { name: RUN_MARKER, value: marker }, (list) => list.filter((p) => p.marked), { unsure });
       if (groups.delete(marker)) save();
     },
     ownFolder(dir) {

@@ -49,6 +49,21 @@ export function environHas(env: Uint8Array, marker: EnvMarker): boolean {
   return false;
 }
 
+/**
+ * Now, on the clock that start times are counted on: clock ticks since boot (USER_HZ, 100 on Linux;
+ * /proc/uptime has the same resolution). Rounded down; undefined without /proc.
+ */
+export function ticksSinceBoot(): number | undefined {
+  try {
+    const seconds = Number.parseFloat(fs.readFileSync('/proc/uptime', 'utf8'));
+    return Number.isFinite(seconds) ? Math.floor(seconds * USER_HZ) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const USER_HZ = 100;
+
 export function listProcesses(marker?: EnvMarker): ProcessInfo[] {
   let names: string[];
   try {
@@ -62,14 +77,17 @@ export function listProcesses(marker?: EnvMarker): ProcessInfo[] {
     const stat = readStat(name);
     if (!stat || exited(stat)) continue;
     let marked = false;
+    let envEmpty = false;
     if (marker) {
       try {
-        marked = environHas(fs.readFileSync(`/proc/${name}/environ`), marker);
+        const env = fs.readFileSync(`/proc/${name}/environ`);
+        marked = environHas(env, marker);
+        envEmpty = env.byteLength === 0;
       } catch {
         // Another user's process, or gone meanwhile: not ours either way.
       }
     }
-    out.push({ pid: Number(name), ppid: stat.ppid, pgid: stat.pgid, startTime: stat.startTime, marked });
+    out.push({ pid: Number(name), ppid: stat.ppid, pgid: stat.pgid, startTime: stat.startTime, marked, ...(envEmpty ? { envEmpty } : {}) });
   }
   return out;
 }

@@ -141,6 +141,8 @@ export interface Runtime {
    * marker, each says whether its environment (as at exec) holds it. The calling process is left out.
    */
   listProcesses(marker?: EnvMarker): ProcessInfo[];
+  /** Now, in the units of processStartTime (clock ticks since boot); undefined without /proc. */
+  ticksSinceBoot(): number | undefined;
   /** Signals one process (never a group, never pid 0 or 1); false when it is gone or not ours. */
   signalProcess(pid: number, signal: 'SIGTERM' | 'SIGKILL'): boolean;
   /** Blocks the thread (no event loop turn): for SQLite's xSleep, which must be synchronous. */
@@ -165,6 +167,11 @@ export interface ProcessInfo {
   startTime: string;
   /** The environment holds the marker asked about. */
   marked: boolean;
+  /**
+   * A marker was asked about but the environment read empty: a process in the middle of an exec has
+   * none for a moment (so `marked` is unsure), as does one started with an empty environment.
+   */
+  envEmpty?: boolean;
 }
 
 export interface SpawnOptions {

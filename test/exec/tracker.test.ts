@@ -3,7 +3,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { RUN_MARKER } from '../../src/exec/tracker.ts';
+import { endProcesses } from '../../src/exec/terminate.ts';
+import { createProcessTracker, RUN_MARKER } from '../../src/exec/tracker.ts';
+import type { ProcessInfo, Runtime } from '../../src/runtime/types.ts';
 import { environHas } from '../../src/runtime/procfs.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 import { alive, eventually, pidsWithArg, uniqueSleepArg } from '../helpers/process.ts';
@@ -19,6 +21,53 @@ describe('process tracker', () => {
     assert.equal(environHas(env, { name: RUN_MARKER, value: 's1:', prefix: true }), true);
     assert.equal(environHas(env, { name: RUN_MARKER, value: 's2:', prefix: true }), false, 'a longer name that ends the same does not count');
     assert.equal(environHas(new Uint8Array(), { name: RUN_MARKER, value: '', prefix: true }), false);
+  });
+
+  it('counts start times and "now" on one clock', async () => {
+    const before = runtime.ticksSinceBoot();
+    assert.ok(before !== undefined && before > 0);
+    const child = spawn('sleep', ['5'], { stdio: 'ignore' });
+    try {
+      const started = Number(runtime.processStartTime(child.pid!));
+      assert.ok(started >= before - 1, `started at ${started}, now was ${before}`);
+      assert.ok(started <= runtime.ticksSinceBoot()! + 1);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('looks again at a young process caught mid-exec (empty environment) before judging it', async () => {
+    // A fake process table: the command's descendant reads an empty environment for two looks (it is
+    // in the middle of an exec), then shows its marker; an old process with an empty environment
+    // (started before the command, e.g. by `env -i`) is never waited for.
+    const marker = { name: RUN_MARKER, value: 's:1' };
+    let looks = 0;
+    const signalled: number[] = [];
+    const young = (): ProcessInfo => ({ pid: 901, ppid: 1, pgid: 901, startTime: '1000', marked: looks > 2 && !signalled.includes(901), ...(looks <= 2 ? { envEmpty: true } : {}) });
+    const old: ProcessInfo = { pid: 902, ppid: 1, pgid: 902, startTime: '10', marked: false, envEmpty: true };
+    const fake = {
+      ...runtime,
+      ticksSinceBoot: () => 999,
+      listProcesses: () => {
+        looks++;
+        return [young(), old].filter((p) => p.pid !== 901 || !signalled.includes(901));
+      },
+      signalProcess: (pid: number) => {
+        signalled.push(pid);
+        return true;
+      },
+    } as Runtime;
+    const tracker = createProcessTracker(fake);
+    const begun = tracker.begin({});
+    assert.equal(begun.env[RUN_MARKER], `${begun.marker}`);
+    await tracker.finish(begun.marker);
+    assert.deepEqual(signalled, [901], 'the young process was ended once its marker showed; the old one was left alone');
+
+    // Without a start bound nothing is waited for, and an unsure process is not signalled.
+    looks = 0;
+    signalled.length = 0;
+    assert.equal(await endProcesses(fake, marker, (list) => list.filter((p) => p.marked)), 0);
+    assert.deepEqual(signalled, []);
   });
 
   it('lists the processes carrying a marker and counts a zombie as gone', async () => {
