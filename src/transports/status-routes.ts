@@ -7,6 +7,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { StatusSnapshot } from '../app/status.ts';
 import { sameSecret, tokenMatches } from './http-guard.ts';
 import { generateToken } from './http-token.ts';
+import { createStatusFeed } from './status-feed.ts';
 import { renderLoginPage, renderStatusBody, renderStatusPage } from './status-page.ts';
 
 const COOKIE = 'ctxgate_status';
@@ -92,17 +93,16 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
     return c.json(await options.snapshot(), 200, { 'cache-control': 'no-store' });
   });
 
-  // Live updates: the rendered body whenever it changes (checked every couple of seconds), and a
-  // comment line now and then so proxies keep the stream open.
+  // Live updates: the rendered body whenever it changes (one shared ticker renders it every couple of
+  // seconds for all open streams), and a comment line now and then so proxies keep the stream open.
+  const feed = createStatusFeed(async () => renderStatusBody(await options.snapshot()), options.updateMs ?? UPDATE_MS);
   hono.get('/status/events', (c) => {
     if (!signedIn(c)) return c.text('unauthorized', 401, { 'www-authenticate': 'Bearer realm="ctxgate"' });
     const encoder = new TextEncoder();
     let stop = () => {};
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        let last = '';
         let closed = false;
-        let sinceBeat = 0;
         const send = (text: string) => {
           try {
             controller.enqueue(encoder.encode(text));
@@ -110,28 +110,13 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
             stop();
           }
         };
-        const tick = async () => {
-          if (closed) return;
-          try {
-            const html = renderStatusBody(await options.snapshot());
-            sinceBeat += options.updateMs ?? UPDATE_MS;
-            if (html !== last) {
-              last = html;
-              sinceBeat = 0;
-              send(`event: update\ndata: ${JSON.stringify(html)}\n\n`);
-            } else if (sinceBeat >= HEARTBEAT_MS) {
-              sinceBeat = 0;
-              send(': still here\n\n');
-            }
-          } catch {
-            // A snapshot that failed this time is tried again at the next tick.
-          }
-        };
-        const timer = setInterval(() => void tick(), options.updateMs ?? UPDATE_MS);
+        const unsubscribe = feed.subscribe((html) => send(`event: update\ndata: ${JSON.stringify(html)}\n\n`));
+        const heartbeat = setInterval(() => send(': still here\n\n'), HEARTBEAT_MS);
         stop = () => {
           if (closed) return;
           closed = true;
-          clearInterval(timer);
+          unsubscribe();
+          clearInterval(heartbeat);
           streams.delete(stop);
           try {
             controller.close();
@@ -141,7 +126,6 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
         };
         streams.add(stop);
         send('retry: 3000\n\n');
-        void tick();
       },
       cancel() {
         stop();
@@ -154,6 +138,7 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
     loginPath: () => `/status/login?code=${code}`,
     close() {
       for (const stop of [...streams]) stop();
+      feed.close();
     },
   };
 }
