@@ -6,6 +6,7 @@ import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
 import { type DatabaseUse, databaseUse } from '../storage/database-users.ts';
+import { type GraphBackendStatus, graphBackendStatus } from '../retrieval/graph-backends.ts';
 
 export interface DoctorReport {
   ctxgate: string;
@@ -21,6 +22,8 @@ export interface DoctorReport {
   languages: Record<Language, string | null>;
   /** The project's knowledge base: where, how big, and which processes have it open right now. */
   database: { file: string; bytes: number } & DatabaseUse;
+  /** The graph backend configured (`--graph-backend`, `backend.graph`), and who answers in its place when it cannot. */
+  graph: GraphBackendStatus;
   warnings: string[];
 }
 
@@ -37,6 +40,11 @@ export function diagnose(app: AppContext, registry: ToolRegistry): DoctorReport 
   const languages = availableRuntimes(app.runtime);
   const missing = Object.entries(languages).filter(([, cmd]) => !cmd).map(([lang]) => lang);
   if (missing.length) warnings.push(`ctx_run languages without a runtime here: ${missing.join(', ')}`);
+  const graph = graphBackendStatus(app.config.backend.graph, app.runtime, app.projectRoot);
+  if (graph.reason) {
+    const instead = graph.answeredBy === graph.backend ? '' : '; the built-in code index answers instead';
+    warnings.push(`graph backend ${graph.backend}: ${graph.reason}${instead}${graph.hint ? ` — ${graph.hint}` : ''}`);
+  }
   const dbFile = app.kb.file;
   const bytes = databaseBytes(app.runtime.fs, dbFile);
   return {
@@ -51,6 +59,7 @@ export function diagnose(app: AppContext, registry: ToolRegistry): DoctorReport 
     commands,
     languages,
     database: { file: dbFile, bytes, ...databaseUse(app.runtime, dbFile) },
+    graph,
     warnings,
   };
 }
@@ -65,6 +74,12 @@ function formatDatabase(d: DoctorReport['database']): string[] {
   return lines;
 }
 
+function formatGraph(g: GraphBackendStatus): string {
+  const where = g.bin ? ` (${g.bin})` : '';
+  if (g.answeredBy === g.backend) return `${g.backend}${where}`;
+  return `${g.backend}${where} not answering — the built-in code index answers`;
+}
+
 export function formatDoctor(r: DoctorReport): string {
   const lines = [
     `ctxgate ${r.ctxgate} on ${r.runtime.name} ${r.runtime.version} (${r.runtime.platform})`,
@@ -77,6 +92,7 @@ export function formatDoctor(r: DoctorReport): string {
     ...Object.entries(r.commands).map(([name, where]) => `${name.padEnd(13)} ${where ?? 'not found'}`),
     `languages     ${Object.entries(r.languages).map(([lang, cmd]) => `${lang}${cmd ? '' : ' (missing)'}`).join(', ')}`,
     ...formatDatabase(r.database),
+    `graph         ${formatGraph(r.graph)}`,
   ];
   if (r.warnings.length) lines.push('', 'warnings:', ...r.warnings.map((w) => `  - ${w}`));
   return lines.join('\n');

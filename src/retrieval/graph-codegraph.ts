@@ -7,15 +7,15 @@ import { childEnv } from '../exec/env.ts';
 import type { Executor } from '../exec/executor.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { createNullAdapter, type Definition, type GraphAdapter, type Use } from './graph.ts';
+import type { Definition, GraphAdapter, Use } from './graph.ts';
 
 export interface CodegraphDeps {
   runtime: Runtime;
   exec: Executor;
   logger: Logger;
   projectRoot: string;
-  /** The codegraph executable; found on PATH when not given. */
-  bin?: string;
+  /** The codegraph executable. */
+  bin: string;
   timeoutMs?: number;
 }
 
@@ -51,13 +51,14 @@ function toDefinition(n: CgNode): Definition {
   };
 }
 
+/** Whether the project has codegraph's index (`codegraph init` writes it into the project). */
+export function codegraphIndexed(runtime: Runtime, projectRoot: string): boolean {
+  return runtime.fs.statSync(path.join(projectRoot, '.codegraph'))?.isDirectory === true;
+}
+
 export function createCodegraphAdapter(deps: CodegraphDeps): GraphAdapter {
-  const bin = deps.bin ?? deps.runtime.which('codegraph');
-  if (!bin) {
-    deps.logger.log('graph_backend_unavailable', { backend: 'codegraph', reason: 'codegraph is not on PATH (npm install -g @colbymchenry/codegraph)' });
-    return createNullAdapter('codegraph');
-  }
-  const indexed = () => deps.runtime.fs.statSync(path.join(deps.projectRoot, '.codegraph'))?.isDirectory === true;
+  const { bin } = deps;
+  const indexed = () => codegraphIndexed(deps.runtime, deps.projectRoot);
   let warned = false;
 
   async function json(args: string[]): Promise<unknown> {
@@ -67,7 +68,7 @@ export function createCodegraphAdapter(deps: CodegraphDeps): GraphAdapter {
       return undefined;
     }
     const r = await deps.exec.run({
-      command: bin!,
+      command: bin,
       args: [...args, '-p', deps.projectRoot, '-j'],
       cwd: deps.projectRoot,
       env: childEnv(deps.runtime, { CODEGRAPH_TELEMETRY: '0', NO_COLOR: '1' }),

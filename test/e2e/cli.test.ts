@@ -100,4 +100,17 @@ describe('ctxgate command line', () => {
     assert.ok(report.tools.names.includes('ctx_fs'));
     assert.ok('git' in report.commands);
   });
+
+  it('doctor says when the chosen graph backend is not installed, who answers instead, and how to install it', () => {
+    const emptyPath = fixture();
+    const json = runCli(['doctor', '--json', '--graph-backend', 'codebase-memory-mcp', '--project-root', project], { env: { ...env, PATH: emptyPath } });
+    assert.equal(json.status, 0, json.stderr);
+    const report = JSON.parse(json.stdout);
+    assert.equal(report.graph.backend, 'codebase-memory-mcp');
+    assert.equal(report.graph.answeredBy, 'builtin');
+    const text = runCli(['doctor', '--graph-backend', 'codebase-memory-mcp', '--project-root', project], { env: { ...env, PATH: emptyPath } });
+    assert.match(text.stdout, /^graph +codebase-memory-mcp not answering — the built-in code index answers$/m);
+    assert.match(text.stdout, /graph backend codebase-memory-mcp: codebase-memory-mcp is not on PATH; the built-in code index answers instead — install it: npm install -g codebase-memory-mcp/);
+    removeDir(emptyPath);
+  });
 });
