@@ -3,6 +3,7 @@
 // (`code.db`) with its own schema versions, so it can be rebuilt or dropped without touching the
 // knowledge base.
 import type { Migration } from '../storage/database.ts';
+import { TEXT_INDEX_SQL } from '../textindex/schema.ts';
 
 export const CODE_MIGRATIONS: readonly Migration[] = [
   {
@@ -60,5 +61,10 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       CREATE VIRTUAL TABLE code_blocks USING fts5(name, signature, doc, body, content='', contentless_delete=1, tokenize='porter unicode61');
       CREATE TABLE code_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `,
+  },
+  {
+    version: 2,
+    description: 'trigram text index; the catalogue records the file version each stage took',
+    sql: TEXT_INDEX_SQL,
   },
 ];

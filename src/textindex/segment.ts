@@ -1,0 +1,240 @@
+// One segment of the text index: the postings of the documents it holds, cut into buckets by a hash
+// of the trigram so a segment is a few thousand rows however many trigrams it has. A bucket's blob:
+//   varint n, then n × (varint gram gap, varint ids, varint bytes), then the n posting lists
+// (ascending ids as varint gaps). A segment with 2^bits buckets puts trigram g in the bucket named by
+// the top `bits` bits of hash(g); segments of any two sizes therefore merge bucket by bucket.
+import { ByteReader, ByteWriter, decodeGaps, encodeGaps } from './postings.ts';
+
+/** The most buckets a segment has (a merged index of 1.5 M trigrams: ~25 per bucket). */
+export const MAX_BUCKET_BITS = 16;
+/** Trigrams per bucket a new segment aims at. */
+const GRAMS_PER_BUCKET = 16;
+
+export function hashGram(gram: number): number {
+  return Math.imul(gram, 0x9e3779b1) >>> 0;
+}
+
+export function bucketOf(gram: number, bits: number): number {
+  return bits === 0 ? 0 : hashGram(gram) >>> (32 - bits);
+}
+
+/** Bucket bits for a segment of `grams` distinct trigrams. */
+export function bitsFor(grams: number): number {
+  let bits = 0;
+  while (bits < MAX_BUCKET_BITS && grams / 2 ** bits > GRAMS_PER_BUCKET) bits++;
+  return bits;
+}
+
+export interface EncodedBucket {
+  bucket: number;
+  data: Uint8Array;
+}
+
+/** Posting lists of one bucket, as (gram, ids) in ascending gram order. */
+export interface BucketEntry {
+  gram: number;
+  count: number;
+  /** Where its list starts in the blob. */
+  offset: number;
+}
+
+export function readBucketHeader(data: Uint8Array): { entries: BucketEntry[]; bodyStart: number } {
+  const r = new ByteReader(data);
+  const n = r.varint();
+  const entries: BucketEntry[] = [];
+  let gram = 0;
+  let offset = 0;
+  for (let i = 0; i < n; i++) {
+    gram += r.varint();
+    const count = r.varint();
+    const bytes = r.varint();
+    entries.push({ gram, count, offset });
+    offset += bytes;
+  }
+  for (const e of entries) e.offset += r.pos;
+  return { entries, bodyStart: r.pos };
+}
+
+/** The ids of `gram` in a bucket blob, or an empty list. */
+export function postingsIn(data: Uint8Array, gram: number): Uint32Array {
+  const r = new ByteReader(data);
+  const n = r.varint();
+  let g = 0;
+  let offset = 0;
+  let found = -1;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    g += r.varint();
+    const c = r.varint();
+    const bytes = r.varint();
+    if (g === gram) {
+      found = offset;
+      count = c;
+    }
+    offset += bytes;
+    if (g > gram && found < 0) return new Uint32Array(0);
+  }
+  if (found < 0) return new Uint32Array(0);
+  const out = new Uint32Array(count);
+  decodeGaps(data, r.pos + found, count, out, 0);
+  return out;
+}
+
+/** Encodes one bucket from grams in ascending order and their id lists. */
+export function encodeBucket(grams: ArrayLike<number>, lists: readonly { ids: ArrayLike<number>; start: number; end: number }[], head: ByteWriter, body: ByteWriter): Uint8Array {
+  head.length = 0;
+  body.length = 0;
+  head.varint(grams.length);
+  let prevGram = 0;
+  for (let i = 0; i < grams.length; i++) {
+    const l = lists[i]!;
+    const before = body.length;
+    encodeGaps(body, l.ids, l.start, l.end, 0);
+    head.varint(grams[i]! - prevGram);
+    prevGram = grams[i]!;
+    head.varint(l.end - l.start);
+    head.varint(body.length - before);
+  }
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head.bytes.subarray(0, head.length));
+  out.set(body.bytes.subarray(0, body.length), head.length);
+  return out;
+}
+
+/**
+ * Collects documents' trigrams in memory and turns them into a segment's buckets: a counting sort
+ * by trigram over one shared 2^24 counter array, so memory stays at a few bytes per posting.
+ */
+export class SegmentBuilder {
+  private grams = new Uint32Array(1 << 20);
+  private postings = 0;
+  /** Per document (local index): where its trigrams start in `grams`. */
+  private starts: number[] = [];
+  private counts: Uint32Array | undefined;
+  sourceBytes = 0;
+
+  get docs(): number {
+    return this.starts.length;
+  }
+
+  get size(): number {
+    return this.postings;
+  }
+
+  /** Adds the next document (local ids count up from 0); `grams` are its distinct trigrams. */
+  add(grams: Uint32Array, sourceBytes: number): number {
+    if (this.postings + grams.length > this.grams.length) {
+      let size = this.grams.length * 2;
+      while (size < this.postings + grams.length) size *= 2;
+      const grown = new Uint32Array(size);
+      grown.set(this.grams.subarray(0, this.postings));
+      this.grams = grown;
+    }
+    this.grams.set(grams, this.postings);
+    this.starts.push(this.postings);
+    this.postings += grams.length;
+    this.sourceBytes += sourceBytes;
+    return this.starts.length - 1;
+  }
+
+  /** The segment's buckets with local ids shifted by `base`; the builder is empty afterwards. */
+  finish(base: number): { bits: number; buckets: EncodedBucket[]; postings: number; grams: number } {
+    this.counts ??= new Uint32Array(1 << 24);
+    const counts = this.counts;
+    const grams = this.grams;
+    const total = this.postings;
+    let distinct = new Uint32Array(1 << 16);
+    let nd = 0;
+    for (let i = 0; i < total; i++) {
+      const g = grams[i]!;
+      const seen = counts[g]!;
+      counts[g] = seen + 1;
+      if (seen === 0) {
+        if (nd === distinct.length) {
+          const grown = new Uint32Array(nd * 2);
+          grown.set(distinct);
+          distinct = grown;
+        }
+        distinct[nd++] = g;
+      }
+    }
+    const bits = bitsFor(nd);
+    // Order: bucket, then trigram (both fit a double exactly).
+    const keys = new Float64Array(nd);
+    for (let k = 0; k < nd; k++) keys[k] = bucketOf(distinct[k]!, bits) * 16777216 + distinct[k]!;
+    keys.sort();
+    const ends = new Uint32Array(nd);
+    let off = 0;
+    for (let k = 0; k < nd; k++) {
+      const g = keys[k]! % 16777216;
+      const c = counts[g]!;
+      counts[g] = off;
+      off += c;
+      ends[k] = off;
+    }
+    const ids = new Uint32Array(total);
+    const docs = this.starts.length;
+    for (let d = 0; d < docs; d++) {
+      const from = this.starts[d]!;
+      const to = d + 1 < docs ? this.starts[d + 1]! : total;
+      const id = base + d;
+      for (let i = from; i < to; i++) ids[counts[grams[i]!]!++] = id;
+    }
+    for (let k = 0; k < nd; k++) counts[keys[k]! % 16777216] = 0;
+    const buckets: EncodedBucket[] = [];
+    const head = new ByteWriter(1 << 12);
+    const body = new ByteWriter(1 << 16);
+    let k = 0;
+    while (k < nd) {
+      const bucket = Math.floor(keys[k]! / 16777216);
+      const bucketGrams: number[] = [];
+      const lists: { ids: Uint32Array; start: number; end: number }[] = [];
+      for (; k < nd && Math.floor(keys[k]! / 16777216) === bucket; k++) {
+        bucketGrams.push(keys[k]! % 16777216);
+        lists.push({ ids, start: k === 0 ? 0 : ends[k - 1]!, end: ends[k]! });
+      }
+      buckets.push({ bucket, data: encodeBucket(bucketGrams, lists, head, body) });
+    }
+    this.starts = [];
+    this.postings = 0;
+    this.sourceBytes = 0;
+    return { bits, buckets, postings: total, grams: nd };
+  }
+
+  /** Lets go of the big arrays (end of a build). */
+  release(): void {
+    this.counts = undefined;
+    this.grams = new Uint32Array(1 << 10);
+  }
+}
+
+/** Merges the same bucket range of several segments (oldest first) into one bucket's entries, dead ids dropped. */
+export function mergeBuckets(blobs: readonly Uint8Array[], keep: (id: number) => boolean): { grams: number[]; lists: Uint32Array[] } {
+  const byGram = new Map<number, Uint32Array[]>();
+  for (const data of blobs) {
+    const { entries } = readBucketHeader(data);
+    for (const e of entries) {
+      const ids = new Uint32Array(e.count);
+      decodeGaps(data, e.offset, e.count, ids, 0);
+      const list = byGram.get(e.gram);
+      if (list) list.push(ids);
+      else byGram.set(e.gram, [ids]);
+    }
+  }
+  const grams = [...byGram.keys()].sort((a, b) => a - b);
+  const lists: Uint32Array[] = [];
+  const kept: number[] = [];
+  for (const g of grams) {
+    const parts = byGram.get(g)!;
+    const size = parts.reduce((n, p) => n + p.length, 0);
+    const all = new Uint32Array(size);
+    let n = 0;
+    // Segments hold disjoint, ascending id ranges (oldest first), so concatenation stays sorted.
+    for (const p of parts) for (const id of p) if (keep(id)) all[n++] = id;
+    if (n) {
+      kept.push(g);
+      lists.push(all.subarray(0, n));
+    }
+  }
+  return { grams: kept, lists };
+}
