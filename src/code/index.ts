@@ -2,21 +2,27 @@
 // only when its size or mtime changed, and parsed again only when its content hash did), and never
 // stale — callers pass the files an answer rests on to `fresh`, which re-parses any touched since.
 // Until the first build completes, `ready()` answers undefined and the gate tools scan instead.
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
+import type { Executor } from '../exec/executor.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { RuntimeFs } from '../runtime/types.ts';
+import type { Runtime, RuntimeFs } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Database } from '../storage/database.ts';
 import { type Lease, withLease } from '../storage/lease.ts';
+import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
+import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
 import { type CatalogueEntry, catalogue, MAX_PARSE_BYTES } from './catalogue.ts';
+import { syncCatalogue, textWork } from './catalogue-sync.ts';
 import { type Extracted, extract } from './extract.ts';
 import type { Grammars } from './grammars.ts';
 import { isDocumentation, type LanguageId, languageOf } from './languages.ts';
 import { createPathSet, resolveImport } from './resolve.ts';
 import { readTsPaths } from './tsconfig-paths.ts';
+import { isSecretPath } from '../security/secret-files.ts';
+import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { CodeStore, type FileMeta, type FileRow } from './store.ts';
+import { takeText } from './text-pass.ts';
 
 /** Bumped whenever extraction changes what it stores: every file is parsed again. */
 export const PARSER_VERSION = 5;
@@ -38,6 +44,8 @@ export interface CodeIndexDeps {
   root: string;
   scan: { excludeDirs: readonly string[]; respectGitignore: boolean };
   openDatabase(): Promise<Database>;
+  /** Lists the catalogue with `git ls-files` in a repository (the walk otherwise). */
+  git?: { runtime: Runtime; exec: Executor };
 }
 
 export type CodeIndexState = 'idle' | 'building' | 'ready' | 'unavailable';
@@ -61,6 +69,8 @@ export interface CodeIndex {
   refresh(): Promise<void>;
   /** Stops a running pass at its next file and closes the database. */
   close(): Promise<void>;
+  /** The trigram text index over the same catalogue, refreshed by the same pass. */
+  readonly text: TextIndexHandle;
 }
 
 interface Pending {
@@ -69,9 +79,8 @@ interface Pending {
   targets: (string | undefined)[];
 }
 
-function hashOf(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
-}
+/** Touched files are taken into the index this long after the last touch (a burst of writes: one refresh). */
+const TOUCH_SETTLE_MS = 300;
 
 /** Lets pending I/O and tool calls run (setImmediate where the runtime has it: no 1 ms timer floor). */
 function yieldToLoop(): Promise<void> {
@@ -91,6 +100,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let closed = false;
   let paths: ReturnType<typeof createPathSet> | undefined;
   const inFlight = new Map<string, Promise<boolean>>();
+  let textReady = false;
+  let textBuilding = false;
 
   function open(): Promise<CodeStore | undefined> {
     opening ??= (async () => {
@@ -101,11 +112,13 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
           // Another root or an older extraction: start again from nothing.
           await db.writeTransaction(() => {
             db.exec("INSERT INTO code_blocks(code_blocks) VALUES ('delete-all'); DELETE FROM code_refs; DELETE FROM code_imports; DELETE FROM code_defs; DELETE FROM code_files; DELETE FROM code_meta;");
+            db.exec(CLEAR_TEXT_INDEX_SQL);
             store!.setMeta('root', deps.root);
             store!.setMeta('parser', String(PARSER_VERSION));
           });
         }
         if (store.meta('complete') === '1') state = 'ready';
+        if (store.meta('text_complete') === '1') textReady = true;
         return store;
       } catch (e) {
         state = 'unavailable';
@@ -134,22 +147,19 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     return paths;
   }
 
-  /** Reads and parses one file; undefined when its stored content is unchanged (only touched). */
+  /** Reads and parses one file (the version the catalogue row names); undefined when it cannot be read. */
   async function prepare(s: CodeStore, entry: CatalogueEntry, row: FileRow | undefined): Promise<Pending | undefined> {
     const language: LanguageId | undefined = isDocumentation(entry.path) || entry.size > MAX_PARSE_BYTES ? undefined : languageOf(entry.path);
-    if (!language) return { meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash: '', language: undefined, lines: 0, parser: PARSER_VERSION }, extracted: undefined, targets: [] };
+    const hash = row?.hash ?? '';
+    const version = row?.version;
+    if (!language) return { meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, extracted: undefined, targets: [] };
     let text: string;
     try {
       text = await deps.fs.readTextFile(entry.abs);
     } catch {
       return undefined;
     }
-    const hash = hashOf(text);
-    if (row && row.hash === hash && row.parser === PARSER_VERSION) {
-      s.touch(row.id, entry.size, entry.mtimeMs);
-      return undefined;
-    }
-    const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: text.split('\n').length, parser: PARSER_VERSION };
+    const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: text.split('\n').length, parser: PARSER_VERSION, version };
     let extracted: Extracted | undefined;
     try {
       extracted = await extract(deps.grammars, language, text, { onBadPattern: (pattern, e) => deps.logger.log('code_query_pattern_skipped', { language, pattern, error: messageOf(e) }) });
@@ -186,12 +196,16 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     const started = Date.now();
     const first = state !== 'ready';
     deps.logger.log('code_index_start', { root: deps.root, first });
-    const rows = new Map(s.files().map((r) => [r.path, r]));
     const entries: CatalogueEntry[] = [];
-    for await (const e of catalogue(deps.fs, deps.workdirs, { root: deps.root, excludeDirs: deps.scan.excludeDirs, respectGitignore: deps.scan.respectGitignore })) {
+    for await (const e of catalogue(deps.fs, deps.workdirs, { root: deps.root, excludeDirs: deps.scan.excludeDirs, respectGitignore: deps.scan.respectGitignore, git: deps.git })) {
       if (closed) return;
       entries.push(e);
     }
+    const changes = await syncCatalogue(s, entries, () => void lease.renew());
+    if (closed) return;
+    await textStage(s, entries, lease);
+    if (closed) return;
+    const rows = new Map(s.files().map((r) => [r.path, r]));
     paths = createPathSet(
       entries.map((e) => e.path),
       goModule(),
@@ -208,7 +222,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       done++;
       const row = rows.get(entry.path);
       rows.delete(entry.path);
-      if (row && row.size === entry.size && row.mtime_ms === entry.mtimeMs && row.parser === PARSER_VERSION) continue;
+      if (!row || (row.parsed_of === row.version && row.parser === PARSER_VERSION)) continue;
       const pending = await prepare(s, entry, row);
       if (pending) {
         batch.push(pending);
@@ -226,13 +240,24 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       if (done % 2000 === 0) deps.logger.log('code_index_progress', { done, total });
     }
     await write(s, batch, lease);
-    const gone = [...rows.keys()];
-    await s.db.writeTransaction(() => {
-      for (const file of gone) s.remove(file);
-      s.setMeta('complete', '1');
-    });
+    await s.db.writeTransaction(() => s.setMeta('complete', '1'));
     state = 'ready';
-    deps.logger.log('code_index_done', { files: total, parsed, removed: gone.length, ms: Date.now() - started });
+    deps.logger.log('code_index_done', { files: total, parsed, removed: changes.removed, ms: Date.now() - started });
+  }
+
+  /** The text stage of a pass: every file the text index has not taken in its current version. */
+  async function textStage(s: CodeStore, entries: readonly CatalogueEntry[], lease?: Lease): Promise<void> {
+    const work = textWork(s, entries);
+    textBuilding = true;
+    try {
+      await takeText(s, work, { fs: deps.fs, logger: deps.logger, lease, stopped: () => closed, pause: yieldToLoop, onProgress: (d, n) => d % 5000 === 0 && d > 0 && deps.logger.log('text_index_progress', { done: d, total: n }) });
+    } finally {
+      textBuilding = false;
+    }
+    if (lease && !closed && !textReady) {
+      await s.db.writeTransaction(() => s.setMeta('text_complete', '1'));
+      textReady = true;
+    }
   }
 
   function startPass(s: CodeStore): Promise<void> {
@@ -260,15 +285,62 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       paths?.delete(rel);
       return true;
     }
-    if (row && row.size === st.size && row.mtime_ms === st.mtimeMs && row.parser === PARSER_VERSION) return false;
+    const entry = { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs };
+    const taken = (r: FileRow) => r.size === st.size && r.mtime_ms === st.mtimeMs && r.text_of === r.version && r.parsed_of === r.version && r.parser === PARSER_VERSION;
+    if (row && taken(row)) return false;
+    if (!row) {
+      if (!cataloguable(rel)) return false;
+      await s.db.writeTransaction(() => s.addFiles([entry]));
+    } else if (row.size !== st.size || row.mtime_ms !== st.mtimeMs) {
+      await s.db.writeTransaction(() => s.markChanged([row.id]));
+    }
     paths?.add(rel);
-    const pending = await prepare(s, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs }, row);
+    await takeText(s, textWork(s, [entry]), { fs: deps.fs, logger: deps.logger, stopped: () => closed, pause: yieldToLoop });
+    const now = s.file(rel);
+    if (!now || (now.parsed_of === now.version && now.parser === PARSER_VERSION)) return row === undefined || now?.version !== row.version;
+    const pending = await prepare(s, entry, now);
     if (pending) await write(s, [pending]);
     return pending !== undefined;
   }
 
-  return {
+  /** A file the walk would catalogue, judged by its path (hidden, skipped folders, secret-like). */
+  function cataloguable(rel: string): boolean {
+    const skip = new Set([...UNENTERED_DIRS, ...deps.scan.excludeDirs]);
+    const parts = rel.split('/');
+    return !isSecretPath(rel) && parts.every((p, i) => !p.startsWith('.') && !p.startsWith('..') && (i === parts.length - 1 || !skip.has(p)));
+  }
+
+  let touchTimer: ReturnType<typeof setTimeout> | undefined;
+  const touchedPaths = new Set<string>();
+  const text = createTextIndexReader({
     root: deps.root,
+    fs: deps.fs,
+    async open() {
+      if (closed || state === 'unavailable') return undefined;
+      const s = await open();
+      // Another process may have finished the first build meanwhile.
+      if (s && !textReady && s.meta('text_complete') === '1') textReady = true;
+      if (s && !running && Date.now() - lastPass > REFRESH_EVERY_MS) void startPass(s);
+      return s?.db;
+    },
+    current: () => store?.db,
+    state: () => (state === 'unavailable' ? 'unavailable' : textReady ? 'ready' : textBuilding || running ? 'building' : 'idle'),
+    error: () => error,
+    onTouched(list) {
+      for (const p of list) touchedPaths.add(p);
+      if (touchTimer) clearTimeout(touchTimer);
+      touchTimer = setTimeout(() => {
+        touchTimer = undefined;
+        const due = [...touchedPaths];
+        touchedPaths.clear();
+        if (!closed && store) void api.fresh(due).catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
+      }, TOUCH_SETTLE_MS);
+    },
+  });
+
+  const api: CodeIndex = {
+    root: deps.root,
+    text,
     status: () => ({ state, done, total, ...(error ? { error } : {}) }),
     async ready() {
       if (closed || state === 'unavailable') return undefined;
@@ -301,6 +373,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     },
     async close() {
       closed = true;
+      if (touchTimer) clearTimeout(touchTimer);
       // A running pass stops at its next file; the database closes after it.
       await running?.catch(() => undefined);
       await Promise.allSettled(inFlight.values());
@@ -312,4 +385,5 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       store = undefined;
     },
   };
+  return api;
 }

@@ -13,6 +13,11 @@ export interface FileRow {
   language: string | null;
   lines: number;
   parser: number;
+  /** The catalogue's version of the file's content, and the versions the text and parse stages took. */
+  version: number;
+  text_of: number;
+  text_doc: number | null;
+  parsed_of: number;
 }
 
 export interface DefinitionRow {
@@ -58,11 +63,15 @@ export interface FileMeta {
   language: string | undefined;
   lines: number;
   parser: number;
+  /** The catalogue version the parse read (the row's own when absent). */
+  version?: number;
 }
 
 const REFS_PER_INSERT = 64;
 const ONE_REF = 'INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) VALUES (?, ?, ?, ?, ?, ?)';
 const MANY_REFS = `INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) VALUES ${Array.from({ length: REFS_PER_INSERT }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}`;
+
+const FILE_COLUMNS = 'id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, text_doc, parsed_of';
 
 const DEF_COLUMNS = 'd.id, f.path, d.name, d.kind, d.container, d.parent_id, d.signature, d.start_line, d.name_line, d.end_line, d.exported, d.bodiless';
 
@@ -82,16 +91,25 @@ export class CodeStore {
   }
 
   files(): FileRow[] {
-    return this.rows<FileRow>('SELECT id, path, size, mtime_ms, hash, language, lines, parser FROM code_files');
+    return this.rows<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files`);
   }
 
   file(path: string): FileRow | undefined {
-    return this.row<FileRow>('SELECT id, path, size, mtime_ms, hash, language, lines, parser FROM code_files WHERE path = ?', [path]);
+    return this.row<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files WHERE path = ?`, [path]);
   }
 
-  /** Records a file's stat after its content was found unchanged (one statement: its own transaction). */
-  touch(id: number, size: number, mtimeMs: number): void {
-    this.db.run('UPDATE code_files SET size = ?, mtime_ms = ? WHERE id = ?', [size, mtimeMs, id]);
+  /** Adds files to the catalogue, not yet taken by any stage. */
+  addFiles(entries: readonly { path: string; size: number; mtimeMs: number }[]): void {
+    this.db.transaction(() => {
+      for (const e of entries) this.db.run("INSERT INTO code_files (path, size, mtime_ms, hash, version, text_of, parsed_of) VALUES (?, ?, ?, '', 1, 0, 0) ON CONFLICT(path) DO NOTHING", [e.path, e.size, e.mtimeMs]);
+    });
+  }
+
+  /** Marks files whose size or mtime changed: the text stage reads them before anything trusts them again. */
+  markChanged(ids: readonly number[]): void {
+    this.db.transaction(() => {
+      for (const id of ids) this.db.run('UPDATE code_files SET text_of = 0 WHERE id = ?', [id]);
+    });
   }
 
   private clearChildren(fileId: number): void {
@@ -118,9 +136,10 @@ export class CodeStore {
       if (existing) {
         fileId = existing.id;
         this.clearChildren(fileId);
-        this.db.run('UPDATE code_files SET size = ?, mtime_ms = ?, hash = ?, language = ?, lines = ?, parser = ? WHERE id = ?', [meta.size, meta.mtimeMs, meta.hash, meta.language ?? null, meta.lines, meta.parser, fileId]);
+        // Size, mtime and hash belong to the catalogue (the text stage); the parse records what it took.
+        this.db.run('UPDATE code_files SET language = ?, lines = ?, parser = ?, parsed_of = ? WHERE id = ?', [meta.language ?? null, meta.lines, meta.parser, meta.version ?? existing.version, fileId]);
       } else {
-        this.db.run('INSERT INTO code_files (path, size, mtime_ms, hash, language, lines, parser) VALUES (?, ?, ?, ?, ?, ?, ?)', [meta.path, meta.size, meta.mtimeMs, meta.hash, meta.language ?? null, meta.lines, meta.parser]);
+        this.db.run('INSERT INTO code_files (path, size, mtime_ms, hash, language, lines, parser, version, parsed_of) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1)', [meta.path, meta.size, meta.mtimeMs, meta.hash, meta.language ?? null, meta.lines, meta.parser]);
         fileId = this.db.lastInsertRowid();
       }
       if (!extracted) return;

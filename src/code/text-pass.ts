@@ -1,0 +1,31 @@
+// The text stage as the code index runs it: first in every refresh pass (it is fast, and it is what
+// finds out which files changed), then compaction of the text index's segments when the build lease
+// is held. Also run for single files (`fresh`) without the lease: those add a small segment.
+import type { Logger } from '../logging/logger.ts';
+import type { RuntimeFs } from '../runtime/types.ts';
+import type { Lease } from '../storage/lease.ts';
+import { compact } from '../textindex/compact.ts';
+import { runTextStage, type TextStageResult, type TextWork } from '../textindex/stage.ts';
+import type { CodeStore } from './store.ts';
+
+export interface TextPassOptions {
+  fs: RuntimeFs;
+  logger: Logger;
+  lease?: Lease;
+  stopped(): boolean;
+  onProgress?(done: number, total: number): void;
+  pause(): Promise<void>;
+}
+
+export async function takeText(s: CodeStore, work: readonly TextWork[], options: TextPassOptions): Promise<TextStageResult> {
+  const started = Date.now();
+  const renew = options.lease ? () => void options.lease!.renew() : undefined;
+  const result = await runTextStage(work, { db: s.db, fs: options.fs, renew, stopped: options.stopped, onProgress: (done) => options.onProgress?.(done, work.length) });
+  if (options.lease && !options.stopped()) {
+    const compactStarted = Date.now();
+    const merged = await compact(s.db, { renew, stopped: options.stopped, pause: options.pause });
+    if (merged) options.logger.log('text_index_compacted', { segments: merged, ms: Date.now() - compactStarted });
+  }
+  if (work.length > 1 || result.segments) options.logger.log('text_index_done', { files: work.length, ...result, ms: Date.now() - started });
+  return result;
+}
