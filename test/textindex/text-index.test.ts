@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { RE2JS } from 're2js';
+import { type CatalogueEntry, catalogue } from '../../src/code/catalogue.ts';
+import { syncCatalogue, textWork } from '../../src/code/catalogue-sync.ts';
+import { createGrammars } from '../../src/code/grammars.ts';
+import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
+import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import { CodeStore } from '../../src/code/store.ts';
+import type { Logger } from '../../src/logging/logger.ts';
+import { type Database, openDatabase } from '../../src/storage/database.ts';
+import { compact } from '../../src/textindex/compact.ts';
+import { createTextIndexReader } from '../../src/textindex/reader.ts';
+import { runTextStage } from '../../src/textindex/stage.ts';
+import type { TextQuery } from '../../src/textindex/types.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { CORPUS, PATTERNS } from './corpus.ts';
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) removeDir(d);
+});
+
+const silent: Logger = { log() {}, file: undefined, close() {} };
+
+async function entriesOf(root: string): Promise<CatalogueEntry[]> {
+  const out: CatalogueEntry[] = [];
+  for await (const e of catalogue(runtime.fs, { dirs: [root] }, { root, excludeDirs: [], respectGitignore: true })) out.push(e);
+  return out;
+}
+
+/** A fixture tree catalogued in a fresh code.db, the text stage not run yet. */
+async function catalogued(files: Record<string, string | Uint8Array>): Promise<{ root: string; db: Database; store: CodeStore; entries: CatalogueEntry[] }> {
+  const root = fixture(files as Record<string, string>);
+  const data = fixture();
+  dirs.push(root, data);
+  const db = await openDatabase(runtime, path.join(data, 'code.db'), { busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+  const store = new CodeStore(db);
+  const entries = await entriesOf(root);
+  await syncCatalogue(store, entries);
+  return { root, db, store, entries };
+}
+
+function readerOf(root: string, db: Database) {
+  return createTextIndexReader({ root, fs: runtime.fs, open: async () => db, current: () => db, state: () => 'ready', error: () => undefined });
+}
+
+/** The files a full scan finds (line by line, as both grep engines match). */
+function scan(root: string, files: readonly string[], q: TextQuery): string[] {
+  const re = RE2JS.compile(q.literal ? RE2JS.quote(q.pattern) : q.pattern, q.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+  return files.filter((f) => readFileSync(path.join(root, f), 'utf8').split('\n').some((line) => re.matcher(line).find()));
+}
+
+async function assertSuperset(root: string, db: Database, label: string): Promise<number> {
+  const reader = readerOf(root, db);
+  const files = Object.keys(CORPUS).filter((f) => CORPUS[f] !== undefined);
+  let narrowed = 0;
+  for (const pattern of PATTERNS) {
+    for (const ignoreCase of [false, true]) {
+      for (const literal of [false, true]) {
+        const q = { pattern, literal, ignoreCase };
+        const found = await reader.candidates(q, '');
+        if (!found) continue;
+        narrowed++;
+        for (const f of scan(root, files, q)) assert.ok(found.files.includes(f), `${label}: ${JSON.stringify(q)} ruled out ${f}, which matches`);
+        assert.deepEqual(found.files, [...found.files].sort(), 'candidates are sorted');
+      }
+    }
+  }
+  return narrowed;
+}
+
+describe('the text index', () => {
+  it('narrows every query to a superset of the files a scan matches, across many segments and after compaction', async () => {
+    const { root, db, store, entries } = await catalogued(CORPUS);
+    // Tiny segments: one or two files each.
+    const result = await runTextStage(textWork(store, entries), { db, fs: runtime.fs, flushBytes: 40 });
+    assert.ok(result.segments > 5, `${result.segments} segments`);
+    const narrowed = await assertSuperset(root, db, 'segments');
+    assert.ok(narrowed > PATTERNS.length, 'most queries narrow');
+    assert.ok((await compact(db)) > 1, 'compaction merged the segments');
+    assert.equal(Number(db.value('SELECT count(*) FROM text_segments')), 1);
+    await assertSuperset(root, db, 'compacted');
+    const rare = await readerOf(root, db).candidates({ pattern: 'kmalloc_array', literal: true, ignoreCase: false }, '');
+    assert.deepEqual(rare?.files, ['src/alloc.c']);
+    const folded = await readerOf(root, db).candidates({ pattern: 'KMALLOC', literal: true, ignoreCase: true }, '');
+    assert.deepEqual(folded?.files, ['src/alloc.c', 'src/mixed.go', 'src/upper.txt']);
+    db.close();
+  });
+
+  it('counts files under a scope and returns only those, with how many it ruled out', async () => {
+    const { root, db, store, entries } = await catalogued(CORPUS);
+    await runTextStage(textWork(store, entries), { db, fs: runtime.fs });
+    const reader = readerOf(root, db);
+    const r = await reader.candidates({ pattern: 'foo', literal: true, ignoreCase: false }, 'src');
+    // FOO in upper.txt: the index folds case, the exact scan tells them apart.
+    assert.deepEqual(r?.files, ['src/foo.ts', 'src/newline.txt', 'src/regexy.js', 'src/tabs.py', 'src/upper.txt']);
+    assert.equal(r?.ruledOut, entries.filter((e) => e.path.startsWith('src/')).length - 5);
+    assert.deepEqual((await reader.candidates({ pattern: 'foo', literal: true, ignoreCase: false }, 'doc'))?.files, []);
+    assert.equal(await reader.candidates({ pattern: 'a.b', literal: false, ignoreCase: false }, ''), undefined, 'no trigram required: the caller scans');
+    db.close();
+  });
+
+  it('makes files it has not indexed yet candidates for every query, so it is usable while it builds', async () => {
+    const { root, db, store, entries } = await catalogued({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'c.txt': 'gamma\n' });
+    const reader = readerOf(root, db);
+    assert.deepEqual((await reader.candidates({ pattern: 'alpha', literal: true, ignoreCase: false }, ''))?.files, ['a.txt', 'b.txt', 'c.txt']);
+    await runTextStage(textWork(store, entries.slice(0, 1)), { db, fs: runtime.fs });
+    assert.deepEqual((await reader.candidates({ pattern: 'gamma', literal: true, ignoreCase: false }, ''))?.files, ['b.txt', 'c.txt']);
+    assert.deepEqual(reader.status(), { state: 'ready', indexed: 1, total: 3, bytes: reader.status().bytes });
+    db.close();
+  });
+
+  it('skips binary files and files over 10 MB, as the grep engines do', async () => {
+    const big = `${'needle_in_big '.repeat(800_000)}\n`;
+    const { root, db, store, entries } = await catalogued({ 'text.txt': 'needle_in_big here\n', 'big.txt': big, 'blob.bin': 'needle_in_big\u0000binary\n' });
+    await runTextStage(textWork(store, entries), { db, fs: runtime.fs });
+    const found = await readerOf(root, db).candidates({ pattern: 'needle_in_big', literal: true, ignoreCase: false }, '');
+    assert.deepEqual(found?.files, ['text.txt']);
+    db.close();
+  });
+
+  it('keeps stored postings to a fraction of the source', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`src/f${i}.c`] = Array.from({ length: 200 }, (_, k) => `static int value_${i}_${k} = compute(${k}, "${i}");`).join('\n');
+    const { root, db, store, entries } = await catalogued(files);
+    await runTextStage(textWork(store, entries), { db, fs: runtime.fs });
+    const source = entries.reduce((n, e) => n + e.size, 0);
+    const status = readerOf(root, db).status();
+    assert.ok(status.bytes > 0 && status.bytes < source / 2, `${status.bytes} bytes of postings for ${source} bytes of source`);
+    db.close();
+  });
+});
+
+describe('the text index in the code index refresh pass', () => {
+  function codeIndexOf(files: Record<string, string>): { root: string; index: CodeIndex } {
+    const root = fixture(files);
+    const data = fixture();
+    dirs.push(root, data);
+    const index = createCodeIndex({
+      fs: runtime.fs,
+      grammars: createGrammars(runtime),
+      logger: silent,
+      workdirs: { dirs: [root] },
+      root,
+      scan: { excludeDirs: ['node_modules'], respectGitignore: true },
+      openDatabase: () => openDatabase(runtime, path.join(data, 'code.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
+    });
+    return { root, index };
+  }
+  const q = (pattern: string): TextQuery => ({ pattern, literal: true, ignoreCase: false });
+
+  it('is built by the same pass as the code model, and answers once the catalogue is known', async () => {
+    const { index } = codeIndexOf({ 'src/a.ts': 'export function alpha() { return "needle"; }\n', 'src/b.py': 'def beta():\n    pass\n', 'README.md': 'no needle here? yes: needle\n' });
+    await index.refresh();
+    assert.deepEqual((await index.text.candidates(q('needle'), ''))?.files, ['README.md', 'src/a.ts']);
+    assert.equal(index.text.status().state, 'ready');
+    assert.equal(index.text.status().indexed, 3);
+    await index.close();
+  });
+
+  it('never serves a stale answer: a touched file is a candidate until the index has taken its new version', async () => {
+    const { root, index } = codeIndexOf({ 'a.txt': 'old words\n', 'b.txt': 'other words\n' });
+    await index.refresh();
+    assert.deepEqual((await index.text.candidates(q('zebra_crossing'), ''))?.files, []);
+    writeFileSync(path.join(root, 'a.txt'), 'now a zebra_crossing\n');
+    writeFileSync(path.join(root, 'c.txt'), 'a new zebra_crossing\n');
+    index.text.touched(['a.txt', 'c.txt']);
+    assert.deepEqual((await index.text.candidates(q('zebra_crossing'), ''))?.files, ['a.txt', 'c.txt']);
+    // The touched files are taken into the index shortly after (a burst of edits: one refresh).
+    await index.fresh(['a.txt', 'c.txt']);
+    assert.deepEqual((await index.text.candidates(q('zebra_crossing'), ''))?.files, ['a.txt', 'c.txt']);
+    assert.deepEqual((await index.text.candidates(q('old words'), ''))?.files, [], 'the old version of a.txt is no longer a candidate');
+    await index.close();
+  });
+
+  it('drops deleted files and takes new and changed ones on the next pass, re-reading only what changed', async () => {
+    const { root, index } = codeIndexOf({ 'a.ts': 'export const keep = "needle";\n', 'gone.ts': 'export const gone = "needle";\n' });
+    await index.refresh();
+    unlinkSync(path.join(root, 'gone.ts'));
+    writeFileSync(path.join(root, 'new.ts'), 'export const added = "needle";\n');
+    await index.refresh();
+    assert.deepEqual((await index.text.candidates(q('needle'), ''))?.files, ['a.ts', 'new.ts']);
+    await index.close();
+  });
+});
