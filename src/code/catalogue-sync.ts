@@ -43,7 +43,7 @@ export async function syncCatalogue(s: CodeStore, entries: readonly CatalogueEnt
 
 /** The files the text stage must read: those it has not taken in their current version, with their stat now. */
 export function textWork(s: CodeStore, entries: readonly CatalogueEntry[]): TextWork[] {
-  const rows = new Map(s.files().map((r) => [r.path, r]));
+  const rows = new Map(s.untakenByText().map((r) => [r.path, r]));
   const work: TextWork[] = [];
   for (const e of entries) {
     const row = rows.get(e.path);

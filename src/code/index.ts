@@ -250,13 +250,15 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     const work = textWork(s, entries);
     textBuilding = true;
     try {
-      await takeText(s, work, { fs: deps.fs, logger: deps.logger, lease, stopped: () => closed, pause: yieldToLoop, onProgress: (d, n) => d % 5000 === 0 && d > 0 && deps.logger.log('text_index_progress', { done: d, total: n }) });
+      const onIndexed = async () => {
+        textBuilding = false;
+        if (!lease || textReady) return;
+        await s.db.writeTransaction(() => s.setMeta('text_complete', '1'));
+        textReady = true;
+      };
+      await takeText(s, work, { fs: deps.fs, logger: deps.logger, lease, stopped: () => closed, pause: yieldToLoop, onIndexed, onProgress: (d, n) => d % 5000 === 0 && d > 0 && deps.logger.log('text_index_progress', { done: d, total: n }) });
     } finally {
       textBuilding = false;
-    }
-    if (lease && !closed && !textReady) {
-      await s.db.writeTransaction(() => s.setMeta('text_complete', '1'));
-      textReady = true;
     }
   }
 

@@ -98,6 +98,11 @@ export class CodeStore {
     return this.row<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files WHERE path = ?`, [path]);
   }
 
+  /** Files the text stage has not taken in their current version. */
+  untakenByText(): FileRow[] {
+    return this.rows<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files WHERE text_of != version`);
+  }
+
   /** Adds files to the catalogue, not yet taken by any stage. */
   addFiles(entries: readonly { path: string; size: number; mtimeMs: number }[]): void {
     this.db.transaction(() => {

@@ -15,17 +15,21 @@ export interface TextPassOptions {
   stopped(): boolean;
   onProgress?(done: number, total: number): void;
   pause(): Promise<void>;
+  /** Called when every file is indexed, before compaction (the index is usable from then on). */
+  onIndexed?(): Promise<void>;
 }
 
 export async function takeText(s: CodeStore, work: readonly TextWork[], options: TextPassOptions): Promise<TextStageResult> {
   const started = Date.now();
   const renew = options.lease ? () => void options.lease!.renew() : undefined;
   const result = await runTextStage(work, { db: s.db, fs: options.fs, renew, stopped: options.stopped, onProgress: (done) => options.onProgress?.(done, work.length) });
+  const indexedMs = Date.now() - started;
+  if (!options.stopped()) await options.onIndexed?.();
   if (options.lease && !options.stopped()) {
     const compactStarted = Date.now();
     const merged = await compact(s.db, { renew, stopped: options.stopped, pause: options.pause });
     if (merged) options.logger.log('text_index_compacted', { segments: merged, ms: Date.now() - compactStarted });
   }
-  if (work.length > 1 || result.segments) options.logger.log('text_index_done', { files: work.length, ...result, ms: Date.now() - started });
+  if (work.length > 1 || result.segments) options.logger.log('text_index_done', { files: work.length, ...result, ms: Date.now() - started, indexedMs });
   return result;
 }

@@ -177,6 +177,28 @@ export class Database {
     }
   }
 
+  /**
+   * Runs fn's reads in one read transaction: one shared lock for all of them (each statement alone
+   * takes and drops its own), and one consistent view. Inside another transaction it just runs fn.
+   */
+  readTransaction<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    this.exec('BEGIN DEFERRED');
+    this.depth++;
+    try {
+      return fn();
+    } finally {
+      this.depth--;
+      if (!this.autocommit) {
+        try {
+          this.db.exec('COMMIT');
+        } catch {
+          this.undo(true, 'sp0');
+        }
+      }
+    }
+  }
+
   /** Runs fn in a write transaction only if no other process is writing right now; undefined otherwise. */
   tryTransaction<T>(fn: () => T): { value: T } | undefined {
     if (this.depth > 0) return { value: this.transaction(fn) };

@@ -5,9 +5,8 @@
 // segments of similar size, which merge into one; edits add small segments, which merge among
 // themselves once there are several, and into the big one once they hold an eighth of the postings.
 import type { Database } from '../storage/database.ts';
-import { ByteWriter } from './postings.ts';
 import { bucketRowId } from './schema.ts';
-import { bitsFor, bucketOf, encodeBucket, MAX_BUCKET_BITS, mergeBuckets } from './segment.ts';
+import { BucketMerger, bucketOf, MAX_BUCKET_BITS } from './segment.ts';
 
 interface SegmentRow {
   [column: string]: number;
@@ -28,6 +27,8 @@ export interface CompactOptions {
 }
 
 const SMALL_SEGMENTS = 8;
+/** Segments merged at once (a merge reads one bucket of each at a time). */
+const MAX_MERGE = 1000;
 /** Buckets written per transaction. */
 const BUCKETS_PER_WRITE = 512;
 /** Target buckets whose sources are read together. */
@@ -38,33 +39,31 @@ export function pickSegments(segments: readonly SegmentRow[]): SegmentRow[] {
   if (segments.length < 2) return [];
   const total = segments.reduce((n, s) => n + s.postings, 0);
   const big = segments.filter((s) => s.postings * 8 >= total);
-  if (big.length !== 1) return [...segments];
+  if (big.length !== 1) return segments.slice(0, MAX_MERGE);
   const last = segments.indexOf(big[0]!);
   const small = segments.slice(last + 1);
-  return small.length >= SMALL_SEGMENTS || segments.length - 1 >= 2 * SMALL_SEGMENTS ? segments.filter((s) => s !== big[0]) : [];
+  return small.length >= SMALL_SEGMENTS ? small.slice(0, MAX_MERGE) : [];
 }
 
 /** Merges what the policy picks; the number of segments merged (0: nothing to do). */
 export async function compact(db: Database, options: CompactOptions = {}): Promise<number> {
   // Leftovers of a compaction that stopped midway: its reserved segment and buckets.
   await db.writeTransaction(() => {
-    db.run('DELETE FROM text_buckets WHERE (id >> 16) IN (SELECT id FROM text_segments WHERE bits < 0)');
+    db.run('DELETE FROM text_buckets WHERE (id >> 18) IN (SELECT id FROM text_segments WHERE bits < 0)');
     db.run('DELETE FROM text_segments WHERE bits < 0');
   });
   const segments = db.all<SegmentRow>('SELECT id, bits, docs, min_doc, max_doc, postings, bytes FROM text_segments ORDER BY min_doc');
   const picked = pickSegments(segments);
   if (picked.length < 2) return 0;
   const live = liveDocs(db);
-  const postings = picked.reduce((n, s) => n + s.postings, 0);
-  // Enough buckets for the trigrams the merged segment may hold (bounded by the widest input).
-  const bits = Math.min(MAX_BUCKET_BITS, Math.max(bitsFor(postings / 64), ...picked.map((s) => s.bits)));
+  // The merged segment holds more trigrams than any input: a few times the widest one's buckets.
+  const bits = Math.min(MAX_BUCKET_BITS, Math.max(...picked.map((s) => s.bits)) + Math.min(2, Math.floor(Math.log2(picked.length))));
   // The merged segment's id, reserved (bits -1: readers skip it) until it is complete.
   const target = await db.writeTransaction(() => {
     db.run('INSERT INTO text_segments (bits, docs, min_doc, max_doc, postings, bytes) VALUES (-1, 0, 0, 0, 0, 0)');
     return db.lastInsertRowid();
   });
-  const head = new ByteWriter(1 << 12);
-  const body = new ByteWriter(1 << 16);
+  const merger = new BucketMerger();
   let written: { id: number; data: Uint8Array }[] = [];
   let bytes = 0;
   let total = 0;
@@ -88,19 +87,10 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
       }
     }
     if (!blobs.length) continue;
-    const merged = mergeBuckets(blobs, (id) => live.has(id));
-    // A wider source bucket also holds trigrams of the target's neighbours: keep this bucket's own.
-    const grams: number[] = [];
-    const lists: { ids: Uint32Array; start: number; end: number }[] = [];
-    merged.grams.forEach((g, i) => {
-      if (bucketOf(g, bits) !== b) return;
-      grams.push(g);
-      const ids = merged.lists[i]!;
-      lists.push({ ids, start: 0, end: ids.length });
-      total += ids.length;
-    });
-    if (!grams.length) continue;
-    const data = encodeBucket(grams, lists, head, body);
+    const merged = merger.merge(blobs, (g) => bucketOf(g, bits) === b, live);
+    if (!merged) continue;
+    total += merged.postings;
+    const data = merged.data;
     bytes += data.length;
     written.push({ id: bucketRowId(target, b), data });
     if (written.length >= BUCKETS_PER_WRITE) {
@@ -149,8 +139,14 @@ function readWindow(db: Database, picked: readonly SegmentRow[], bits: number, f
   return out;
 }
 
-/** Document ids the catalogue still points at. */
-function liveDocs(db: Database): Set<number> {
-  const rows = db.all<{ d: number }>('SELECT text_doc AS d FROM code_files WHERE text_doc IS NOT NULL');
-  return new Set(rows.map((r) => r.d));
+/** Document ids the catalogue still points at, as a byte per id. */
+function liveDocs(db: Database): Uint8Array {
+  const max = Number(db.value('SELECT coalesce(max(max_doc), 0) FROM text_segments') ?? 0);
+  const alive = new Uint8Array(max + 1);
+  const list = String(db.value('SELECT group_concat(text_doc) FROM code_files WHERE text_doc IS NOT NULL') ?? '');
+  for (const d of list ? list.split(',') : []) {
+    const id = Number(d);
+    if (id <= max) alive[id] = 1;
+  }
+  return alive;
 }

@@ -10,6 +10,11 @@ export class ByteWriter {
     this.bytes = new Uint8Array(capacity);
   }
 
+  /** Makes room for n more bytes (`bytes` may be replaced). */
+  reserve(n: number): void {
+    this.room(n);
+  }
+
   private room(n: number): void {
     if (this.length + n <= this.bytes.length) return;
     let size = this.bytes.length * 2;
@@ -69,12 +74,21 @@ export class ByteReader {
 
 /** Appends ids (ascending) as gaps from `previous`; returns the last id written. */
 export function encodeGaps(out: ByteWriter, ids: ArrayLike<number>, start: number, end: number, previous: number): number {
+  out.reserve((end - start) * 5);
+  const bytes = out.bytes;
+  let n = out.length;
   let prev = previous;
   for (let i = start; i < end; i++) {
     const id = ids[i]!;
-    out.varint(id - prev);
+    let v = (id - prev) >>> 0;
     prev = id;
+    while (v >= 0x80) {
+      bytes[n++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    bytes[n++] = v;
   }
+  out.length = n;
   return prev;
 }
 

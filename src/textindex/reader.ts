@@ -8,7 +8,8 @@ import type { Database } from '../storage/database.ts';
 import { intersect, union } from './postings.ts';
 import { type Plan, planQuery } from './query-plan.ts';
 import { bucketRowId } from './schema.ts';
-import { bucketOf, postingsIn } from './segment.ts';
+import { type BucketEntry, bucketOf, readBucketHeader } from './segment.ts';
+import { decodeGaps } from './postings.ts';
 import type { TextCandidates, TextIndexReader, TextIndexStatus, TextQuery } from './types.ts';
 
 export interface TextIndexSource {
@@ -34,26 +35,60 @@ interface Live {
   /** Indices of files not indexed in their current version. */
   pending: number[];
   isPending: Uint8Array;
-  sizes: Float64Array;
-  mtimes: Float64Array;
   indexed: number;
   catalogued: boolean;
   segments: { id: number; bits: number }[];
   bytes: number;
 }
 
-interface FileRow {
-  [column: string]: string | number | null;
-  path: string;
-  size: number;
-  mtime_ms: number;
-  version: number;
-  text_of: number;
-  text_doc: number | null;
+/**
+ * The catalogue sorted by path, with each file's document id (-1: none) and whether the text index
+ * has taken its current version. Read as three concatenated columns in one row: materializing 80,000
+ * row objects through the WASM binding costs a second, this a few tens of milliseconds.
+ */
+function catalogueRows(db: Database): { paths: string[]; docs: Int32Array; taken: Uint8Array } {
+  const newlines = Number(db.value("SELECT count(*) FROM code_files WHERE instr(path, char(10)) > 0") ?? 0);
+  let paths: string[];
+  let docs: number[];
+  let taken: number[];
+  if (newlines === 0) {
+    const row = db.get<{ p: string | null; d: string | null; t: string | null }>(
+      "SELECT group_concat(path, char(10)) AS p, group_concat(coalesce(text_doc, -1)) AS d, group_concat(text_of = version) AS t FROM (SELECT path, text_doc, text_of, version FROM code_files ORDER BY path)",
+    );
+    paths = row?.p ? row.p.split('\n') : [];
+    docs = row?.d ? row.d.split(',').map(Number) : [];
+    taken = row?.t ? row.t.split(',').map(Number) : [];
+  } else {
+    const rows = db.all<{ path: string; d: number; t: number }>('SELECT path, coalesce(text_doc, -1) AS d, text_of = version AS t FROM code_files');
+    paths = rows.map((r) => r.path);
+    docs = rows.map((r) => r.d);
+    taken = rows.map((r) => r.t);
+  }
+  // SQLite orders by UTF-8 bytes, JavaScript by UTF-16 units: they differ past U+FFFF only.
+  let order: number[] | undefined;
+  for (let i = 1; i < paths.length; i++) {
+    if (paths[i - 1]! >= paths[i]!) {
+      order = paths.map((_, k) => k).sort((a, b) => (paths[a]! < paths[b]! ? -1 : paths[a]! > paths[b]! ? 1 : 0));
+      break;
+    }
+  }
+  const at = (k: number) => (order ? order[k]! : k);
+  return {
+    paths: order ? order.map((k) => paths[k]!) : paths,
+    docs: Int32Array.from({ length: paths.length }, (_, k) => docs[at(k)]!),
+    taken: Uint8Array.from({ length: paths.length }, (_, k) => taken[at(k)]!),
+  };
 }
 
 /** Dirty paths beyond this are not checked against the disk one by one (they stay candidates). */
 const MAX_DIRTY_CHECKS = 2000;
+/**
+ * An AND stops decoding further trigrams once this few documents are left: the rest would cost more
+ * to decode (common trigrams have the longest lists) than verifying a few extra files.
+ */
+const ENOUGH = 64;
+/** When more of the scope than this is not indexed yet (the first build), the caller's scan is faster. */
+const MAX_PENDING_SHARE = 0.5;
 
 export interface TextIndexHandle extends TextIndexReader {
   /** The plan's matching document ids (tests, benchmarks). */
@@ -62,57 +97,77 @@ export interface TextIndexHandle extends TextIndexReader {
 
 export function createTextIndexReader(source: TextIndexSource): TextIndexHandle {
   let live: Live | undefined;
+  let counted: { gen: number; indexed: number; total: number; bytes: number } | undefined;
   /** Paths touched since they were indexed → when. */
   const dirty = new Map<string, number>();
 
   function load(db: Database): Live {
     const gen = Number(db.value('SELECT gen FROM text_state WHERE id = 1') ?? 0);
     if (live && live.gen === gen) return live;
-    const rows = db.all<FileRow>('SELECT path, size, mtime_ms, version, text_of, text_doc FROM code_files');
-    rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const rows = catalogueRows(db);
+    const n = rows.paths.length;
     let maxDoc = 0;
-    for (const r of rows) if (r.text_doc !== null && r.text_doc > maxDoc) maxDoc = r.text_doc;
+    for (const d of rows.docs) if (d > maxDoc) maxDoc = d;
     const docIndex = new Int32Array(maxDoc + 1).fill(-1);
     const pending: number[] = [];
-    const isPending = new Uint8Array(rows.length);
-    const sizes = new Float64Array(rows.length);
-    const mtimes = new Float64Array(rows.length);
+    const isPending = new Uint8Array(n);
     let indexed = 0;
-    rows.forEach((r, i) => {
-      sizes[i] = r.size;
-      mtimes[i] = r.mtime_ms;
-      if (r.text_of !== r.version) {
+    for (let i = 0; i < n; i++) {
+      if (!rows.taken[i]) {
         pending.push(i);
         isPending[i] = 1;
       } else {
         indexed++;
-        if (r.text_doc !== null) docIndex[r.text_doc] = i;
+        const d = rows.docs[i]!;
+        if (d >= 0) docIndex[d] = i;
       }
-    });
+    }
     const segments = db.all<{ id: number; bits: number }>('SELECT id, bits FROM text_segments WHERE bits >= 0 ORDER BY min_doc');
     const bytes = Number(db.value('SELECT coalesce(sum(bytes), 0) FROM text_segments WHERE bits >= 0') ?? 0);
     const catalogued = db.value("SELECT value FROM code_meta WHERE key = 'catalogued'") === '1';
-    live = { gen, paths: rows.map((r) => r.path), docIndex, pending, isPending, sizes, mtimes, indexed, catalogued, segments, bytes };
+    live = { gen, paths: rows.paths, docIndex, pending, isPending, indexed, catalogued, segments, bytes };
     return live;
   }
 
   function evaluate(db: Database, state: Live, plan: Plan): Uint32Array | 'all' {
-    const blobs = new Map<number, Uint8Array | undefined>();
+    const headers = new Map<number, { data: Uint8Array; entries: Map<number, BucketEntry> } | undefined>();
     const lists = new Map<number, Uint32Array>();
     const bucket = (seg: number, b: number) => {
       const id = bucketRowId(seg, b);
-      if (!blobs.has(id)) blobs.set(id, db.value('SELECT data FROM text_buckets WHERE id = ?', [id]) as Uint8Array | undefined);
-      return blobs.get(id);
-    };
-    const gramList = (gram: number): Uint32Array => {
-      let list = lists.get(gram);
-      if (list) return list;
-      list = new Uint32Array(0);
-      for (const s of state.segments) {
-        const data = bucket(s.id, bucketOf(gram, s.bits));
-        if (data) list = union(list, postingsIn(data, gram));
+      if (!headers.has(id)) {
+        const data = db.value('SELECT data FROM text_buckets WHERE id = ?', [id]) as Uint8Array | undefined;
+        headers.set(id, data ? { data, entries: new Map(readBucketHeader(data).entries.map((e) => [e.gram, e])) } : undefined);
       }
-      lists.set(gram, list);
+      return headers.get(id);
+    };
+    /** Where a trigram's list lies in each segment, and how many ids it has in all. */
+    const locate = (gram: number) => {
+      const parts: { data: Uint8Array; entry: BucketEntry }[] = [];
+      let count = 0;
+      for (const s of state.segments) {
+        const b = bucket(s.id, bucketOf(gram, s.bits));
+        const entry = b?.entries.get(gram);
+        if (b && entry) {
+          parts.push({ data: b.data, entry });
+          count += entry.count;
+        }
+      }
+      return { gram, parts, count };
+    };
+    const decode = (where: ReturnType<typeof locate>): Uint32Array => {
+      let list = lists.get(where.gram);
+      if (list) return list;
+      list = new Uint32Array(where.count);
+      let n = 0;
+      for (const p of where.parts) n = decodeGaps(p.data, p.entry.offset, p.entry.count, list, n);
+      // Segments come oldest first with ascending ids; compaction may leave them interleaved.
+      for (let i = 1; i < n; i++) {
+        if (list[i]! <= list[i - 1]!) {
+          list.sort();
+          break;
+        }
+      }
+      lists.set(where.gram, list);
       return list;
     };
     const run = (p: Plan): Uint32Array | 'all' => {
@@ -120,18 +175,20 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
         case 'all':
           return 'all';
         case 'gram':
-          return gramList(p.gram);
+          return decode(locate(p.gram));
         case 'and': {
-          // Trigrams first, smallest list first; an empty result ends it.
-          const parts = p.subs.filter((s) => s.op === 'gram').map((s) => gramList((s as { gram: number }).gram));
-          parts.sort((a, b) => a.length - b.length);
+          // Trigrams first, shortest list first; stop when little is left or nothing.
+          const grams = p.subs.filter((s) => s.op === 'gram').map((s) => locate((s as { gram: number }).gram));
+          grams.sort((a, b) => a.count - b.count);
           let acc: Uint32Array | 'all' = 'all';
-          for (const l of parts) {
-            acc = acc === 'all' ? l : intersect(acc, l);
+          for (const g of grams) {
+            if (acc !== 'all' && acc.length <= ENOUGH) break;
+            acc = acc === 'all' ? decode(g) : intersect(acc, decode(g));
             if (acc.length === 0) return acc;
           }
           for (const s of p.subs) {
             if (s.op === 'gram') continue;
+            if (acc !== 'all' && acc.length <= ENOUGH) break;
             const r = run(s);
             if (r === 'all') continue;
             acc = acc === 'all' ? r : intersect(acc, r);
@@ -154,7 +211,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
   }
 
   /** Forgets touched files the index has taken since (their row's stat is the file's stat now). */
-  async function settleDirty(state: Live): Promise<void> {
+  async function settleDirty(db: Database, state: Live): Promise<void> {
     if (!dirty.size || dirty.size > MAX_DIRTY_CHECKS) return;
     for (const p of [...dirty.keys()]) {
       const i = indexOfPath(state.paths, p);
@@ -163,7 +220,9 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
         if (!st) dirty.delete(p);
         continue;
       }
-      if (st?.isFile && st.size === state.sizes[i] && st.mtimeMs === state.mtimes[i] && !state.isPending[i]) dirty.delete(p);
+      if (state.isPending[i] || !st?.isFile) continue;
+      const row = db.get<{ size: number; mtime_ms: number }>('SELECT size, mtime_ms FROM code_files WHERE path = ?', [p]);
+      if (row && row.size === st.size && row.mtime_ms === st.mtimeMs) dirty.delete(p);
     }
   }
 
@@ -175,11 +234,13 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       if (!db || signal?.aborted) return undefined;
       const plan = planQuery(query);
       if (!plan) return undefined;
-      const state = load(db);
-      if (!state.catalogued) return undefined;
-      const docs = evaluate(db, state, plan);
-      if (docs === 'all') return undefined;
-      await settleDirty(state);
+      const found = db.readTransaction(() => {
+        const state = load(db);
+        return state.catalogued ? { state, docs: evaluate(db, state, plan) } : undefined;
+      });
+      if (!found || found.docs === 'all') return undefined;
+      const { state, docs } = found;
+      await settleDirty(db, state);
       const prefix = scope.replace(/^\/+|\/+$/g, '');
       const [from, to] = scopeRange(state.paths, prefix);
       const picked = new Uint8Array(state.paths.length);
@@ -187,7 +248,14 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
         const i = d < state.docIndex.length ? state.docIndex[d]! : -1;
         if (i >= from && i < to) picked[i] = 1;
       }
-      for (const i of state.pending) if (i >= from && i < to) picked[i] = 1;
+      let pendingInScope = 0;
+      for (const i of state.pending) {
+        if (i >= from && i < to) {
+          picked[i] = 1;
+          pendingInScope++;
+        }
+      }
+      if (pendingInScope > (to - from) * MAX_PENDING_SHARE) return undefined;
       const files: string[] = [];
       for (let i = from; i < to; i++) if (picked[i]) files.push(state.paths[i]!);
       const inScope = to - from;
@@ -215,14 +283,21 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
     status(): TextIndexStatus {
       const state = source.state();
       const db = source.current();
-      let view: Live | undefined;
-      try {
-        view = db ? load(db) : live;
-      } catch {
-        view = live;
-      }
       const error = source.error();
-      return { state, indexed: view?.indexed ?? 0, total: view?.paths.length ?? 0, bytes: view?.bytes ?? 0, ...(error ? { error } : {}) };
+      try {
+        if (db) {
+          const gen = Number(db.value('SELECT gen FROM text_state WHERE id = 1') ?? 0);
+          if (live?.gen === gen) counted = { gen, indexed: live.indexed, total: live.paths.length, bytes: live.bytes };
+          else if (counted?.gen !== gen) {
+            const row = db.get<{ total: number; indexed: number | null }>('SELECT count(*) AS total, sum(text_of = version) AS indexed FROM code_files');
+            const bytes = Number(db.value('SELECT coalesce(sum(bytes), 0) FROM text_segments WHERE bits >= 0') ?? 0);
+            counted = { gen, indexed: Number(row?.indexed ?? 0), total: Number(row?.total ?? 0), bytes };
+          }
+        }
+      } catch {
+        // a busy or closed database: the last counts stand
+      }
+      return { state, indexed: counted?.indexed ?? 0, total: counted?.total ?? 0, bytes: counted?.bytes ?? 0, ...(error ? { error } : {}) };
     },
   };
 }

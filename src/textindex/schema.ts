@@ -26,7 +26,7 @@ export const TEXT_INDEX_SQL = `
     postings INTEGER NOT NULL,
     bytes INTEGER NOT NULL
   );
-  -- One row per (segment, bucket): id = segment * 65536 + bucket.
+  -- One row per (segment, bucket): id = segment * 2^18 + bucket.
   CREATE TABLE text_buckets (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
   CREATE TABLE text_state (id INTEGER PRIMARY KEY CHECK (id = 1), gen INTEGER NOT NULL, next_doc INTEGER NOT NULL);
   INSERT INTO text_state (id, gen, next_doc) VALUES (1, 0, 1);
@@ -40,5 +40,5 @@ export const CLEAR_TEXT_INDEX_SQL = 'DELETE FROM text_buckets; DELETE FROM text_
 
 /** Bucket row id of a segment's bucket. */
 export function bucketRowId(segment: number, bucket: number): number {
-  return segment * 65536 + bucket;
+  return segment * 262144 + bucket;
 }

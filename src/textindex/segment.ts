@@ -5,8 +5,8 @@
 // the top `bits` bits of hash(g); segments of any two sizes therefore merge bucket by bucket.
 import { ByteReader, ByteWriter, decodeGaps, encodeGaps } from './postings.ts';
 
-/** The most buckets a segment has (a merged index of 1.5 M trigrams: ~25 per bucket). */
-export const MAX_BUCKET_BITS = 16;
+/** The most buckets a segment has (2^18: a merged index of 1.5 M trigrams has ~6 per bucket). */
+export const MAX_BUCKET_BITS = 18;
 /** Trigrams per bucket a new segment aims at. */
 const GRAMS_PER_BUCKET = 16;
 
@@ -208,33 +208,97 @@ export class SegmentBuilder {
   }
 }
 
-/** Merges the same bucket range of several segments (oldest first) into one bucket's entries, dead ids dropped. */
-export function mergeBuckets(blobs: readonly Uint8Array[], keep: (id: number) => boolean): { grams: number[]; lists: Uint32Array[] } {
-  const byGram = new Map<number, Uint32Array[]>();
-  for (const data of blobs) {
-    const { entries } = readBucketHeader(data);
-    for (const e of entries) {
-      const ids = new Uint32Array(e.count);
-      decodeGaps(data, e.offset, e.count, ids, 0);
-      const list = byGram.get(e.gram);
-      if (list) list.push(ids);
-      else byGram.set(e.gram, [ids]);
+/**
+ * Merges one target bucket from buckets of several segments (oldest first: ascending id ranges):
+ * trigrams that belong to it (`own`) are decoded straight into one scratch list, ids that are no
+ * longer `alive` dropped, and encoded again. Undefined when nothing is left.
+ */
+export class BucketMerger {
+  private scratch = new Uint32Array(1 << 16);
+  private readonly entries = new ByteWriter(1 << 12);
+  private readonly body = new ByteWriter(1 << 16);
+
+  merge(blobs: readonly Uint8Array[], own: (gram: number) => boolean, alive: Uint8Array): { data: Uint8Array; postings: number } | undefined {
+    const headers = blobs.map((data) => readBucketHeader(data).entries);
+    let total = 0;
+    for (const h of headers) total += h.length;
+    // Order: trigram, then segment (at most 1024 blobs; both fit a double exactly).
+    if (blobs.length > 1024) throw new RangeError('at most 1024 segments merge at once');
+    const keys = new Float64Array(total);
+    let k = 0;
+    headers.forEach((h, blob) => {
+      for (let i = 0; i < h.length; i++) keys[k++] = h[i]!.gram * 1024 + blob;
+    });
+    const position = headers.map((h) => new Map(h.map((e, i) => [e.gram, i])));
+    keys.sort();
+    const { entries, body } = this;
+    entries.length = 0;
+    body.length = 0;
+    let grams = 0;
+    let postings = 0;
+    let prevGram = 0;
+    let i = 0;
+    while (i < total) {
+      const gram = Math.floor(keys[i]! / 1024);
+      let j = i;
+      while (j < total && Math.floor(keys[j]! / 1024) === gram) j++;
+      if (own(gram)) {
+        let n = 0;
+        for (let x = i; x < j; x++) {
+          const blob = keys[x]! % 1024;
+          const e = headers[blob]![position[blob]!.get(gram)!]!;
+          n = this.decodeAlive(blobs[blob]!, e.offset, e.count, alive, n);
+        }
+        if (n > 0) {
+          const list = this.scratch;
+          let sorted = true;
+          for (let y = 1; y < n && sorted; y++) sorted = list[y - 1]! < list[y]!;
+          if (!sorted) list.subarray(0, n).sort();
+          const before = body.length;
+          encodeGaps(body, list, 0, n, 0);
+          entries.varint(gram - prevGram);
+          entries.varint(n);
+          entries.varint(body.length - before);
+          prevGram = gram;
+          grams++;
+          postings += n;
+        }
+      }
+      i = j;
     }
+    if (!grams) return undefined;
+    const count = new ByteWriter(8);
+    count.varint(grams);
+    const out = new Uint8Array(count.length + entries.length + body.length);
+    out.set(count.bytes.subarray(0, count.length));
+    out.set(entries.bytes.subarray(0, entries.length), count.length);
+    out.set(body.bytes.subarray(0, body.length), count.length + entries.length);
+    return { data: out, postings };
   }
-  const grams = [...byGram.keys()].sort((a, b) => a - b);
-  const lists: Uint32Array[] = [];
-  const kept: number[] = [];
-  for (const g of grams) {
-    const parts = byGram.get(g)!;
-    const size = parts.reduce((n, p) => n + p.length, 0);
-    const all = new Uint32Array(size);
-    let n = 0;
-    // Segments hold disjoint, ascending id ranges (oldest first), so concatenation stays sorted.
-    for (const p of parts) for (const id of p) if (keep(id)) all[n++] = id;
-    if (n) {
-      kept.push(g);
-      lists.push(all.subarray(0, n));
+
+  /** Appends the alive ids of one gap-encoded list to the scratch list; returns its new length. */
+  private decodeAlive(bytes: Uint8Array, from: number, count: number, alive: Uint8Array, at: number): number {
+    if (this.scratch.length < at + count) {
+      const grown = new Uint32Array(Math.max(this.scratch.length * 2, at + count));
+      grown.set(this.scratch.subarray(0, at));
+      this.scratch = grown;
     }
+    const out = this.scratch;
+    let pos = from;
+    let prev = 0;
+    let n = at;
+    for (let k = 0; k < count; k++) {
+      let byte = bytes[pos++]!;
+      let v = byte & 0x7f;
+      let shift = 7;
+      while (byte >= 0x80) {
+        byte = bytes[pos++]!;
+        v |= (byte & 0x7f) << shift;
+        shift += 7;
+      }
+      prev += v >>> 0;
+      if (alive[prev] === 1) out[n++] = prev;
+    }
+    return n;
   }
-  return { grams: kept, lists };
 }

@@ -49,6 +49,51 @@ describe('query planning', () => {
     assert.ok(narrowed > PATTERNS.length, 'most patterns narrow the search');
   });
 
+  it('never rules out a matching text for thousands of random patterns over letters that fold in odd ways', () => {
+    // A fixed-seed generator: the same patterns every run.
+    let seed = 14;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const pick = <T>(xs: readonly T[]) => xs[rand(xs.length)]!;
+    const letters = ['a', 'b', 'k', 's', 'K', 'S', '\u00e9', '\u00c9', '\u212A', '\u017F', 'x', ' '];
+    const atoms = ['a', 'b', 'k', 's', 'K', 'S', 'é', 'É', '\u212A', 'ſ', 'x', '.', '[ab]', '[Kk]', '[ks]', '[^a]', '\w', '\s', ' ', 'ab', 'kas', 'sKa'];
+    const pattern = (depth: number): string => {
+      const parts: string[] = [];
+      const n = 1 + rand(4);
+      for (let i = 0; i < n; i++) {
+        let p = depth > 0 && rand(4) === 0 ? `(${pattern(depth - 1)}|${pattern(depth - 1)})` : pick(atoms);
+        p += pick(['', '', '', '?', '*', '+', '{2}', '{1,3}', '{0,2}']);
+        if (rand(12) === 0) p = `(?i)${p}`;
+        if (rand(15) === 0) p = `^${p}`;
+        parts.push(p);
+      }
+      return parts.join('');
+    };
+    const texts = Array.from({ length: 80 }, () => Array.from({ length: 10 + rand(40) }, () => JSON.parse(`"${pick([...letters, '\\n'])}"`) as string).join(''));
+    const grams = texts.map(gramsOf);
+    let checked = 0;
+    for (let i = 0; i < 1500; i++) {
+      const p = pattern(2);
+      const ignoreCase = rand(3) === 0;
+      let re: RE2JS;
+      try {
+        re = RE2JS.compile(p, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+      } catch {
+        continue;
+      }
+      const plan = planQuery({ pattern: p, literal: false, ignoreCase });
+      if (!plan) continue;
+      texts.forEach((t, k) => {
+        if (!t.split('\n').some((line) => re.matcher(line).find())) return;
+        checked++;
+        assert.ok(holds(plan, grams[k]!), `${JSON.stringify(p)}${ignoreCase ? ' (ignore case)' : ''} ruled out ${JSON.stringify(t)}; plan ${describePlan(plan)}`);
+      });
+    }
+    assert.ok(checked > 500, `only ${checked} matching (pattern, text) pairs were checked`);
+  });
+
   it('narrows the patterns the issue names: a literal, retry.*count, an alternation, a small class', () => {
     const show = (pattern: string, literal = false, ignoreCase = false) => {
       const plan = planQuery({ pattern, literal, ignoreCase });

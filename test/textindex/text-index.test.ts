@@ -104,12 +104,12 @@ describe('the text index', () => {
   });
 
   it('makes files it has not indexed yet candidates for every query, so it is usable while it builds', async () => {
-    const { root, db, store, entries } = await catalogued({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'c.txt': 'gamma\n' });
+    const { root, db, store, entries } = await catalogued({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'c.txt': 'gamma\n', 'd.txt': 'delta\n' });
     const reader = readerOf(root, db);
-    assert.deepEqual((await reader.candidates({ pattern: 'alpha', literal: true, ignoreCase: false }, ''))?.files, ['a.txt', 'b.txt', 'c.txt']);
-    await runTextStage(textWork(store, entries.slice(0, 1)), { db, fs: runtime.fs });
-    assert.deepEqual((await reader.candidates({ pattern: 'gamma', literal: true, ignoreCase: false }, ''))?.files, ['b.txt', 'c.txt']);
-    assert.deepEqual(reader.status(), { state: 'ready', indexed: 1, total: 3, bytes: reader.status().bytes });
+    assert.equal(await reader.candidates({ pattern: 'alpha', literal: true, ignoreCase: false }, ''), undefined, 'nothing indexed yet: the caller scans');
+    await runTextStage(textWork(store, entries.slice(0, 3)), { db, fs: runtime.fs });
+    assert.deepEqual((await reader.candidates({ pattern: 'alpha', literal: true, ignoreCase: false }, ''))?.files, ['a.txt', 'd.txt']);
+    assert.deepEqual(reader.status(), { state: 'ready', indexed: 3, total: 4, bytes: reader.status().bytes });
     db.close();
   });
 
