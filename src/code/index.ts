@@ -287,22 +287,42 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       paths?.delete(rel);
       return true;
     }
-    const entry = { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs };
-    const taken = (r: FileRow) => r.size === st.size && r.mtime_ms === st.mtimeMs && r.text_of === r.version && r.parsed_of === r.version && r.parser === PARSER_VERSION;
-    if (row && taken(row)) return false;
-    if (!row) {
-      if (!cataloguable(rel)) return false;
-      await s.db.writeTransaction(() => s.addFiles([entry]));
-    } else if (row.size !== st.size || row.mtime_ms !== st.mtimeMs) {
-      await s.db.writeTransaction(() => s.markChanged([row.id]));
-    }
-    paths?.add(rel);
-    await takeText(s, textWork(s, [entry]), { fs: deps.fs, logger: deps.logger, stopped: () => closed, pause: yieldToLoop });
-    const now = s.file(rel);
-    if (!now || (now.parsed_of === now.version && now.parser === PARSER_VERSION)) return row === undefined || now?.version !== row.version;
-    const pending = await prepare(s, entry, now);
+    // The text stage (freshText) has run: the row holds the version the parse must take.
+    if (!row || (row.parsed_of === row.version && row.parser === PARSER_VERSION)) return false;
+    const pending = await prepare(s, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs }, row);
     if (pending) await write(s, [pending]);
     return pending !== undefined;
+  }
+
+  /** The catalogue and text stage for files touched since they were indexed, all in one small segment; those whose content changed. */
+  async function freshText(s: CodeStore, list: readonly string[]): Promise<Set<string>> {
+    const entries: CatalogueEntry[] = [];
+    const added: CatalogueEntry[] = [];
+    const changed: number[] = [];
+    const before = new Map<string, number>();
+    for (const rel of list) {
+      const abs = path.join(deps.root, rel);
+      const st = await deps.fs.stat(abs);
+      if (!st?.isFile) continue;
+      const row = s.file(rel);
+      const entry = { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs };
+      if (!row) {
+        if (!cataloguable(rel)) continue;
+        added.push(entry);
+      } else if (row.size !== st.size || row.mtime_ms !== st.mtimeMs) {
+        changed.push(row.id);
+        before.set(rel, row.version);
+      } else if (row.text_of === row.version) continue;
+      entries.push(entry);
+    }
+    if (!entries.length) return new Set();
+    await s.db.writeTransaction(() => {
+      s.addFiles(added);
+      s.markChanged(changed);
+    });
+    for (const e of added) paths?.add(e.path);
+    await takeText(s, textWork(s, entries), { fs: deps.fs, logger: deps.logger, stopped: () => closed, pause: yieldToLoop });
+    return new Set(entries.filter((e) => !before.has(e.path) || s.file(e.path)?.version !== before.get(e.path)).map((e) => e.path));
   }
 
   /** A file the walk would catalogue, judged by its path (hidden, skipped folders, secret-like). */
@@ -356,14 +376,16 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     async fresh(list) {
       const s = store;
       if (!s || closed) return 0;
+      const unique = [...new Set(list)];
+      const newText = await freshText(s, unique);
       let changed = 0;
-      for (const rel of new Set(list)) {
+      for (const rel of unique) {
         let job = inFlight.get(rel);
         if (!job) {
           job = freshOne(s, rel).finally(() => inFlight.delete(rel));
           inFlight.set(rel, job);
         }
-        if (await job) changed++;
+        if ((await job) || newText.has(rel)) changed++;
       }
       return changed;
     },

@@ -87,6 +87,8 @@ const MAX_DIRTY_CHECKS = 2000;
  * to decode (common trigrams have the longest lists) than verifying a few extra files.
  */
 const ENOUGH = 64;
+/** Decoded posting lists kept between queries. */
+const DECODED_CACHE_BYTES = 32 * 1024 * 1024;
 /** When more of the scope than this is not indexed yet (the first build), the caller's scan is faster. */
 const MAX_PENDING_SHARE = 0.5;
 
@@ -98,6 +100,10 @@ export interface TextIndexHandle extends TextIndexReader {
 export function createTextIndexReader(source: TextIndexSource): TextIndexHandle {
   let live: Live | undefined;
   let counted: { gen: number; indexed: number; total: number; bytes: number } | undefined;
+  /** Decoded posting lists of recent queries (the common trigrams recur), until the index changes. */
+  const decoded = new Map<number, Uint32Array>();
+  let decodedGen = -1;
+  let decodedBytes = 0;
   /** Paths touched since they were indexed → when. */
   const dirty = new Map<string, number>();
 
@@ -131,7 +137,11 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
 
   function evaluate(db: Database, state: Live, plan: Plan): Uint32Array | 'all' {
     const headers = new Map<number, { data: Uint8Array; entries: Map<number, BucketEntry> } | undefined>();
-    const lists = new Map<number, Uint32Array>();
+    if (decodedGen !== state.gen) {
+      decoded.clear();
+      decodedBytes = 0;
+      decodedGen = state.gen;
+    }
     const bucket = (seg: number, b: number) => {
       const id = bucketRowId(seg, b);
       if (!headers.has(id)) {
@@ -143,6 +153,8 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
     /** Where a trigram's list lies in each segment, and how many ids it has in all. */
     const locate = (gram: number) => {
       const parts: { data: Uint8Array; entry: BucketEntry }[] = [];
+      const known = decoded.get(gram);
+      if (known) return { gram, parts, count: known.length };
       let count = 0;
       for (const s of state.segments) {
         const b = bucket(s.id, bucketOf(gram, s.bits));
@@ -154,8 +166,16 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       }
       return { gram, parts, count };
     };
+    const cached = (gram: number): Uint32Array | undefined => {
+      const list = decoded.get(gram);
+      if (list) {
+        decoded.delete(gram);
+        decoded.set(gram, list);
+      }
+      return list;
+    };
     const decode = (where: ReturnType<typeof locate>): Uint32Array => {
-      let list = lists.get(where.gram);
+      let list = cached(where.gram);
       if (list) return list;
       list = new Uint32Array(where.count);
       let n = 0;
@@ -167,7 +187,13 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
           break;
         }
       }
-      lists.set(where.gram, list);
+      decoded.set(where.gram, list);
+      decodedBytes += list.byteLength;
+      while (decodedBytes > DECODED_CACHE_BYTES && decoded.size > 1) {
+        const [oldest, old] = decoded.entries().next().value as [number, Uint32Array];
+        decoded.delete(oldest);
+        decodedBytes -= old.byteLength;
+      }
       return list;
     };
     const run = (p: Plan): Uint32Array | 'all' => {
