@@ -186,3 +186,67 @@ describe('the text index in the code index refresh pass', () => {
     await index.close();
   });
 });
+
+describe('text index upkeep', () => {
+  it('merges the many segments of a build into one, small edit segments among themselves once there are several, and leaves a few alone', async () => {
+    const { pickSegments } = await import('../../src/textindex/compact.ts');
+    const seg = (id: number, postings: number) => ({ id, bits: 10, docs: 1, min_doc: id, max_doc: id, postings, bytes: postings });
+    const build = Array.from({ length: 24 }, (_, i) => seg(i + 1, 1000));
+    assert.equal(pickSegments(build).length, 24);
+    const edits = (n: number) => [seg(1, 100_000), ...Array.from({ length: n }, (_, i) => seg(i + 2, 10))];
+    assert.deepEqual(pickSegments(edits(3)), []);
+    assert.deepEqual(pickSegments(edits(8)).map((s) => s.id), [2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.equal(pickSegments([seg(1, 100_000), seg(2, 90_000), seg(3, 10)]).length, 3, 'two big segments merge with everything');
+  });
+
+  it('upgrades a code index of schema 1 without parsing its files again, and indexes their text', async () => {
+    const { PARSER_VERSION } = await import('../../src/code/index.ts');
+    const root = fixture({ 'a.ts': 'export const needle = 1;\n' });
+    const data = fixture();
+    dirs.push(root, data);
+    const dbFile = path.join(data, 'code.db');
+    const st = runtime.fs.statSync(path.join(root, 'a.ts'))!;
+    const old = await openDatabase(runtime, dbFile, { busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.slice(0, 1) });
+    old.run("INSERT INTO code_files (path, size, mtime_ms, hash, language, lines, parser) VALUES ('a.ts', ?, ?, 'old-string-hash', 'typescript', 2, ?)", [st.size, st.mtimeMs, PARSER_VERSION]);
+    for (const [k, v] of [['root', root], ['parser', String(PARSER_VERSION)], ['complete', '1']]) old.run('INSERT INTO code_meta (key, value) VALUES (?, ?)', [k!, v!]);
+    old.close();
+    const events: { event: string; fields?: Record<string, unknown> }[] = [];
+    const index = createCodeIndex({
+      fs: runtime.fs,
+      grammars: createGrammars(runtime),
+      logger: { log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} },
+      workdirs: { dirs: [root] },
+      root,
+      scan: { excludeDirs: [], respectGitignore: true },
+      openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
+    });
+    await index.refresh();
+    assert.equal(events.find((e) => e.event === 'code_index_done')?.fields?.parsed, 0, 'nothing parsed again');
+    assert.deepEqual((await index.text.candidates({ pattern: 'needle', literal: true, ignoreCase: false }, ''))?.files, ['a.ts']);
+    await index.close();
+  });
+
+  it('takes touched files into the index by itself shortly after a burst of touches', async () => {
+    const root = fixture({ 'a.txt': 'first words\n', 'b.txt': 'other\n', 'c.txt': 'more\n' });
+    const data = fixture();
+    dirs.push(root, data);
+    const index = createCodeIndex({
+      fs: runtime.fs,
+      grammars: createGrammars(runtime),
+      logger: silent,
+      workdirs: { dirs: [root] },
+      root,
+      scan: { excludeDirs: [], respectGitignore: true },
+      openDatabase: () => openDatabase(runtime, path.join(data, 'code.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
+    });
+    await index.refresh();
+    writeFileSync(path.join(root, 'a.txt'), 'second words\n');
+    index.text.touched(['a.txt']);
+    const q = { pattern: 'first words', literal: true, ignoreCase: false };
+    assert.deepEqual((await index.text.candidates(q, ''))?.files, ['a.txt'], 'touched: a candidate whatever its trigrams say');
+    // Polled, not timed: the refresh runs in the background after the touches settle.
+    for (let i = 0; i < 100 && (await index.text.candidates(q, ''))?.files.length; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual((await index.text.candidates(q, ''))?.files, [], 'its new version is indexed and no longer holds the old words');
+    await index.close();
+  });
+});
