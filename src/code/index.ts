@@ -1,17 +1,21 @@
-// The code index: built in the background on first use, refreshed incrementally (a file is read again
-// only when its size or mtime changed, and parsed again only when its content hash did), and never
-// stale — callers pass the files an answer rests on to `fresh`, which re-parses any touched since.
-// Until the first build completes, `ready()` answers undefined and the gate tools scan instead.
+// The code index: built in the background on first use, refreshed incrementally, and never stale —
+// callers pass the files an answer rests on to `fresh`, which re-parses any touched since. One refresh
+// pass lists the catalogue once and feeds two stages: the text stage (the trigram index, `text`) reads
+// a file again only when its size or mtime changed and tells whether its content hash did; the parse
+// stage then parses only the files whose content changed. Until the first build completes, `ready()`
+// answers undefined and the gate tools scan instead.
 import * as path from 'node:path';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { Executor } from '../exec/executor.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime, RuntimeFs } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
+import { isSecretPath } from '../security/secret-files.ts';
 import type { Database } from '../storage/database.ts';
 import { type Lease, withLease } from '../storage/lease.ts';
 import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
+import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { type CatalogueEntry, catalogue, MAX_PARSE_BYTES } from './catalogue.ts';
 import { syncCatalogue, textWork } from './catalogue-sync.ts';
 import { type Extracted, extract } from './extract.ts';
@@ -19,8 +23,6 @@ import type { Grammars } from './grammars.ts';
 import { isDocumentation, type LanguageId, languageOf } from './languages.ts';
 import { createPathSet, resolveImport } from './resolve.ts';
 import { readTsPaths } from './tsconfig-paths.ts';
-import { isSecretPath } from '../security/secret-files.ts';
-import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { CodeStore, type FileMeta, type FileRow } from './store.ts';
 import { takeText } from './text-pass.ts';
 

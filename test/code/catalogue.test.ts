@@ -41,7 +41,13 @@ async function listed(root: string, options: { git: boolean; runtimeOverride?: t
   const rt = options.runtimeOverride ?? runtime;
   const out: CatalogueEntry[] = [];
   const exec = createExecutor(rt);
-  const counted = { ...exec, run: (r: Parameters<typeof exec.run>[0]) => (gitRuns++, exec.run(r)) };
+  const counted = {
+    ...exec,
+    run: (r: Parameters<typeof exec.run>[0]) => {
+      gitRuns++;
+      return exec.run(r);
+    },
+  };
   const git = options.git ? { runtime: rt, exec: counted } : undefined;
   for await (const e of catalogue(rt.fs, { dirs: [root] }, { root, excludeDirs: ['third_party'], respectGitignore: true, git })) out.push(e);
   return out.map((e) => e.path).sort();

@@ -58,7 +58,7 @@ describe('query planning', () => {
     };
     const pick = <T>(xs: readonly T[]) => xs[rand(xs.length)]!;
     const letters = ['a', 'b', 'k', 's', 'K', 'S', '\u00e9', '\u00c9', '\u212A', '\u017F', 'x', ' '];
-    const atoms = ['a', 'b', 'k', 's', 'K', 'S', 'é', 'É', '\u212A', 'ſ', 'x', '.', '[ab]', '[Kk]', '[ks]', '[^a]', '\w', '\s', ' ', 'ab', 'kas', 'sKa'];
+    const atoms = ['a', 'b', 'k', 's', 'K', 'S', 'é', 'É', '\u212A', 'ſ', 'x', '.', '[ab]', '[Kk]', '[ks]', '[^a]', '\\w', '\\s', ' ', 'ab', 'kas', 'sKa'];
     const pattern = (depth: number): string => {
       const parts: string[] = [];
       const n = 1 + rand(4);
