@@ -64,6 +64,7 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
     return db.lastInsertRowid();
   });
   const merger = new BucketMerger();
+  const base = Math.min(...picked.map((s) => s.min_doc));
   let written: { id: number; data: Uint8Array }[] = [];
   let bytes = 0;
   let total = 0;
@@ -80,14 +81,18 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
     if (options.stopped?.()) return 0;
     if (b % WINDOW === 0) window = readWindow(db, picked, bits, b, Math.min(2 ** bits, b + WINDOW));
     const blobs: Uint8Array[] = [];
+    const bases: number[] = [];
     for (const s of picked) {
       for (const k of sourceBuckets(s.bits, bits, b)) {
         const data = window.get(bucketRowId(s.id, k));
-        if (data) blobs.push(data);
+        if (data) {
+          blobs.push(data);
+          bases.push(s.min_doc);
+        }
       }
     }
     if (!blobs.length) continue;
-    const merged = merger.merge(blobs, (g) => bucketOf(g, bits) === b, live);
+    const merged = merger.merge(blobs, bases, base, (g) => bucketOf(g, bits) === b, live);
     if (!merged) continue;
     total += merged.postings;
     const data = merged.data;
@@ -106,7 +111,7 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
     db.run('UPDATE text_segments SET bits = ?, docs = ?, min_doc = ?, max_doc = ?, postings = ?, bytes = ? WHERE id = ?', [
       bits,
       picked.reduce((n, s) => n + s.docs, 0),
-      Math.min(...picked.map((s) => s.min_doc)),
+      base,
       Math.max(...picked.map((s) => s.max_doc)),
       total,
       bytes,

@@ -37,7 +37,7 @@ interface Live {
   isPending: Uint8Array;
   indexed: number;
   catalogued: boolean;
-  segments: { id: number; bits: number }[];
+  segments: { id: number; bits: number; min_doc: number }[];
   bytes: number;
 }
 
@@ -128,7 +128,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
         if (d >= 0) docIndex[d] = i;
       }
     }
-    const segments = db.all<{ id: number; bits: number }>('SELECT id, bits FROM text_segments WHERE bits >= 0 ORDER BY min_doc');
+    const segments = db.all<{ id: number; bits: number; min_doc: number }>('SELECT id, bits, min_doc FROM text_segments WHERE bits >= 0 ORDER BY min_doc');
     const bytes = Number(db.value('SELECT coalesce(sum(bytes), 0) FROM text_segments WHERE bits >= 0') ?? 0);
     const catalogued = db.value("SELECT value FROM code_meta WHERE key = 'catalogued'") === '1';
     live = { gen, paths: rows.paths, docIndex, pending, isPending, indexed, catalogued, segments, bytes };
@@ -152,7 +152,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
     };
     /** Where a trigram's list lies in each segment, and how many ids it has in all. */
     const locate = (gram: number) => {
-      const parts: { data: Uint8Array; entry: BucketEntry }[] = [];
+      const parts: { data: Uint8Array; entry: BucketEntry; base: number }[] = [];
       const known = decoded.get(gram);
       if (known) return { gram, parts, count: known.length };
       let count = 0;
@@ -160,7 +160,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
         const b = bucket(s.id, bucketOf(gram, s.bits));
         const entry = b?.entries.get(gram);
         if (b && entry) {
-          parts.push({ data: b.data, entry });
+          parts.push({ data: b.data, entry, base: s.min_doc });
           count += entry.count;
         }
       }
@@ -179,7 +179,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       if (list) return list;
       list = new Uint32Array(where.count);
       let n = 0;
-      for (const p of where.parts) n = decodeGaps(p.data, p.entry.offset, p.entry.count, list, n);
+      for (const p of where.parts) n = decodeGaps(p.data, p.entry.offset, p.entry.count, list, n, p.base);
       // Segments come oldest first with ascending ids; compaction may leave them interleaved.
       for (let i = 1; i < n; i++) {
         if (list[i]! <= list[i - 1]!) {

@@ -1,7 +1,8 @@
 // One segment of the text index: the postings of the documents it holds, cut into buckets by a hash
 // of the trigram so a segment is a few thousand rows however many trigrams it has. A bucket's blob:
 //   varint n, then n × (varint gram gap, varint ids, varint bytes), then the n posting lists
-// (ascending ids as varint gaps). A segment with 2^bits buckets puts trigram g in the bucket named by
+// (ascending ids as varint gaps, the first from the segment's `min_doc`: a segment's blobs do not
+// depend on where its ids start, so they are encoded before the write transaction). A segment with 2^bits buckets puts trigram g in the bucket named by
 // the top `bits` bits of hash(g); segments of any two sizes therefore merge bucket by bucket.
 import { ByteReader, ByteWriter, decodeGaps, encodeGaps } from './postings.ts';
 
@@ -55,8 +56,8 @@ export function readBucketHeader(data: Uint8Array): { entries: BucketEntry[]; bo
   return { entries, bodyStart: r.pos };
 }
 
-/** The ids of `gram` in a bucket blob, or an empty list. */
-export function postingsIn(data: Uint8Array, gram: number): Uint32Array {
+/** The ids of `gram` in a bucket blob of a segment whose ids start at `base`, or an empty list. */
+export function postingsIn(data: Uint8Array, gram: number, base = 0): Uint32Array {
   const r = new ByteReader(data);
   const n = r.varint();
   let g = 0;
@@ -76,7 +77,7 @@ export function postingsIn(data: Uint8Array, gram: number): Uint32Array {
   }
   if (found < 0) return new Uint32Array(0);
   const out = new Uint32Array(count);
-  decodeGaps(data, r.pos + found, count, out, 0);
+  decodeGaps(data, r.pos + found, count, out, 0, base);
   return out;
 }
 
@@ -137,8 +138,8 @@ export class SegmentBuilder {
     return this.starts.length - 1;
   }
 
-  /** The segment's buckets with local ids shifted by `base`; the builder is empty afterwards. */
-  finish(base: number): { bits: number; buckets: EncodedBucket[]; postings: number; grams: number } {
+  /** The segment's buckets (documents numbered from 0 in the order added); the builder is empty afterwards. */
+  finish(): { bits: number; buckets: EncodedBucket[]; postings: number; grams: number } {
     this.counts ??= new Uint32Array(1 << 24);
     const counts = this.counts;
     const grams = this.grams;
@@ -177,8 +178,7 @@ export class SegmentBuilder {
     for (let d = 0; d < docs; d++) {
       const from = this.starts[d]!;
       const to = d + 1 < docs ? this.starts[d + 1]! : total;
-      const id = base + d;
-      for (let i = from; i < to; i++) ids[counts[grams[i]!]!++] = id;
+      for (let i = from; i < to; i++) ids[counts[grams[i]!]!++] = d;
     }
     for (let k = 0; k < nd; k++) counts[keys[k]! % 16777216] = 0;
     const buckets: EncodedBucket[] = [];
@@ -209,7 +209,8 @@ export class SegmentBuilder {
 }
 
 /**
- * Merges one target bucket from buckets of several segments (oldest first: ascending id ranges):
+ * Merges one target bucket from buckets of several segments (oldest first: ascending id ranges;
+ * `bases` their first ids, `base` the merged segment's):
  * trigrams that belong to it (`own`) are decoded straight into one scratch list, ids that are no
  * longer `alive` dropped, and encoded again. Undefined when nothing is left.
  */
@@ -218,7 +219,7 @@ export class BucketMerger {
   private readonly entries = new ByteWriter(1 << 12);
   private readonly body = new ByteWriter(1 << 16);
 
-  merge(blobs: readonly Uint8Array[], own: (gram: number) => boolean, alive: Uint8Array): { data: Uint8Array; postings: number } | undefined {
+  merge(blobs: readonly Uint8Array[], bases: readonly number[], base: number, own: (gram: number) => boolean, alive: Uint8Array): { data: Uint8Array; postings: number } | undefined {
     const headers = blobs.map((data) => readBucketHeader(data).entries);
     let total = 0;
     for (const h of headers) total += h.length;
@@ -247,7 +248,7 @@ export class BucketMerger {
         for (let x = i; x < j; x++) {
           const blob = keys[x]! % 1024;
           const e = headers[blob]![position[blob]!.get(gram)!]!;
-          n = this.decodeAlive(blobs[blob]!, e.offset, e.count, alive, n);
+          n = this.decodeAlive(blobs[blob]!, e.offset, e.count, bases[blob]!, alive, n);
         }
         if (n > 0) {
           const list = this.scratch;
@@ -255,7 +256,7 @@ export class BucketMerger {
           for (let y = 1; y < n && sorted; y++) sorted = list[y - 1]! < list[y]!;
           if (!sorted) list.subarray(0, n).sort();
           const before = body.length;
-          encodeGaps(body, list, 0, n, 0);
+          encodeGaps(body, list, 0, n, base);
           entries.varint(gram - prevGram);
           entries.varint(n);
           entries.varint(body.length - before);
@@ -277,7 +278,7 @@ export class BucketMerger {
   }
 
   /** Appends the alive ids of one gap-encoded list to the scratch list; returns its new length. */
-  private decodeAlive(bytes: Uint8Array, from: number, count: number, alive: Uint8Array, at: number): number {
+  private decodeAlive(bytes: Uint8Array, from: number, count: number, base: number, alive: Uint8Array, at: number): number {
     if (this.scratch.length < at + count) {
       const grown = new Uint32Array(Math.max(this.scratch.length * 2, at + count));
       grown.set(this.scratch.subarray(0, at));
@@ -285,7 +286,7 @@ export class BucketMerger {
     }
     const out = this.scratch;
     let pos = from;
-    let prev = 0;
+    let prev = base;
     let n = at;
     for (let k = 0; k < count; k++) {
       let byte = bytes[pos++]!;

@@ -134,14 +134,15 @@ export async function runTextStage(work: readonly TextWork[], options: TextStage
 /** Writes the documents collected so far as one segment and their catalogue rows, in one transaction. */
 async function flush(db: Database, builder: SegmentBuilder, updates: RowUpdate[], renew?: () => void): Promise<boolean> {
   if (!updates.length) return false;
+  // Encoded before the transaction (ids relative to the segment's first): the write lock is held for the writes only.
+  const docs = builder.docs;
+  const seg = docs > 0 ? builder.finish() : undefined;
+  const bytes = seg ? seg.buckets.reduce((n, b) => n + b.data.length, 0) : 0;
   return db.writeTransaction(() => {
     renew?.();
     const base = Number(db.value('SELECT next_doc FROM text_state WHERE id = 1'));
     let wrote = false;
-    if (builder.docs > 0) {
-      const docs = builder.docs;
-      const seg = builder.finish(base);
-      const bytes = seg.buckets.reduce((n, b) => n + b.data.length, 0);
+    if (seg) {
       db.run('INSERT INTO text_segments (bits, docs, min_doc, max_doc, postings, bytes) VALUES (?, ?, ?, ?, ?, ?)', [seg.bits, docs, base, base + docs - 1, seg.postings, bytes]);
       const id = db.lastInsertRowid();
       for (const b of seg.buckets) db.run('INSERT INTO text_buckets (id, data) VALUES (?, ?)', [bucketRowId(id, b.bucket), b.data]);
