@@ -15,7 +15,7 @@ export interface CatalogueChanges {
 }
 
 export async function syncCatalogue(s: CodeStore, entries: readonly CatalogueEntry[], renew?: () => void): Promise<CatalogueChanges> {
-  const rows = new Map(s.files().map((r) => [r.path, r]));
+  const rows = new Map(s.catalogueRows().map((r) => [r.path, r]));
   const added: CatalogueEntry[] = [];
   const changed: number[] = [];
   for (const e of entries) {

@@ -71,12 +71,23 @@ function keeps(rel: string, skip: ReadonlySet<string>): boolean {
 
 async function* walked(fs: RuntimeFs, options: CatalogueOptions, base: string): AsyncGenerator<CatalogueEntry> {
   const skip = new Set([...UNENTERED_DIRS, ...options.excludeDirs]);
+  let pending: string[] = [];
+  // Stats go out a few dozen at a time: one by one, they dominate the walk of a big tree.
+  const stated = async function* () {
+    const files = pending;
+    pending = [];
+    const stats = await Promise.all(files.map((rel) => fs.stat(path.join(options.root, rel))));
+    for (let k = 0; k < files.length; k++) {
+      const st = stats[k];
+      if (st?.isFile) yield { path: files[k]!, abs: path.join(options.root, files[k]!), size: st.size, mtimeMs: st.mtimeMs };
+    }
+  };
   for await (const e of walk(fs, { root: options.root, base, includeHidden: false, respectGitignore: options.respectGitignore, listOnlyDirs: skip, excludeDirs: skip, signal: options.signal })) {
     if (e.type !== 'file' || isSecretPath(e.relRoot)) continue;
-    const st = await fs.stat(e.path);
-    if (!st?.isFile) continue;
-    yield { path: e.relRoot, abs: path.join(options.root, e.relRoot), size: st.size, mtimeMs: st.mtimeMs };
+    pending.push(e.relRoot);
+    if (pending.length >= STATS_IN_FLIGHT) yield* stated();
   }
+  yield* stated();
 }
 
 /**

@@ -98,6 +98,11 @@ export class CodeStore {
     return this.row<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files WHERE path = ?`, [path]);
   }
 
+  /** What the catalogue's diff compares: every file's stat and whether the text stage took it. */
+  catalogueRows(): Pick<FileRow, 'id' | 'path' | 'size' | 'mtime_ms' | 'text_of'>[] {
+    return this.rows('SELECT id, path, size, mtime_ms, text_of FROM code_files');
+  }
+
   /** Files the text stage has not taken in their current version. */
   untakenByText(): FileRow[] {
     return this.rows<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files WHERE text_of != version`);
