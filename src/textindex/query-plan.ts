@@ -52,8 +52,9 @@ const LONG_S = utf8Bytes(0x17f);
 
 /** The byte strings a character can be in the text, or undefined for "any character". */
 function variants(cp: number, fold: boolean): string[] | undefined {
-  // Line breaks never sit inside an indexed trigram; U+FFFD is what a scan decodes invalid bytes to.
-  if (cp === 0x0a || cp === 0xfffd) return undefined;
+  // Line breaks never sit inside an indexed trigram; U+FFFD is what a scan decodes invalid bytes to,
+  // and a lone surrogate has no UTF-8 form of its own.
+  if (cp === 0x0a || cp === 0xfffd || (cp >= 0xd800 && cp <= 0xdfff)) return undefined;
   if (cp < 0x80) {
     const b = FOLD[cp]!;
     // RE2 and ripgrep fold k and s to the Kelvin sign and the long s as well.
