@@ -62,6 +62,8 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   lifecycle.onShutdown(() => usage.flush());
   const code = createCodeIndex({
     fs: runtime.fs,
+    // `git ls-files` lists the catalogue in a repository (the walk otherwise).
+    git: { runtime, exec },
     grammars: createGrammars(runtime),
     logger,
     workdirs,
