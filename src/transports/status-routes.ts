@@ -3,6 +3,7 @@
 // POST of the token sets an HttpOnly, SameSite=Strict cookie; a request carrying the bearer token in
 // its Authorization header is served too (scripts, curl). Everything else gets 401.
 import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { StatusSnapshot } from '../app/status.ts';
 import { sameSecret, tokenMatches } from './http-guard.ts';
@@ -14,6 +15,10 @@ const COOKIE = 'ctxgate_status';
 const MAX_COOKIES = 64;
 const UPDATE_MS = 2000;
 const HEARTBEAT_MS = 15_000;
+/** The sign-in form holds one token: anyone who can reach the port may post to it, so it is read only this far. */
+const MAX_LOGIN_BODY_BYTES = 16 * 1024;
+/** Updates an event stream may hold unsent (a client that stopped reading); newer ones are dropped until it drains. */
+const MAX_UNSENT_UPDATES = 4;
 
 export interface StatusRoutesOptions {
   token: string;
@@ -50,9 +55,9 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
     return cookie !== undefined && cookies.some((known) => sameSecret(cookie, known));
   }
 
-  function refuse(problem: string): Response {
+  function refuse(problem: string, status = 401): Response {
     return new Response(renderLoginPage(problem), {
-      status: 401,
+      status,
       headers: { 'content-type': 'text/html; charset=utf-8', 'www-authenticate': 'Bearer realm="ctxgate"', 'content-security-policy': csp(), ...PAGE_HEADERS },
     });
   }
@@ -73,7 +78,8 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
     return startSession(c);
   });
 
-  hono.post('/status/login', async (c) => {
+  const limitLogin = bodyLimit({ maxSize: MAX_LOGIN_BODY_BYTES, onError: () => refuse('That sign-in request is too large: the form sends only the token.', 413) });
+  hono.post('/status/login', limitLogin, async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const token = typeof form.token === 'string' ? form.token : '';
     if (!sameSecret(token, options.token)) return refuse('That token does not match this server\'s token.');
@@ -105,6 +111,8 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
         let closed = false;
         const send = (text: string) => {
           try {
+            // Every update replaces the whole body, so one that a stalled reader would only queue is dropped.
+            if ((controller.desiredSize ?? 0) <= -MAX_UNSENT_UPDATES) return;
             controller.enqueue(encoder.encode(text));
           } catch {
             stop();
