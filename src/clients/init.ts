@@ -2,6 +2,7 @@
 // instructions block and Claude Code hooks). Planning reads only; applying writes what changed.
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
+import { AppError, ErrorCode } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { CLIENTS, type ClientId, type ClientSpec, SERVER_NAME, TOKEN_VARIABLE, type Where } from './catalog.ts';
 import { preToolUseGroup, sessionStartGroup, withOurGroup } from './hook-settings.ts';
@@ -29,6 +30,8 @@ export interface FileChange {
   before: string;
   after: string;
   existed: boolean;
+  /** Where the change is written: the file a symbolic link names, else `file`. */
+  target: string;
 }
 
 export interface InitPlan {
@@ -39,32 +42,59 @@ export interface InitPlan {
   steps: string[];
 }
 
-function readText(runtime: Runtime, file: string): { text: string; existed: boolean } {
-  return runtime.fs.statSync(file)?.isFile ? { text: runtime.fs.readTextFileSync(file), existed: true } : { text: '', existed: false };
+interface Existing {
+  text: string;
+  existed: boolean;
+  target: string;
+}
+
+/**
+ * A file as it is now, and where a change to it goes: through a symbolic link (CLAUDE.md -> AGENTS.md,
+ * a config kept in a dotfiles repository) to the file it names, so the link stays a link.
+ */
+function readExisting(runtime: Runtime, file: string): Existing {
+  const link = runtime.fs.lstatSync(file);
+  if (!link) return { text: '', existed: false, target: file };
+  const stat = runtime.fs.statSync(file);
+  if (!stat) {
+    throw new AppError(ErrorCode.Config, `${file} is a symbolic link to ${runtime.fs.readlinkSync(file)}, which does not exist`, {
+      hint: 'create the file it names (or remove the link), then run ctxgate init again',
+    });
+  }
+  if (!stat.isFile) throw new AppError(ErrorCode.Config, `${file} is not a regular file`, { hint: 'move it aside, then run ctxgate init again' });
+  return { text: runtime.fs.readTextFileSync(file), existed: true, target: link.isSymbolicLink ? runtime.fs.realpathSync(file) : file };
+}
+
+/** A list where the user's file has one, or nothing; anything else there is theirs to fix, not ours to replace. */
+function listAt(text: string, file: string, jsonPath: string[]): unknown[] | undefined {
+  const value = valueAt(text, jsonPath);
+  if (value === undefined || Array.isArray(value)) return value;
+  throw new AppError(ErrorCode.Config, `${file}: "${jsonPath.join('.')}" holds ${value === null ? 'null' : `a ${typeof value}`} where a list belongs`, {
+    hint: 'fix the file (or move it aside), then run ctxgate init again',
+  });
 }
 
 function serverChange(runtime: Runtime, spec: ClientSpec, where: Where, entry: Record<string, unknown>): FileChange {
   const file = spec.configFile(where);
-  const { text, existed } = readText(runtime, file);
+  const { text, existed, target } = readExisting(runtime, file);
   let after = text;
   if (spec.format === 'toml') {
     if (!sameJson(tomlTable(text, file, spec.serversKey, SERVER_NAME), entry)) after = setTomlTable(text, file, spec.serversKey, SERVER_NAME, entry);
   } else {
     readJsonc(text, file);
-    if (!sameJson(valueAt(text, [spec.serversKey, SERVER_NAME]), entry)) after = setJson(after, [spec.serversKey, SERVER_NAME], entry);
+    if (!sameJson(valueAt(text, [spec.serversKey, SERVER_NAME]), entry)) after = setJson(after, file, [spec.serversKey, SERVER_NAME], entry);
     const extra = spec.httpExtras;
     if (extra && entry.url !== undefined) {
-      const items = valueAt(after, [extra.key]);
-      const list = Array.isArray(items) ? items : [];
-      if (!list.some((i) => i && typeof i === 'object' && (i as { id?: unknown }).id === extra.item.id)) after = setJson(after, [extra.key], [...list, extra.item]);
+      const list = listAt(after, file, [extra.key]) ?? [];
+      if (!list.some((i) => i && typeof i === 'object' && (i as { id?: unknown }).id === extra.item.id)) after = setJson(after, file, [extra.key], [...list, extra.item]);
     }
   }
-  return { file, purpose: spec.label, before: text, after, existed };
+  return { file, purpose: spec.label, before: text, after, existed, target };
 }
 
 function hooksChange(runtime: Runtime, projectRoot: string, launch: Launch): FileChange {
   const file = path.join(projectRoot, '.claude', 'settings.local.json');
-  const { text, existed } = readText(runtime, file);
+  const { text, existed, target } = readExisting(runtime, file);
   readJsonc(text, file);
   const command = quote([launch.command, ...launch.args]);
   let after = text;
@@ -72,11 +102,11 @@ function hooksChange(runtime: Runtime, projectRoot: string, launch: Launch): Fil
     ['PreToolUse', preToolUseGroup(command)],
     ['SessionStart', sessionStartGroup(command)],
   ] as const) {
-    const current = valueAt(after, ['hooks', event]);
+    const current = listAt(after, file, ['hooks', event]);
     const next = withOurGroup(current, group);
-    if (!sameJson(current, next)) after = setJson(after, ['hooks', event], next);
+    if (!sameJson(current, next)) after = setJson(after, file, ['hooks', event], next);
   }
-  return { file, purpose: 'Claude Code hooks', before: text, after, existed };
+  return { file, purpose: 'Claude Code hooks', before: text, after, existed, target };
 }
 
 export function planInit(runtime: Runtime, installation: Installation, options: InitOptions): InitPlan {
@@ -103,8 +133,8 @@ export function planInit(runtime: Runtime, installation: Installation, options: 
     const files = [...new Set(options.clients.map((id) => CLIENTS[id].instructionsFile).filter((f): f is string => f !== undefined))];
     for (const name of files) {
       const file = path.join(options.projectRoot, name);
-      const { text, existed } = readText(runtime, file);
-      changes.push({ file, purpose: 'agent instructions', before: text, after: upsertBlock(text), existed });
+      const { text, existed, target } = readExisting(runtime, file);
+      changes.push({ file, purpose: 'agent instructions', before: text, after: upsertBlock(text), existed, target });
     }
   }
   if (options.hooks) {
@@ -118,12 +148,33 @@ function withArgs(launch: Launch, extra: readonly string[]): Launch {
   return { command: launch.command, args: [...launch.args, ...extra] };
 }
 
-/** Writes every changed file (folders created, an existing file's mode kept). */
+/** Why the plan cannot be written, checked before anything is: nothing is then half done. */
+function checkWritable(runtime: Runtime, changes: readonly FileChange[]): void {
+  const byTarget = new Map<string, FileChange>();
+  for (const change of changes) {
+    const mode = runtime.fs.statSync(change.target)?.mode;
+    if (mode !== undefined && (mode & 0o222) === 0) {
+      throw new AppError(ErrorCode.Config, `${change.target} is read-only (mode ${(mode & 0o777).toString(8)}), so ctxgate init leaves it alone`, {
+        hint: `make it writable (chmod u+w ${change.target}) and run ctxgate init again, or look at the change with --dry-run and make it yourself`,
+      });
+    }
+    const other = byTarget.get(change.target);
+    if (other && other.after !== change.after) {
+      throw new AppError(ErrorCode.Config, `${other.file} and ${change.file} are one file (${change.target}), and would get different ctxgate entries`, {
+        hint: 'run ctxgate init for one of these clients at a time',
+      });
+    }
+    byTarget.set(change.target, change);
+  }
+}
+
+/** Writes every changed file (folders created, an existing file's mode kept, a symbolic link written through). */
 export function applyPlan(runtime: Runtime, plan: InitPlan): void {
-  for (const change of plan.changes) {
-    if (change.after === change.before) continue;
-    runtime.fs.mkdirSync(path.dirname(change.file), { recursive: true });
-    const mode = runtime.fs.statSync(change.file)?.mode;
-    runtime.fs.writeFileAtomicSync(change.file, change.after, mode === undefined ? 0o644 : mode & 0o777);
+  const changed = plan.changes.filter((c) => c.after !== c.before);
+  checkWritable(runtime, changed);
+  for (const change of changed) {
+    runtime.fs.mkdirSync(path.dirname(change.target), { recursive: true });
+    const mode = runtime.fs.statSync(change.target)?.mode;
+    runtime.fs.writeFileAtomicSync(change.target, change.after, mode === undefined ? 0o644 : mode & 0o777);
   }
 }

@@ -1,7 +1,7 @@
 // `ctxgate init` through the command line, as a user runs it: each client's config written or merged,
 // nothing else in those files touched, the same result on a second run, and a server that starts.
 import assert from 'node:assert/strict';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -167,6 +167,73 @@ describe('ctxgate init', () => {
     assert.equal(readFileSync(path.join(project, '.mcp.json'), 'utf8'), '{\n  "mcpServers": {\n    "x": \n}\n');
     assert.match(init(project, '--client', 'nope').stderr, /--client must be one of/);
     assert.match(runCli(['--client', 'cursor']).stderr, /--client belongs to 'ctxgate init'/);
+    removeDir(project);
+  });
+
+  it('writes through a symbolic link to the file it names, and the link stays a link', () => {
+    const dotfiles = fixture({ 'mcp.json': '{ "mcpServers": { "other": { "command": "x" } } }\n' });
+    const project = fixture({ 'AGENTS.md': '# Agents\n' });
+    symlinkSync(path.join(dotfiles, 'mcp.json'), path.join(project, '.mcp.json'));
+    symlinkSync('AGENTS.md', path.join(project, 'CLAUDE.md'));
+    const r = init(project, '--client', 'claude-code,cursor', '--instructions');
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(lstatSync(path.join(project, '.mcp.json')).isSymbolicLink(), '.mcp.json is still a link');
+    assert.ok(lstatSync(path.join(project, 'CLAUDE.md')).isSymbolicLink(), 'CLAUDE.md is still a link');
+    const servers = json(path.join(dotfiles, 'mcp.json')).mcpServers;
+    assert.deepEqual(Object.keys(servers), ['other', 'ctxgate']);
+    const agents = readFileSync(path.join(project, 'AGENTS.md'), 'utf8');
+    assert.match(agents, /^# Agents\n\n<!-- ctxgate:begin/);
+    assert.equal(agents.match(/ctxgate:begin/g)?.length, 1);
+
+    const dangling = fixture();
+    symlinkSync(path.join(dangling, 'nowhere.json'), path.join(dangling, '.mcp.json'));
+    const refused = init(dangling);
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /\.mcp\.json is a symbolic link to .*nowhere\.json, which does not exist/);
+    assert.ok(!existsSync(path.join(dangling, 'nowhere.json')));
+    removeDir(project);
+    removeDir(dotfiles);
+    removeDir(dangling);
+  });
+
+  it('leaves a read-only config alone and writes none of the other files', () => {
+    const project = fixture({ '.mcp.json': '{ "mcpServers": {} }\n' });
+    chmodSync(path.join(project, '.mcp.json'), 0o444);
+    const r = init(project, '--instructions', '--hooks');
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /\.mcp\.json is read-only \(mode 444\)/);
+    assert.equal(readFileSync(path.join(project, '.mcp.json'), 'utf8'), '{ "mcpServers": {} }\n');
+    assert.ok(!existsSync(path.join(project, 'CLAUDE.md')), 'nothing else was written either');
+    assert.ok(!existsSync(path.join(project, '.claude')));
+    removeDir(project);
+  });
+
+  it('refuses a config whose servers or hooks hold the wrong kind of value, naming the key, and leaves it alone', () => {
+    for (const [file, text, args, key] of [
+      ['.mcp.json', '{ "mcpServers": [] }\n', [], 'mcpServers'],
+      ['.mcp.json', '{ "mcpServers": "oops" }\n', [], 'mcpServers'],
+      ['.claude/settings.local.json', '{ "hooks": { "PreToolUse": { "matcher": "Bash" } } }\n', ['--hooks'], 'hooks.PreToolUse'],
+      ['.claude/settings.local.json', '{ "hooks": [] }\n', ['--hooks'], 'hooks'],
+    ] as const) {
+      const project = fixture({ [file]: text });
+      const r = init(project, ...args);
+      assert.equal(r.status, 2, `${text}: ${r.stdout}`);
+      assert.match(r.stderr, new RegExp(`${file.replace(/\./g, '\\.')}: "${key}" holds`), text);
+      assert.equal(readFileSync(path.join(project, file), 'utf8'), text);
+      removeDir(project);
+    }
+  });
+
+  it('keeps a byte order mark and Windows line ends', () => {
+    const text = '\uFEFF{\r\n  "mcpServers": {\r\n    "other": { "command": "x" }\r\n  }\r\n}\r\n';
+    const project = fixture({ '.mcp.json': text });
+    const r = init(project);
+    assert.equal(r.status, 0, r.stderr);
+    const after = readFileSync(path.join(project, '.mcp.json'), 'utf8');
+    assert.ok(after.startsWith('\uFEFF{\r\n  "mcpServers": {\r\n    "other"'), JSON.stringify(after.slice(0, 40)));
+    assert.doesNotMatch(after.replace(/\r\n/g, ''), /\n/, 'every line ends in CRLF');
+    assert.deepEqual(Object.keys(JSON.parse(after.slice(1)).mcpServers), ['other', 'ctxgate']);
+    assert.equal(init(project).stdout.includes('unchanged'), true, 'a second run changes nothing');
     removeDir(project);
   });
 
