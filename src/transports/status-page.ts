@@ -2,10 +2,17 @@
 // chart; no external assets), readable without script and on a narrow window. The script swaps in
 // the freshly rendered body that /status/events sends, so the page and its updates share one renderer.
 import type { StatusSnapshot } from '../app/status.ts';
+import { credentialInValue } from '../security/secret-values.ts';
 import { formatBytes, tokens } from '../tools/context/usage-printer.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A job's or source's label, escaped; one that holds a credential (a URL with a password) is not quoted, as in the log. */
+function label(text: string): string {
+  const held = credentialInValue(text);
+  return escapeHtml(held ? `(label not shown: it holds ${held})` : text);
 }
 
 function time(at: number): string {
@@ -75,7 +82,7 @@ ${
     ? s.jobs
         .map((j) => {
           const state = j.running ? 'running' : j.endedBy ? `ended (${j.endedBy})` : j.signal ? `killed by ${j.signal}` : `exit ${j.exit_code}`;
-          return `<details${j.running ? ' open' : ''}><summary><code>${escapeHtml(j.id)}</code> · ${escapeHtml(state)} · ${duration(j.ageMs)} · ${escapeHtml(j.label)}</summary><pre>${escapeHtml(j.tail || '(no output yet)')}</pre></details>`;
+          return `<details${j.running ? ' open' : ''}><summary><code>${escapeHtml(j.id)}</code> · ${escapeHtml(state)} · ${duration(j.ageMs)} · ${label(j.label)}</summary><pre>${escapeHtml(j.tail || '(no output yet)')}</pre></details>`;
         })
         .join('')
     : '<p class="empty">No background jobs on this server.</p>'
@@ -87,7 +94,7 @@ ${
       : `
 <section aria-labelledby="h-kb"><h2 id="h-kb">Knowledge base</h2>
 <p>${s.kb.documents} documents, ${s.kb.chunks} chunks, ${formatBytes(s.kb.bytes)} of text; database ${formatBytes(s.kb.databaseBytes)} at <code>${escapeHtml(s.kb.file)}</code></p>
-${table('Newest sources', ['source', 'kind', 'chunks', 'size'], s.kb.sources.map((x) => [escapeHtml(x.label), escapeHtml(x.kind), String(x.chunks), formatBytes(x.bytes)]), 'Nothing indexed yet.')}
+${table('Newest sources', ['source', 'kind', 'chunks', 'size'], s.kb.sources.map((x) => [label(x.label), escapeHtml(x.kind), String(x.chunks), formatBytes(x.bytes)]), 'Nothing indexed yet.')}
 </section>`;
   const server = `
 <section aria-labelledby="h-server"><h2 id="h-server">Server</h2>

@@ -25,6 +25,18 @@ describe('ctx_bg', () => {
     removeDir(root);
   });
 
+  it('does not quote a command that holds a password in the job label, even where the label would cut it short', async () => {
+    const job = await run({ command: ': postgres://u:hunter2isalongpassword@db.example/app; sleep 30' });
+    try {
+      const listed = (await bg({ action: 'list' })).text;
+      assert.ok(listed.includes(job.id));
+      assert.doesNotMatch(listed, /hunter2/);
+      assert.match(listed, /the command holds/);
+    } finally {
+      await bg({ action: 'kill', id: job.id });
+    }
+  });
+
   it('starts a job, lists it, waits for it and shows its newest output', async () => {
     const job = await run({ command: 'for i in 1 2 3 4 5; do echo "tick $i"; sleep 0.1; done' });
     assert.match(job.id, /^job-\d+$/);

@@ -15,6 +15,7 @@ import { combinedOutput, replyForRun, statusLine } from './run-printer.ts';
 import { guardSearch } from '../../kb/flood-guard.ts';
 import { searchKnowledge } from '../../kb/search.ts';
 import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
+import { credentialInValue } from '../../security/secret-values.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { byAction, defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { resolveFolder } from '../workdir-folder.ts';
@@ -60,11 +61,17 @@ type Args = z.output<typeof input>;
 
 let runSeq = 0;
 
-/** A label unique to this run: it names the output in the knowledge base. */
+/**
+ * A label unique to this run: it names the output in the knowledge base, in ctx_bg list and on the
+ * status page, so a command holding a credential (a URL with a password, a JWT) is not quoted in it —
+ * judged on the whole command, before it is cut short (a cut URL no longer shows its password's end).
+ */
 function nextLabel(ctx: ToolCallContext, action: string, what?: string): string {
   runSeq++;
   const id = `${action}-${ctx.app.processSessionId.slice(0, 4)}-${runSeq}`;
   if (!what) return id;
+  const held = credentialInValue(what);
+  if (held) return `${id} (the command holds ${held})`;
   return `${id} ${what.length > 40 ? `${what.slice(0, 40)}…` : what}`;
 }
 

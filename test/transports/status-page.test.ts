@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { StatusSnapshot } from '../../src/app/status.ts';
+import { renderStatusBody, renderStatusPage } from '../../src/transports/status-page.ts';
+
+const HOSTILE = `<img src=x onerror=alert(1)>"'</title><script>alert(2)</script>`;
+
+function snapshot(over: Partial<StatusSnapshot> = {}): StatusSnapshot {
+  const empty = { calls: 0, errors: 0, refusals: 0, replyBytes: 0, savedBytes: 0, byBasis: [], byTool: [] };
+  return {
+    at: 0,
+    version: '0.0.0',
+    projectRoot: '/project',
+    startedAt: 0,
+    sessionsOpen: 0,
+    usage: { project: empty, server: empty },
+    series: [],
+    bucketMs: 3_600_000,
+    gate: { answered: 0, refused: [], followed: 0 },
+    recent: [],
+    jobs: [],
+    kb: { file: '/data/kb.sqlite', error: 'not opened' },
+    codeSearch: 'file scans',
+    charsPerToken: 4,
+    ...over,
+  };
+}
+
+const job = (label: string, tail = '') => ({ id: 'job-1', pid: 1, label, running: true, ageMs: 1000, exit_code: null, signal: null, log_bytes: 0, log_truncated: false, tail });
+
+describe('status page', () => {
+  it('escapes every text a tool call or a project can put on the page', () => {
+    const usage = { calls: 1, errors: 0, refusals: 0, replyBytes: 1, savedBytes: 1, byBasis: [], byTool: [{ tool: HOSTILE, calls: 1, errors: 0, refusals: 0, replyBytes: 1, savedBytes: 1, p50Ms: 1 }] };
+    const page = renderStatusPage(
+      snapshot({
+        projectRoot: `/p/${HOSTILE}`,
+        usage: { project: usage, server: usage },
+        gate: { answered: 0, refused: [{ reason: HOSTILE, count: 1 }], followed: 0 },
+        recent: [{ at: 0, tool: HOSTILE, action: HOSTILE, outcome: 'error', detail: HOSTILE, durationMs: 1, replyBytes: 1, savedBytes: 0 }],
+        jobs: [job(HOSTILE, HOSTILE)],
+        kb: { file: HOSTILE, documents: 1, chunks: 1, bytes: 1, databaseBytes: 1, sessionId: 's', sources: [{ label: HOSTILE, kind: HOSTILE, chunks: 1, bytes: 1 }] },
+        codeSearch: HOSTILE,
+      }),
+      'nonce123',
+    );
+    assert.doesNotMatch(page, /<img|<\/title><script>|onerror=alert\(1\)>"/);
+    assert.equal(page.match(/<script/g)?.length, 1, 'only the page script');
+    assert.ok(page.includes('&#60;img src=x onerror=alert(1)&#62;'), 'shown as text');
+  });
+
+  it('does not quote a job or source label that holds a password', () => {
+    const body = renderStatusBody(
+      snapshot({
+        jobs: [job('execute-ab12-1 shell: psql postgres://admin:hunter2@db.example/app')],
+        kb: { file: '/kb', documents: 1, chunks: 1, bytes: 1, databaseBytes: 1, sessionId: 's', sources: [{ label: 'https://deploy:s3cretpw@git.example/repo', kind: 'url', chunks: 1, bytes: 1 }] },
+      }),
+    );
+    assert.doesNotMatch(body, /hunter2|s3cretpw/);
+    assert.match(body, /label not shown: it holds/);
+  });
+});
