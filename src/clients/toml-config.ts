@@ -21,7 +21,7 @@ export function tomlTable(text: string, file: string, key: string, name: string)
   return tables && typeof tables === 'object' ? (tables as Table)[name] : undefined;
 }
 
-/** Line ranges [start, end) of the `[key.name]` header and its sub-tables, each up to the next header. */
+/** Line ranges [start, end) of the `[key.name]` header and its sub-tables, each up to the comments above the next header. */
 function tableRanges(lines: readonly string[], key: string, name: string): [number, number][] {
   const quoted = `(?:${name}|"${name}"|'${name}')`;
   const ours = new RegExp(`^\\s*\\[\\s*${key}\\s*\\.\\s*${quoted}\\s*(?:\\.[^\\]]*)?\\]\\s*(?:#.*)?$`);
@@ -29,10 +29,13 @@ function tableRanges(lines: readonly string[], key: string, name: string): [numb
   const ranges: [number, number][] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!ours.test(lines[i]!)) continue;
-    let end = i + 1;
-    while (end < lines.length && !header.test(lines[end]!)) end++;
+    let next = i + 1;
+    while (next < lines.length && !header.test(lines[next]!)) next++;
+    // Comments (and blank lines) right above the next header are the user's notes on what follows: kept.
+    let end = next;
+    while (end > i + 1 && /^\s*(#.*)?$/.test(lines[end - 1]!)) end--;
     ranges.push([i, end]);
-    i = end - 1;
+    i = next - 1;
   }
   return ranges;
 }

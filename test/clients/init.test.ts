@@ -106,6 +106,17 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
+  it('keeps the comments above the next table when it replaces its Codex entry', () => {
+    const text = '# top\n[mcp_servers.ctxgate]\ncommand = "old"\nargs = []\n\n# The other server: keep this note\n[mcp_servers.other]\ncommand = "x"\n';
+    const project = fixture({ '.codex/config.toml': text });
+    assert.equal(init(project, '--client', 'codex').status, 0);
+    const after = readFileSync(path.join(project, '.codex/config.toml'), 'utf8');
+    assert.match(after, /\n# The other server: keep this note\n\[mcp_servers\.other\]\ncommand = "x"\n$/);
+    assert.doesNotMatch(after, /"old"/);
+    assert.equal(parseToml(after).mcp_servers !== undefined, true);
+    removeDir(project);
+  });
+
   it('names the project root for Claude Desktop, whose config lives in the home folder', () => {
     const project = fixture();
     assert.equal(init(project, '--client', 'claude-desktop').status, 0);
