@@ -134,7 +134,7 @@ export function planInit(runtime: Runtime, installation: Installation, options: 
     for (const name of files) {
       const file = path.join(options.projectRoot, name);
       const { text, existed, target } = readExisting(runtime, file);
-      changes.push({ file, purpose: 'agent instructions', before: text, after: upsertBlock(text), existed, target });
+      changes.push({ file, purpose: 'agent instructions', before: text, after: upsertBlock(text, file), existed, target });
     }
   }
   if (options.hooks) {

@@ -1,6 +1,7 @@
 // The agent-instructions block (gate spec, "Agent Instructions (CLAUDE.md)"): route code discovery
 // through the gate tools and big outputs through ctx_run, probe the server at session start, and say
 // what to do when it is down. Written between markers, so running init again replaces it in place.
+import { AppError, ErrorCode } from '../errors.ts';
 
 export const BEGIN_MARKER = '<!-- ctxgate:begin — written by `ctxgate init --instructions`; edits between these markers are replaced -->';
 export const END_MARKER = '<!-- ctxgate:end -->';
@@ -31,11 +32,21 @@ Commands and big outputs:
 Editing files stays with the client's own edit tools.
 ${END_MARKER}`;
 
-/** `text` with the block replaced between its markers, or appended when there are none. */
-export function upsertBlock(text: string, block: string = INSTRUCTIONS_BLOCK): string {
+/**
+ * `text` with the block replaced between its markers, or appended when there are none. A begin marker
+ * without its end is refused: appending would leave two begins, and the next run would replace
+ * everything from the first to the new end — the user's own text in between included.
+ */
+export function upsertBlock(text: string, file: string, block: string = INSTRUCTIONS_BLOCK): string {
   const begin = text.indexOf(BEGIN_MARKER.slice(0, '<!-- ctxgate:begin'.length));
   const end = begin < 0 ? -1 : text.indexOf(END_MARKER, begin);
-  if (begin >= 0 && end >= 0) return text.slice(0, begin) + block + text.slice(end + END_MARKER.length);
+  if (begin >= 0 && end < 0) {
+    const line = text.slice(0, begin).split('\n').length;
+    throw new AppError(ErrorCode.Config, `${file} has ctxgate's begin marker (line ${line}) but no ${END_MARKER} after it`, {
+      hint: `put ${END_MARKER} back where ctxgate's block ends (or delete the block from its begin marker on), then run ctxgate init again`,
+    });
+  }
+  if (begin >= 0) return text.slice(0, begin) + block + text.slice(end + END_MARKER.length);
   if (text.trim() === '') return `${block}\n`;
   return `${text.replace(/\n*$/, '\n\n')}${block}\n`;
 }

@@ -157,6 +157,21 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
+  it('refuses a block whose end marker is gone instead of appending a second one, and keeps the text after it', () => {
+    const project = fixture();
+    assert.equal(init(project, '--instructions').status, 0);
+    const file = path.join(project, 'CLAUDE.md');
+    const broken = `${readFileSync(file, 'utf8').replace('<!-- ctxgate:end -->', '')}\n# Our rules\n\nNever deploy on Fridays.\n`;
+    writeFileSync(file, broken);
+    for (let run = 0; run < 2; run++) {
+      const r = init(project, '--instructions');
+      assert.equal(r.status, 2, r.stdout);
+      assert.match(r.stderr, /CLAUDE\.md has ctxgate's begin marker \(line 1\) but no <!-- ctxgate:end --> after it/);
+    }
+    assert.equal(readFileSync(file, 'utf8'), broken);
+    removeDir(project);
+  });
+
   it("adds Claude Code hooks beside the user's own", () => {
     const project = fixture({ '.claude/settings.local.json': '{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "my-audit" } ] } ] } }\n' });
     assert.equal(init(project, '--hooks').status, 0);
