@@ -1,7 +1,7 @@
 // Claude Code hook settings (`hooks` in .claude/settings.local.json): ctxgate's PreToolUse steering
 // hook and the gate spec's SessionStart reminder. Ours are recognised by their command
-// (`… hook pre-tool-use` / `… hook session-start`), replaced in place on a second run,
-// and every other hook is kept. (The command need not say "ctxgate": a clone may live in any folder.)
+// (`…ctxgate(.mjs) hook pre-tool-use`, `…/main.ts hook session-start`), replaced in place on a second
+// run, and every other hook is kept. (The folder need not say "ctxgate": a clone may live in any folder.)
 
 /** Claude Code's built-in tools the steering hook looks at (edits are never matched). */
 export const PRE_TOOL_USE_MATCHER = 'Bash|Grep|Read';
@@ -18,7 +18,8 @@ interface HookGroup {
   hooks?: HookCommand[];
 }
 
-const OURS = /\shook (pre-tool-use|session-start)(\s+--nudge)?$/;
+/** `… ctxgate hook …`, `…/dist/ctxgate.mjs hook …`, `…/src/main.ts hook …` (quoted or not); another program's `hook pre-tool-use` is not ours. */
+const OURS = /(?:^|[\s/:'"])(?:ctxgate|ctxgate\.mjs|main\.ts)['"]?\s+hook (pre-tool-use|session-start)(\s+--nudge)?$/;
 
 function isOurs(hook: HookCommand): boolean {
   return typeof hook.command === 'string' && OURS.test(hook.command);

@@ -173,11 +173,12 @@ describe('ctxgate init', () => {
   });
 
   it("adds Claude Code hooks beside the user's own", () => {
-    const project = fixture({ '.claude/settings.local.json': '{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "my-audit" } ] } ] } }\n' });
+    const project = fixture({ '.claude/settings.local.json': '{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "my-audit" }, { "type": "command", "command": "other-tool hook pre-tool-use" } ] } ] } }\n' });
+    assert.equal(init(project, '--hooks').status, 0);
     assert.equal(init(project, '--hooks').status, 0);
     const hooks = json(path.join(project, '.claude/settings.local.json')).hooks;
     assert.equal(hooks.PreToolUse.length, 2);
-    assert.equal(hooks.PreToolUse[0].hooks[0].command, 'my-audit');
+    assert.deepEqual(hooks.PreToolUse[0].hooks.map((h: { command: string }) => h.command), ['my-audit', 'other-tool hook pre-tool-use'], "another program's hook of the same name is kept");
     assert.match(hooks.PreToolUse[1].hooks[0].command, /(ctxgate\.mjs|main\.ts) hook pre-tool-use$/);
     assert.equal(hooks.PreToolUse[1].matcher, 'Bash|Grep|Read');
     assert.equal(hooks.SessionStart[0].matcher, 'startup|resume|clear|compact');
