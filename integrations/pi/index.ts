@@ -21,7 +21,11 @@ export default async function ctxgate(pi: ExtensionAPI): Promise<void> {
   const { listTools, openCtxgate } = (await import(BUNDLE)) as typeof Embed;
   let opened: Promise<Embed.EmbeddedCtxgate> | undefined;
   const gate = (ctx: ExtensionContext) => {
-    opened ??= openCtxgate({ projectRoot: ctx.cwd });
+    // One that failed to open (a config with a mistake) is opened again on the next call, once it is fixed.
+    opened ??= openCtxgate({ projectRoot: ctx.cwd }).catch((error: unknown) => {
+      opened = undefined;
+      throw error;
+    });
     return opened;
   };
 
@@ -51,6 +55,6 @@ export default async function ctxgate(pi: ExtensionAPI): Promise<void> {
   pi.on('session_shutdown', async () => {
     const current = opened;
     opened = undefined;
-    if (current) await (await current).close();
+    if (current) await (await current.catch(() => undefined))?.close();
   });
 }
