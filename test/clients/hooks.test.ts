@@ -61,6 +61,12 @@ describe('Claude Code hooks', () => {
   it('nudges instead of blocking when the line does more than one thing or the options have no exact match', () => {
     assert.match(nudged(bash('npm test && rg main')), /mcp__ctxgate__search/);
     assert.match(nudged(bash('rg -i --type ts main')), /mcp__ctxgate__search/);
+    // No single search call does these: several patterns, PCRE look-around, a backreference.
+    nudged(bash('rg -e handleOrder -e placeOrder'));
+    nudged(bash('grep -r -e handleOrder -e placeOrder src'));
+    nudged(bash("rg -P 'order(?=Total)'"));
+    nudged(bash("grep -rP 'order(?=Total)' ."));
+    nudged(bash("grep -rE '(ab)\\1' src"));
   });
 
   it('blocks find by name with the ctx_fs glob call, and leaves finds that act or stay shallow', () => {

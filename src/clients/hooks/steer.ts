@@ -120,11 +120,12 @@ const COMMON_FLAGS: Record<string, [FlagEffect, boolean]> = {
 };
 const GREP_FLAGS: Record<string, [FlagEffect, boolean]> = {
   '-r': ['recursive', false], '-R': ['recursive', false], '--recursive': ['recursive', false], '--dereference-recursive': ['recursive', false],
-  '-E': ['extended', false], '--extended-regexp': ['extended', false], '-P': ['extended', false], '--perl-regexp': ['extended', false],
+  '-E': ['extended', false], '--extended-regexp': ['extended', false], '-P': ['other', false], '--perl-regexp': ['other', false],
   '--include': ['other', true], '--exclude': ['other', true], '--exclude-dir': ['other', true], '-d': ['other', true], '--directories': ['other', true],
 };
+// PCRE (-P) has look-around and backreferences, which ctxgate's linear-time engine refuses: never the same job.
 const RG_FLAGS: Record<string, [FlagEffect, boolean]> = {
-  '-Q': ['fixed', false], '--literal': ['fixed', false], '-P': ['same', false], '--pcre2': ['same', false],
+  '-Q': ['fixed', false], '--literal': ['fixed', false], '-P': ['other', false], '--pcre2': ['other', false],
   '-g': ['other', true], '--glob': ['other', true], '--iglob': ['other', true], '-t': ['other', true], '--type': ['other', true],
   '-T': ['other', true], '--type-not': ['other', true], '-d': ['other', true], '--max-depth': ['other', true], '-r': ['other', true],
   '--replace': ['other', true], '-E': ['other', true], '--encoding': ['other', true], '-M': ['other', true], '--max-columns': ['other', true],
@@ -166,7 +167,11 @@ function readGrepArgs(program: string, args: readonly string[]): GrepArgs {
     for (const flag of flags) {
       const [effect, takesValue] = table[flag] ?? (['other', false] as [FlagEffect, boolean]);
       const value = takesValue ? (flags.length === 1 && inline !== undefined ? inline : args[++i]) : undefined;
-      if (effect === 'pattern') out.pattern = value;
+      if (effect === 'pattern') {
+        // More than one -e: lines matching any of them, which one search pattern does not say.
+        if (out.pattern !== undefined) out.plain = false;
+        out.pattern = value;
+      }
       else if (effect === 'fixed') out.fixed = true;
       else if (effect === 'extended') out.extended = true;
       else if (effect === 'recursive') out.recursive = true;
@@ -192,8 +197,9 @@ function suggestSearch(program: string, args: readonly string[], dir: string, cw
   }
   if (folders.length === 0) return undefined; // named files only: a targeted look
   const regex = !g.fixed && REGEX_CHARS.test(g.pattern);
-  // grep's basic regex writes groups and alternation with backslashes: not the same language.
-  const sameSyntax = !regex || g.extended || !/\\[(|)]/.test(g.pattern);
+  // grep's basic regex writes groups and alternation with backslashes: not the same language; and a
+  // backreference (\1) is one ctxgate's linear-time engine refuses.
+  const sameSyntax = !regex || ((g.extended || !/\\[(|)]/.test(g.pattern)) && !/\\[1-9]/.test(g.pattern));
   const call: Record<string, unknown> = { pattern: g.pattern, ...(regex ? { regex: true } : {}) };
   if (folders.length === 1 && folders[0] !== '.') call.scope = folders[0];
   const identifier = /^[A-Za-z_$][\w$]*$/.test(g.pattern) ? ` For where \`${g.pattern}\` is defined: ${callText('locate', { query: g.pattern })}.` : '';
