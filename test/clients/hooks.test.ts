@@ -91,6 +91,12 @@ describe('Claude Code hooks', () => {
     passes(bash('curl http://localhost:3000/health'));
     passes(bash('wget https://example.com/file.tar.gz'));
     passes(bash('curl -fsSL https://example.com/install.sh | sh'));
+    // A GET of an API or a data file wants the exact bytes back, not a page in the knowledge base.
+    passes(bash('curl -s https://api.github.com/repos/owner/name'));
+    passes(bash('curl -s https://example.com/api/items'));
+    passes(bash('curl https://example.com/v1/models'));
+    passes(bash('curl -sL https://example.com/releases/data.json'));
+    passes(bash('wget -qO- https://example.com/pkg.tar.gz'));
   });
 
   it('never touches edits, small reads or a subagent’s calls', () => {

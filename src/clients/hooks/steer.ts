@@ -261,6 +261,21 @@ const CURL_NOT_A_PAGE = /^(-X|--request|-d|--data.*|-F|--form.*|-T|--upload-file
 const CURL_HARMLESS = /^(-s|--silent|-S|--show-error|-L|--location|-f|--fail|-sS|-sL|-Ls|-fsSL|-sSL|-fsS|-fL|-sfL|--compressed)$/;
 const WGET_TO_STDOUT = /^(-O-|-qO-|-qO|-O|--output-document=-)$/;
 
+/** An API endpoint (api.* host, an api or v1 path segment) or a data or archive file: not a page to read. */
+const DATA_FILE = /\.(json|ndjson|jsonl|xml|csv|tsv|ya?ml|toml|gz|tgz|bz2|xz|zst|zip|tar|jar|whl|deb|rpm|png|jpe?g|gif|webp|svg|pdf|wasm|bin|exe|dmg|iso|sh)$/i;
+
+function isApiOrData(url: string): boolean {
+  try {
+    const u = new URL(url);
+    if (u.hostname.toLowerCase().startsWith('api.')) return true;
+    const segments = u.pathname.split('/').filter(Boolean);
+    if (segments.some((seg) => /^(api|graphql|v\d+(\.\d+)?)$/i.test(seg))) return true;
+    return DATA_FILE.test(u.pathname);
+  } catch {
+    return false;
+  }
+}
+
 function suggestFetch(program: string, args: readonly string[]): Suggestion | undefined {
   const url = args.find((a) => /^https?:\/\//i.test(a));
   if (!url) return undefined;
@@ -271,6 +286,7 @@ function suggestFetch(program: string, args: readonly string[]): Suggestion | un
     return undefined;
   }
   if (LOCAL_HOST.test(host)) return undefined; // ctx_kb fetch only reaches public addresses
+  if (isApiOrData(url)) return undefined; // the agent wants the exact bytes, not a page turned into text
   const flags = args.filter((a) => a !== url);
   if (program === 'curl') {
     if (flags.some((f) => CURL_NOT_A_PAGE.test(f.split('=')[0]!))) return undefined;
