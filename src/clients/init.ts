@@ -152,6 +152,14 @@ function withArgs(launch: Launch, extra: readonly string[]): Launch {
 function checkWritable(runtime: Runtime, changes: readonly FileChange[]): void {
   const byTarget = new Map<string, FileChange>();
   for (const change of changes) {
+    // The folder it goes in, or the nearest one that exists, must be a folder (`.cursor` can be a file).
+    for (let dir = path.dirname(change.target); ; dir = path.dirname(dir)) {
+      const stat = runtime.fs.statSync(dir);
+      if (stat && !stat.isDirectory) {
+        throw new AppError(ErrorCode.Config, `${change.file} cannot be written: ${dir} is not a folder`, { hint: `move ${dir} aside, then run ctxgate init again` });
+      }
+      if (stat || path.dirname(dir) === dir) break;
+    }
     const mode = runtime.fs.statSync(change.target)?.mode;
     if (mode !== undefined && (mode & 0o222) === 0) {
       throw new AppError(ErrorCode.Config, `${change.target} is read-only (mode ${(mode & 0o777).toString(8)}), so ctxgate init leaves it alone`, {

@@ -223,7 +223,7 @@ describe('ctxgate init', () => {
     removeDir(dangling);
   });
 
-  it('leaves a read-only config alone and writes none of the other files', () => {
+  it('leaves a read-only config, or a file where a folder belongs, alone and writes none of the other files', () => {
     const project = fixture({ '.mcp.json': '{ "mcpServers": {} }\n' });
     chmodSync(path.join(project, '.mcp.json'), 0o444);
     const r = init(project, '--instructions', '--hooks');
@@ -233,6 +233,14 @@ describe('ctxgate init', () => {
     assert.ok(!existsSync(path.join(project, 'CLAUDE.md')), 'nothing else was written either');
     assert.ok(!existsSync(path.join(project, '.claude')));
     removeDir(project);
+
+    // A file where a client's folder belongs: refused before .mcp.json is written.
+    const blocked = fixture({ '.cursor': 'a file, not a folder\n' });
+    const r2 = init(blocked, '--client', 'claude-code,cursor');
+    assert.equal(r2.status, 2, r2.stderr);
+    assert.match(r2.stderr, /\.cursor is not a folder/);
+    assert.ok(!existsSync(path.join(blocked, '.mcp.json')));
+    removeDir(blocked);
   });
 
   it('refuses a config whose servers or hooks hold the wrong kind of value, naming the key, and leaves it alone', () => {
