@@ -74,15 +74,29 @@ function listAt(text: string, file: string, jsonPath: string[]): unknown[] | und
   });
 }
 
-function serverChange(runtime: Runtime, spec: ClientSpec, where: Where, entry: Record<string, unknown>): FileChange {
+/** The keys that say how a client reaches the server: ours to write. Every other key of the entry is the user's. */
+const TRANSPORT_KEYS = new Set(['type', 'command', 'args', 'cwd', 'url', 'httpUrl', 'headers', 'bearer_token_env_var']);
+
+/** Our entry, keeping what the user added to the one already there (env, timeouts, disabled, tool filters …). */
+function withUserSettings(current: unknown, entry: Record<string, unknown>): Record<string, unknown> {
+  if (!current || typeof current !== 'object' || Array.isArray(current)) return entry;
+  const kept = Object.entries(current).filter(([key]) => !TRANSPORT_KEYS.has(key) && !(key in entry));
+  return kept.length ? { ...entry, ...Object.fromEntries(kept) } : entry;
+}
+
+function serverChange(runtime: Runtime, spec: ClientSpec, where: Where, ours: Record<string, unknown>): FileChange {
   const file = spec.configFile(where);
   const { text, existed, target } = readExisting(runtime, file);
   let after = text;
   if (spec.format === 'toml') {
-    if (!sameJson(tomlTable(text, file, spec.serversKey, SERVER_NAME), entry)) after = setTomlTable(text, file, spec.serversKey, SERVER_NAME, entry);
+    const current = tomlTable(text, file, spec.serversKey, SERVER_NAME);
+    const entry = withUserSettings(current, ours);
+    if (!sameJson(current, entry)) after = setTomlTable(text, file, spec.serversKey, SERVER_NAME, entry);
   } else {
     readJsonc(text, file);
-    if (!sameJson(valueAt(text, [spec.serversKey, SERVER_NAME]), entry)) after = setJson(after, file, [spec.serversKey, SERVER_NAME], entry);
+    const current = valueAt(text, [spec.serversKey, SERVER_NAME]);
+    const entry = withUserSettings(current, ours);
+    if (!sameJson(current, entry)) after = setJson(after, file, [spec.serversKey, SERVER_NAME], entry);
     const extra = spec.httpExtras;
     if (extra && entry.url !== undefined) {
       const list = listAt(after, file, [extra.key]) ?? [];

@@ -106,6 +106,24 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
+  it('keeps what the user added to its entry (env, timeouts) when it rewrites how the client starts it', () => {
+    const project = fixture({
+      '.mcp.json': '{ "mcpServers": { "ctxgate": { "command": "old-node", "args": ["/old/ctxgate.mjs"], "env": { "CTXGATE_DATA_DIR": "/data/ctx" } } } }\n',
+      '.codex/config.toml': '[mcp_servers.ctxgate]\ncommand = "old"\nargs = []\nstartup_timeout_sec = 30\n\n[mcp_servers.ctxgate.env]\nCTXGATE_DATA_DIR = "/data/ctx"\n',
+    });
+    assert.equal(init(project, '--client', 'claude-code,codex').status, 0);
+    const claude = json(path.join(project, '.mcp.json')).mcpServers.ctxgate;
+    assert.notEqual(claude.command, 'old-node');
+    assert.deepEqual(claude.env, { CTXGATE_DATA_DIR: '/data/ctx' });
+    const codex = (parseToml(readFileSync(path.join(project, '.codex/config.toml'), 'utf8')) as { mcp_servers: { ctxgate: Record<string, unknown> } }).mcp_servers.ctxgate;
+    assert.notEqual(codex.command, 'old');
+    assert.equal(codex.startup_timeout_sec, 30);
+    assert.deepEqual({ ...(codex.env as object) }, { CTXGATE_DATA_DIR: '/data/ctx' });
+    const again = init(project, '--client', 'claude-code,codex');
+    assert.doesNotMatch(again.stdout, /updated|created/, 'a second run changes nothing');
+    removeDir(project);
+  });
+
   it('keeps the comments above the next table when it replaces its Codex entry', () => {
     const text = '# top\n[mcp_servers.ctxgate]\ncommand = "old"\nargs = []\n\n# The other server: keep this note\n[mcp_servers.other]\ncommand = "x"\n';
     const project = fixture({ '.codex/config.toml': text });
