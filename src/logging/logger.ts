@@ -1,7 +1,7 @@
 // Append-only NDJSON event log (the gate spec's events: tool_call, dispatch, gate, tool_result,
 // tool_error, …). A failing write never breaks a tool call, and nothing ever goes to stdout.
 import type { AppendHandle, Runtime } from '../runtime/types.ts';
-import { credentialInValue } from '../security/secret-values.ts';
+import { secretInText } from '../security/secret-text.ts';
 import { looksSensitiveName } from '../security/sensitive-names.ts';
 
 export type LogFields = Record<string, unknown>;
@@ -85,7 +85,8 @@ const MAX_LOGGED_STRING = 300;
 
 /**
  * A copy of tool arguments that is safe to log: values under sensitive-looking keys, values that
- * hold a credential (a URL with a password, a JWT, a key block) and every `env` value are replaced,
+ * hold a credential (a URL with a password, a JWT, a key block, a bearer token, a secret option or
+ * assignment, a known access token) and every `env` value are replaced,
  * long strings are shortened.
  */
 export function redactArgs(value: unknown, key = '', depth = 0): unknown {
@@ -96,8 +97,10 @@ export function redactArgs(value: unknown, key = '', depth = 0): unknown {
   if (key && looksSensitiveName(key) && typeof value === 'string') return '[redacted]';
   if (typeof value === 'string') {
     const shown = value.length > MAX_LOGGED_STRING ? `${value.slice(0, MAX_LOGGED_STRING)}…(+${value.length - MAX_LOGGED_STRING} chars)` : value;
-    // A command line or URL that carries a password, token or key is not logged at all.
-    return credentialInValue(shown) ? `[redacted: holds ${credentialInValue(shown)}]` : shown;
+    // A command line or URL that carries a password, token or key is not logged at all; judged past
+    // the cut too, so a token the cut splits is still seen for what it is.
+    const held = secretInText(value.slice(0, MAX_LOGGED_STRING * 2));
+    return held ? `[redacted: holds ${held}]` : shown;
   }
   if (Array.isArray(value)) return value.slice(0, 50).map((v) => redactArgs(v, '', depth + 1));
   if (value && typeof value === 'object') {

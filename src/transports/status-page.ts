@@ -2,7 +2,7 @@
 // chart; no external assets), readable without script and on a narrow window. The script swaps in
 // the freshly rendered body that /status/events sends, so the page and its updates share one renderer.
 import type { StatusSnapshot } from '../app/status.ts';
-import { credentialInValue } from '../security/secret-values.ts';
+import { secretInText } from '../security/secret-text.ts';
 import { formatBytes, tokens } from '../tools/context/usage-printer.ts';
 
 export function escapeHtml(text: string): string {
@@ -11,7 +11,7 @@ export function escapeHtml(text: string): string {
 
 /** A job's or source's label, escaped; one that holds a credential (a URL with a password) is not quoted, as in the log. */
 function label(text: string): string {
-  const held = credentialInValue(text);
+  const held = secretInText(text);
   return escapeHtml(held ? `(label not shown: it holds ${held})` : text);
 }
 

@@ -60,6 +60,19 @@ describe('logger', () => {
     assert.equal(out.n, 1);
   });
 
+  it('redacts a command that quotes a bearer token, a secret option or assignment, also where the cut would split it', () => {
+    const out = redactArgs({
+      a: 'curl -H "Authorization: Bearer 9f8e7d6c5b4a39281706" https://example.com/v1/me',
+      b: 'GITHUB_TOKEN=abc123def456 npm publish',
+      c: `${'x'.repeat(290)} --password=hunter2hunter2`,
+      d: 'curl -H "Authorization: Bearer $TOKEN" https://example.com/v1/me',
+    }) as Record<string, unknown>;
+    assert.equal(out.a, '[redacted: holds a bearer token]');
+    assert.equal(out.b, '[redacted: holds a secret assignment]');
+    assert.equal(out.c, '[redacted: holds a secret option]');
+    assert.equal(out.d, 'curl -H "Authorization: Bearer $TOKEN" https://example.com/v1/me');
+  });
+
   it('redacts env values and sensitive keys, shortens long strings', () => {
     const out = redactArgs({ action: 'execute', env: { API: 'v', X: 'y' }, api_token: 'abc', code: 'z'.repeat(1000), n: 3 }) as Record<string, unknown>;
     assert.deepEqual(out.env, { API: '[redacted]', X: '[redacted]' });

@@ -51,7 +51,7 @@ describe('status page', () => {
   it('does not quote a job or source label that holds a password', () => {
     const body = renderStatusBody(
       snapshot({
-        jobs: [job('execute-ab12-1 shell: psql postgres://admin:hunter2@db.example/app')],
+        jobs: [job('execute-ab12-1 shell: psql postgres://admin:hunter2@db.example/app'), job('execute-ab12-2 shell: GITHUB_TOKEN=ghs_hunter2hunter2 npm…')],
         kb: { file: '/kb', documents: 1, chunks: 1, bytes: 1, databaseBytes: 1, sessionId: 's', sources: [{ label: 'https://deploy:s3cretpw@git.example/repo', kind: 'url', chunks: 1, bytes: 1 }] },
       }),
     );

@@ -15,7 +15,7 @@ import { combinedOutput, replyForRun, statusLine } from './run-printer.ts';
 import { guardSearch } from '../../kb/flood-guard.ts';
 import { searchKnowledge } from '../../kb/search.ts';
 import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
-import { credentialInValue } from '../../security/secret-values.ts';
+import { secretInText } from '../../security/secret-text.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { byAction, defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { resolveFolder } from '../workdir-folder.ts';
@@ -70,7 +70,7 @@ function nextLabel(ctx: ToolCallContext, action: string, what?: string): string 
   runSeq++;
   const id = `${action}-${ctx.app.processSessionId.slice(0, 4)}-${runSeq}`;
   if (!what) return id;
-  const held = credentialInValue(what);
+  const held = secretInText(what);
   if (held) return `${id} (the command holds ${held})`;
   return `${id} ${what.length > 40 ? `${what.slice(0, 40)}…` : what}`;
 }
