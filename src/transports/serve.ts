@@ -4,7 +4,7 @@ import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { pasteLines } from '../clients/paste-line.ts';
 import { createHttpApp } from './http.ts';
-import { isLoopbackHost } from './http-guard.ts';
+import { isLoopbackHost, isWildcardHost } from './http-guard.ts';
 import { type ResolvedToken, resolveToken } from './http-token.ts';
 
 export interface ServeOptions {
@@ -34,7 +34,10 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
   }
   const resolved = resolveToken({ fs: app.runtime.fs, env: (name) => app.runtime.env.get(name), dataDir: app.dataDir, rotate: options.rotateToken });
   let port = options.port;
-  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+  // The address printed for people to open: a wildcard bind (0.0.0.0, ::) is reached through loopback
+  // here, and 0.0.0.0 is no Host the endpoint accepts.
+  const reach = isWildcardHost(options.host) ? (options.host.includes(':') ? '::1' : '127.0.0.1') : options.host;
+  const shown = reach.includes(':') ? `[${reach}]` : reach;
   const origin = () => `http://${shown}:${port}`;
   const say = (line: string) => app.runtime.writeStderr(`ctxgate: ${line}\n`);
   const http = createHttpApp(app, registry, {

@@ -223,6 +223,23 @@ describe('HTTP token', () => {
     }
   });
 
+  it('prints links that work when it listens on every address (0.0.0.0)', async () => {
+    const dataDir = fixture();
+    const { server, token } = await start(dataDir, '--host', '0.0.0.0');
+    try {
+      assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      assert.equal((await status(server.url, token)).status, 200);
+      const login = /status page: (http:\/\/\S+)/.exec(server.stderr())?.[1];
+      assert.match(login ?? '', /^http:\/\/127\.0\.0\.1:\d+\/status\/login\?code=/);
+      const signedIn = await fetch(login!, { redirect: 'manual' });
+      assert.equal(signedIn.status, 303);
+      assert.match(server.stderr(), /claude mcp add --transport http ctxgate http:\/\/127\.0\.0\.1:/);
+    } finally {
+      await server.stop();
+      removeDir(dataDir);
+    }
+  });
+
   it('stays the same across restarts, so a saved client header keeps working, until --rotate-token', async () => {
     const dataDir = fixture();
     try {
