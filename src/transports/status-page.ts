@@ -15,6 +15,19 @@ function label(text: string): string {
   return escapeHtml(held ? `(label not shown: it holds ${held})` : text);
 }
 
+/** A job's newest output, escaped, each line that holds a credential (`cat .env`, a token echoed) replaced by why it is not shown. */
+function tail(text: string): string {
+  return escapeHtml(
+    text
+      .split('\n')
+      .map((line) => {
+        const held = secretInText(line);
+        return held ? `(line not shown: it holds ${held})` : line;
+      })
+      .join('\n'),
+  );
+}
+
 function time(at: number): string {
   return new Date(at).toISOString().slice(11, 19);
 }
@@ -82,7 +95,7 @@ ${
     ? s.jobs
         .map((j) => {
           const state = j.running ? 'running' : j.endedBy ? `ended (${j.endedBy})` : j.signal ? `killed by ${j.signal}` : `exit ${j.exit_code}`;
-          return `<details${j.running ? ' open' : ''}><summary><code>${escapeHtml(j.id)}</code> · ${escapeHtml(state)} · ${duration(j.ageMs)} · ${label(j.label)}</summary><pre>${escapeHtml(j.tail || '(no output yet)')}</pre></details>`;
+          return `<details${j.running ? ' open' : ''}><summary><code>${escapeHtml(j.id)}</code> · ${escapeHtml(state)} · ${duration(j.ageMs)} · ${label(j.label)}</summary><pre>${j.tail ? tail(j.tail) : '(no output yet)'}</pre></details>`;
         })
         .join('')
     : '<p class="empty">No background jobs on this server.</p>'

@@ -58,4 +58,10 @@ describe('status page', () => {
     assert.doesNotMatch(body, /hunter2|s3cretpw/);
     assert.match(body, /label not shown: it holds/);
   });
+
+  it("hides the lines of a job's output that hold a secret, and shows the rest", () => {
+    const body = renderStatusBody(snapshot({ jobs: [job('execute-ab12-3 shell: cat .env', 'PORT=8080\nSTRIPE_SECRET_KEY=sk_live_hunter2hunter2\nDATABASE_URL=postgres://app:hunter2@db/prod\ndone')] }));
+    assert.doesNotMatch(body, /hunter2/);
+    assert.match(body, /PORT=8080\n\(line not shown: it holds a secret assignment\)\n\(line not shown: it holds a URL with a password\)\ndone/);
+  });
 });
