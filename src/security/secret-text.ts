@@ -1,9 +1,10 @@
 // Secrets written into a command line or other text that is about to be shown or logged (a run's
 // label, the status page, the log's tool arguments): what credentialInValue finds (a URL with a
 // password, a JWT, a key block, a webhook), and also a bearer token after "Bearer", a secret option
-// (--token x, --password=x), a secret assignment (GITHUB_TOKEN=…), a URL with a secret query parameter
-// (?access_token=…) and access tokens known by their prefix (ghp_…, sk-…, AKIA…). Not used to strip
-// child environments: only to decide what is not quoted. Every check looks at one word at a time.
+// (--token x, --password=x, curl -u user:password), a secret assignment (GITHUB_TOKEN=…), a URL
+// with a secret query parameter (?access_token=…) and access tokens known by their prefix (ghp_…,
+// sk-…, AKIA…). Not used to strip child environments: only to decide what is not quoted. Every
+// check looks at one word at a time.
 import { credentialInValue } from './secret-values.ts';
 
 /** Names of things that hold a secret (narrower than the child-environment rule: `AUTHOR=me` is no secret). */
@@ -28,6 +29,11 @@ function secretInWord(prev: string | undefined, word: string, next: string | und
   const value = eq < 0 ? undefined : word.slice(eq + 1);
   if (value && KNOWN_TOKEN.test(value)) return 'an access token';
   if (name.startsWith('-')) {
+    // curl -u user:password
+    if (name === '-u' || name === '--user') {
+      const given = eq >= 0 ? value : next;
+      return given !== undefined && /^[^:$]*:[^$]/.test(given) ? 'a secret option' : undefined;
+    }
     if (!SECRET_NAME.test(name) || NAMES_A_PLACE.test(name)) return undefined;
     if (eq >= 0) return isReference(value) ? undefined : 'a secret option';
     return next !== undefined && !next.startsWith('-') && !isReference(next) ? 'a secret option' : undefined;

@@ -9,6 +9,8 @@ describe('secrets written into a command line', () => {
       ['curl -H "Authorization: token 9f8e7d6c5b4a39281706" https://api.github.com/user', 'a bearer token'],
       ['mysql --password=hunter2hunter2 -u root', 'a secret option'],
       ['vault login --token s.9f8e7d6c5b4a3928', 'a secret option'],
+      ['curl -u admin:hunter2 https://example.com/', 'a secret option'],
+      ['curl --user=admin:hunter2 https://example.com/', 'a secret option'],
       ['GITHUB_TOKEN=abc123def456 npm publish', 'a secret assignment'],
       ['export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENG', 'a secret assignment'],
       ['curl "https://example.com/feed?access_token=abc123def"', 'a URL with a secret parameter'],
@@ -34,6 +36,8 @@ describe('secrets written into a command line', () => {
       'rg --password-file x',
       'npm test -- --grep "bearer"',
       'curl https://example.com/docs?page=2',
+      'curl -u admin: https://example.com/',
+      'curl -u "admin:$PASSWORD" https://example.com/',
     ]) {
       assert.equal(secretInText(text), undefined, text);
     }
