@@ -3,7 +3,8 @@
 // group (setsid, a double fork); when the command ends, every live process carrying the marker ends
 // too. While commands run, a registry file in the data dir (runs/<pid>-<start time>-<session>.json,
 // one per server, so servers sharing a data dir never race on it) names the session and the groups,
-// and the next server on the project ends what a server that died without cleaning up left behind.
+// and the next server on the project ends what a server that died without cleaning up left behind
+// (on the same boot of the same machine: the registry names both).
 import * as path from 'node:path';
 import type { Logger } from '../logging/logger.ts';
 import type { ProcessInfo, Runtime } from '../runtime/types.ts';
@@ -46,6 +47,9 @@ interface Registry {
   groups: GroupRecord[];
   /** Relative to the data dir. */
   folders: string[];
+  /** The machine and boot the server ran in (pids and start times mean something only there). */
+  host?: string;
+  boot?: string;
 }
 
 /** `<pid>-<start time>-<session>.json`: the owner's identity, and unique even for two trackers in one process. */
@@ -68,7 +72,7 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
 
   function save(): void {
     if (!file || !runsDir || writeFailed || !options.dataDir) return;
-    const registry: Registry = { session, groups: [...groups.values()], folders: [...folders].map((f) => path.relative(options.dataDir!, f)) };
+    const registry: Registry = { session, groups: [...groups.values()], folders: [...folders].map((f) => path.relative(options.dataDir!, f)), ...runtime.bootIdentity() };
     try {
       if (!written) runtime.fs.mkdirSync(runsDir, { recursive: true, mode: 0o700 });
       // Temp file + rename, no fsync: the file must outlive this process, not the machine.
@@ -130,6 +134,7 @@ async function sweep(runtime: Runtime, runsDir: string, dataDir: string, logger:
   } catch {
     return;
   }
+  const here = runtime.bootIdentity();
   const dead = names.flatMap((name) => {
     const m = REGISTRY_NAME.exec(name);
     const owner: LockOwner | undefined = m ? { pid: Number(m[1]), startTime: m[2]!, conn: 0 } : undefined;
@@ -138,8 +143,13 @@ async function sweep(runtime: Runtime, runsDir: string, dataDir: string, logger:
   await Promise.all(
     dead.map(async ({ file, owner, temp }) => {
       const registry = temp ? undefined : readRegistry(runtime, file);
+      // A server of another machine sharing this data dir (a network home) is not ours to judge: its
+      // pid means nothing here. One of an earlier boot of this machine left nothing running, and the
+      // pids and start times it names may now belong to other processes: nothing is signalled.
+      const elsewhere = registry?.boot !== undefined && here !== undefined && registry.boot !== here.boot;
+      if (elsewhere && registry?.host !== here?.host) return;
       if (registry) {
-        const ended = await endLeftovers(runtime, registry);
+        const ended = elsewhere ? 0 : await endLeftovers(runtime, registry);
         for (const folder of registry.folders) {
           const abs = path.resolve(dataDir, folder);
           const rel = path.relative(dataDir, abs);
@@ -158,7 +168,8 @@ function readRegistry(runtime: Runtime, file: string): Registry | undefined {
     if (typeof r.session !== 'string' || !r.session) return undefined;
     const groups = Array.isArray(r.groups) ? r.groups.filter((g) => Number.isInteger(g?.pgid) && g.pgid > 1 && typeof g.startTime === 'string') : [];
     const folders = Array.isArray(r.folders) ? r.folders.filter((f): f is string => typeof f === 'string') : [];
-    return { session: r.session, groups, folders };
+    const machine = typeof r.host === 'string' && typeof r.boot === 'string' ? { host: r.host, boot: r.boot } : {};
+    return { session: r.session, groups, folders, ...machine };
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@ import { processExists, realScriptPath, sha256Hex, sleepSync, which } from './co
 import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
-import { listProcesses, processStartTime, signalProcess, ticksSinceBoot } from './procfs.ts';
+import { bootIdentity, listProcesses, processStartTime, signalProcess, ticksSinceBoot } from './procfs.ts';
 import { writeStderr, writeStdout } from './std-streams.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
@@ -71,6 +71,7 @@ export function createNodeRuntime(): Runtime {
     processExists,
     listProcesses,
     ticksSinceBoot,
+    bootIdentity,
     signalProcess,
     sleepSync,
     sha256Hex,

@@ -3,6 +3,7 @@
 // was started (exec'd) with, which every descendant inherits unless it clears it. Identical on Node
 // and Deno (-A); elsewhere there is no /proc and every answer is "unknown" / empty.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import process from 'node:process';
 import type { EnvMarker, ProcessInfo } from './types.ts';
 
@@ -63,6 +64,26 @@ export function ticksSinceBoot(): number | undefined {
 }
 
 const USER_HZ = 100;
+
+/**
+ * This boot of this machine: the host's name, and Linux's boot id (new at every boot) with the pid
+ * namespace (a container's pids are not the host's); undefined without /proc.
+ */
+export function bootIdentity(): { host: string; boot: string } | undefined {
+  let boot: string;
+  try {
+    boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  if (!boot) return undefined;
+  try {
+    boot += ` ${fs.readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    // Namespaces hidden: the boot alone.
+  }
+  return { host: os.hostname(), boot };
+}
 
 export function listProcesses(marker?: EnvMarker): ProcessInfo[] {
   let names: string[];

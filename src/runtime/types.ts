@@ -143,6 +143,11 @@ export interface Runtime {
   listProcesses(marker?: EnvMarker): ProcessInfo[];
   /** Now, in the units of processStartTime (clock ticks since boot); undefined without /proc. */
   ticksSinceBoot(): number | undefined;
+  /**
+   * This boot of this machine (host name, Linux boot id): pids and start times mean something only
+   * within one; undefined without /proc.
+   */
+  bootIdentity(): { host: string; boot: string } | undefined;
   /** Signals one process (never a group, never pid 0 or 1); false when it is gone or not ours. */
   signalProcess(pid: number, signal: 'SIGTERM' | 'SIGKILL'): boolean;
   /** Blocks the thread (no event loop turn): for SQLite's xSleep, which must be synchronous. */

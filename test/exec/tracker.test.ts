@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { endProcesses } from '../../src/exec/terminate.ts';
@@ -90,6 +90,44 @@ describe('process tracker', () => {
       assert.equal(runtime.listProcesses().some((p) => p.pid === runtime.pid), false, 'the caller is left out');
     } finally {
       parent.kill('SIGKILL');
+    }
+  });
+
+  it("signals nothing a registry of another boot or machine names, and leaves another machine's registry alone", async () => {
+    const here = runtime.bootIdentity();
+    if (!here) return; // no /proc: nothing is recorded
+    // A process of ours, in its own group, that the registries below name as a dead server's group.
+    const arg = uniqueSleepArg();
+    const sleeper = spawn('sleep', [arg], { detached: true, stdio: 'ignore' });
+    const pid = sleeper.pid!;
+    const group = { pgid: pid, startTime: runtime.processStartTime(pid)! };
+    const dataDir = fixture();
+    const runs = path.join(dataDir, 'runs');
+    mkdirSync(runs, { recursive: true });
+    const registry = (name: string, machine: { host: string; boot: string }) => {
+      mkdirSync(path.join(dataDir, 'jobs', name), { recursive: true });
+      // 2^22 + 1 is above Linux's largest pid: the registry's server is dead.
+      writeFileSync(path.join(runs, `4194305-1-${name}.json`), JSON.stringify({ session: name, groups: [group], folders: [`jobs/${name}`], ...machine }));
+    };
+    try {
+      registry('rebooted', { host: here.host, boot: 'an-earlier-boot' });
+      registry('elsewhere', { host: 'another-machine', boot: 'its-boot' });
+      const tracker = createProcessTracker(runtime, { dataDir });
+      tracker.sweepDeadServers();
+      await tracker.close();
+      assert.ok(alive(pid), 'the process the stale registries name still runs');
+      assert.deepEqual(readdirSync(runs), ['4194305-1-elsewhere.json'], "an earlier boot's registry is removed, another machine's kept");
+      assert.deepEqual(readdirSync(path.join(dataDir, 'jobs')), ['elsewhere']);
+
+      // The same records from this boot of this machine are a dead server's: its group ends.
+      registry('this-boot', here);
+      const next = createProcessTracker(runtime, { dataDir });
+      next.sweepDeadServers();
+      await next.close();
+      assert.ok(await eventually(() => !alive(pid)), 'a group this boot recorded ends');
+    } finally {
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+      removeDir(dataDir);
     }
   });
 
