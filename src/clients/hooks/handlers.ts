@@ -1,7 +1,8 @@
 // `ctxgate hook <name>`: what Claude Code runs at a hook point. Each handler takes the JSON Claude
 // Code writes to stdin and returns what to print (JSON on stdout, exit 0); it never fails the tool call.
 import type { RuntimeFs } from '../../runtime/types.ts';
-import { callText, steer, type ToolCall } from './steer.ts';
+import { steer, type ToolCall } from './steer.ts';
+import { callText } from './suggestion.ts';
 
 export const HOOK_NAMES = ['pre-tool-use', 'session-start'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
