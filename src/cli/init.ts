@@ -5,7 +5,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { ClientId } from '../clients/catalog.ts';
 import { applyPlan, type FileChange, planInit } from '../clients/init.ts';
 import { findInstallation, type RuntimeChoice } from '../clients/launch.ts';
-import { resolveProjectRoot } from '../config/paths.ts';
+import { projectDataDir, resolveProjectRoot } from '../config/paths.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { selectTools } from '../tools/index.ts';
 
@@ -67,9 +67,11 @@ export function runInit(runtime: Runtime, command: InitCommand): string {
     }
     lines.push('', `dry run: nothing written (${plan.changes.filter((c) => c.after !== c.before).length} file(s) would change)`);
   } else {
-    applyPlan(runtime, plan);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const saved = applyPlan(runtime, plan, { projectRoot, backupDir: path.join(projectDataDir(runtime, projectRoot), 'init-backups', stamp) });
     const width = Math.max(...plan.changes.map((c) => c.purpose.length), 0);
     for (const change of plan.changes) lines.push(`  ${change.purpose.padEnd(width)}  ${shown(projectRoot, change.file)}  ${outcome(change)}`);
+    if (saved) lines.push(`previous versions of the updated files: ${saved}`);
   }
   if (plan.steps.length) lines.push('', 'next:', ...plan.steps.map((s) => `  - ${s}`));
   return lines.join('\n');

@@ -2,7 +2,7 @@
 // instructions block and Claude Code hooks). Planning reads only; applying writes what changed.
 import * as path from 'node:path';
 import { quote } from 'shell-quote';
-import { AppError, ErrorCode } from '../errors.ts';
+import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { CLIENTS, type ClientId, type ClientSpec, SERVER_NAME, TOKEN_VARIABLE, type Where } from './catalog.ts';
 import { preToolUseGroup, sessionStartGroup, withOurGroup } from './hook-settings.ts';
@@ -190,13 +190,37 @@ function checkWritable(runtime: Runtime, changes: readonly FileChange[]): void {
   }
 }
 
-/** Writes every changed file (folders created, an existing file's mode kept, a symbolic link written through). */
-export function applyPlan(runtime: Runtime, plan: InitPlan): void {
+/** Where a file's previous version is kept under the backup folder: its path in the project, else its absolute path. */
+function backupName(projectRoot: string, file: string): string {
+  const rel = path.relative(projectRoot, file);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? path.join('outside', file.replace(/^[/\\]+|:/g, '')) : rel;
+}
+
+/**
+ * Writes every changed file (folders created, an existing file's mode kept, a symbolic link written
+ * through). With `backupDir`, each file it changes is first copied there as it was (0600: configs may
+ * hold secrets); returns the folder when it saved anything.
+ */
+export function applyPlan(runtime: Runtime, plan: InitPlan, options: { projectRoot: string; backupDir?: string }): string | undefined {
   const changed = plan.changes.filter((c) => c.after !== c.before);
   checkWritable(runtime, changed);
+  const { backupDir } = options;
+  const previous = backupDir ? changed.filter((c) => c.existed) : [];
+  for (const change of previous) {
+    const copy = path.join(backupDir!, backupName(options.projectRoot, change.file));
+    try {
+      runtime.fs.mkdirSync(path.dirname(copy), { recursive: true, mode: 0o700 });
+      runtime.fs.writeFileAtomicSync(copy, change.before, 0o600);
+    } catch (error) {
+      throw new AppError(ErrorCode.Unavailable, `cannot keep a copy of ${change.file} before changing it (${messageOf(error)}), so nothing was written`, {
+        hint: 'set CTXGATE_DATA_DIR to a writable folder, or look at the change with --dry-run and make it yourself',
+      });
+    }
+  }
   for (const change of changed) {
     runtime.fs.mkdirSync(path.dirname(change.target), { recursive: true });
     const mode = runtime.fs.statSync(change.target)?.mode;
     runtime.fs.writeFileAtomicSync(change.target, change.after, mode === undefined ? 0o644 : mode & 0o777);
   }
+  return previous.length ? backupDir : undefined;
 }

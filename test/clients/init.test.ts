@@ -41,6 +41,20 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
+  it('keeps a copy of every file it changes in the data dir, and names the folder', () => {
+    const original = '{\n  // my servers\n  "mcpServers": { "other": { "command": "x", "env": { "API_TOKEN": "t0ps3cret" } } }\n}\n';
+    const project = fixture({ '.mcp.json': original });
+    const r = init(project, '--instructions');
+    assert.equal(r.status, 0, r.stderr);
+    const folder = /previous versions of the updated files: (\S+)/.exec(r.stdout)?.[1];
+    assert.ok(folder?.startsWith(env.CTXGATE_DATA_DIR!), r.stdout);
+    assert.equal(readFileSync(path.join(folder!, '.mcp.json'), 'utf8'), original);
+    assert.equal(statSync(path.join(folder!, '.mcp.json')).mode & 0o777, 0o600, 'a config may hold secrets');
+    assert.ok(!existsSync(path.join(folder!, 'CLAUDE.md')), 'a file it created has no earlier version');
+    assert.doesNotMatch(init(project, '--instructions').stdout, /previous versions/, 'nothing changed, nothing copied');
+    removeDir(project);
+  });
+
   it('changes nothing on a second run', () => {
     const project = fixture();
     assert.equal(init(project, '--client', 'all', '--instructions', '--hooks').status, 0);
