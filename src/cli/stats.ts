@@ -7,16 +7,25 @@ function time(at: number): string {
   return new Date(at).toISOString().replace('T', ' ').slice(0, 19);
 }
 
+/**
+ * Text a tool call chose (an action name that failed validation) as it may reach a terminal: control
+ * characters written as escapes, so no escape sequence (colours, a window title, a clipboard write)
+ * that an agent put into a call runs in the user's terminal.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 export function formatStatsReport(s: StatusSnapshot): string {
   const lines = [`ctxgate stats — ${s.projectRoot}`, ...formatUsage(s.usage.project, s.usage.project, s.charsPerToken).map((l) => l.replace(/; this server: .*$/, ''))];
   const g = s.gate;
   const refused = g.refused.reduce((n, r) => n + r.count, 0);
-  lines.push(`gate: ${g.answered} answered (${g.followed} right after a refusal) · ${refused} refused${refused ? ` (${g.refused.map((r) => `${r.reason} ${r.count}`).join(', ')})` : ''}`);
+  lines.push(`gate: ${g.answered} answered (${g.followed} right after a refusal) · ${refused} refused${refused ? ` (${g.refused.map((r) => `${printable(r.reason)} ${r.count}`).join(', ')})` : ''}`);
   if (s.recent.length) {
     lines.push('recent calls (UTC, newest first):');
     for (const c of s.recent) {
-      const what = c.action ? `${c.tool} ${c.action}` : c.tool;
-      const outcome = c.detail ? `${c.outcome} (${c.detail})` : c.outcome;
+      const what = printable(c.action ? `${c.tool} ${c.action}` : c.tool);
+      const outcome = printable(c.detail ? `${c.outcome} (${c.detail})` : c.outcome);
       lines.push(`  ${time(c.at)}  ${what.padEnd(20)} ${outcome.padEnd(18)} ${String(c.durationMs).padStart(6)} ms  reply ${formatBytes(c.replyBytes)}${c.savedBytes ? `, saved ${formatBytes(c.savedBytes)}` : ''}`);
     }
   }

@@ -201,7 +201,8 @@ export function formatArgumentIssues(issues: readonly z.core.$ZodIssue[]): strin
 
 /** One usage record per call (see kb/usage.ts): what it cost, and what it saved compared with what. */
 function recordCall(ctx: ToolCallContext, call: { tool: string; args: unknown; started: number; replyText: string; reply?: ToolReply; error?: string }): void {
-  const action = call.args && typeof call.args === 'object' && 'action' in call.args && typeof call.args.action === 'string' ? call.args.action : undefined;
+  // An action that failed validation is recorded too, as far as an action name goes.
+  const action = call.args && typeof call.args === 'object' && 'action' in call.args && typeof call.args.action === 'string' ? call.args.action.slice(0, 64) : undefined;
   const gate = call.reply?.gate;
   ctx.app.usage.record({
     at: call.started,

@@ -49,6 +49,15 @@ describe('ctxgate command line', () => {
     assert.equal(json.recent[0].tool, 'ctx_run');
   });
 
+  it('prints a call\'s own text in stats with its control characters escaped, so no escape sequence reaches the terminal', () => {
+    const hostile = '\u001b[31mred\u001b]0;title\u0007\u009b2J';
+    runCli(['call', 'ctx_fs', JSON.stringify({ action: hostile }), '--project-root', project], { env });
+    const text = runCli(['stats', '--project-root', project], { env });
+    assert.equal(text.status, 0, text.stderr);
+    assert.doesNotMatch(text.stdout, /[\u001b\u0007\u009b]/);
+    assert.match(text.stdout, /ctx_fs \\x1b\[31mred\\x1b\]0;title\\x07\\x9b2J +error/);
+  });
+
   it('ends quietly, with the call\'s own status, when the reader of its output has gone (ctxgate call … | head)', async () => {
     const { command, args } = serverCommand();
     for (const [call, expected] of [
