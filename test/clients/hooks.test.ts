@@ -74,6 +74,7 @@ describe('Claude Code hooks', () => {
     assert.match(blocked('find src -name "*.ts" -type f'), /"path":"src"/);
     passes(bash("find . -name '*.tmp' -delete"));
     passes(bash('find . -maxdepth 1 -type d'));
+    assert.match(nudged(bash("find . -iname '*.ts'")), /"pattern":"\*\*\/\*\.ts"/, 'an -iname keeps its pattern in the nudge');
   });
 
   it('blocks cat of a big file with a read call, and lets small files and piped cats through', () => {

@@ -215,10 +215,12 @@ function suggestFind(args: readonly string[], dir: string, cwd: string, fs: Fs):
     if (rel === undefined || !fs.statSync(abs)?.isDirectory) return undefined;
     folders.push(rel);
   }
-  const name = expr.indexOf('-name');
+  // -iname (any case) keeps its pattern in the nudge, but the glob is not the same job.
+  const exactName = expr.indexOf('-name');
+  const name = exactName >= 0 ? exactName : expr.indexOf('-iname');
   const pattern = name >= 0 ? expr[name + 1] : undefined;
   const rest = expr.filter((_, k) => k !== name && k !== name + 1);
-  const plain = pattern !== undefined && !pattern.includes('/') && folders.length === 1 && (rest.length === 0 || (rest.length === 2 && rest[0] === '-type' && rest[1] === 'f') || (rest.length === 1 && rest[0] === '-print'));
+  const plain = exactName >= 0 && pattern !== undefined && !pattern.includes('/') && folders.length === 1 && (rest.length === 0 || (rest.length === 2 && rest[0] === '-type' && rest[1] === 'f') || (rest.length === 1 && rest[0] === '-print'));
   const call: Record<string, unknown> = { action: 'glob', pattern: `**/${pattern ?? '*'}` };
   if (folders[0] && folders[0] !== '.') call.path = folders[0];
   return { exact: plain, text: `ctxgate lists files gitignore-aware and capped: ${callText('ctx_fs', call)} (or ctx_fs ls with a depth for a folder's layout).` };
