@@ -40,7 +40,14 @@ function realDirectory(runtime: Runtime, dir: string, what: string): string {
 /** Root of all ctxgate data: CTXGATE_DATA_DIR → $XDG_DATA_HOME/ctxgate → ~/.local/share/ctxgate. */
 export function dataRoot(runtime: Runtime): string {
   const explicit = runtime.env.get('CTXGATE_DATA_DIR');
-  if (explicit) return path.resolve(runtime.cwd(), explicit);
+  if (explicit) {
+    const dir = path.resolve(runtime.cwd(), explicit);
+    // Kernel pseudo-filesystems hold no files of ours (and creating folders there can loop forever).
+    if (/^\/(proc|sys|dev)(\/|$)/.test(dir)) {
+      throw new AppError(ErrorCode.Config, `CTXGATE_DATA_DIR=${explicit} points into /${dir.split('/')[1]}, a kernel pseudo-filesystem`, { hint: 'set CTXGATE_DATA_DIR to a writable folder on disk' });
+    }
+    return dir;
+  }
   const xdg = runtime.env.get('XDG_DATA_HOME');
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(runtime.homeDir(), '.local', 'share'), 'ctxgate');
 }

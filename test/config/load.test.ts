@@ -85,4 +85,11 @@ describe('config', () => {
     assert.notEqual(one, projectDataDir(rt, '/home/v/my project'));
     assert.equal(projectDataDir(withEnv(runtime, { CTXGATE_DATA_DIR: undefined, XDG_DATA_HOME: '/xdg' }), '/p').startsWith('/xdg/ctxgate/'), true);
   });
+
+  it('refuses a data folder inside /proc or /sys with a clear error instead of hanging', () => {
+    for (const dir of ['/proc/self/x', '/sys', '/sys/../proc/1']) {
+      assert.throws(() => projectDataDir(withEnv(runtime, { CTXGATE_DATA_DIR: dir }), '/p'), /kernel pseudo-filesystem/, dir);
+    }
+    assert.match(projectDataDir(withEnv(runtime, { CTXGATE_DATA_DIR: '/processes' }), '/p'), /^\/processes\//, 'only the folders themselves');
+  });
 });
