@@ -43,7 +43,7 @@ export function dataRoot(runtime: Runtime): string {
   if (explicit) {
     const dir = path.resolve(runtime.cwd(), explicit);
     // Kernel pseudo-filesystems hold no files of ours (and creating folders there can loop forever).
-    if (/^\/(proc|sys|dev)(\/|$)/.test(dir)) {
+    if (/^\/(proc|sys)(\/|$)/.test(dir)) {
       throw new AppError(ErrorCode.Config, `CTXGATE_DATA_DIR=${explicit} points into /${dir.split('/')[1]}, a kernel pseudo-filesystem`, { hint: 'set CTXGATE_DATA_DIR to a writable folder on disk' });
     }
     return dir;
