@@ -2,7 +2,8 @@
 // transaction, so a reader never sees half a file. Reads answer the questions the gate tools ask.
 import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
-import { type Extracted, identifierWords } from './extract.ts';
+import type { Extracted } from './extracted.ts';
+import { identifierWords } from './identifier-words.ts';
 
 export interface FileRow {
   id: number;

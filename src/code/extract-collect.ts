@@ -1,0 +1,140 @@
+// From the tags query's matches to one file's definitions (nested, with containers), references (each
+// with its enclosing definition) and imports.
+import type { Node, QueryMatch } from 'web-tree-sitter';
+import { isExported, kindOf, leading, outerOf, qualifierText, searchableKind, signatureOf } from './extract-nodes.ts';
+import type { DefinitionKind, Extracted, ExtractedDefinition, ExtractedImport, ExtractedReference, ReferenceKind } from './extracted.ts';
+import { bodyWords } from './identifier-words.ts';
+import type { LanguageId } from './languages.ts';
+
+const CONTAINERS = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait', 'impl', 'namespace', 'module']);
+const CODE_LIKE = /^(?:[a-z]+[A-Z][\w$]*|[A-Za-z][\w$]*_[\w$]*|[A-Z][a-z]+[A-Z][\w$]*)$/;
+
+export function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted {
+  const definitions: (ExtractedDefinition & { nameByte: number; receiver?: string })[] = [];
+  const seen = new Set<string>();
+  const refs: { node: Node; kind: ReferenceKind; qualifier?: string; name?: string }[] = [];
+  const imports: ExtractedImport[] = [];
+  const mentions: { name: string; line: number; byte: number }[] = [];
+  const split = new Map<string, string[]>();
+  for (const match of matches) {
+    let defNode: Node | undefined;
+    let defCapture = '';
+    let nameNode: Node | undefined;
+    let receiver: Node | undefined;
+    let qualifier: Node | undefined;
+    let source: Node | undefined;
+    let importNode: Node | undefined;
+    for (const c of match.captures) {
+      const n = c.name;
+      if (n.startsWith('def.')) {
+        defNode = c.node;
+        defCapture = n;
+      } else if (n === 'name') nameNode = c.node;
+      else if (n === 'receiver') receiver = c.node;
+      else if (n === 'qualifier') qualifier = c.node;
+      else if (n === 'source') source = c.node;
+      else if (n === 'import') importNode = c.node;
+      else if (n.startsWith('ref.')) refs.push({ node: c.node, kind: n.slice(4) as ReferenceKind });
+      else if (n === 'comment') {
+        const t = c.node.text;
+        const local = new Set<string>();
+        for (const m of t.matchAll(/[A-Za-z_$][\w$]{2,}/g)) {
+          const word = m[0];
+          const after = t[m.index + word.length];
+          if ((CODE_LIKE.test(word) || after === '(') && !local.has(word) && local.size < 40) {
+            local.add(word);
+            const before = t.slice(0, m.index);
+            const line = c.node.startPosition.row + 1 + (before.match(/\n/g)?.length ?? 0);
+            mentions.push({ name: word, line, byte: c.node.startIndex + m.index });
+          }
+        }
+      }
+    }
+    if (qualifier && refs.length) {
+      const last = refs[refs.length - 1]!;
+      if (!last.qualifier) last.qualifier = qualifierText(qualifier);
+    }
+    if (importNode && source) {
+      imports.push({ line: importNode.startPosition.row + 1, source: source.text.replace(/^["'<]|[">']$/g, '') });
+    } else if (source && !importNode) {
+      imports.push({ line: source.startPosition.row + 1, source: source.text.replace(/^["'<]|[">']$/g, '') });
+    }
+    if (defNode && nameNode) {
+      // `struct task_struct;` that error recovery glued to what follows is a declaration, not a body.
+      const key = `${defNode.startIndex}:${defNode.endIndex}:${nameNode.startIndex}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const kind = kindOf(defCapture, defNode);
+      const outer = outerOf(defNode);
+      const { start, doc } = leading(outer);
+      const name = nameNode.text;
+      const body = defNode.childForFieldName('body');
+      definitions.push({
+        name,
+        kind,
+        container: undefined,
+        parent: undefined,
+        signature: signatureOf(defNode, outer, kind, text),
+        startLine: start.startPosition.row + 1,
+        nameLine: nameNode.startPosition.row + 1,
+        endLine: outer.endPosition.row + 1,
+        exported: isExported(outer, name, id),
+        bodiless: kind === 'prototype' || ((kind === 'function' || kind === 'method') && !body && !defNode.childForFieldName('value')),
+        doc,
+        words: searchableKind(kind, id) ? bodyWords(text, outer.startIndex, outer.endIndex, split) : '',
+        searchable: searchableKind(kind, id),
+        startByte: outer.startIndex,
+        endByte: outer.endIndex,
+        nameByte: nameNode.startIndex,
+        receiver: receiver ? (qualifierText(receiver) ?? receiver.text) : undefined,
+      });
+    }
+  }
+  // Nesting: parents and containers, by a sweep over definitions in text order.
+  const order = definitions.map((_, i) => i).sort((a, b) => definitions[a]!.startByte - definitions[b]!.startByte || definitions[b]!.endByte - definitions[a]!.endByte);
+  const stack: number[] = [];
+  for (const i of order) {
+    const d = definitions[i]!;
+    while (stack.length && definitions[stack[stack.length - 1]!]!.endByte < d.endByte) stack.pop();
+    while (stack.length && definitions[stack[stack.length - 1]!]!.endByte <= d.startByte) stack.pop();
+    d.parent = stack.length ? stack[stack.length - 1] : undefined;
+    if (d.receiver) d.container = d.receiver;
+    else {
+      for (let k = stack.length - 1; k >= 0; k--) {
+        const p = definitions[stack[k]!]!;
+        if (CONTAINERS.has(p.kind) || (k === stack.length - 1 && (p.kind === 'const' || p.kind === 'variable'))) {
+          d.container = p.name;
+          break;
+        }
+      }
+    }
+    if (d.container && d.kind === 'function' && d.parent !== undefined && CONTAINERS.has(definitions[d.parent]!.kind)) d.kind = 'method';
+    stack.push(i);
+  }
+  // References: drop the names of definitions themselves; find each one's enclosing definition.
+  const nameBytes = new Set(definitions.map((d) => d.nameByte));
+  const all = [
+    ...refs.filter((r) => !nameBytes.has(r.node.startIndex) && (r.kind !== 'type' || r.node.endIndex - r.node.startIndex > 1)).map((r) => ({ name: r.node.text, line: r.node.startPosition.row + 1, kind: r.kind, qualifier: r.qualifier, byte: r.node.startIndex })),
+    ...mentions.map((m) => ({ name: m.name, line: m.line, kind: 'mention' as const, qualifier: undefined, byte: m.byte })),
+  ].sort((a, b) => a.byte - b.byte);
+  const references: ExtractedReference[] = [];
+  const once = new Set<string>();
+  const open: number[] = [];
+  let next = 0;
+  for (const r of all) {
+    while (next < order.length && definitions[order[next]!]!.startByte <= r.byte) {
+      const i = order[next++]!;
+      while (open.length && definitions[open[open.length - 1]!]!.endByte <= definitions[i]!.startByte) open.pop();
+      open.push(i);
+    }
+    while (open.length && definitions[open[open.length - 1]!]!.endByte <= r.byte) open.pop();
+    if (r.name.length > 200) continue;
+    // One row per name, kind and line: a type named five times on a line is one use of it.
+    const key = `${r.name}\u0000${r.kind}\u0000${r.line}`;
+    if (once.has(key)) continue;
+    once.add(key);
+    references.push({ name: r.name, line: r.line, kind: r.kind, qualifier: r.qualifier, enclosing: open.length ? open[open.length - 1] : undefined });
+  }
+  const clean = definitions.map(({ nameByte: _n, receiver: _r, ...d }) => d);
+  return { definitions: clean, references, imports };
+}

@@ -1,0 +1,67 @@
+// What extraction gives for one file: definitions, references and imports, as plain data (it crosses
+// from a parse worker to the writer unchanged).
+export type DefinitionKind =
+  | 'function'
+  | 'method'
+  | 'constructor'
+  | 'class'
+  | 'interface'
+  | 'struct'
+  | 'enum'
+  | 'trait'
+  | 'impl'
+  | 'type'
+  | 'namespace'
+  | 'module'
+  | 'const'
+  | 'variable'
+  | 'field'
+  | 'macro'
+  | 'prototype';
+
+export type ReferenceKind = 'call' | 'type' | 'import' | 'mention';
+
+export interface ExtractedDefinition {
+  name: string;
+  kind: DefinitionKind;
+  /** The class, interface, impl, namespace or receiver type it belongs to. */
+  container: string | undefined;
+  /** Index (in the list) of the definition it is nested in. */
+  parent: number | undefined;
+  signature: string;
+  /** First line, doc comments, decorators and attributes included. */
+  startLine: number;
+  /** The line that names it. */
+  nameLine: number;
+  endLine: number;
+  exported: boolean;
+  /** A declaration without a body: an overload signature, a prototype, an abstract member. */
+  bodiless: boolean;
+  doc: string;
+  /** Distinct words of the identifiers in its body (for questions in words). */
+  words: string;
+  /** Worth a block in the full-text index (functions, types, and outside C/C++ constants). */
+  searchable: boolean;
+  startByte: number;
+  endByte: number;
+}
+
+export interface ExtractedReference {
+  name: string;
+  line: number;
+  kind: ReferenceKind;
+  qualifier: string | undefined;
+  /** Index of the innermost definition the reference sits in. */
+  enclosing: number | undefined;
+}
+
+export interface ExtractedImport {
+  line: number;
+  source: string;
+}
+
+export interface Extracted {
+  definitions: ExtractedDefinition[];
+  references: ExtractedReference[];
+  imports: ExtractedImport[];
+}
