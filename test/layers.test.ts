@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['tools'],
   ['app'],
   ['retrieval', 'code', 'textindex', 'kb', 'exec', 'workspace', 'vcs', 'net'],
-  ['storage', 'security', 'config', 'logging', 'text', 'time'],
+  ['storage', 'security', 'config', 'logging', 'text', 'time', 'workers'],
   ['runtime'],
 ];
 /** Layers whose folders may import each other (no circles). */

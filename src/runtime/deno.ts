@@ -8,6 +8,7 @@ import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
 import { bootIdentity, listProcesses, processStartTime, signalProcess, ticksSinceBoot } from './procfs.ts';
 import { writeStderr, writeStdout } from './std-streams.ts';
+import { cpuCount, parentPort, startWorker } from './deno-worker.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
 interface DenoServer {
@@ -102,6 +103,9 @@ export function createDenoRuntime(): Runtime {
     bootIdentity,
     signalProcess,
     sleepSync,
+    cpuCount,
+    startWorker,
+    parentPort,
     sha256Hex,
     exit: (code) => Deno.exit(code),
   };

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import process from 'node:process';
 import { processExists, realScriptPath, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
+import { cpuCount, parentPort, startWorker } from './node-worker.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
 import { bootIdentity, listProcesses, processStartTime, signalProcess, ticksSinceBoot } from './procfs.ts';
@@ -74,6 +75,9 @@ export function createNodeRuntime(): Runtime {
     bootIdentity,
     signalProcess,
     sleepSync,
+    cpuCount,
+    startWorker,
+    parentPort,
     sha256Hex,
     exit: (code) => process.exit(code),
   };

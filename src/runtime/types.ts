@@ -152,6 +152,15 @@ export interface Runtime {
   signalProcess(pid: number, signal: 'SIGTERM' | 'SIGKILL'): boolean;
   /** Blocks the thread (no event loop turn): for SQLite's xSleep, which must be synchronous. */
   sleepSync(ms: number): void;
+  /** Logical processors this process may use (at least 1). */
+  cpuCount(): number;
+  /**
+   * Starts a module worker thread running `url` (a .ts source on Deno or under tsx, an .mjs beside the
+   * bundle); throws when this runtime cannot start workers. Failing to load shows up as onError.
+   */
+  startWorker(url: URL): WorkerHandle;
+  /** Inside a worker: its link to the thread that started it; undefined on the main thread. */
+  parentPort(): ParentPort | undefined;
   /** Hex SHA-256 of a string (used for stable per-project folder names). */
   sha256Hex(text: string): string;
   exit(code: number): never;
@@ -226,4 +235,24 @@ export interface HttpResponseStream {
   headers: Record<string, string>;
   body: AsyncIterable<Uint8Array>;
   cancel(): void;
+}
+
+/** A module worker thread seen from the thread that started it. */
+export interface WorkerHandle {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  onMessage(listener: (message: unknown) => void): void;
+  /** An error the worker did not handle (it has stopped), or its module failed to load. */
+  onError(listener: (error: Error) => void): void;
+  /** The worker has stopped, for whatever reason (terminated, crashed, finished). */
+  onExit(listener: () => void): void;
+  /** Whether the worker alone should keep the process alive (Node's ref/unref; Deno: no effect). */
+  setBusy(busy: boolean): void;
+  /** Stops the worker; settles once it has. */
+  terminate(): Promise<void>;
+}
+
+/** A worker's side of the link to the thread that started it. */
+export interface ParentPort {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  onMessage(listener: (message: unknown) => void): void;
 }

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { loadRuntime } from '../../src/runtime/index.ts';
+import { createWorkerPool, type WorkerPool, type WorkerPoolOptions } from '../../src/workers/pool.ts';
+import { repoRoot } from '../helpers/env.ts';
+
+const runtime = await loadRuntime();
+const WORKER = pathToFileURL(path.join(repoRoot, 'test/fixtures/workers/job-worker.ts'));
+
+type Job = { op: 'echo'; value: unknown } | { op: 'fail' } | { op: 'crash' } | { op: 'hang' } | { op: 'bytes'; n: number };
+
+const pools: WorkerPool<Job, unknown>[] = [];
+function pool(options: Partial<WorkerPoolOptions<Job, unknown>> = {}): WorkerPool<Job, unknown> & { events: string[] } {
+  const events: string[] = [];
+  const p = createWorkerPool<Job, unknown>({
+    start: () => runtime.startWorker(WORKER),
+    size: 2,
+    queueLimit: 4,
+    jobTimeoutMs: 5000,
+    fallback: async (job) => (job.op === 'echo' ? { value: job.value, worker: false } : Promise.reject(new Error(`no ${job.op} in this thread`))),
+    onEvent: (name) => events.push(name),
+    ...options,
+  });
+  pools.push(p);
+  return Object.assign(p, { events });
+}
+
+after(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+describe('worker pool', () => {
+  it('runs jobs in workers and returns each job its own result', async () => {
+    const p = pool();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => p.run({ op: 'echo', value: i })));
+    assert.deepEqual(
+      results,
+      Array.from({ length: 20 }, (_, i) => ({ value: i, worker: true })),
+    );
+    assert.equal(p.mode(), 'workers');
+  });
+
+  it('moves a transferred result buffer back intact', async () => {
+    const p = pool({ size: 1 });
+    const bytes = (await p.run({ op: 'bytes', n: 1000 })) as Uint8Array;
+    assert.equal(bytes.length, 1000);
+    assert.equal(bytes[999], 7);
+  });
+
+  it('fails a job whose handler throws, with its message, and keeps serving', async () => {
+    const p = pool({ size: 1 });
+    await assert.rejects(p.run({ op: 'fail' }), /the job failed on purpose/);
+    assert.deepEqual(await p.run({ op: 'echo', value: 'after' }), { value: 'after', worker: true });
+  });
+
+  it('fails the job that crashed its worker and answers the next from a new worker', async () => {
+    const p = pool({ size: 1 });
+    await p.run({ op: 'echo', value: 'warm' });
+    await assert.rejects(p.run({ op: 'crash' }), /crashed/);
+    assert.deepEqual(await p.run({ op: 'echo', value: 'next' }), { value: 'next', worker: true });
+    assert.ok(p.events.includes('worker_crashed'));
+    assert.equal(p.mode(), 'workers');
+  });
+
+  it('stops a job over its time limit, replaces its worker, and runs the jobs queued behind it', async () => {
+    const p = pool({ size: 1, jobTimeoutMs: 1500 });
+    await p.run({ op: 'echo', value: 'warm' });
+    const stuck = p.run({ op: 'hang' });
+    const behind = p.run({ op: 'echo', value: 'behind' });
+    await assert.rejects(stuck, /time limit|over its/);
+    assert.deepEqual(await behind, { value: 'behind', worker: true });
+    assert.ok(p.events.includes('worker_job_timeout'));
+  });
+
+  it('makes a producer wait while the queue is full', async () => {
+    const p = pool({ size: 1, queueLimit: 2 });
+    const admitted: number[] = [];
+    const results: Promise<unknown>[] = [];
+    const producer = (async () => {
+      for (let i = 0; i < 8; i++) {
+        const { result } = await p.submit({ op: 'echo', value: i });
+        admitted.push(i);
+        results.push(result);
+      }
+    })();
+    // Right after submitting, the producer is held at the queue's limit, not past it.
+    await new Promise((r) => setImmediate(r));
+    assert.ok(admitted.length <= 3, `admitted ${admitted.length} before any ran`);
+    await producer;
+    assert.deepEqual((await Promise.all(results)).map((r) => (r as { value: number }).value), [0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('fails queued and running jobs on close, stops its workers, and refuses new jobs', async () => {
+    const p = pool({ size: 1, jobTimeoutMs: 60_000 });
+    await p.run({ op: 'echo', value: 'warm' });
+    const failure = (e: unknown) => e as Error;
+    const running = p.run({ op: 'hang' }).catch(failure);
+    const queued = p.run({ op: 'echo', value: 'queued' }).catch(failure);
+    await new Promise((r) => setTimeout(r, 100));
+    await p.close();
+    assert.match(String(await running), /closed/);
+    assert.match(String(await queued), /closed/);
+    await assert.rejects(p.run({ op: 'echo', value: 'late' }), /closed/);
+  });
+
+  it('runs jobs in this thread when workers cannot start', async () => {
+    const p = pool({
+      start: () => {
+        throw new Error('no workers here');
+      },
+    });
+    assert.deepEqual(await p.run({ op: 'echo', value: 1 }), { value: 1, worker: false });
+    assert.equal(p.mode(), 'in-thread');
+  });
+
+  it('runs jobs in this thread when the worker module does not load', async () => {
+    const p = pool({ start: () => runtime.startWorker(pathToFileURL(path.join(repoRoot, 'test/fixtures/workers/missing-worker.ts'))) });
+    const results = await Promise.all([1, 2, 3].map((value) => p.run({ op: 'echo', value })));
+    assert.deepEqual(results, [1, 2, 3].map((value) => ({ value, worker: false })));
+    assert.equal(p.mode(), 'in-thread');
+  });
+
+  it('runs every job in this thread with size 0', async () => {
+    const p = pool({ size: 0 });
+    assert.deepEqual(await p.run({ op: 'echo', value: 'x' }), { value: 'x', worker: false });
+  });
+});
