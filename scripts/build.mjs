@@ -29,7 +29,8 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 const result = await build({
   // embed.mjs: the tools in-process for hosts such as the Pi coding agent (integrations/pi/).
-  entryPoints: { ctxgate: 'src/main.ts', embed: 'src/transports/embed.ts' },
+  // parse-worker.mjs: the code index's parse worker, found beside the bundle (src/code/parse-pool.ts).
+  entryPoints: { ctxgate: 'src/main.ts', embed: 'src/transports/embed.ts', 'parse-worker': 'src/code/parse-worker.ts' },
   outdir: OUT,
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',

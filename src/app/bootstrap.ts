@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import { createGrammars } from '../code/grammars.ts';
 import { createCodeIndex } from '../code/index.ts';
+import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_MIGRATIONS } from '../code/schema.ts';
 import { loadConfig } from '../config/load.ts';
 import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
@@ -28,6 +29,12 @@ export interface CommonOptions {
   tools?: string[];
   logFile?: string;
   debug: boolean;
+}
+
+/** CTXGATE_PARSE_WORKERS: how many parse workers (0: parse in the main thread); default from the processors. */
+function parseWorkers(runtime: Runtime): number | undefined {
+  const n = Number.parseInt(runtime.env.get('CTXGATE_PARSE_WORKERS') ?? '', 10);
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, 16) : undefined;
 }
 
 export function createAppContext(runtime: Runtime, options: CommonOptions): AppContext {
@@ -60,11 +67,16 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   lifecycle.onShutdown(() => kb.close());
   const usage = createUsageRecorder(kb, { onError: (error) => logger.log('usage_write_failed', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => usage.flush());
+  const grammars = createGrammars(runtime);
+  // Registered before the code index: shutdown hooks run newest first, so the index stops before its parser.
+  const parser = createParsePool(runtime, grammars, { workers: parseWorkers(runtime), onEvent: (event, fields) => logger.log(event, fields) });
+  lifecycle.onShutdown(() => parser.close());
   const code = createCodeIndex({
     fs: runtime.fs,
     // `git ls-files` lists the catalogue in a repository (the walk otherwise).
     git: { runtime, exec },
-    grammars: createGrammars(runtime),
+    grammars,
+    parser,
     logger,
     workdirs,
     root: projectRoot,

@@ -18,9 +18,10 @@ import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { type CatalogueEntry, catalogue, MAX_PARSE_BYTES } from './catalogue.ts';
 import { syncCatalogue, textWork } from './catalogue-sync.ts';
-import { type Extracted, extract } from './extract.ts';
+import type { ParsedFile } from './file-rows.ts';
 import type { Grammars } from './grammars.ts';
 import { isDocumentation, type LanguageId, languageOf } from './languages.ts';
+import { createInThreadParser, type ParsePool } from './parse-pool.ts';
 import { createPathSet, resolveImport } from './resolve.ts';
 import { readTsPaths } from './tsconfig-paths.ts';
 import { CodeStore, type FileMeta, type FileRow } from './store.ts';
@@ -36,10 +37,14 @@ const BATCH_FILES = 32;
 const LEASE_NAME = 'code-index';
 const LEASE_TTL_MS = 60_000;
 const BATCH_BYTES = 2_000_000;
+/** Source bytes being parsed at once (the parser's window is counted in files; this bounds their size). */
+const PARSING_BYTES = 16_000_000;
 
 export interface CodeIndexDeps {
   fs: RuntimeFs;
   grammars: Grammars;
+  /** Where files are parsed (a pool of workers); without one, in this thread with `grammars`. The caller closes it. */
+  parser?: ParsePool;
   logger: Logger;
   workdirs: Workdirs;
   /** The folder indexed (the project root); paths are relative to it. */
@@ -77,12 +82,19 @@ export interface CodeIndex {
 
 interface Pending {
   meta: FileMeta;
-  extracted: Extracted | undefined;
+  parsed: ParsedFile | undefined;
   targets: (string | undefined)[];
 }
 
 /** Touched files are taken into the index this long after the last touch (a burst of writes: one refresh). */
 const TOUCH_SETTLE_MS = 300;
+
+/** Lines of a text, counted without splitting it (a kernel tree is a gigabyte of them). */
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
 
 /** Lets pending I/O and tool calls run (setImmediate where the runtime has it: no 1 ms timer floor). */
 function yieldToLoop(): Promise<void> {
@@ -104,6 +116,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   const inFlight = new Map<string, Promise<boolean>>();
   let textReady = false;
   let textBuilding = false;
+  const parser = deps.parser ?? createInThreadParser(deps.grammars);
 
   function open(): Promise<CodeStore | undefined> {
     opening ??= (async () => {
@@ -149,31 +162,39 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     return paths;
   }
 
-  /** Reads and parses one file (the version the catalogue row names); undefined when it cannot be read. */
-  async function prepare(s: CodeStore, entry: CatalogueEntry, row: FileRow | undefined): Promise<Pending | undefined> {
+  /**
+   * Reads one file (the version the catalogue row names) and hands it to the parser, waiting while the
+   * parser's queue is full; `result` settles with what to write, undefined when it cannot be read.
+   */
+  async function prepare(s: CodeStore, entry: CatalogueEntry, row: FileRow | undefined, urgent = false): Promise<{ result: Promise<Pending | undefined> }> {
     const language: LanguageId | undefined = isDocumentation(entry.path) || entry.size > MAX_PARSE_BYTES ? undefined : languageOf(entry.path);
     const hash = row?.hash ?? '';
     const version = row?.version;
-    if (!language) return { meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, extracted: undefined, targets: [] };
+    if (!language) return { result: Promise.resolve({ meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, parsed: undefined, targets: [] }) };
     let text: string;
     try {
       text = await deps.fs.readTextFile(entry.abs);
     } catch {
-      return undefined;
+      return { result: Promise.resolve(undefined) };
     }
-    const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: text.split('\n').length, parser: PARSER_VERSION, version };
-    let extracted: Extracted | undefined;
-    try {
-      extracted = await extract(deps.grammars, language, text, { onBadPattern: (pattern, e) => deps.logger.log('code_query_pattern_skipped', { language, pattern, error: messageOf(e) }) });
-    } catch (e) {
-      // A grammar that cannot load fails every file of its language: stop, and let the scan answer.
-      if (e instanceof AppError && e.code === ErrorCode.Unavailable) throw e;
-      deps.logger.log('code_index_file_error', { file: entry.path, error: messageOf(e) });
-      return { meta: { ...meta, language: undefined }, extracted: undefined, targets: [] };
-    }
-    const known = knownPaths(s);
-    const targets = extracted.imports.map((imp) => resolveImport(known, language, entry.path, imp.source));
-    return { meta, extracted, targets };
+    const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: lineCount(text), parser: PARSER_VERSION, version };
+    const { result } = await parser.submit({ language, text }, { urgent });
+    const pending = result.then(
+      ({ parsed, skipped }): Pending => {
+        for (const { pattern, error } of skipped) deps.logger.log('code_query_pattern_skipped', { language, pattern, error });
+        const known = knownPaths(s);
+        return { meta, parsed, targets: parsed.imports.map((imp) => resolveImport(known, language, entry.path, imp.source)) };
+      },
+      (e): Pending => {
+        // A grammar that cannot load fails every file of its language: stop, and let the scan answer.
+        if (e instanceof AppError && e.code === ErrorCode.Unavailable) throw e;
+        deps.logger.log('code_index_file_error', { file: entry.path, error: messageOf(e) });
+        return { meta: { ...meta, language: undefined }, parsed: undefined, targets: [] };
+      },
+    );
+    // Awaited later (or never, when the pass stops first): a failure must not go unhandled meanwhile.
+    pending.catch(() => undefined);
+    return { result: pending };
   }
 
   /** Writes a batch in one transaction, waiting for other processes' writes without blocking. */
@@ -182,7 +203,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     const items = batch.splice(0);
     await s.db.writeTransaction(() => {
       lease?.renew();
-      for (const p of items) s.replace(p.meta, p.extracted, p.targets);
+      for (const p of items) s.replace(p.meta, p.parsed, p.targets);
     });
   }
 
@@ -219,27 +240,41 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     let bytes = 0;
     let lastYield = performance.now();
     let parsed = 0;
+    // Files being parsed, oldest first: several in flight, collected in order into write batches.
+    const parsing: { result: Promise<Pending | undefined>; size: number }[] = [];
+    let parsingBytes = 0;
+    const collectOldest = async () => {
+      const oldest = parsing.shift()!;
+      parsingBytes -= oldest.size;
+      const pending = await oldest.result;
+      if (pending) {
+        batch.push(pending);
+        bytes += pending.meta.size;
+        if (pending.parsed) parsed++;
+      }
+      if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
+        await write(s, batch, lease);
+        bytes = 0;
+      }
+    };
     for (const entry of entries) {
       if (closed) return;
       done++;
       const row = rows.get(entry.path);
       rows.delete(entry.path);
       if (!row || (row.parsed_of === row.version && row.parser === PARSER_VERSION)) continue;
-      const pending = await prepare(s, entry, row);
-      if (pending) {
-        batch.push(pending);
-        bytes += entry.size;
-        if (pending.extracted) parsed++;
-      }
-      if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
-        await write(s, batch, lease);
-        bytes = 0;
-      }
+      parsing.push({ result: (await prepare(s, entry, row)).result, size: entry.size });
+      parsingBytes += entry.size;
+      while (parsing.length >= parser.capacity || parsingBytes > PARSING_BYTES) await collectOldest();
       if (performance.now() - lastYield > 20) {
         await yieldToLoop();
         lastYield = performance.now();
       }
       if (done % 2000 === 0) deps.logger.log('code_index_progress', { done, total });
+    }
+    while (parsing.length) {
+      if (closed) return;
+      await collectOldest();
     }
     await write(s, batch, lease);
     await s.db.writeTransaction(() => s.setMeta('complete', '1'));
@@ -291,7 +326,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     }
     // The text stage (freshText) has run: the row holds the version the parse must take.
     if (!row || (row.parsed_of === row.version && row.parser === PARSER_VERSION)) return false;
-    const pending = await prepare(s, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs }, row);
+    // An answer waits on it: ahead of any build's queued files.
+    const pending = await (await prepare(s, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs }, row, true)).result;
     if (pending) await write(s, [pending]);
     return pending !== undefined;
   }

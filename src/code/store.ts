@@ -2,8 +2,7 @@
 // transaction, so a reader never sees half a file. Reads answer the questions the gate tools ask.
 import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
-import type { Extracted } from './extracted.ts';
-import { identifierWords } from './identifier-words.ts';
+import type { ParsedFile } from './file-rows.ts';
 
 export interface FileRow {
   id: number;
@@ -68,9 +67,13 @@ export interface FileMeta {
   version?: number;
 }
 
-const REFS_PER_INSERT = 64;
-const ONE_REF = 'INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) VALUES (?, ?, ?, ?, ?, ?)';
-const MANY_REFS = `INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) VALUES ${Array.from({ length: REFS_PER_INSERT }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}`;
+// A file's rows from their JSON arrays (code/file-rows.ts): definition ids are assigned here, after the
+// largest so far, so parents, blocks and references name them by their index in the file.
+const INSERT_DEFS =
+  'INSERT INTO code_defs (id, file_id, name, kind, container, parent_id, signature, start_line, name_line, end_line, exported, bodiless) ' +
+  "SELECT ?1 + key, ?2, value->>0, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, value->>6, value->>7, value->>8, value->>9 FROM json_each(?3)";
+const INSERT_BLOCKS = "INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)";
+const INSERT_REFS = "INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) SELECT ?2, value->>0, value->>1, value->>2, value->>3, ?1 + (value->>4) FROM json_each(?3)";
 
 const FILE_COLUMNS = 'id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, text_doc, parsed_of';
 
@@ -139,8 +142,8 @@ export class CodeStore {
     });
   }
 
-  /** Replaces everything known about one file. `targets[i]` is where `extracted.imports[i]` resolves. */
-  replace(meta: FileMeta, extracted: Extracted | undefined, targets: (string | undefined)[]): void {
+  /** Replaces everything known about one file. `targets[i]` is where `parsed.imports[i]` resolves. */
+  replace(meta: FileMeta, parsed: ParsedFile | undefined, targets: (string | undefined)[]): void {
     this.db.transaction(() => {
       const existing = this.file(meta.path);
       let fileId: number;
@@ -153,28 +156,15 @@ export class CodeStore {
         this.db.run('INSERT INTO code_files (path, size, mtime_ms, hash, language, lines, parser, version, parsed_of) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1)', [meta.path, meta.size, meta.mtimeMs, meta.hash, meta.language ?? null, meta.lines, meta.parser]);
         fileId = this.db.lastInsertRowid();
       }
-      if (!extracted) return;
-      const ids: number[] = [];
-      for (const d of extracted.definitions) {
-        const parentId = d.parent === undefined ? null : (ids[d.parent] ?? null);
-        this.db.run(
-          'INSERT INTO code_defs (file_id, name, kind, container, parent_id, signature, start_line, name_line, end_line, exported, bodiless) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          [fileId, d.name, d.kind, d.container ?? null, parentId, d.signature, d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0],
-        );
-        const id = this.db.lastInsertRowid();
-        ids.push(id);
-        if (d.searchable) {
-          const doc = d.doc.replace(/^\s*(?:\/\*\*?|\*\/?|\/\/\/?|#)\s?/gm, ' ');
-          this.db.run('INSERT INTO code_blocks (rowid, name, signature, doc, body) VALUES (?, ?, ?, ?, ?)', [id, `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`, d.signature, doc, d.words]);
-        }
+      if (!parsed) return;
+      const { rows } = parsed;
+      const first = Number(this.db.get<{ next: number }>('SELECT coalesce(max(id), 0) + 1 AS next FROM code_defs')?.next ?? 1);
+      if (rows.definitions) {
+        this.db.run(INSERT_DEFS, [first, fileId, rows.defs]);
+        this.db.run(INSERT_BLOCKS, [first, rows.blocks]);
       }
-      // References are most of the rows: written REFS_PER_INSERT to a statement.
-      const refs = extracted.references;
-      let i = 0;
-      const values = (r: (typeof refs)[number]) => [fileId, r.name, r.line, r.kind, r.qualifier ?? null, r.enclosing === undefined ? null : (ids[r.enclosing] ?? null)];
-      for (; i + REFS_PER_INSERT <= refs.length; i += REFS_PER_INSERT) this.db.run(MANY_REFS, refs.slice(i, i + REFS_PER_INSERT).flatMap(values));
-      for (; i < refs.length; i++) this.db.run(ONE_REF, values(refs[i]!));
-      extracted.imports.forEach((imp, i) => {
+      this.db.run(INSERT_REFS, [first, fileId, rows.refs]);
+      parsed.imports.forEach((imp, i) => {
         this.db.run('INSERT INTO code_imports (file_id, line, source, target) VALUES (?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null]);
       });
     });

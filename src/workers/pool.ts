@@ -1,8 +1,10 @@
 // A small pool of module workers, runtime-neutral (it is handed the runtime's `startWorker`).
 // Workers start on demand and stop when idle; a bounded queue makes producers wait (`submit` settles
-// once the job is queued), so memory stays bounded however many jobs a caller has; a job over its time
-// limit terminates its worker, which is replaced, as is one that crashed. When workers cannot start
-// (none can be made, or they keep dying before they are ready), jobs run in this thread instead.
+// once the job is queued), so memory stays bounded however many jobs a caller has. Each worker is sent
+// a few jobs ahead (it runs them in order), so it keeps working while this thread is busy elsewhere. A
+// job over its time limit terminates its worker, which is replaced, as is one that crashed; the jobs
+// sent ahead to it go back to the front of the queue. When workers cannot start (none can be made, or
+// they keep dying before they are ready), jobs run in this thread instead.
 import { AppError, ErrorCode } from '../errors.ts';
 import type { WorkerHandle } from '../runtime/types.ts';
 import { isReady, isReply } from './protocol.ts';
@@ -12,8 +14,10 @@ export interface WorkerPoolOptions<J, R> {
   start(): WorkerHandle;
   /** Workers at most; 0 runs every job in this thread. */
   size: number;
-  /** Jobs waiting beyond the running ones; `submit` waits while the queue is full. */
+  /** Jobs waiting for a worker; `submit` waits while the queue is full. */
   queueLimit: number;
+  /** Jobs sent to one worker ahead of its reply (default 1). */
+  ahead?: number;
   /** A job running longer fails, and its worker is terminated and replaced. */
   jobTimeoutMs: number;
   /** Workers stop after this long without a job (started again on demand). */
@@ -22,7 +26,7 @@ export interface WorkerPoolOptions<J, R> {
   fallback(job: J): Promise<R>;
   /** Buffers in a job to move to the worker instead of copying. */
   transferOf?(job: J): Transferable[];
-  /** What happened to workers (started, crashed, timed out, fell back), for the log. */
+  /** What happened to workers (ready, crashed, timed out, fell back), for the log. */
   onEvent?(event: string, fields: Record<string, unknown>): void;
 }
 
@@ -38,7 +42,7 @@ export interface WorkerPool<J, R> {
   submit(job: J, options?: SubmitOptions): Promise<{ result: Promise<R> }>;
   /** Queues a job and waits for its result. */
   run(job: J, options?: SubmitOptions): Promise<R>;
-  /** Jobs that may be in the pool at once (running and queued): a producer's useful window. */
+  /** Jobs that may be in the pool at once (sent to workers and queued): a producer's useful window. */
   readonly capacity: number;
   mode(): PoolMode;
   /** Fails queued and running jobs, stops every worker; settles once they have stopped. */
@@ -51,11 +55,18 @@ interface Queued<J, R> {
   reject(error: unknown): void;
 }
 
+interface Sent<J, R> extends Queued<J, R> {
+  id: number;
+}
+
 interface Slot<J, R> {
   handle: WorkerHandle;
   ready: boolean;
   dead: boolean;
-  running: (Queued<J, R> & { id: number; timer: ReturnType<typeof setTimeout> }) | undefined;
+  /** Jobs sent to the worker, oldest (the running one) first. */
+  sent: Sent<J, R>[];
+  /** The time limit of the oldest sent job. */
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** Workers that die before they are ready this many times in a row mean workers cannot run here. */
@@ -69,39 +80,51 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
   const slots = new Set<Slot<J, R>>();
   const queue: Queued<J, R>[] = [];
   const roomWaiters: (() => void)[] = [];
-  let inThread = options.size <= 0;
+  const size = Math.max(0, options.size);
+  const ahead = Math.max(1, options.ahead ?? 1);
+  let inThread = size === 0;
   let threadBusy = false;
   let startFailures = 0;
   let nextId = 1;
   let closed = false;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
-  const size = Math.max(0, options.size);
-  const capacity = Math.max(1, size) + options.queueLimit;
   const event = (name: string, fields: Record<string, unknown> = {}) => options.onEvent?.(name, fields);
 
   function closedError(): AppError {
     return new AppError(ErrorCode.Unavailable, 'the worker pool is closed', { hint: 'the server is shutting down; call again after it restarts' });
   }
 
-  function runningCount(): number {
-    let n = 0;
-    for (const s of slots) if (s.running) n++;
-    return n + (threadBusy ? 1 : 0);
-  }
-
-  function hasRoom(): boolean {
-    return queue.length < options.queueLimit;
+  function busy(): boolean {
+    if (queue.length || threadBusy) return true;
+    for (const s of slots) if (s.sent.length) return true;
+    return false;
   }
 
   function wakeProducers(): void {
-    while (roomWaiters.length && hasRoom()) roomWaiters.shift()!();
+    while (roomWaiters.length && queue.length < options.queueLimit) roomWaiters.shift()!();
   }
 
   function fallBack(reason: string): void {
     if (inThread) return;
     inThread = true;
     event('worker_pool_in_thread', { reason });
-    for (const s of slots) void retire(s);
+    for (const s of [...slots]) {
+      requeue(s.sent.splice(0));
+      void retire(s);
+    }
+  }
+
+  /** Jobs a worker was sent but never started go back to the front of the queue, in order. */
+  function requeue(jobs: Sent<J, R>[]): void {
+    queue.unshift(...jobs.map(({ job, resolve, reject }) => ({ job, resolve, reject })));
+  }
+
+  /** Starts the time limit of the slot's oldest job (when it has one). */
+  function timeHead(slot: Slot<J, R>): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    const head = slot.sent[0];
+    if (head) slot.timer = setTimeout(() => timedOut(slot, head.id), options.jobTimeoutMs);
   }
 
   function startSlot(): void {
@@ -112,20 +135,21 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
       fallBack(`workers cannot start: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
-    const slot: Slot<J, R> = { handle, ready: false, dead: false, running: undefined };
+    const slot: Slot<J, R> = { handle, ready: false, dead: false, sent: [], timer: undefined };
     slots.add(slot);
     handle.setBusy(true);
     handle.onMessage((message) => {
+      if (slot.dead) return;
       if (isReady(message)) {
         slot.ready = true;
         startFailures = 0;
+        event('worker_ready', { workers: slots.size });
         dispatch();
         return;
       }
-      if (!isReply(message) || !slot.running || slot.running.id !== message.id) return;
-      const job = slot.running;
-      clearTimeout(job.timer);
-      slot.running = undefined;
+      if (!isReply(message) || slot.sent[0]?.id !== message.id) return;
+      const job = slot.sent.shift()!;
+      timeHead(slot);
       if (message.ok) job.resolve(message.result as R);
       else job.reject(new AppError((message.error.code as ErrorCode | undefined) ?? ErrorCode.Internal, message.error.message, message.error.hint ? { hint: message.error.hint } : {}));
       dispatch();
@@ -134,13 +158,11 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
       if (slot.dead) return;
       slot.dead = true;
       slots.delete(slot);
-      const job = slot.running;
-      slot.running = undefined;
-      if (job) {
-        clearTimeout(job.timer);
-        job.reject(new AppError(ErrorCode.Internal, `the worker running this job crashed: ${why}`));
-      }
-      event('worker_crashed', { error: why, ready: slot.ready, job: job !== undefined });
+      if (slot.timer) clearTimeout(slot.timer);
+      const [running, ...rest] = slot.sent.splice(0);
+      running?.reject(new AppError(ErrorCode.Internal, `the worker running this job crashed: ${why}`));
+      requeue(rest);
+      event('worker_crashed', { error: why, ready: slot.ready, job: running !== undefined });
       if (!slot.ready && ++startFailures >= START_FAILURES) fallBack(`workers die before they are ready: ${why}`);
       void slot.handle.terminate().catch(() => undefined);
       dispatch();
@@ -154,44 +176,46 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
     if (slot.dead) return;
     slot.dead = true;
     slots.delete(slot);
+    if (slot.timer) clearTimeout(slot.timer);
     await slot.handle.terminate().catch(() => undefined);
+  }
+
+  function send(slot: Slot<J, R>, next: Queued<J, R>): void {
+    const sent = { ...next, id: nextId++ };
+    slot.sent.push(sent);
+    if (slot.sent.length === 1) timeHead(slot);
+    slot.handle.setBusy(true);
+    try {
+      slot.handle.postMessage({ id: sent.id, job: next.job }, options.transferOf?.(next.job));
+    } catch (error) {
+      slot.sent.pop();
+      if (!slot.sent.length) timeHead(slot);
+      next.reject(error);
+    }
   }
 
   function dispatch(): void {
     if (closed) return;
-    if (inThread) {
-      void drainInThread();
-      return;
-    }
-    for (const slot of slots) {
-      if (!queue.length) break;
-      if (!slot.ready || slot.running || slot.dead) continue;
-      const next = queue.shift()!;
-      const id = nextId++;
-      const timer = setTimeout(() => timedOut(slot, id), options.jobTimeoutMs);
-      slot.running = { ...next, id, timer };
-      slot.handle.setBusy(true);
-      try {
-        slot.handle.postMessage({ id, job: next.job }, options.transferOf?.(next.job));
-      } catch (error) {
-        clearTimeout(timer);
-        slot.running = undefined;
-        next.reject(error);
+    if (!inThread) {
+      // Fill the least loaded ready workers first, up to `ahead` jobs each.
+      const ready = [...slots].filter((s) => s.ready && !s.dead);
+      for (let depth = 0; depth < ahead && queue.length; depth++) {
+        for (const slot of ready) if (queue.length && slot.sent.length <= depth) send(slot, queue.shift()!);
       }
+      // Jobs still waiting: start another worker, up to the pool's size.
+      const starting = [...slots].filter((s) => !s.ready).length;
+      if (queue.length > starting * ahead && slots.size < size) startSlot();
     }
-    // More jobs waiting than workers free or starting: start another, up to the pool's size.
-    const free = () => [...slots].filter((s) => !s.running).length;
-    while (!inThread && slots.size < size && queue.length > free()) startSlot();
     if (inThread) void drainInThread();
     wakeProducers();
     scheduleIdle();
   }
 
   function timedOut(slot: Slot<J, R>, id: number): void {
-    const job = slot.running;
-    if (!job || job.id !== id) return;
-    slot.running = undefined;
-    job.reject(new AppError(ErrorCode.Timeout, `the job ran over its ${options.jobTimeoutMs} ms limit; its worker was stopped`));
+    if (slot.dead || slot.sent[0]?.id !== id) return;
+    const [running, ...rest] = slot.sent.splice(0);
+    running!.reject(new AppError(ErrorCode.Timeout, `the job ran over its ${options.jobTimeoutMs} ms limit; its worker was stopped`));
+    requeue(rest);
     event('worker_job_timeout', { ms: options.jobTimeoutMs });
     void retire(slot).then(dispatch);
   }
@@ -217,30 +241,26 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
   function scheduleIdle(): void {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
-    if (queue.length || runningCount()) return;
+    if (busy()) return;
     for (const s of slots) s.handle.setBusy(false);
     if (!options.idleMs || !slots.size) return;
     idleTimer = setTimeout(() => {
       idleTimer = undefined;
-      if (queue.length || runningCount()) return;
-      for (const s of slots) void retire(s);
+      if (!busy()) for (const s of [...slots]) void retire(s);
     }, options.idleMs);
     unrefTimer(idleTimer);
   }
 
-  function enqueue(job: J, urgent: boolean | undefined): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      const entry = { job, resolve, reject };
-      if (urgent) queue.unshift(entry);
-      else queue.push(entry);
-      dispatch();
-    });
-  }
-
   async function submit(job: J, submitOptions: SubmitOptions = {}): Promise<{ result: Promise<R> }> {
-    while (!closed && !submitOptions.urgent && !hasRoom()) await new Promise<void>((resolve) => roomWaiters.push(resolve));
+    while (!closed && !submitOptions.urgent && queue.length >= options.queueLimit) await new Promise<void>((resolve) => roomWaiters.push(resolve));
     if (closed) throw closedError();
-    return { result: enqueue(job, submitOptions.urgent) };
+    const result = new Promise<R>((resolve, reject) => {
+      const entry = { job, resolve, reject };
+      if (submitOptions.urgent) queue.unshift(entry);
+      else queue.push(entry);
+    });
+    dispatch();
+    return { result };
   }
 
   return {
@@ -248,22 +268,16 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
     async run(job, submitOptions) {
       return (await submit(job, submitOptions)).result;
     },
-    capacity,
+    capacity: Math.max(1, size) * ahead + options.queueLimit,
     mode: () => (inThread ? 'in-thread' : 'workers'),
     async close() {
       if (closed) return;
       closed = true;
       if (idleTimer) clearTimeout(idleTimer);
-      for (const q of queue.splice(0)) q.reject(closedError());
-      for (const wake of roomWaiters.splice(0)) wake();
       const all = [...slots];
-      for (const s of all) {
-        if (s.running) {
-          clearTimeout(s.running.timer);
-          s.running.reject(closedError());
-          s.running = undefined;
-        }
-      }
+      const pending: Queued<J, R>[] = [...queue.splice(0), ...all.flatMap((s) => s.sent.splice(0))];
+      for (const q of pending) q.reject(closedError());
+      for (const wake of roomWaiters.splice(0)) wake();
       await Promise.all(all.map(retire));
     },
   };

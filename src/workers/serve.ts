@@ -1,5 +1,5 @@
-// The worker's side of a pool: answers each job with its handler's result (or the error it threw,
-// code and hint kept), then says it is ready for the next. A worker entry calls this once.
+// The worker's side of a pool: says it is ready, then answers each job, in order, with its handler's
+// result (or the error it threw, code and hint kept). A worker entry calls this once.
 import { isAppError, messageOf } from '../errors.ts';
 import type { ParentPort } from '../runtime/types.ts';
 import type { JobMessage, ReplyMessage } from './protocol.ts';
@@ -10,8 +10,12 @@ export interface ServeJobsOptions<R> {
 }
 
 export function serveJobs<J, R>(port: ParentPort, handle: (job: J) => R | Promise<R>, options: ServeJobsOptions<R> = {}): void {
-  port.onMessage(async function answerJob(message) {
-    const { id, job } = message as JobMessage;
+  // One job at a time, in the order they came: the pool times the oldest job it sent as the running one.
+  let previous: Promise<void> = Promise.resolve();
+  port.onMessage((message) => {
+    previous = previous.then(() => answerJob(message as JobMessage));
+  });
+  async function answerJob({ id, job }: JobMessage): Promise<void> {
     let reply: ReplyMessage;
     let transfer: Transferable[] | undefined;
     try {
@@ -21,7 +25,12 @@ export function serveJobs<J, R>(port: ParentPort, handle: (job: J) => R | Promis
     } catch (error) {
       reply = { id, ok: false, error: { message: messageOf(error), ...(isAppError(error) ? { code: error.code, ...(error.hint ? { hint: error.hint } : {}) } : {}) } };
     }
-    port.postMessage(reply, transfer);
-  });
+    try {
+      port.postMessage(reply, transfer);
+    } catch (error) {
+      // A result that cannot be sent (not cloneable): the job fails, the worker goes on.
+      port.postMessage({ id, ok: false, error: { message: `the result cannot be sent back: ${messageOf(error)}` } } satisfies ReplyMessage);
+    }
+  }
   port.postMessage({ type: 'ready' } satisfies ReplyMessage);
 }

@@ -64,6 +64,15 @@ describe('worker pool', () => {
     assert.equal(p.mode(), 'workers');
   });
 
+  it('gives the jobs sent ahead to a worker that crashed to a new worker', async () => {
+    const p = pool({ size: 1, ahead: 4 });
+    await p.run({ op: 'echo', value: 'warm' });
+    const crash = p.run({ op: 'crash' }).catch((e: Error) => e);
+    const behind = [1, 2, 3].map((value) => p.run({ op: 'echo', value }));
+    assert.match(String(await crash), /crashed/);
+    assert.deepEqual(await Promise.all(behind), [1, 2, 3].map((value) => ({ value, worker: true })));
+  });
+
   it('stops a job over its time limit, replaces its worker, and runs the jobs queued behind it', async () => {
     const p = pool({ size: 1, jobTimeoutMs: 1500 });
     await p.run({ op: 'echo', value: 'warm' });
@@ -103,6 +112,34 @@ describe('worker pool', () => {
     assert.match(String(await running), /closed/);
     assert.match(String(await queued), /closed/);
     await assert.rejects(p.run({ op: 'echo', value: 'late' }), /closed/);
+  });
+
+  it('runs an urgent job ahead of the jobs already queued', async () => {
+    const p = pool({ size: 1 });
+    const order: unknown[] = [];
+    const queued = [1, 2, 3].map((value) => p.run({ op: 'echo', value }).then((r) => order.push((r as { value: unknown }).value)));
+    const urgent = p.run({ op: 'echo', value: 'urgent' }, { urgent: true }).then((r) => order.push((r as { value: unknown }).value));
+    await Promise.all([...queued, urgent]);
+    assert.deepEqual(order, ['urgent', 1, 2, 3]);
+  });
+
+  it('stops workers that sat idle, and starts new ones for the next job', async () => {
+    let started = 0;
+    let stopped = 0;
+    const p = pool({
+      size: 1,
+      idleMs: 50,
+      start: () => {
+        started++;
+        const handle = runtime.startWorker(WORKER);
+        handle.onExit(() => stopped++);
+        return handle;
+      },
+    });
+    await p.run({ op: 'echo', value: 1 });
+    while (stopped < 1) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(await p.run({ op: 'echo', value: 2 }), { value: 2, worker: true });
+    assert.equal(started, 2);
   });
 
   it('runs jobs in this thread when workers cannot start', async () => {

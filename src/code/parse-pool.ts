@@ -1,0 +1,96 @@
+// Parsing off the main thread: the code index sends (language, text) to a pool of workers, each with
+// its own tree-sitter and grammars (src/code/parse-worker.ts), and gets the extraction back. The main
+// thread only walks, hashes and writes. Without workers (none can start, or 0 asked for) the same jobs
+// run in this thread.
+import { messageOf } from '../errors.ts';
+import type { Runtime } from '../runtime/types.ts';
+import { createWorkerPool, type WorkerPool } from '../workers/pool.ts';
+import { extract } from './extract.ts';
+import { type ParsedFile, parsedFile } from './file-rows.ts';
+import type { Grammars } from './grammars.ts';
+import type { LanguageId } from './languages.ts';
+
+export interface ParseJob {
+  language: LanguageId;
+  text: string;
+}
+
+export interface ParseResult {
+  /** The file's rows for the store, and its imports. */
+  parsed: ParsedFile;
+  /** Tags-query patterns this grammar version could not compile (logged by the index). */
+  skipped: { pattern: string; error: string }[];
+}
+
+export type ParsePool = WorkerPool<ParseJob, ParseResult>;
+
+/** A parse taking longer than this is stuck: its worker is replaced and the file keeps no symbols. */
+const JOB_TIMEOUT_MS = 30_000;
+/** Files sent to a worker before its first reply comes back. */
+const AHEAD = 16;
+/** Workers stop after this long without a file (a server parses in bursts: the first build, then edits). */
+const IDLE_MS = 60_000;
+
+export async function parseInThread(grammars: Grammars, job: ParseJob): Promise<ParseResult> {
+  const skipped: ParseResult['skipped'] = [];
+  const extracted = await extract(grammars, job.language, job.text, { onBadPattern: (pattern, error) => skipped.push({ pattern, error: messageOf(error) }) });
+  return { parsed: parsedFile(extracted), skipped };
+}
+
+/**
+ * The worker entry: beside this module in a clone or on Deno (parse-worker.ts), beside the bundle in
+ * the package (dist/parse-worker.mjs, one folder up from the chunk this code sits in).
+ */
+function workerEntry(runtime: Pick<Runtime, 'fs'>): URL | undefined {
+  for (const rel of ['./parse-worker.ts', '../parse-worker.mjs', './parse-worker.mjs']) {
+    const url = new URL(rel, import.meta.url);
+    if (url.protocol === 'file:' && runtime.fs.statSync(decodeURIComponent(url.pathname))?.isFile) return url;
+  }
+  return undefined;
+}
+
+export interface ParsePoolOptions {
+  /** Workers; default: defaultParseWorkers. 0 parses in this thread. */
+  workers?: number;
+  onEvent?(event: string, fields: Record<string, unknown>): void;
+}
+
+/**
+ * One worker fewer than the processors, at least one: the main thread keeps a core for walking,
+ * hashing and writing. Measured on 2 cores (effect, issue 13): one worker 3.4 s and 215 MB peak,
+ * two workers 3.3 s and 272 MB — each worker holds its own tree-sitter (~45 MB), for 3% of the time.
+ */
+export function defaultParseWorkers(runtime: Pick<Runtime, 'cpuCount'>): number {
+  return Math.max(1, runtime.cpuCount() - 1);
+}
+
+export function createParsePool(runtime: Pick<Runtime, 'fs' | 'cpuCount' | 'startWorker'>, grammars: Grammars, options: ParsePoolOptions = {}): ParsePool {
+  const entry = workerEntry(runtime);
+  const size = entry ? (options.workers ?? defaultParseWorkers(runtime)) : 0;
+  if (!entry) options.onEvent?.('worker_pool_in_thread', { reason: 'the parse worker entry is not installed' });
+  return createWorkerPool<ParseJob, ParseResult>({
+    start: () => runtime.startWorker(entry!),
+    size,
+    // Files sent ahead keep a worker parsing while the main thread writes a batch (a synchronous
+    // SQLite transaction of up to BATCH_FILES files, during which no reply is read).
+    ahead: AHEAD,
+    queueLimit: AHEAD,
+    jobTimeoutMs: JOB_TIMEOUT_MS,
+    idleMs: IDLE_MS,
+    fallback: (job) => parseInThread(grammars, job),
+    onEvent: options.onEvent,
+  });
+}
+
+/** Parsing in this thread, one file at a time (tests, and callers that bring no pool). */
+export function createInThreadParser(grammars: Grammars): ParsePool {
+  return createWorkerPool<ParseJob, ParseResult>({
+    start: () => {
+      throw new Error('in-thread parser');
+    },
+    size: 0,
+    queueLimit: 2,
+    jobTimeoutMs: JOB_TIMEOUT_MS,
+    fallback: (job) => parseInThread(grammars, job),
+  });
+}
