@@ -3,7 +3,10 @@
 import * as path from 'node:path';
 import { isInside, type SafePath, type Workdirs } from '../security/resolve-safe.ts';
 import { judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
+import type { TextCandidates } from '../textindex/types.ts';
+import { admitFiles, type ListedFile } from '../workspace/grep/filelist.ts';
 import { countMatches, grep } from '../workspace/grep/index.ts';
+import type { GrepQuery } from '../workspace/grep/types.ts';
 import { kindOfLine } from './kinds.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
@@ -32,7 +35,6 @@ export interface ScanResult {
 }
 
 export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanResult> {
-  deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex' });
   const query = {
     pattern: req.pattern,
     literal: req.literal,
@@ -42,10 +44,24 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     wordBoundary: req.wordBoundary,
     excludeDirs: deps.config.scan.excludeDirs,
     excludePaths: req.exclude,
-    // Ranking orders hits: path order buys nothing here, and unsorted ripgrep uses every core.
+    // Unsorted ripgrep counts with every core; the lines are then read in path order.
     sorted: false,
   };
-  const result = await grep(deps, req.scope, query, { signal: req.signal });
+  const listed = await indexCandidates(deps, req, query);
+  deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex', ...(listed ? { files: listed.length } : {}) });
+  // Counts first (cheap: no line is built), then lines only from the files that hold the first
+  // SCAN_CAP + 1 matches: a refusal on a common term costs about what an answer on a rare one does.
+  const counts = await countMatches(deps, req.scope, query, { signal: req.signal, files: listed });
+  let total = 0;
+  const wanted: ListedFile[] = [];
+  for (const file of [...counts.keys()].sort()) {
+    if (total > SCAN_CAP) break;
+    total += counts.get(file)!;
+    const abs = path.join(req.scope.workdir, file);
+    wanted.push({ abs, relRoot: file, size: deps.runtime.fs.statSync(abs)?.size ?? 0 });
+  }
+  if (!wanted.length) return { hits: [], capped: false };
+  const result = await grep(deps, req.scope, { ...query, sorted: true }, { signal: req.signal, files: wanted });
   const needle = req.symbol ?? (req.literal ? req.pattern : undefined);
   // A pattern that only leads to the symbol (the definition probe) matches elsewhere on the line.
   const engineFindsNeedle = req.literal || req.symbol === undefined;
@@ -60,8 +76,33 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     }
   }
   if (!result.truncated) return { hits, capped: false };
-  const counts = await countMatches(deps, req.scope, query, req.signal);
-  return counts ? { hits, capped: true, counts } : { hits, capped: true };
+  return { hits, capped: true, counts };
+}
+
+/**
+ * The files the text index says may match, admitted by the walk's rules; undefined when there is no
+ * index, it cannot narrow this query (not built yet, no required trigram), or the scope is not under
+ * the root it indexes: then the whole scope is scanned.
+ */
+async function indexCandidates(deps: RetrievalDeps, req: ScanRequest, query: GrepQuery): Promise<ListedFile[] | undefined> {
+  const index = deps.textIndex;
+  if (!index || req.scope.workdir !== deps.workdirs.dirs[0] || req.scope.path !== req.scope.real) return undefined;
+  if (!deps.runtime.fs.statSync(req.scope.real)?.isDirectory) return undefined;
+  let found: TextCandidates | undefined;
+  try {
+    found = await index.candidates({ pattern: req.pattern, literal: req.literal, ignoreCase: req.ignoreCase }, req.scope.relative, req.signal);
+  } catch (error) {
+    deps.logger.log('text_index_error', { error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+  if (!found) {
+    const s = index.status();
+    deps.logger.log('text_index_scan', { state: s.state, indexed: s.indexed, total: s.total });
+    return undefined;
+  }
+  const listed = admitFiles(deps.runtime.fs, req.scope, query, found.files);
+  deps.logger.log('text_candidates', { candidates: found.files.length, admitted: listed.length, ruledOut: found.ruledOut });
+  return listed;
 }
 
 function findIndex(text: string, needle: string, ignoreCase: boolean): number {

@@ -1,13 +1,18 @@
 // What flows through the gate pipeline: hits from the adapters, ranked items from ranking.
 import type { Config } from '../config/schema.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { TextIndexReader } from '../textindex/types.ts';
 import type { GrepDeps } from '../workspace/grep/index.ts';
 import type { Kind } from './kinds.ts';
 
-/** What the gate pipeline needs: file access and ripgrep (to scan), the logger, the settings. */
+/**
+ * What the gate pipeline needs: file access and ripgrep (to scan), the logger, the settings, and the
+ * code text index when there is one (it indexes the primary workdir, `workdirs.dirs[0]`).
+ */
 export interface RetrievalDeps extends GrepDeps {
   logger: Logger;
   config: Config;
+  textIndex?: TextIndexReader;
 }
 
 export interface Hit {

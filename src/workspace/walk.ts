@@ -90,6 +90,55 @@ function initialLayers(fs: RuntimeFs, root: string, baseRel: string): IgnoreLaye
   return layers;
 }
 
+/**
+ * The walk's verdicts for paths named one by one (a file list from an index instead of a walk):
+ * whether `walk` with these options would yield this file, and whether it would mark it `ignored`.
+ * Folders' .gitignore files and types are read once each.
+ */
+export interface PathJudge {
+  /** undefined: the walk would never reach this file; else whether a .gitignore excludes it. */
+  judge(relRoot: string, isDir?: boolean): { ignored: boolean } | undefined;
+}
+
+export function createPathJudge(fs: RuntimeFs, options: Omit<WalkOptions, 'listOnlyDirs' | 'maxDepth' | 'signal' | 'keepIgnoredFiles'>): PathJudge {
+  const baseRel = toPosix(path.relative(options.root, options.base));
+  const rootLayers = options.respectGitignore ? initialLayers(fs, options.root, baseRel) : [];
+  // Per folder below the base: undefined when the walk would not enter it, else its layers.
+  const folders = new Map<string, IgnoreLayer[] | undefined>();
+  folders.set(baseRel, rootLayers);
+
+  function folder(relRoot: string): IgnoreLayer[] | undefined {
+    if (folders.has(relRoot)) return folders.get(relRoot);
+    const cut = relRoot.lastIndexOf('/');
+    const parentRel = cut < 0 ? '' : relRoot.slice(0, cut);
+    const name = relRoot.slice(cut + 1);
+    let layers: IgnoreLayer[] | undefined;
+    const parent = relRoot === '' || (baseRel && !`${relRoot}/`.startsWith(`${baseRel}/`)) ? undefined : folder(parentRel);
+    if (parent && (options.includeHidden || !name.startsWith('.')) && !options.excludeDirs?.has(name)) {
+      const st = fs.lstatSync(path.join(options.root, relRoot));
+      // A symlink to a folder is reported by the walk, never entered.
+      if (st?.isDirectory && !st.isSymbolicLink && !(parent.length > 0 && isIgnored(parent, relRoot, true))) {
+        const own = options.respectGitignore ? loadGitignore(fs, options.root, relRoot) : undefined;
+        layers = own ? [...parent, own] : parent;
+      }
+    }
+    folders.set(relRoot, layers);
+    return layers;
+  }
+
+  return {
+    judge(relRoot, isDir = false) {
+      if (baseRel && !relRoot.startsWith(`${baseRel}/`)) return undefined;
+      const cut = relRoot.lastIndexOf('/');
+      const name = relRoot.slice(cut + 1);
+      if (!name || (!options.includeHidden && name.startsWith('.'))) return undefined;
+      const layers = folder(cut < 0 ? '' : relRoot.slice(0, cut));
+      if (!layers) return undefined;
+      return { ignored: layers.length > 0 && isIgnored(layers, relRoot, isDir) };
+    },
+  };
+}
+
 export async function* walk(fs: RuntimeFs, options: WalkOptions): AsyncGenerator<WalkEntry> {
   const baseRel = toPosix(path.relative(options.root, options.base));
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;

@@ -6,7 +6,7 @@ import { repoRoot } from '../helpers/env.ts';
 
 // docs/architecture.md: only src/runtime/ may touch `process`, `Deno`, runtime-specific `node:` modules or
 // /proc. Pure `node:` modules that behave the same everywhere are allowed.
-const PURE_NODE_MODULES = new Set(['node:path', 'node:util', 'node:crypto']);
+const PURE_NODE_MODULES = new Set(['node:path', 'node:util', 'node:crypto', 'node:buffer']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {

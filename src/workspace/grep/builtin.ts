@@ -1,10 +1,13 @@
 // The pure-TypeScript search engine: the same answers as ripgrep for the flags ctx_fs offers
 // (gitignore-aware walk, hidden files skipped, binaries and huge files skipped, sorted by path).
+import { Buffer } from 'node:buffer';
 import type { RuntimeFs } from '../../runtime/types.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
 import { isSecretPath } from '../../security/secret-files.ts';
 import { compileGlob } from '../../text/glob.ts';
 import { compileRegex, type LinearRegex } from '../../text/linear-regex.ts';
+import { requiredLiterals } from '../../text/required-literals.ts';
+import type { ListedFile } from './filelist.ts';
 import { walk } from '../walk.ts';
 import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES, matchLine } from './types.ts';
 
@@ -74,15 +77,22 @@ async function searchText(text: string, relPath: string, regex: LinearRegex, con
   return { path: relPath, lines: out };
 }
 
-export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQuery, signal?: AbortSignal): Promise<GrepResult> {
-  const regex = compilePattern(query);
-  const pacer = createPacer(signal);
-  const passesGlob = globFilter(query.glob);
-  const files: GrepFile[] = [];
-  let matches = 0;
-  let truncated = false;
+interface Candidate {
+  abs: string;
+  relRoot: string;
+  relBase: string;
+  ignored: boolean;
+  size?: number;
+}
 
-  const candidates: { abs: string; relRoot: string; relBase: string; ignored: boolean }[] = [];
+/** The files a search of `target` looks at, sorted by path: a walk, or the admitted files of a list. */
+async function candidatesOf(fs: RuntimeFs, target: SafePath, query: GrepQuery, signal: AbortSignal | undefined, listed: readonly ListedFile[] | undefined): Promise<Candidate[]> {
+  if (listed) {
+    const cut = target.relative ? target.relative.length + 1 : 0;
+    return listed.map((l) => ({ abs: l.abs, relRoot: l.relRoot, relBase: l.relRoot.slice(cut), ignored: false, size: l.size }));
+  }
+  const passesGlob = globFilter(query.glob);
+  const candidates: Candidate[] = [];
   if ((await fs.stat(target.real))?.isDirectory) {
     const excludeDirs = new Set(query.excludeDirs ?? []);
     const excluded = (query.excludePaths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
@@ -96,19 +106,41 @@ export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQu
     candidates.push({ abs: target.real, relRoot: target.relative, relBase: name, ignored: false });
   }
   candidates.sort((a, b) => (a.relRoot < b.relRoot ? -1 : a.relRoot > b.relRoot ? 1 : 0));
+  return candidates.filter((c) => !isSecretPath(c.relRoot) && passesGlob(c.relBase, c.ignored));
+}
 
-  for (const c of candidates) {
-    if (signal?.aborted) break;
-    if (isSecretPath(c.relRoot) || !passesGlob(c.relBase, c.ignored)) continue;
+/** A candidate's bytes, or undefined when it is too big, unreadable or binary (both engines skip those). */
+async function textBytes(fs: RuntimeFs, c: Candidate): Promise<Uint8Array | undefined> {
+  if (c.size === undefined) {
     const st = await fs.stat(c.abs);
-    if (!st || st.size > MAX_SEARCH_FILE_BYTES) continue;
-    let bytes: Uint8Array;
-    try {
-      bytes = await fs.readFile(c.abs);
-    } catch {
-      continue;
-    }
-    if (bytes.includes(0)) continue; // binary
+    if (!st || st.size > MAX_SEARCH_FILE_BYTES) return undefined;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(c.abs);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length > MAX_SEARCH_FILE_BYTES || bytes.includes(0)) return undefined; // binary
+  return bytes;
+}
+
+/**
+ * `listed`: search these files (admitted by admitFiles) instead of walking the target — the same
+ * answer as the walk when the list holds every file that can match.
+ */
+export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQuery, signal?: AbortSignal, listed?: readonly ListedFile[]): Promise<GrepResult> {
+  const regex = compilePattern(query);
+  const pacer = createPacer(signal);
+  const prefilter = literalPrefilter(query);
+  const files: GrepFile[] = [];
+  let matches = 0;
+  let truncated = false;
+
+  for (const c of await candidatesOf(fs, target, query, signal, listed)) {
+    if (signal?.aborted) break;
+    const bytes = await textBytes(fs, c);
+    if (!bytes || !prefilter(bytes)) continue;
     const found = await searchText(new TextDecoder().decode(bytes), c.relRoot, regex, query.context, pacer);
     if (signal?.aborted) break;
     if (!found) continue;
@@ -126,4 +158,97 @@ export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQu
     }
   }
   return { engine: 'builtin', matches, truncated, files };
+}
+
+/**
+ * Matching lines per file (files without any left out), the built-in engine's way but without
+ * building a line: a literal is found in the raw bytes, a regex runs only on the lines that hold the
+ * text it requires, and a file without that text is skipped unread by the regex.
+ */
+export async function countBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQuery, signal?: AbortSignal, listed?: readonly ListedFile[]): Promise<Map<string, number>> {
+  const counter = lineCounter(query);
+  const pacer = createPacer(signal);
+  const counts = new Map<string, number>();
+  for (const c of await candidatesOf(fs, target, query, signal, listed)) {
+    if (signal?.aborted) break;
+    const bytes = await textBytes(fs, c);
+    if (!bytes) continue;
+    if (pacer.due(bytes.length) && !(await pacer.turn())) break;
+    const n = counter(bytes);
+    if (n > 0) counts.set(c.relRoot, n);
+  }
+  return counts;
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The text of line [start, end) as the engine sees it (a file's leading BOM is not part of line 1). */
+function lineText(buf: Buffer, start: number, end: number): string {
+  const from = start === 0 && UTF8_BOM.every((b, i) => buf[i] === b) ? 3 : start;
+  return buf.toString('utf8', from, end);
+}
+
+/** What every match must contain, as bytes (case-sensitive queries only), and whether finding it is the match. */
+function requiredBytes(query: GrepQuery): { needle: Buffer; exact: boolean } | undefined {
+  if (query.ignoreCase || !query.pattern) return undefined;
+  if (query.literal) return query.pattern.includes('\n') ? undefined : { needle: Buffer.from(query.pattern, 'utf8'), exact: !query.wordBoundary };
+  const runs = requiredLiterals(query.pattern);
+  if (!runs.length) return undefined;
+  const longest = runs.reduce((a, b) => (Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a));
+  return { needle: Buffer.from(longest, 'utf8'), exact: false };
+}
+
+/** A quick test on a file's bytes: false only when no line of it can match. */
+function literalPrefilter(query: GrepQuery): (bytes: Uint8Array) => boolean {
+  const required = requiredBytes(query);
+  if (!required) return () => true;
+  return (bytes) => asBuffer(bytes).includes(required.needle);
+}
+
+/** Counts a file's matching lines (split at \n, as the engine splits them). */
+function lineCounter(query: GrepQuery): (bytes: Uint8Array) => number {
+  const regex = compilePattern(query);
+  const required = requiredBytes(query);
+  if (required) {
+    const { needle, exact } = required;
+    return (bytes) => {
+      const buf = asBuffer(bytes);
+      let n = 0;
+      let at = buf.indexOf(needle);
+      while (at >= 0) {
+        const start = buf.lastIndexOf(10, at) + 1;
+        const nl = buf.indexOf(10, at + needle.length);
+        const end = nl < 0 ? buf.length : nl;
+        if (exact || regex.test(lineText(buf, start, end))) n++;
+        if (nl < 0) break;
+        at = buf.indexOf(needle, nl + 1);
+      }
+      return n;
+    };
+  }
+  // Case-insensitive: a file whose lower-cased text lacks the lower-cased literal has no match
+  // (RE2 folds ſ to s, which lower-casing does not: such a file is always looked at).
+  const runs = query.literal ? [query.pattern] : query.ignoreCase ? requiredLiterals(query.pattern) : [];
+  const folded = runs.filter((r) => /^[\x20-\x7e]+$/.test(r)).map((r) => r.toLowerCase());
+  return (bytes) => {
+    const text = new TextDecoder().decode(bytes);
+    if (folded.length && !/[ſ\u212a]/.test(text)) {
+      const lower = text.toLowerCase();
+      if (!folded.every((r) => lower.includes(r))) return 0;
+    }
+    let n = 0;
+    let start = 0;
+    while (start < text.length) {
+      const nl = text.indexOf('\n', start);
+      const end = nl < 0 ? text.length : nl;
+      if (regex.test(text.slice(start, end))) n++;
+      if (nl < 0) break;
+      start = nl + 1;
+    }
+    return n;
+  };
 }

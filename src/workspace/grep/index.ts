@@ -6,7 +6,8 @@ import type { Executor } from '../../exec/executor.ts';
 import type { Runtime } from '../../runtime/types.ts';
 import type { SafePath, Workdirs } from '../../security/resolve-safe.ts';
 import { judgeSecret, judgeSecretPath } from '../../security/secret-files.ts';
-import { grepBuiltin } from './builtin.ts';
+import { countBuiltin, grepBuiltin } from './builtin.ts';
+import type { ListedFile } from './filelist.ts';
 import { countRg, grepRg } from './rg.ts';
 import type { GrepQuery, GrepResult } from './types.ts';
 
@@ -37,26 +38,73 @@ function reachedThroughLink(deps: GrepDeps, target: SafePath): (file: string) =>
   return (file) => judgeSecretPath(deps.runtime.fs, deps.workdirs, file, path.join(target.workdir, file)) !== undefined;
 }
 
-export async function grep(deps: GrepDeps, target: SafePath, query: GrepQuery, options: { engine?: GrepEngine; signal?: AbortSignal } = {}): Promise<GrepResult> {
-  const engine = options.engine ?? 'auto';
+export interface GrepOptions {
+  engine?: GrepEngine;
+  signal?: AbortSignal;
+  /**
+   * Search only these files (admitted by admitFiles: the walk's rules already applied), not the
+   * whole target: the same answer as the full search when they hold every file that can match.
+   */
+  files?: readonly ListedFile[];
+}
+
+/** Up to this much text over a file list, the built-in engine answers before ripgrep would have started. */
+const LIST_BUILTIN_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Which engine searches: ripgrep (its path) or the built-in one (undefined). */
+function pickEngine(deps: GrepDeps, engine: GrepEngine, files: readonly ListedFile[] | undefined): string | undefined {
   const rgPath = engine === 'builtin' ? undefined : deps.runtime.which('rg');
   if (engine === 'rg' && !rgPath) throw new AppError(ErrorCode.Unavailable, 'rg (ripgrep) is not on PATH', { hint: 'install ripgrep' });
+  if (!files || engine === 'rg') return rgPath;
+  let bytes = 0;
+  for (const f of files) bytes += f.size;
+  return bytes <= LIST_BUILTIN_MAX_BYTES ? undefined : rgPath;
+}
+
+/**
+ * ripgrep searches a file it is given by name even when it is binary (it may not even say so):
+ * these are the named files with a NUL byte, which the walk's search skips.
+ */
+async function binaryAmong(deps: GrepDeps, target: SafePath, files: Iterable<string>): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const f of files) {
+    const bytes = await deps.runtime.fs.readFile(path.join(target.workdir, f)).catch(() => undefined);
+    if (!bytes || bytes.includes(0)) out.add(f);
+  }
+  return out;
+}
+
+export async function grep(deps: GrepDeps, target: SafePath, query: GrepQuery, options: GrepOptions = {}): Promise<GrepResult> {
+  const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
   if (secretTarget(deps, target)) return { engine: rgPath ? 'rg' : 'builtin', matches: 0, truncated: false, files: [] };
-  const result = rgPath
-    ? await grepRg(target, query, { rgPath, exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal })
-    : await grepBuiltin(deps.runtime.fs, target, query, options.signal);
-  const secret = reachedThroughLink(deps, target);
-  const files = result.files.filter((f) => !secret(f.path));
+  const rgOptions = { exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal };
+  let result = rgPath
+    ? await grepRg(target, query, { rgPath, ...rgOptions }, options.files?.map((f) => f.relRoot))
+    : await grepBuiltin(deps.runtime.fs, target, query, options.signal, options.files);
+  if (rgPath && options.files) {
+    const binary = await binaryAmong(deps, target, result.files.map((f) => f.path));
+    if (binary.size) result = withoutFiles(result, (f) => binary.has(f));
+  }
+  return withoutFiles(result, reachedThroughLink(deps, target));
+}
+
+function withoutFiles(result: GrepResult, drop: (file: string) => boolean): GrepResult {
+  const files = result.files.filter((f) => !drop(f.path));
   if (files.length === result.files.length) return result;
   return { ...result, files, matches: files.reduce((n, f) => n + f.lines.filter((l) => l.match).length, 0) };
 }
 
-/** Matches per file over the whole search, when ripgrep can count them cheaply; else undefined. */
-export async function countMatches(deps: GrepDeps, target: SafePath, query: GrepQuery, signal?: AbortSignal): Promise<Map<string, number> | undefined> {
-  const rgPath = deps.runtime.which('rg');
-  if (!rgPath) return undefined;
+/**
+ * Matching lines per file over the whole search (no line content, nothing formatted): ripgrep's
+ * counts when it is installed, else the built-in engine's byte search.
+ */
+export async function countMatches(deps: GrepDeps, target: SafePath, query: GrepQuery, options: Omit<GrepOptions, 'engine'> = {}): Promise<Map<string, number>> {
+  const rgPath = pickEngine(deps, 'auto', options.files);
   if (secretTarget(deps, target)) return new Map();
-  const counts = await countRg(target, query, { rgPath, exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal });
+  const counts = rgPath
+    ? await countRg(target, query, { rgPath, exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal }, options.files?.map((f) => f.relRoot))
+    : await countBuiltin(deps.runtime.fs, target, query, options.signal, options.files);
+  if (rgPath && options.files) for (const f of await binaryAmong(deps, target, counts.keys())) counts.delete(f);
   const secret = reachedThroughLink(deps, target);
   for (const file of counts.keys()) if (secret(file)) counts.delete(file);
   return counts;

@@ -9,7 +9,7 @@ import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult
 
 interface RgMessage {
   type: string;
-  data?: { path?: { text?: string }; lines?: { text?: string; bytes?: string }; line_number?: number; submatches?: { start?: number }[] };
+  data?: { path?: { text?: string }; lines?: { text?: string; bytes?: string }; line_number?: number; submatches?: { start?: number }[]; binary_offset?: number | null };
 }
 
 export interface RgOptions {
@@ -47,7 +47,45 @@ export function rgArgs(target: SafePath, query: GrepQuery): string[] {
   return args;
 }
 
-export async function grepRg(target: SafePath, query: GrepQuery, options: RgOptions): Promise<GrepResult> {
+/**
+ * Arguments for searching named files (already admitted: ripgrep applies neither ignore rules nor
+ * globs to paths it is given), in order, without the walk's flags.
+ */
+export function rgListArgs(query: GrepQuery, files: readonly string[]): string[] {
+  const args = ['--no-config', '--json', ...(query.sorted === false ? [] : ['--sort', 'path']), '--max-filesize', String(MAX_SEARCH_FILE_BYTES)];
+  if (query.ignoreCase) args.push('--ignore-case');
+  else args.push('--case-sensitive');
+  if (query.literal) args.push('--fixed-strings');
+  if (query.wordBoundary) args.push('--word-regexp');
+  if (query.context > 0) args.push('--context', String(query.context));
+  args.push('--regexp', query.pattern, '--', ...files);
+  return args;
+}
+
+/** Argument bytes per ripgrep run: well under ARG_MAX (2 MiB here, environment included). */
+const LIST_CHUNK_BYTES = 256 * 1024;
+
+/** The files in runs whose paths fit one command line each. */
+export function chunkFiles(files: readonly string[], maxBytes = LIST_CHUNK_BYTES): string[][] {
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let bytes = 0;
+  for (const f of files) {
+    const size = f.length * 3 + 1;
+    if (chunk.length && bytes + size > maxBytes) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(f);
+    bytes += size;
+  }
+  if (chunk.length) chunks.push(chunk);
+  return chunks;
+}
+
+/** `files`: search only these (relative to the workdir, admitted by admitFiles), in runs that fit a command line. */
+export async function grepRg(target: SafePath, query: GrepQuery, options: RgOptions, list?: readonly string[]): Promise<GrepResult> {
   const byFile = new Map<string, GrepLine[]>();
   const binary = new Set<string>();
   let matchCount = 0;
@@ -60,6 +98,12 @@ export async function grepRg(target: SafePath, query: GrepQuery, options: RgOpti
     try {
       msg = JSON.parse(line) as RgMessage;
     } catch {
+      return false;
+    }
+    if (msg.type === 'end') {
+      // A file given by name is searched even when binary; ripgrep says where it saw the NUL.
+      const file = (msg.data?.path?.text ?? '').replace(/^\.\//, '');
+      if (msg.data?.binary_offset != null) binary.add(file);
       return false;
     }
     if (msg.type !== 'match' && msg.type !== 'context') return false;
@@ -84,37 +128,44 @@ export async function grepRg(target: SafePath, query: GrepQuery, options: RgOpti
     return matchCount > query.limit;
   }
 
-  const result = await options.exec.run({
-    command: options.rgPath,
-    args: rgArgs(target, query),
-    cwd: target.workdir,
-    env: options.env,
-    timeoutMs: options.timeoutMs,
-    signal: options.signal,
-    maxOutputBytes: 64 * 1024,
-    onStdout(chunk) {
-      pending += decoder.decode(chunk, { stream: true });
-      let nl = pending.indexOf('\n');
-      let enough = false;
-      while (nl >= 0 && !enough) {
-        enough = take(pending.slice(0, nl));
-        pending = pending.slice(nl + 1);
-        nl = pending.indexOf('\n');
-      }
-      return enough;
-    },
-  });
-  if (!result.stoppedEarly) take(pending);
-  if (result.timedOut) throw new AppError(ErrorCode.Timeout, `rg did not finish within ${options.timeoutMs} ms`, { hint: 'narrow the path or the glob' });
-  // rg exits 1 when nothing matched and 2 on errors (a bad regex among them).
-  if (!result.stoppedEarly && !result.cancelled && result.exitCode === 2 && matchCount === 0) {
-    // Look-around and backreferences: the built-in engine's words, so both engines answer alike.
-    const unsupported = query.literal ? undefined : unsupportedConstructError(query.pattern);
-    if (unsupported) throw unsupported;
-    const reason = result.stderr.trim().split('\n').slice(0, 6).join('\n');
-    throw new AppError(ErrorCode.InvalidArgument, `rg refused the search: ${reason}`, {
-      hint: 'fix the pattern (Rust regex syntax), or pass literal: true',
+  const runs = list ? chunkFiles(list).map((chunk) => rgListArgs(query, chunk)) : [rgArgs(target, query)];
+  for (const args of runs) {
+    if (matchCount > query.limit) break;
+    pending = '';
+    const result = await options.exec.run({
+      command: options.rgPath,
+      args,
+      cwd: target.workdir,
+      env: options.env,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      maxOutputBytes: 64 * 1024,
+      onStdout(chunk) {
+        pending += decoder.decode(chunk, { stream: true });
+        let nl = pending.indexOf('\n');
+        let enough = false;
+        while (nl >= 0 && !enough) {
+          enough = take(pending.slice(0, nl));
+          pending = pending.slice(nl + 1);
+          nl = pending.indexOf('\n');
+        }
+        return enough;
+      },
     });
+    if (!result.stoppedEarly) take(pending);
+    if (result.timedOut) throw new AppError(ErrorCode.Timeout, `rg did not finish within ${options.timeoutMs} ms`, { hint: 'narrow the path or the glob' });
+    // rg exits 1 when nothing matched and 2 on errors (a bad regex among them).
+    // Over a list, exit 2 may only mean that a listed file vanished meanwhile.
+    if (!result.stoppedEarly && !result.cancelled && result.exitCode === 2 && matchCount === 0 && (!list || !/No such file/.test(result.stderr))) {
+      // Look-around and backreferences: the built-in engine's words, so both engines answer alike.
+      const unsupported = query.literal ? undefined : unsupportedConstructError(query.pattern);
+      if (unsupported) throw unsupported;
+      const reason = result.stderr.trim().split('\n').slice(0, 6).join('\n');
+      throw new AppError(ErrorCode.InvalidArgument, `rg refused the search: ${reason}`, {
+        hint: 'fix the pattern (Rust regex syntax), or pass literal: true',
+      });
+    }
+    if (result.cancelled) break;
   }
 
   const files: GrepFile[] = [];
@@ -149,19 +200,36 @@ export function utf8OffsetToIndex(text: string, offset: number): number {
   return i;
 }
 
-/** Matches per file for the whole search (no line content): exact totals when a scan was capped. */
-export async function countRg(target: SafePath, query: GrepQuery, options: RgOptions): Promise<Map<string, number>> {
-  const args = rgArgs(target, { ...query, context: 0, sorted: false }).filter((a) => a !== '--json');
-  const at = args.indexOf('--regexp');
-  args.splice(at, 0, '--count-matches', '--with-filename');
-  const result = await options.exec.run({ command: options.rgPath, args, cwd: target.workdir, env: options.env, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 16 * 1024 * 1024 });
+/**
+ * Matching lines per file for the whole search (no line content), or for the named files only:
+ * exact totals without building a line.
+ */
+export async function countRg(target: SafePath, query: GrepQuery, options: RgOptions, files?: readonly string[]): Promise<Map<string, number>> {
+  const counting = { ...query, context: 0, sorted: false };
+  const runs = files ? chunkFiles(files).map((chunk) => rgListArgs(counting, chunk)) : [rgArgs(target, counting)];
   const counts = new Map<string, number>();
-  for (const line of result.stdout.split('\n')) {
+  for (const base of runs) {
+    const args = base.filter((a) => a !== '--json');
+    args.splice(args.indexOf('--regexp'), 0, '--count', '--with-filename');
+    const result = await options.exec.run({ command: options.rgPath, args, cwd: target.workdir, env: options.env, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 16 * 1024 * 1024 });
+    if (result.timedOut) throw new AppError(ErrorCode.Timeout, `rg did not finish within ${options.timeoutMs} ms`, { hint: 'narrow the path or the glob' });
+    if (result.exitCode === 2 && !result.stdout && (!files || !/No such file/.test(result.stderr))) {
+      const unsupported = query.literal ? undefined : unsupportedConstructError(query.pattern);
+      if (unsupported) throw unsupported;
+      throw new AppError(ErrorCode.InvalidArgument, `rg refused the search: ${result.stderr.trim().split('\n').slice(0, 6).join('\n')}`, { hint: 'fix the pattern (Rust regex syntax), or pass literal: true' });
+    }
+    readCounts(result.stdout, counts);
+    if (result.cancelled) break;
+  }
+  return counts;
+}
+
+function readCounts(stdout: string, counts: Map<string, number>): void {
+  for (const line of stdout.split('\n')) {
     const cut = line.lastIndexOf(':');
     if (cut <= 0) continue;
     const file = line.slice(0, cut).replace(/^\.\//, '');
     const n = Number(line.slice(cut + 1));
     if (Number.isFinite(n) && n > 0 && !isSecretPath(file)) counts.set(file, n);
   }
-  return counts;
 }

@@ -1,0 +1,45 @@
+// A search over named files (the candidates a text index gave) instead of a walk: each file is
+// admitted only when the walk would have searched it — under the target, not hidden, not in an
+// excluded folder, not gitignored (unless the glob asks for it), not secret, a regular file reached
+// through no symlink, not too big — so a search over the list answers exactly as the full scan.
+import * as path from 'node:path';
+import type { RuntimeFs } from '../../runtime/types.ts';
+import type { SafePath } from '../../security/resolve-safe.ts';
+import { isSecretPath } from '../../security/secret-files.ts';
+import { createPathJudge } from '../walk.ts';
+import { globFilter } from './builtin.ts';
+import { type GrepQuery, MAX_SEARCH_FILE_BYTES } from './types.ts';
+
+export interface ListedFile {
+  abs: string;
+  /** Relative to the workdir, `/`-separated. */
+  relRoot: string;
+  size: number;
+}
+
+/**
+ * The files of `files` (relative to the target's workdir) that a full search of `target` (a folder)
+ * would search, sorted by path. Files that do not exist (deleted since indexing) are left out.
+ */
+export function admitFiles(fs: RuntimeFs, target: SafePath, query: Pick<GrepQuery, 'glob' | 'excludeDirs' | 'excludePaths'>, files: Iterable<string>): ListedFile[] {
+  const judge = createPathJudge(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, excludeDirs: new Set(query.excludeDirs ?? []) });
+  const baseRel = target.relative;
+  const excluded = (query.excludePaths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
+  const passesGlob = globFilter(query.glob);
+  const out: ListedFile[] = [];
+  const seen = new Set<string>();
+  for (const relRoot of files) {
+    if (seen.has(relRoot)) continue;
+    seen.add(relRoot);
+    if (isSecretPath(relRoot) || excluded.some((p) => relRoot === p || relRoot.startsWith(`${p}/`))) continue;
+    const verdict = judge.judge(relRoot);
+    if (!verdict) continue;
+    const relBase = baseRel ? relRoot.slice(baseRel.length + 1) : relRoot;
+    if (!passesGlob(relBase, verdict.ignored)) continue;
+    const abs = path.join(target.workdir, relRoot);
+    const st = fs.lstatSync(abs);
+    if (!st?.isFile || st.isSymbolicLink || st.size > MAX_SEARCH_FILE_BYTES) continue;
+    out.push({ abs, relRoot, size: st.size });
+  }
+  return out.sort((a, b) => (a.relRoot < b.relRoot ? -1 : a.relRoot > b.relRoot ? 1 : 0));
+}
