@@ -11,6 +11,7 @@ import type { Logger } from '../logging/logger.ts';
 import { createRefusalCounter, type RefusalCounter } from '../retrieval/gatekeeper.ts';
 import type { GraphAdapter } from '../retrieval/graph.ts';
 import type { Runtime } from '../runtime/types.ts';
+import type { TextIndexReader } from '../textindex/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Lifecycle } from './lifecycle.ts';
 
@@ -37,6 +38,8 @@ export interface AppContext {
   code: CodeIndex;
   /** The graph backend the gate tools ask (`backend.graph`), falling back to the file scan. */
   graph: GraphAdapter;
+  /** The code text index (trigrams over the primary workdir): narrows search and locate scans when set. */
+  textIndex?: TextIndexReader;
   lifecycle: Lifecycle;
   /** Identifies this server process (ctx_kb stats/purge scope=session). */
   processSessionId: string;

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppError, ErrorCode } from '../../src/errors.ts';
 import { resolveSafe } from '../../src/security/resolve-safe.ts';
-import { type GrepEngine, grep } from '../../src/workspace/grep/index.ts';
+import { readdirSync } from 'node:fs';
+import { admitFiles } from '../../src/workspace/grep/filelist.ts';
+import { countMatches, type GrepEngine, grep } from '../../src/workspace/grep/index.ts';
 import type { GrepQuery, GrepResult } from '../../src/workspace/grep/types.ts';
 import { fixture, removeDir, runtime, type TestApp, testApp } from '../helpers/env.ts';
 
@@ -181,6 +183,59 @@ if (engines.length === 2) {
         const b = await grep(t.app, target, query, { engine: 'rg' });
         assert.deepEqual(strip(a), strip(b), JSON.stringify(q));
       }
+    });
+  });
+}
+
+for (const engine of engines) {
+  describe(`a search over a named file list (a text index's candidates), ${engine} engine`, () => {
+    let t: TestApp;
+    let root: string;
+    before(() => {
+      root = project();
+      t = testApp(root);
+    });
+    after(() => t.close());
+
+    /** Every path on disk, hidden, ignored, secret, binary and symlinked ones included. */
+    const everything = (rel = ''): string[] =>
+      readdirSync(path.join(root, rel), { withFileTypes: true }).flatMap((d) => {
+        const p = rel ? `${rel}/${d.name}` : d.name;
+        return d.isDirectory() ? everything(p) : [p];
+      });
+
+    it('answers and counts exactly as the walk over the same target, even when the list holds every file', async () => {
+      const queries: Partial<GrepQuery>[] = [
+        {},
+        { ignoreCase: true, context: 2 },
+        { pattern: 'return|helper', context: 1, limit: 3 },
+        { pattern: 'todo', literal: true, ignoreCase: true },
+        { pattern: 'helper', wordBoundary: true },
+        { glob: '**/*.log' },
+        { glob: 'generated.ts' },
+        { glob: '!*.md' },
+        { excludeDirs: ['deep'] },
+        { excludePaths: ['docs'] },
+        { pattern: 'W.RTER|naïve', ignoreCase: true },
+      ];
+      for (const scope of [undefined, 'src']) {
+        const target = resolveSafe(t.app.runtime.fs, t.app.workdirs, scope);
+        for (const q of queries) {
+          const query = { pattern: 'TODO', literal: false, ignoreCase: false, context: 0, limit: 50, ...q };
+          const files = admitFiles(t.app.runtime.fs, target, query, everything());
+          const label = `${scope ?? '.'} ${JSON.stringify(q)}`;
+          assert.deepEqual(await grep(t.app, target, query, { engine, files }), await grep(t.app, target, query, { engine }), label);
+          assert.deepEqual(await countMatches(t.app, target, query, { engine, files }), await countMatches(t.app, target, query, { engine }), label);
+        }
+      }
+    });
+
+    it('counts matching lines, the same number the search finds', async () => {
+      const target = resolveSafe(t.app.runtime.fs, t.app.workdirs, undefined);
+      const query = { pattern: 'TODO', literal: true, ignoreCase: false, context: 0, limit: 50 };
+      const counts = await countMatches(t.app, target, query, { engine });
+      const found = await grep(t.app, target, query, { engine });
+      assert.deepEqual(Object.fromEntries(counts), Object.fromEntries(found.files.map((f) => [f.path, f.lines.length])));
     });
   });
 }

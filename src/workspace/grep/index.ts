@@ -98,8 +98,8 @@ function withoutFiles(result: GrepResult, drop: (file: string) => boolean): Grep
  * Matching lines per file over the whole search (no line content, nothing formatted): ripgrep's
  * counts when it is installed, else the built-in engine's byte search.
  */
-export async function countMatches(deps: GrepDeps, target: SafePath, query: GrepQuery, options: Omit<GrepOptions, 'engine'> = {}): Promise<Map<string, number>> {
-  const rgPath = pickEngine(deps, 'auto', options.files);
+export async function countMatches(deps: GrepDeps, target: SafePath, query: GrepQuery, options: GrepOptions = {}): Promise<Map<string, number>> {
+  const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
   if (secretTarget(deps, target)) return new Map();
   const counts = rgPath
     ? await countRg(target, query, { rgPath, exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal }, options.files?.map((f) => f.relRoot))
