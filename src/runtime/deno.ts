@@ -7,6 +7,7 @@ import { nodeFs } from './node-fs.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
 import { bootIdentity, listProcesses, processStartTime, signalProcess, ticksSinceBoot } from './procfs.ts';
+import { watchTreeDeno } from './tree-watch.ts';
 import { writeStderr, writeStdout } from './std-streams.ts';
 import { cpuCount, parentPort, startWorker } from './deno-worker.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
@@ -25,6 +26,7 @@ interface DenoNamespace {
   cwd(): string;
   env: { get(name: string): string | undefined; toObject(): Record<string, string> };
   exit(code: number): never;
+  watchFs(path: string, options: { recursive: boolean }): AsyncIterable<{ kind: string; paths: string[] }> & { close(): void };
   addSignalListener(signal: string, handler: () => void): void;
   removeSignalListener(signal: string, handler: () => void): void;
   serve(
@@ -106,6 +108,7 @@ export function createDenoRuntime(): Runtime {
     cpuCount,
     startWorker,
     parentPort,
+    watch: (root, onChange, options) => watchTreeDeno((r, o) => Deno.watchFs(r, o), root, onChange, options),
     sha256Hex,
     exit: (code) => Deno.exit(code),
   };

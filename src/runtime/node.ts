@@ -7,6 +7,7 @@ import { cpuCount, parentPort, startWorker } from './node-worker.ts';
 import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
 import { bootIdentity, listProcesses, processStartTime, signalProcess, ticksSinceBoot } from './procfs.ts';
+import { watchTreeNode } from './tree-watch.ts';
 import { writeStderr, writeStdout } from './std-streams.ts';
 import type { FetchHandler, HttpListener, ListenOptions, Runtime, ShutdownSignal } from './types.ts';
 
@@ -78,6 +79,7 @@ export function createNodeRuntime(): Runtime {
     cpuCount,
     startWorker,
     parentPort,
+    watch: watchTreeNode,
     sha256Hex,
     exit: (code) => process.exit(code),
   };

@@ -161,9 +161,27 @@ export interface Runtime {
   startWorker(url: URL): WorkerHandle;
   /** Inside a worker: its link to the thread that started it; undefined on the main thread. */
   parentPort(): ParentPort | undefined;
+  /**
+   * Watches a folder tree for changes: `onChange` gets the changed paths (relative to `root`,
+   * `/`-separated; a new folder comes with what it already holds), undebounced. Resolves once
+   * watching has started; rejects when it cannot (no support, inotify limits reached) — the caller
+   * then falls back to its own checks.
+   */
+  watch(root: string, onChange: (paths: string[]) => void, options?: WatchOptions): Promise<TreeWatcher>;
   /** Hex SHA-256 of a string (used for stable per-project folder names). */
   sha256Hex(text: string): string;
   exit(code: number): never;
+}
+
+export interface WatchOptions {
+  /** Folders (relative to the root) whose changes nobody wants: not watched where that can be avoided, never reported. */
+  skip?: (relDir: string) => boolean;
+  /** The watch failed after it started (a limit reached while following new folders); it has stopped. */
+  onError?: (error: Error) => void;
+}
+
+export interface TreeWatcher {
+  close(): void;
 }
 
 /** An environment entry `name=value` (exact), or `name=value…` when `prefix` is set. */

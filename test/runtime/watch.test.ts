@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { TreeWatcher } from '../../src/runtime/types.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+
+/** Resolves once `seen` holds every path wanted; rejects after a generous deadline. */
+function waitFor(seen: Set<string>, wanted: string[], ms = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      if (wanted.every((w) => seen.has(w))) return resolve();
+      if (Date.now() - started > ms) return reject(new Error(`not reported: ${wanted.filter((w) => !seen.has(w)).join(', ')}; seen: ${[...seen].join(', ')}`));
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
+describe(`the runtime's tree watch (${runtime.name})`, () => {
+  let root: string;
+  let watcher: TreeWatcher;
+  const seen = new Set<string>();
+  before(async () => {
+    root = fixture({ 'src/a.ts': 'a\n', 'src/deep/b.ts': 'b\n', 'node_modules/x/index.js': 'x\n' });
+    watcher = await runtime.watch(root, (paths) => paths.forEach((p) => seen.add(p)), { skip: (rel) => rel === 'node_modules' || rel.startsWith('node_modules/') });
+  });
+  after(() => {
+    watcher.close();
+    removeDir(root);
+  });
+
+  it('reports an edited file in a nested folder, relative to the root', async () => {
+    writeFileSync(path.join(root, 'src/deep/b.ts'), 'b edited\n');
+    await waitFor(seen, ['src/deep/b.ts']);
+  });
+
+  it('follows a folder created later, with the files written into it', async () => {
+    mkdirSync(path.join(root, 'src/new/inner'), { recursive: true });
+    writeFileSync(path.join(root, 'src/new/inner/c.ts'), 'c\n');
+    await waitFor(seen, ['src/new/inner/c.ts']);
+    seen.clear();
+    writeFileSync(path.join(root, 'src/new/inner/c.ts'), 'c again\n');
+    await waitFor(seen, ['src/new/inner/c.ts']);
+  });
+
+  it('says nothing about a skipped folder', async () => {
+    seen.clear();
+    writeFileSync(path.join(root, 'node_modules/x/index.js'), 'x edited\n');
+    writeFileSync(path.join(root, 'src/a.ts'), 'a edited\n');
+    await waitFor(seen, ['src/a.ts']);
+    assert.deepEqual([...seen].filter((p) => p.startsWith('node_modules/')), []);
+  });
+
+  it('reports nothing once closed', async () => {
+    const quiet = new Set<string>();
+    const w = await runtime.watch(root, (paths) => paths.forEach((p) => quiet.add(p)));
+    w.close();
+    writeFileSync(path.join(root, 'src/a.ts'), 'a closed\n');
+    writeFileSync(path.join(root, 'src/deep/b.ts'), 'b closed\n');
+    // The still-open watcher sees the writes: by then the closed one would have too.
+    await waitFor(seen, ['src/deep/b.ts']);
+    assert.deepEqual([...quiet], []);
+  });
+
+  it('refuses to watch a folder that does not exist', async () => {
+    await assert.rejects(runtime.watch(path.join(root, 'missing'), () => {}));
+  });
+});
