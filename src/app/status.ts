@@ -5,6 +5,7 @@ import type { JobInfo } from '../exec/jobs.ts';
 import { gateDecisions, type GateDecisions, type RecentCall, recentCalls, savingsSeries, type UsageTotals, usageTotals } from '../kb/usage.ts';
 import { databaseBytes } from '../kb/open.ts';
 import type { KbStats } from '../kb/store.ts';
+import type { TextIndexStatus } from '../textindex/types.ts';
 import { VERSION } from '../version.ts';
 import type { AppContext } from './context.ts';
 
@@ -24,6 +25,8 @@ export interface StatusSnapshot {
   kb: (KbStats & { file: string; sources: { label: string; kind: string; chunks: number; bytes: number }[] }) | { file: string; error: string };
   /** How the gate tools find code now: the code index's state and progress, the scan engine. */
   codeSearch: string;
+  /** The code text index: its state, coverage and size; null without one. */
+  textIndex: TextIndexStatus | null;
   charsPerToken: number;
 }
 
@@ -36,7 +39,7 @@ export interface StatusOptions {
   recentLimit?: number;
 }
 
-export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs' | 'projectRoot' | 'runtime' | 'config' | 'processSessionId' | 'code'>, options: StatusOptions): Promise<StatusSnapshot> {
+export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs' | 'projectRoot' | 'runtime' | 'config' | 'processSessionId' | 'code' | 'textIndex'>, options: StatusOptions): Promise<StatusSnapshot> {
   const now = options.now ?? Date.now();
   await app.usage.flush();
   const empty: UsageTotals = { calls: 0, errors: 0, refusals: 0, replyBytes: 0, savedBytes: 0, byBasis: [], byTool: [] };
@@ -81,6 +84,7 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
     jobs,
     kb: kbPart,
     codeSearch: describeCodeSearch(app),
+    textIndex: app.textIndex?.status() ?? null,
     charsPerToken: app.config.estimation.charsPerToken,
   };
 }

@@ -24,7 +24,10 @@ describe(`the runtime's tree watch (${runtime.name})`, () => {
   const seen = new Set<string>();
   before(async () => {
     root = fixture({ 'src/a.ts': 'a\n', 'src/deep/b.ts': 'b\n', 'node_modules/x/index.js': 'x\n' });
-    watcher = await runtime.watch(root, (paths) => paths.forEach((p) => seen.add(p)), { skip: (rel) => rel === 'node_modules' || rel.startsWith('node_modules/') });
+    watcher = await runtime.watch(root, (paths) => {
+        for (const p of paths) seen.add(p);
+      },
+      { skip: (rel) => rel === 'node_modules' || rel.startsWith('node_modules/') });
   });
   after(() => {
     watcher.close();
@@ -55,7 +58,9 @@ describe(`the runtime's tree watch (${runtime.name})`, () => {
 
   it('reports nothing once closed', async () => {
     const quiet = new Set<string>();
-    const w = await runtime.watch(root, (paths) => paths.forEach((p) => quiet.add(p)));
+    const w = await runtime.watch(root, (paths) => {
+      for (const p of paths) quiet.add(p);
+    });
     w.close();
     writeFileSync(path.join(root, 'src/a.ts'), 'a closed\n');
     writeFileSync(path.join(root, 'src/deep/b.ts'), 'b closed\n');

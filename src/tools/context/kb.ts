@@ -13,6 +13,7 @@ import { searchKnowledge } from '../../kb/search.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { databaseUse } from '../../storage/database-users.ts';
 import { loadSqlite } from '../../storage/sqlite.ts';
+import { describeTextIndex } from '../gate/text-index-printer.ts';
 import { byAction, defineTool, type ToolCallContext } from '../registry.ts';
 import { formatFetch, formatIndexReport, formatPurge, formatSearch, formatStats } from './kb-printer.ts';
 import { formatUsage } from './usage-printer.ts';
@@ -95,7 +96,11 @@ async function stats(_args: Args, ctx: ToolCallContext) {
   const project = usageTotals(kb.db);
   const server = usageTotals(kb.db, { processSession: ctx.app.processSessionId });
   const usage = formatUsage(project, server, ctx.app.config.estimation.charsPerToken);
-  return { text: formatStats(s, ctx.app.kb.file, usage), structured: { ...s, session_id: s.sessionId, database: ctx.app.kb.file, usage: { project, server } } };
+  const textIndex = ctx.app.textIndex?.status();
+  return {
+    text: `${formatStats(s, ctx.app.kb.file, usage)}\n${describeTextIndex(textIndex)}`,
+    structured: { ...s, session_id: s.sessionId, database: ctx.app.kb.file, usage: { project, server }, textIndex: textIndex ?? null },
+  };
 }
 
 async function purge(args: Args, ctx: ToolCallContext) {
@@ -143,10 +148,13 @@ async function doctor(_args: Args, ctx: ToolCallContext) {
   }
   const use = databaseUse(ctx.app.runtime, ctx.app.kb.file);
   storage = { ...storage, users: use.users, writer: use.writer ?? null };
-  const report = { fts5: fts ? 'failed' : 'ok', storage, runtimes, session_id: ctx.app.processSessionId, warnings };
+  const textIndex = ctx.app.textIndex?.status();
+  if (textIndex?.state === 'unavailable') warnings.push(`text index unavailable${textIndex.error ? `: ${textIndex.error}` : ''}`);
+  const report = { fts5: fts ? 'failed' : 'ok', storage, runtimes, textIndex: textIndex ?? null, session_id: ctx.app.processSessionId, warnings };
   const text = [
     `FTS5: ${report.fts5}; database ${ctx.app.kb.file} (${storage.bytes} bytes${storage.documents === undefined ? '' : `, ${storage.documents} documents`})`,
     `open in ${use.users.length} process${use.users.length === 1 ? '' : 'es'}: ${use.users.map((u) => `pid ${u.pid}${u.pid === ctx.app.runtime.pid ? ' (this one)' : ''}`).join(', ') || 'none'}`,
+    describeTextIndex(textIndex),
     `runtimes: ${Object.entries(runtimes).map(([lang, cmd]) => `${lang}=${cmd ? cmd.split('/').pop() : 'missing'}`).join(' ')}`,
     `session_id: ${ctx.app.processSessionId}`,
     ...warnings.map((w) => `warning: ${w}`),

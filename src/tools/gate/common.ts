@@ -8,6 +8,7 @@ import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import type { ToolCallContext, ToolReply } from '../registry.ts';
 import { resolveFolder } from '../workdir-folder.ts';
 import { formatRefine } from './refine-printer.ts';
+import { textIndexProgressNote } from './text-index-printer.ts';
 
 export function resolveScope(ctx: ToolCallContext, scope: string | undefined): SafePath {
   const target = resolveFolder(ctx, scope, 'scope', 'pass a folder of the project, e.g. "src/"');
@@ -85,4 +86,15 @@ export async function reportIndexProgress(ctx: ToolCallContext): Promise<void> {
   if (ctx.app.graph.name === 'none') return;
   const s = ctx.app.code.status();
   if (s.state === 'building' && s.total > 0) await ctx.progress(s.done, s.total, `building the code index: ${s.done} of ${s.total} files (answering from a file scan meanwhile)`);
+}
+
+/**
+ * While the text index is being built, the search about to scan says how far it is: to the client
+ * when it asked for progress, and in the log.
+ */
+export async function reportTextIndexProgress(ctx: ToolCallContext): Promise<void> {
+  const s = ctx.app.textIndex?.status();
+  if (s?.state !== 'building') return;
+  ctx.app.logger.log('text_index_progress', { indexed: s.indexed, total: s.total, bytes: s.bytes });
+  if (s.total > 0) await ctx.progress(s.indexed, s.total, textIndexProgressNote(s));
 }

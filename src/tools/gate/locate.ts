@@ -6,7 +6,7 @@ import { distribution } from '../../retrieval/gatekeeper.ts';
 import { runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
-import { lineReader, passedGate, refineReply, reportIndexProgress, resolveScope, tokenBudget } from './common.ts';
+import { lineReader, passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveScope, tokenBudget } from './common.ts';
 
 const KINDS: Record<'definition' | 'reference' | 'any', Kind[] | undefined> = {
   definition: ['definition'],
@@ -40,6 +40,7 @@ export const locate = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     await reportIndexProgress(ctx);
+    await reportTextIndexProgress(ctx);
     const scope = resolveScope(ctx, args.scope);
     const { dispatched, items, decision } = await runGated(ctx.app, ctx.session.refusals, {
       tool: 'locate',

@@ -4,7 +4,7 @@ import { runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
-import { hitListBytes, passedGate, refineReply, reportIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
+import { hitListBytes, passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
   pattern: z.string().min(1).max(500),
@@ -31,6 +31,7 @@ export const search = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     await reportIndexProgress(ctx);
+    await reportTextIndexProgress(ctx);
     const scope = resolveScope(ctx, args.scope);
     const exclude = resolveExcludes(ctx, scope, args.exclude);
     const { dispatched, items, decision } = await runGated(ctx.app, ctx.session.refusals, {
