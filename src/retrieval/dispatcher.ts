@@ -115,8 +115,11 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
       deps.logger.log('dispatch_graph_miss', { query: req.query, shape });
       let hits = r.hits;
       if (r.capped) {
-        // Too common to collect every use: make sure its definitions are among the hits anyway.
-        const defs = await scan(deps, { pattern: definitionProbe(symbol), literal: false, wordBoundary: false, ignoreCase: false, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
+        // Too common to collect every use: make sure its definitions are among the hits anyway. A
+        // definition line names the symbol as a whole word, so only files the first scan counted can
+        // hold one: the probe reads those instead of the scope (it used to be a second full scan).
+        const within = r.counts ? [...r.counts.keys()] : undefined;
+        const defs = await scan(deps, { pattern: definitionProbe(symbol), literal: false, wordBoundary: false, ignoreCase: false, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal, within });
         const seen = new Set(hits.map((h) => `${h.file}:${h.line}`));
         hits = [...hits, ...defs.hits.filter((h) => h.kind === 'definition' && !seen.has(`${h.file}:${h.line}`))];
       }

@@ -5,8 +5,8 @@ import { isInside, type SafePath, type Workdirs } from '../security/resolve-safe
 import { judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
 import type { TextCandidates } from '../textindex/types.ts';
 import { admitFiles, type ListedFile } from '../workspace/grep/filelist.ts';
-import { countMatches, grep } from '../workspace/grep/index.ts';
-import type { GrepQuery } from '../workspace/grep/types.ts';
+import { countMatches, grep, scanList } from '../workspace/grep/index.ts';
+import type { GrepQuery, GrepResult } from '../workspace/grep/types.ts';
 import { kindOfLine } from './kinds.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
@@ -23,6 +23,11 @@ export interface ScanRequest {
   exclude: readonly string[];
   /** For symbol queries: classify lines against this name. */
   symbol?: string;
+  /**
+   * Only these files can match (relative to the workdir; from an earlier scan of the same scope for
+   * a text every match of this pattern holds): they are read instead of the scope being walked.
+   */
+  within?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -47,21 +52,28 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     // Unsorted ripgrep counts with every core; the lines are then read in path order.
     sorted: false,
   };
-  const listed = await indexCandidates(deps, req, query);
+  const listed = req.within ? [...req.within] : await indexCandidates(deps, req, query);
   deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex', ...(listed ? { files: listed.length } : {}) });
-  // Counts first (cheap: no line is built), then lines only from the files that hold the first
-  // SCAN_CAP + 1 matches: a refusal on a common term costs about what an answer on a rare one does.
-  const counts = await countMatches(deps, req.scope, query, { signal: req.signal, files: listed });
-  let total = 0;
-  const wanted: ListedFile[] = [];
-  for (const file of [...counts.keys()].sort()) {
-    if (total > SCAN_CAP) break;
-    total += counts.get(file)!;
-    const abs = path.join(req.scope.workdir, file);
-    wanted.push({ abs, relRoot: file, size: deps.runtime.fs.statSync(abs)?.size ?? 0 });
+  let counts: Map<string, number>;
+  let result: GrepResult;
+  if (listed) {
+    // The index's candidates: each read once, counted on its bytes, lines built for the first files only.
+    ({ counts, result } = await scanList(deps, req.scope, { ...query, sorted: true }, listed, req.signal));
+  } else {
+    // Counts first (cheap: no line is built), then lines only from the files that hold the first
+    // SCAN_CAP + 1 matches: a refusal on a common term costs about what an answer on a rare one does.
+    counts = await countMatches(deps, req.scope, query, { signal: req.signal });
+    let total = 0;
+    const wanted: ListedFile[] = [];
+    for (const file of [...counts.keys()].sort()) {
+      if (total > SCAN_CAP) break;
+      total += counts.get(file)!;
+      const abs = path.join(req.scope.workdir, file);
+      wanted.push({ abs, relRoot: file, size: deps.runtime.fs.statSync(abs)?.size ?? 0 });
+    }
+    if (!wanted.length) return { hits: [], capped: false };
+    result = await grep(deps, req.scope, { ...query, sorted: true }, { signal: req.signal, files: wanted });
   }
-  if (!wanted.length) return { hits: [], capped: false };
-  const result = await grep(deps, req.scope, { ...query, sorted: true }, { signal: req.signal, files: wanted });
   const needle = req.symbol ?? (req.literal ? req.pattern : undefined);
   // A pattern that only leads to the symbol (the definition probe) matches elsewhere on the line.
   const engineFindsNeedle = req.literal || req.symbol === undefined;
@@ -84,7 +96,7 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
  * index, it cannot narrow this query (not built yet, no required trigram), or the scope is not under
  * the root it indexes: then the whole scope is scanned.
  */
-async function indexCandidates(deps: RetrievalDeps, req: ScanRequest, query: GrepQuery): Promise<ListedFile[] | undefined> {
+async function indexCandidates(deps: RetrievalDeps, req: ScanRequest, query: GrepQuery): Promise<string[] | undefined> {
   const index = deps.textIndex;
   if (!index || req.scope.workdir !== deps.workdirs.dirs[0] || req.scope.path !== req.scope.real) return undefined;
   if (!deps.runtime.fs.statSync(req.scope.real)?.isDirectory) return undefined;
@@ -100,9 +112,9 @@ async function indexCandidates(deps: RetrievalDeps, req: ScanRequest, query: Gre
     deps.logger.log('text_index_scan', { state: s.state, indexed: s.indexed, total: s.total });
     return undefined;
   }
-  const listed = admitFiles(deps.runtime.fs, req.scope, query, found.files);
+  const listed = admitFiles(deps.runtime.fs, req.scope, query, found.files, { stat: false });
   deps.logger.log('text_candidates', { candidates: found.files.length, admitted: listed.length, ruledOut: found.ruledOut });
-  return listed;
+  return listed.map((f) => f.relRoot);
 }
 
 function findIndex(text: string, needle: string, ignoreCase: boolean): number {

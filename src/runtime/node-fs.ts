@@ -24,9 +24,10 @@ function toEntry(d: fs.Dirent): DirEntry {
   return { name: d.name, isFile: d.isFile(), isDirectory: d.isDirectory(), isSymbolicLink: d.isSymbolicLink() };
 }
 
-function statOrUndefined(fn: () => fs.Stats): FileStat | undefined {
+function statOrUndefined(fn: () => fs.Stats | undefined): FileStat | undefined {
   try {
-    return toStat(fn());
+    const st = fn();
+    return st ? toStat(st) : undefined;
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
@@ -107,18 +108,47 @@ const files: SyncFiles = {
   },
 };
 
+/** A regular file's bytes, opened without following a final symlink; undefined for anything else or past maxBytes. */
+function readRegularFileSync(p: string, maxBytes: number): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch {
+    return undefined; // missing, a symlink (ELOOP), unreadable
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    const out = new Uint8Array(st.size);
+    let at = 0;
+    while (at < out.length) {
+      const n = fs.readSync(fd, out, at, out.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return at === out.length ? out : out.subarray(0, at);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export const nodeFs: RuntimeFs = {
   readTextFile: (p) => fs.promises.readFile(p, 'utf8'),
   readTextFileSync: (p) => fs.readFileSync(p, 'utf8'),
   readFile: async (p) => new Uint8Array(await fs.promises.readFile(p)),
+  readRegularFileSync,
   writeFileAtomicSync,
   openAppendSync,
   mkdirSync: (p, o) => void fs.mkdirSync(p, { recursive: o?.recursive ?? false, mode: o?.mode }),
   chmodSync: (p, m) => fs.chmodSync(p, m),
   renameSync: (a, b) => fs.renameSync(a, b),
   removeSync: (p, o) => fs.rmSync(p, { recursive: o?.recursive ?? false, force: true }),
-  statSync: (p) => statOrUndefined(() => fs.statSync(p)),
-  lstatSync: (p) => statOrUndefined(() => fs.lstatSync(p)),
+  // throwIfNoEntry: a missing path is common on hot paths (a .gitignore looked for in every folder),
+  // and a thrown error costs far more than the stat.
+  statSync: (p) => statOrUndefined(() => fs.statSync(p, { throwIfNoEntry: false })),
+  lstatSync: (p) => statOrUndefined(() => fs.lstatSync(p, { throwIfNoEntry: false })),
   stat: (p) => statOrUndefinedAsync(() => fs.promises.stat(p)),
   lstat: (p) => statOrUndefinedAsync(() => fs.promises.lstat(p)),
   realpathSync: (p) => fs.realpathSync(p),

@@ -25,6 +25,12 @@ export interface RuntimeFs {
   readTextFile(path: string): Promise<string>;
   readTextFileSync(path: string): string;
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * A regular file's bytes in one synchronous step (open without following a final symlink, fstat,
+   * read): undefined when it is missing, unreadable, a symlink or not a regular file, or larger than
+   * `maxBytes`. For scans over many small files, where the async round trips cost more than the reads.
+   */
+  readRegularFileSync(path: string, maxBytes: number): Uint8Array | undefined;
   /** Writes through a temporary file and a rename, so a crash never leaves a half-written file. */
   writeFileAtomicSync(path: string, data: string | Uint8Array, mode?: number): void;
   /** Opens (creating with `mode`) a file for appending; returns a small append handle. */

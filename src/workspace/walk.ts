@@ -47,6 +47,8 @@ interface IgnoreLayer {
 
 function loadGitignore(fs: RuntimeFs, root: string, dirRel: string): IgnoreLayer | undefined {
   const file = path.join(root, dirRel, '.gitignore');
+  // Most folders have none: a stat that finds nothing is cheaper than a read that throws.
+  if (!fs.statSync(file)) return undefined;
   let text: string;
   try {
     text = fs.readTextFileSync(file);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { definitionProbe } from '../../src/retrieval/dispatcher.ts';
 import { scan } from '../../src/retrieval/fileio.ts';
 import type { RetrievalDeps } from '../../src/retrieval/types.ts';
 import type { SafePath } from '../../src/security/resolve-safe.ts';
@@ -143,6 +144,21 @@ for (const setup of setups) {
         t.app.textIndex = undefined;
       }
       assert.match(full[3]!, /refused/);
+    });
+
+    it('probes for definitions of a too-common symbol in the files that name it, with the answer of a full probe', async () => {
+      writeFileSync(path.join(root, 'big/def.c'), 'int common;\nstatic void common(void) {}\n#define common 1\n');
+      try {
+        const scope = scopeOf(root, '');
+        const uses = await scan(t.app, { pattern: 'common', literal: true, wordBoundary: true, ignoreCase: false, scope, exclude: [], symbol: 'common' });
+        assert.equal(uses.capped, true);
+        const probe = { pattern: definitionProbe('common'), literal: false, wordBoundary: false, ignoreCase: false, scope, exclude: [], symbol: 'common' };
+        const full = await scan(t.app, probe);
+        assert.deepEqual(await scan(t.app, { ...probe, within: [...uses.counts!.keys()] }), full);
+        assert.deepEqual(full.hits.map((h) => `${h.file}:${h.line}`), ['big/def.c:1', 'big/def.c:2', 'big/def.c:3']);
+      } finally {
+        rmSync(path.join(root, 'big/def.c'));
+      }
     });
 
     it('scans as before when the index cannot narrow the query', async () => {

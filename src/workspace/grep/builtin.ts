@@ -1,6 +1,7 @@
 // The pure-TypeScript search engine: the same answers as ripgrep for the flags ctx_fs offers
 // (gitignore-aware walk, hidden files skipped, binaries and huge files skipped, sorted by path).
 import { Buffer } from 'node:buffer';
+import * as path from 'node:path';
 import type { RuntimeFs } from '../../runtime/types.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
 import { isSecretPath } from '../../security/secret-files.ts';
@@ -53,19 +54,23 @@ function createPacer(signal: AbortSignal | undefined): Pacer {
     },
     async turn() {
       left = YIELD_EVERY_CHARS;
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // setImmediate, not setTimeout(0): I/O and other calls get their turn either way, but a timer
+      // costs 1–2 ms each (100 turns: 113 ms vs 1 ms on Node, 216 vs 4 on Deno, measured here).
+      await new Promise((resolve) => setImmediate(resolve));
       return !signal?.aborted;
     },
   };
 }
 
-async function searchText(text: string, relPath: string, regex: LinearRegex, context: number, pacer: Pacer): Promise<GrepFile | undefined> {
+/** `required`: text every matching line holds (a line without it is not matched against the regex). */
+async function searchText(text: string, relPath: string, regex: LinearRegex, context: number, pacer: Pacer, required?: string): Promise<GrepFile | undefined> {
   const lines = text.split('\n');
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   const hits = new Map<number, number | undefined>();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (pacer.due(line.length + 1) && !(await pacer.turn())) return undefined;
+    if (required !== undefined && !line.includes(required)) continue;
     if (regex.test(line)) hits.set(i, line.length <= LOCATE_MAX_CHARS ? regex.indexIn(line) : undefined);
   }
   if (!hits.size) return undefined;
@@ -121,7 +126,7 @@ async function textBytes(fs: RuntimeFs, c: Candidate): Promise<Uint8Array | unde
   } catch {
     return undefined;
   }
-  if (bytes.length > MAX_SEARCH_FILE_BYTES || bytes.includes(0)) return undefined; // binary
+  if (bytes.length > MAX_SEARCH_FILE_BYTES || isBinary(bytes)) return undefined;
   return bytes;
 }
 
@@ -133,6 +138,7 @@ export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQu
   const regex = compilePattern(query);
   const pacer = createPacer(signal);
   const prefilter = literalPrefilter(query);
+  const required = requiredText(query);
   const files: GrepFile[] = [];
   let matches = 0;
   let truncated = false;
@@ -141,7 +147,7 @@ export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQu
     if (signal?.aborted) break;
     const bytes = await textBytes(fs, c);
     if (!bytes || !prefilter(bytes)) continue;
-    const found = await searchText(new TextDecoder().decode(bytes), c.relRoot, regex, query.context, pacer);
+    const found = await searchText(new TextDecoder().decode(bytes), c.relRoot, regex, query.context, pacer, required);
     if (signal?.aborted) break;
     if (!found) continue;
     // One match past the limit is enough to know the answer was cut.
@@ -158,6 +164,52 @@ export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQu
     }
   }
   return { engine: 'builtin', matches, truncated, files };
+}
+
+export interface ListScan {
+  /** Matching lines per file, for every file (files without any left out). */
+  counts: Map<string, number>;
+  /** The lines of the first files in path order, up to `query.limit` matches (truncated past it). */
+  result: GrepResult;
+}
+
+/**
+ * One pass over named files (relative to the workdir, admitted by the walk's rules; symlinks, files
+ * that are not regular and files past the size limit are skipped as they are read): each is read
+ * once, counted on its raw bytes, and only those whose lines are returned are decoded and split.
+ */
+export async function scanListBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQuery, list: readonly string[], signal?: AbortSignal): Promise<ListScan> {
+  const counter = lineCounter(query);
+  const regex = compilePattern(query);
+  const required = requiredText(query);
+  const needle = required === undefined ? undefined : Buffer.from(required, 'utf8');
+  const exact = query.literal && !query.wordBoundary && !query.ignoreCase;
+  const pacer = createPacer(signal);
+  const counts = new Map<string, number>();
+  const files: GrepFile[] = [];
+  let matches = 0;
+  let truncated = false;
+  for (const relRoot of [...list].sort()) {
+    if (signal?.aborted) break;
+    const bytes = fs.readRegularFileSync(path.join(target.workdir, relRoot), MAX_SEARCH_FILE_BYTES);
+    if (!bytes || isBinary(bytes)) continue;
+    if (pacer.due(bytes.length) && !(await pacer.turn())) break;
+    const n = counter(bytes);
+    if (n === 0) continue;
+    counts.set(relRoot, n);
+    if (truncated) continue;
+    if (matches >= query.limit) {
+      truncated = true;
+      continue;
+    }
+    const found = needle && query.context === 0 ? matchLinesOf(bytes, relRoot, needle, regex, exact) : await searchText(new TextDecoder().decode(bytes), relRoot, regex, query.context, pacer, required);
+    if (!found) continue;
+    const { lines, kept } = keepMatches(found.lines, query.limit - matches, query.context);
+    matches += kept;
+    files.push({ path: found.path, lines });
+    if (kept < found.lines.filter((l) => l.match).length) truncated = true;
+  }
+  return { counts, result: { engine: 'builtin', matches, truncated, files } };
 }
 
 /**
@@ -182,6 +234,11 @@ export async function countBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQ
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
+/** A NUL byte anywhere: both engines skip the file (Buffer's indexOf is a memchr; Uint8Array's includes walks element by element). */
+function isBinary(bytes: Uint8Array): boolean {
+  return asBuffer(bytes).indexOf(0) >= 0;
+}
+
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -192,14 +249,20 @@ function lineText(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', from, end);
 }
 
-/** What every match must contain, as bytes (case-sensitive queries only), and whether finding it is the match. */
-function requiredBytes(query: GrepQuery): { needle: Buffer; exact: boolean } | undefined {
+/** Text every matching line holds (case-sensitive queries only): the literal, or the longest run a regex requires. */
+function requiredText(query: GrepQuery): string | undefined {
   if (query.ignoreCase || !query.pattern) return undefined;
-  if (query.literal) return query.pattern.includes('\n') ? undefined : { needle: Buffer.from(query.pattern, 'utf8'), exact: !query.wordBoundary };
+  if (query.literal) return query.pattern.includes('\n') ? undefined : query.pattern;
   const runs = requiredLiterals(query.pattern);
   if (!runs.length) return undefined;
-  const longest = runs.reduce((a, b) => (Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a));
-  return { needle: Buffer.from(longest, 'utf8'), exact: false };
+  return runs.reduce((a, b) => (Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a));
+}
+
+/** What every match must contain, as bytes (case-sensitive queries only), and whether finding it is the match. */
+function requiredBytes(query: GrepQuery): { needle: Buffer; exact: boolean } | undefined {
+  const text = requiredText(query);
+  if (text === undefined) return undefined;
+  return { needle: Buffer.from(text, 'utf8'), exact: query.literal && !query.wordBoundary };
 }
 
 /** A quick test on a file's bytes: false only when no line of it can match. */
@@ -207,6 +270,34 @@ function literalPrefilter(query: GrepQuery): (bytes: Uint8Array) => boolean {
   const required = requiredBytes(query);
   if (!required) return () => true;
   return (bytes) => asBuffer(bytes).includes(required.needle);
+}
+
+/**
+ * A file's match lines found from its raw bytes: only lines holding `needle` (the text every match
+ * requires) are decoded and tested, line numbers come from counting newlines between them. The same
+ * lines, texts and match positions as searchText with no context.
+ */
+function matchLinesOf(bytes: Uint8Array, relPath: string, needle: Buffer, regex: LinearRegex, exact: boolean): GrepFile | undefined {
+  const literal = exact ? needle.toString('utf8') : undefined;
+  const buf = asBuffer(bytes);
+  const lines: GrepLine[] = [];
+  let lineNo = 1;
+  let counted = 0;
+  let at = buf.indexOf(needle);
+  while (at >= 0) {
+    const start = buf.lastIndexOf(10, at) + 1;
+    for (let nl = buf.indexOf(10, counted); nl >= 0 && nl < start; nl = buf.indexOf(10, nl + 1)) lineNo++;
+    counted = start;
+    const nl = buf.indexOf(10, at + needle.length);
+    const end = nl < 0 ? buf.length : nl;
+    const text = lineText(buf, start, end);
+    // A plain literal: finding it is the match, and its first place in the line is where it starts.
+    if (literal !== undefined) lines.push(matchLine(lineNo, text, text.length <= LOCATE_MAX_CHARS ? text.indexOf(literal) : undefined));
+    else if (regex.test(text)) lines.push(matchLine(lineNo, text, text.length <= LOCATE_MAX_CHARS ? regex.indexIn(text) : undefined));
+    if (nl < 0) break;
+    at = buf.indexOf(needle, nl + 1);
+  }
+  return lines.length ? { path: relPath, lines } : undefined;
 }
 
 /** Counts a file's matching lines (split at \n, as the engine splits them). */

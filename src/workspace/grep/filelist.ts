@@ -14,14 +14,17 @@ export interface ListedFile {
   abs: string;
   /** Relative to the workdir, `/`-separated. */
   relRoot: string;
-  size: number;
+  /** Unknown when the list was admitted without a stat (the reader checks as it reads). */
+  size?: number;
 }
 
 /**
  * The files of `files` (relative to the target's workdir) that a full search of `target` (a folder)
- * would search, sorted by path. Files that do not exist (deleted since indexing) are left out.
+ * would search, sorted by path. With `stat` (the default) each file is looked at too: symlinks,
+ * files that are not regular, too big or gone (deleted since indexing) are left out; without it the
+ * reader must skip those itself (readRegularFileSync does).
  */
-export function admitFiles(fs: RuntimeFs, target: SafePath, query: Pick<GrepQuery, 'glob' | 'excludeDirs' | 'excludePaths'>, files: Iterable<string>): ListedFile[] {
+export function admitFiles(fs: RuntimeFs, target: SafePath, query: Pick<GrepQuery, 'glob' | 'excludeDirs' | 'excludePaths'>, files: Iterable<string>, options: { stat?: boolean } = {}): ListedFile[] {
   const judge = createPathJudge(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, excludeDirs: new Set(query.excludeDirs ?? []) });
   const baseRel = target.relative;
   const excluded = (query.excludePaths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
@@ -37,6 +40,10 @@ export function admitFiles(fs: RuntimeFs, target: SafePath, query: Pick<GrepQuer
     const relBase = baseRel ? relRoot.slice(baseRel.length + 1) : relRoot;
     if (!passesGlob(relBase, verdict.ignored)) continue;
     const abs = path.join(target.workdir, relRoot);
+    if (options.stat === false) {
+      out.push({ abs, relRoot });
+      continue;
+    }
     const st = fs.lstatSync(abs);
     if (!st?.isFile || st.isSymbolicLink || st.size > MAX_SEARCH_FILE_BYTES) continue;
     out.push({ abs, relRoot, size: st.size });

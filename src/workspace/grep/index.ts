@@ -6,7 +6,7 @@ import type { Executor } from '../../exec/executor.ts';
 import type { Runtime } from '../../runtime/types.ts';
 import type { SafePath, Workdirs } from '../../security/resolve-safe.ts';
 import { judgeSecret, judgeSecretPath } from '../../security/secret-files.ts';
-import { countBuiltin, grepBuiltin } from './builtin.ts';
+import { countBuiltin, grepBuiltin, type ListScan, scanListBuiltin } from './builtin.ts';
 import type { ListedFile } from './filelist.ts';
 import { countRg, grepRg } from './rg.ts';
 import type { GrepQuery, GrepResult } from './types.ts';
@@ -57,7 +57,7 @@ function pickEngine(deps: GrepDeps, engine: GrepEngine, files: readonly ListedFi
   if (engine === 'rg' && !rgPath) throw new AppError(ErrorCode.Unavailable, 'rg (ripgrep) is not on PATH', { hint: 'install ripgrep' });
   if (!files || engine === 'rg') return rgPath;
   let bytes = 0;
-  for (const f of files) bytes += f.size;
+  for (const f of files) bytes += f.size ?? 0;
   return bytes <= LIST_BUILTIN_MAX_BYTES ? undefined : rgPath;
 }
 
@@ -78,13 +78,10 @@ export async function grep(deps: GrepDeps, target: SafePath, query: GrepQuery, o
   const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
   if (secretTarget(deps, target)) return { engine: rgPath ? 'rg' : 'builtin', matches: 0, truncated: false, files: [] };
   const rgOptions = { exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal };
-  let result = rgPath
+  // Over a list, ripgrep's end-of-file message says which named files were binary (grepRg drops them).
+  const result = rgPath
     ? await grepRg(target, query, { rgPath, ...rgOptions }, options.files?.map((f) => f.relRoot))
     : await grepBuiltin(deps.runtime.fs, target, query, options.signal, options.files);
-  if (rgPath && options.files) {
-    const binary = await binaryAmong(deps, target, result.files.map((f) => f.path));
-    if (binary.size) result = withoutFiles(result, (f) => binary.has(f));
-  }
   return withoutFiles(result, reachedThroughLink(deps, target));
 }
 
@@ -108,4 +105,17 @@ export async function countMatches(deps: GrepDeps, target: SafePath, query: Grep
   const secret = reachedThroughLink(deps, target);
   for (const file of counts.keys()) if (secret(file)) counts.delete(file);
   return counts;
+}
+
+/**
+ * Counts and lines in one pass over named files (a text index's candidates, admitted by the walk's
+ * rules): matching lines per file for all of them, the lines of the first files in path order up to
+ * `query.limit` matches. The built-in engine reads each candidate once, in process.
+ */
+export async function scanList(deps: GrepDeps, target: SafePath, query: GrepQuery, list: readonly string[], signal?: AbortSignal): Promise<ListScan> {
+  if (secretTarget(deps, target)) return { counts: new Map(), result: { engine: 'builtin', matches: 0, truncated: false, files: [] } };
+  const { counts, result } = await scanListBuiltin(deps.runtime.fs, target, query, list, signal);
+  const secret = reachedThroughLink(deps, target);
+  for (const file of counts.keys()) if (secret(file)) counts.delete(file);
+  return { counts, result: withoutFiles(result, secret) };
 }
