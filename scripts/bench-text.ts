@@ -1,0 +1,173 @@
+// Text search benchmark on the Linux 6.1 tree (issue 14): the gate's `search` and `locate` through
+// the real tools (in-process app, file scans only: graph backend none), side by side with `rg -c`
+// on the same query in the same run.
+//
+//   node --import tsx scripts/bench-text.ts [runs=5] [--oracle]
+//
+// 1. first query: a fresh app's first search vs rg -c (no index has been built by then).
+// 2. search: rare, common and absent literals, a regex, a refused common term; median of `runs`.
+// 3. locate on sampled kernel symbols (kind definition); median.
+// When the app has a text index (app.textIndex, wired by the app), sections 2–3 run again once it
+// reports ready ("warm index"). Without one the script says "no index" and the figures are scans.
+// --oracle: sections 2–3 once more with a stand-in index whose candidates are exactly the files
+// `rg -l` names (computed before the timed runs): what verifying an ideal index's candidates costs,
+// not a real index.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { createAppContext } from '../src/app/bootstrap.ts';
+import { type AppContext, createClientSession } from '../src/app/context.ts';
+import { loadRuntime } from '../src/runtime/index.ts';
+import type { TextIndexReader, TextQuery } from '../src/textindex/types.ts';
+import { TOOLS } from '../src/tools/index.ts';
+import { createToolRegistry } from '../src/tools/registry.ts';
+
+const ROOT = '/tmp/linux-full/linux-source-6.1';
+const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
+const oracle = process.argv.includes('--oracle');
+
+interface Query {
+  label: string;
+  pattern: string;
+  regex?: boolean;
+}
+const SEARCHES: Query[] = [
+  { label: 'rare literal', pattern: 'vfs_fsync_range' },
+  { label: 'common literal', pattern: 'kmalloc_array' },
+  { label: 'absent literal', pattern: 'PathDeniedError' },
+  { label: 'regex', pattern: 'retry.*count', regex: true },
+  { label: 'refused common', pattern: 'spin_lock_irqsave' },
+];
+const SYMBOLS = ['vfs_read', 'kernel_clone', 'do_sys_open', 'tcp_sendmsg', 'ext4_fill_super', 'inode_permission', 'list_add', 'copy_from_user', 'sk_buff', 'alloc_pages'];
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+function rgCount(q: { pattern: string; regex?: boolean; word?: boolean }): number {
+  const started = performance.now();
+  const args = ['--no-config', '--count', ...(q.regex ? [] : ['--fixed-strings']), ...(q.word ? ['--word-regexp'] : []), '--regexp', q.pattern, '.'];
+  spawnSync('rg', args, { cwd: ROOT, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
+  return performance.now() - started;
+}
+
+function makeApp(runtime: Awaited<ReturnType<typeof loadRuntime>>, dataDir: string): AppContext {
+  const env: Record<string, string> = { ...runtime.env.toObject(), CTXGATE_DATA_DIR: dataDir };
+  return createAppContext({ ...runtime, env: { get: (n) => env[n], toObject: () => env } }, { projectRoot: ROOT, debug: false, graphBackend: 'none' });
+}
+
+function caller(app: AppContext) {
+  const registry = createToolRegistry(TOOLS);
+  return async (tool: string, args: Record<string, unknown>) => {
+    const started = performance.now();
+    const r = await registry.call(tool, args, { app, session: createClientSession(crypto.randomUUID()), signal: new AbortController().signal, progress: async () => undefined });
+    const ms = performance.now() - started;
+    if (r.isError) throw new Error(`${tool} ${JSON.stringify(args)}: ${r.content[0]?.text}`);
+    return { ms, text: r.content[0]!.text };
+  };
+}
+
+/** A stand-in index: exactly the files rg -l names for the query (computed on first use, then cached). */
+function oracleIndex(): TextIndexReader & { prepare(q: TextQuery): void } {
+  const cache = new Map<string, string[]>();
+  const key = (q: TextQuery) => `${q.literal}:${q.ignoreCase}:${q.pattern}`;
+  const prepare = (q: TextQuery) => {
+    if (cache.has(key(q))) return;
+    const args = ['--no-config', '--files-with-matches', '--no-ignore', '--hidden', ...(q.literal ? ['--fixed-strings'] : []), ...(q.ignoreCase ? ['--ignore-case'] : []), '--regexp', q.pattern, '.'];
+    const r = spawnSync('rg', args, { cwd: ROOT, maxBuffer: 1 << 28, encoding: 'utf8' });
+    cache.set(
+      key(q),
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((f) => f.replace(/^\.\//, ''))
+        .sort(),
+    );
+  };
+  return {
+    prepare,
+    async candidates(q, scope) {
+      prepare(q);
+      const files = cache.get(key(q))!.filter((f) => !scope || f.startsWith(`${scope}/`));
+      return { files, ruledOut: 78_579 - files.length };
+    },
+    touched() {},
+    status: () => ({ state: 'ready', indexed: 78_579, total: 78_579, bytes: 0 }),
+  };
+}
+
+async function section(title: string, call: ReturnType<typeof caller>): Promise<void> {
+  console.log(`\n${title} (load ${load()})`);
+  console.log('query                         gate ms   rg -c ms   ratio   answer');
+  const ratios: number[] = [];
+  for (const q of SEARCHES) {
+    await call('search', { pattern: q.pattern, regex: q.regex ?? false }); // warm
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    let text = '';
+    for (let i = 0; i < runs; i++) {
+      const r = await call('search', { pattern: q.pattern, regex: q.regex ?? false });
+      ours.push(r.ms);
+      text = r.text;
+      theirs.push(rgCount(q));
+    }
+    const ratio = median(ours) / median(theirs);
+    ratios.push(ratio);
+    console.log(
+      `${`${q.label} ${q.pattern}`.padEnd(30)}${median(ours).toFixed(0).padStart(7)}${median(theirs).toFixed(0).padStart(11)}${ratio.toFixed(2).padStart(8)}   ${text.split('\n')[0]!.slice(0, 60)}`,
+    );
+  }
+  console.log(`search median ratio: ${median(ratios).toFixed(2)}× rg -c`);
+  const locateMs: number[] = [];
+  const rgMs: number[] = [];
+  for (const s of SYMBOLS) {
+    await call('locate', { query: s, kind: 'definition' }); // warm
+    locateMs.push((await call('locate', { query: s, kind: 'definition' })).ms);
+    rgMs.push(rgCount({ pattern: s, word: true }));
+  }
+  console.log(`locate (kind definition) on ${SYMBOLS.length} symbols: median ${median(locateMs).toFixed(0)} ms (min ${Math.min(...locateMs).toFixed(0)}, max ${Math.max(...locateMs).toFixed(0)}); rg -c -w median ${median(rgMs).toFixed(0)} ms`);
+}
+
+if (!existsSync(ROOT)) throw new Error(`${ROOT} is missing: see scripts/bench-gate.ts for how it is unpacked`);
+if (/^\/\*$/m.test(readFileSync(path.join(ROOT, '.gitignore'), 'utf8'))) throw new Error('the tree still has Debian\'s "/*" gitignore rule: run scripts/bench-gate.ts linux once');
+const runtime = await loadRuntime();
+console.log(`Linux 6.1 tree ${ROOT}; ${runtime.name} ${runtime.version}; rg ${spawnSync('rg', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]}; ${runs} runs per query; load ${load()}`);
+
+// 1. A fresh app's first query (page cache warm: rg ran first).
+{
+  rgCount({ pattern: 'kmalloc_array' });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-text-'));
+  const app = makeApp(runtime, dataDir);
+  const call = caller(app);
+  const rg = rgCount({ pattern: 'kmalloc_array' });
+  const first = await call('search', { pattern: 'kmalloc_array' });
+  console.log(`\nfirst query, fresh app (${app.textIndex ? `text index ${app.textIndex.status().state}` : 'no index'}): search kmalloc_array ${first.ms.toFixed(0)} ms vs rg -c ${rg.toFixed(0)} ms = ${(first.ms / rg).toFixed(2)}×`);
+
+  // 2–3. Warm figures: scans, or the index once ready.
+  const index = app.textIndex;
+  if (!index) {
+    await section('no index (app.textIndex is not wired): every query is a scan', call);
+  } else {
+    await section(`index ${index.status().state}: before it is ready`, call);
+    const started = performance.now();
+    while (index.status().state === 'building' || index.status().state === 'idle') {
+      await new Promise((r) => setTimeout(r, 2000));
+      const s = index.status();
+      console.log(`  index ${s.state}: ${s.indexed}/${s.total} files, ${s.bytes} bytes, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+    await section(`warm index (${JSON.stringify(index.status())})`, call);
+  }
+  if (oracle) {
+    const stand = oracleIndex();
+    app.textIndex = stand;
+    await section('oracle candidates (exactly the files rg -l names; NOT a real index: the cost of verifying ideal candidates)', call);
+  }
+  await app.lifecycle.shutdown('bench done');
+  rmSync(dataDir, { recursive: true, force: true });
+}
