@@ -45,17 +45,31 @@ interface IgnoreLayer {
   rules: Ignore;
 }
 
+/**
+ * Parsed .gitignore files by path, kept while their size and mtime stay the same: parsing is the
+ * costly part, and each parsed set remembers the verdicts it gave (a search over an index's
+ * candidates judges thousands of paths against the same few files, query after query).
+ */
+const parsed = new Map<string, { size: number; mtimeMs: number; rules: Ignore }>();
+const PARSED_LIMIT = 4096;
+
 function loadGitignore(fs: RuntimeFs, root: string, dirRel: string): IgnoreLayer | undefined {
   const file = path.join(root, dirRel, '.gitignore');
   // Most folders have none: a stat that finds nothing is cheaper than a read that throws.
-  if (!fs.statSync(file)) return undefined;
+  const st = fs.statSync(file);
+  if (!st?.isFile) return undefined;
+  const known = parsed.get(file);
+  if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) return { dir: dirRel, rules: known.rules };
   let text: string;
   try {
     text = fs.readTextFileSync(file);
   } catch {
     return undefined;
   }
-  return { dir: dirRel, rules: ignore().add(text) };
+  const rules = ignore().add(text);
+  if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value!);
+  parsed.set(file, { size: st.size, mtimeMs: st.mtimeMs, rules });
+  return { dir: dirRel, rules };
 }
 
 /** True when the deepest .gitignore with an opinion on this path says "ignored". */

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createPathJudge, walk } from '../../src/workspace/walk.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+
+async function files(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of walk(runtime.fs, { root, base: root, includeHidden: false, respectGitignore: true, listOnlyDirs: new Set() })) if (e.type === 'file') out.push(e.relRoot);
+  return out;
+}
+
+describe('.gitignore rules, parsed once and kept while the file is unchanged', () => {
+  let root: string;
+  before(() => {
+    root = fixture({ '.gitignore': '*.log\n', 'a.ts': '', 'b.log': '', 'sub/c.log': '', 'sub/d.ts': '' });
+  });
+  after(() => removeDir(root));
+
+  it('sees an edited .gitignore at once, in the walk and in the per-path judge', async () => {
+    assert.deepEqual(await files(root), ['a.ts', 'sub/d.ts']);
+    const judge = () => createPathJudge(runtime.fs, { root, base: root, includeHidden: false, respectGitignore: true });
+    assert.deepEqual(judge().judge('b.log'), { ignored: true });
+    writeFileSync(path.join(root, '.gitignore'), '*.ts\n');
+    // The same size as before: the new mtime is what says the rules changed.
+    const past = new Date(Date.now() + 5000);
+    utimesSync(path.join(root, '.gitignore'), past, past);
+    assert.deepEqual(await files(root), ['b.log', 'sub/c.log']);
+    assert.deepEqual(judge().judge('b.log'), { ignored: false });
+    assert.deepEqual(judge().judge('sub/d.ts'), { ignored: true });
+  });
+
+  it('sees a .gitignore that appears in a folder that had none', async () => {
+    writeFileSync(path.join(root, 'sub/.gitignore'), '!d.ts\n');
+    assert.deepEqual(await files(root), ['b.log', 'sub/c.log', 'sub/d.ts']);
+  });
+});
