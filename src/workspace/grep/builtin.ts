@@ -194,16 +194,17 @@ export async function scanListBuiltin(fs: RuntimeFs, target: SafePath, query: Gr
     const bytes = fs.readRegularFileSync(path.join(target.workdir, relRoot), MAX_SEARCH_FILE_BYTES);
     if (!bytes || isBinary(bytes)) continue;
     if (pacer.due(bytes.length) && !(await pacer.turn())) break;
-    const n = counter(bytes);
-    if (n === 0) continue;
-    counts.set(relRoot, n);
-    if (truncated) continue;
-    if (matches >= query.limit) {
+    if (truncated || matches >= query.limit) {
+      // Past the lines returned: a count is all that is wanted.
+      const n = counter(bytes);
+      if (n === 0) continue;
+      counts.set(relRoot, n);
       truncated = true;
       continue;
     }
     const found = needle && query.context === 0 ? matchLinesOf(bytes, relRoot, needle, regex, exact) : await searchText(new TextDecoder().decode(bytes), relRoot, regex, query.context, pacer, required);
     if (!found) continue;
+    counts.set(relRoot, found.lines.filter((l) => l.match).length);
     const { lines, kept } = keepMatches(found.lines, query.limit - matches, query.context);
     matches += kept;
     files.push({ path: found.path, lines });
