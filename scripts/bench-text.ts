@@ -2,7 +2,7 @@
 // the real tools (in-process app, file scans only: graph backend none), side by side with `rg -c`
 // on the same query in the same run.
 //
-//   node --import tsx scripts/bench-text.ts [runs=5] [--oracle]
+//   node --import tsx scripts/bench-text.ts [runs=5] [--oracle | --oracle-only]
 //
 // 1. first query: a fresh app's first search vs rg -c (no index has been built by then).
 // 2. search: rare, common and absent literals, a regex, a refused common term; median of `runs`.
@@ -26,6 +26,8 @@ import { createToolRegistry } from '../src/tools/registry.ts';
 const ROOT = '/tmp/linux-full/linux-source-6.1';
 const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
 const oracle = process.argv.includes('--oracle');
+/** --oracle-only: skip the scan figures (sections 1–3), for a quick look at the oracle's. */
+const oracleOnly = process.argv.includes('--oracle-only');
 
 interface Query {
   label: string;
@@ -151,7 +153,9 @@ console.log(`Linux 6.1 tree ${ROOT}; ${runtime.name} ${runtime.version}; rg ${sp
 
   // 2–3. Warm figures: scans, or the index once ready.
   const index = app.textIndex;
-  if (!index) {
+  if (oracleOnly) {
+    // no scan figures
+  } else if (!index) {
     await section('no index (app.textIndex is not wired): every query is a scan', call);
   } else {
     await section(`index ${index.status().state}: before it is ready`, call);
@@ -163,7 +167,7 @@ console.log(`Linux 6.1 tree ${ROOT}; ${runtime.name} ${runtime.version}; rg ${sp
     }
     await section(`warm index (${JSON.stringify(index.status())})`, call);
   }
-  if (oracle) {
+  if (oracle || oracleOnly) {
     const stand = oracleIndex();
     app.textIndex = stand;
     await section('oracle candidates (exactly the files rg -l names; NOT a real index: the cost of verifying ideal candidates)', call);
