@@ -13,6 +13,8 @@ import type { Hit, RetrievalDeps } from './types.ts';
 
 /** Most hits one scan collects; beyond it the counts are lower bounds. */
 export const SCAN_CAP = 5000;
+/** Up to this many files named by `within`, the built-in engine reads them (no process to start). */
+const WITHIN_BUILTIN_MAX = 200;
 
 export interface ScanRequest {
   pattern: string;
@@ -56,13 +58,17 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex', ...(listed ? { files: listed.length } : {}) });
   let counts: Map<string, number>;
   let result: GrepResult;
-  if (listed) {
+  // Many files known to hold the text (a definition probe's): ripgrep counts them on every core, and
+  // only the few it counts are read again for their lines.
+  const rgWithin = req.within !== undefined && req.within.length > WITHIN_BUILTIN_MAX && deps.runtime.which('rg') !== undefined;
+  if (listed && !rgWithin) {
     // The index's candidates: each read once, counted on its bytes, lines built for the first files only.
     ({ counts, result } = await scanList(deps, req.scope, { ...query, sorted: true }, listed, req.signal));
   } else {
     // Counts first (cheap: no line is built), then lines only from the files that hold the first
     // SCAN_CAP + 1 matches: a refusal on a common term costs about what an answer on a rare one does.
-    counts = await countMatches(deps, req.scope, query, { signal: req.signal });
+    const within = rgWithin ? { engine: 'rg' as const, files: req.within!.map((f) => ({ abs: path.join(req.scope.workdir, f), relRoot: f })) } : {};
+    counts = await countMatches(deps, req.scope, query, { signal: req.signal, ...within });
     let total = 0;
     const wanted: ListedFile[] = [];
     for (const file of [...counts.keys()].sort()) {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { definitionProbe } from '../../src/retrieval/dispatcher.ts';
@@ -148,6 +148,9 @@ for (const setup of setups) {
 
     it('probes for definitions of a too-common symbol in the files that name it, with the answer of a full probe', async () => {
       writeFileSync(path.join(root, 'big/def.c'), 'int common;\nstatic void common(void) {}\n#define common 1\n');
+      // Enough files naming it that ripgrep (when installed) reads them rather than the built-in engine.
+      mkdirSync(path.join(root, 'big/many'));
+      for (let i = 0; i < 250; i++) writeFileSync(path.join(root, `big/many/f${i}.c`), i === 7 ? 'struct common {};\n' : 'x = common(1);\n');
       try {
         const scope = scopeOf(root, '');
         const uses = await scan(t.app, { pattern: 'common', literal: true, wordBoundary: true, ignoreCase: false, scope, exclude: [], symbol: 'common' });
@@ -155,9 +158,10 @@ for (const setup of setups) {
         const probe = { pattern: definitionProbe('common'), literal: false, wordBoundary: false, ignoreCase: false, scope, exclude: [], symbol: 'common' };
         const full = await scan(t.app, probe);
         assert.deepEqual(await scan(t.app, { ...probe, within: [...uses.counts!.keys()] }), full);
-        assert.deepEqual(full.hits.map((h) => `${h.file}:${h.line}`), ['big/def.c:1', 'big/def.c:2', 'big/def.c:3']);
+        assert.deepEqual(full.hits.map((h) => `${h.file}:${h.line}`).sort(), ['big/def.c:1', 'big/def.c:2', 'big/def.c:3', 'big/many/f7.c:1']);
       } finally {
         rmSync(path.join(root, 'big/def.c'));
+        rmSync(path.join(root, 'big/many'), { recursive: true });
       }
     });
 
