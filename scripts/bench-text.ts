@@ -2,7 +2,8 @@
 // the real tools (in-process app, file scans only: graph backend none), side by side with `rg -c`
 // on the same query in the same run.
 //
-//   node --import tsx scripts/bench-text.ts [runs=5] [--oracle | --oracle-only]
+//   node --import tsx scripts/bench-text.ts [runs=5] [--index] [--oracle | --oracle-only]
+//   BENCH_DATA_DIR=/tmp/x …   keeps the data folder (and a built index) from one run to the next
 //
 // 1. first query: a fresh app's first search vs rg -c (no index has been built by then).
 // 2. search: rare, common and absent literals, a regex, a refused common term; median of `runs`.
@@ -26,6 +27,8 @@ import { createToolRegistry } from '../src/tools/registry.ts';
 const ROOT = '/tmp/linux-full/linux-source-6.1';
 const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
 const oracle = process.argv.includes('--oracle');
+/** --index: build and use the app's own text index (app.code.text) when app.textIndex is not wired. */
+const useCodeText = process.argv.includes('--index');
 /** --oracle-only: skip the scan figures (sections 1–3), for a quick look at the oracle's. */
 const oracleOnly = process.argv.includes('--oracle-only');
 
@@ -144,7 +147,7 @@ console.log(`Linux 6.1 tree ${ROOT}; ${runtime.name} ${runtime.version}; rg ${sp
 // 1. A fresh app's first query (page cache warm: rg ran first).
 {
   rgCount({ pattern: 'kmalloc_array' });
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-text-'));
+  const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-text-'));
   const app = makeApp(runtime, dataDir);
   const call = caller(app);
   const rg = rgCount({ pattern: 'kmalloc_array' });
@@ -152,19 +155,34 @@ console.log(`Linux 6.1 tree ${ROOT}; ${runtime.name} ${runtime.version}; rg ${sp
   console.log(`\nfirst query, fresh app (${app.textIndex ? `text index ${app.textIndex.status().state}` : 'no index'}): search kmalloc_array ${first.ms.toFixed(0)} ms vs rg -c ${rg.toFixed(0)} ms = ${(first.ms / rg).toFixed(2)}×`);
 
   // 2–3. Warm figures: scans, or the index once ready.
-  const index = app.textIndex;
+  // --index: the app's own text index (app.code.text) when the app has not wired one into the gate yet.
+  const wiredHere = !app.textIndex && useCodeText;
+  const index = app.textIndex ?? (useCodeText ? app.code.text : undefined);
   if (oracleOnly) {
     // no scan figures
   } else if (!index) {
-    await section('no index (app.textIndex is not wired): every query is a scan', call);
+    await section('no index (app.textIndex is not wired; --index uses app.code.text): every query is a scan', call);
   } else {
-    await section(`index ${index.status().state}: before it is ready`, call);
+    if (wiredHere) app.textIndex = index;
+    console.log(`\ntext index${wiredHere ? ' (app.code.text, wired for this run)' : ''}: ${JSON.stringify(index.status())}; building (scan figures: run without --index)`);
+    // The whole pass (text stage, then the parse stage of the code index) before the warm figures,
+    // so that parsing does not compete with them for the cores.
     const started = performance.now();
-    while (index.status().state === 'building' || index.status().state === 'idle') {
-      await new Promise((r) => setTimeout(r, 2000));
+    const pass = app.code.refresh();
+    let finished = false;
+    void pass.finally(() => {
+      finished = true;
+    });
+    let textAt: number | undefined;
+    while (!finished) {
+      await new Promise((r) => setTimeout(r, 10_000));
       const s = index.status();
-      console.log(`  index ${s.state}: ${s.indexed}/${s.total} files, ${s.bytes} bytes, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      if (s.state === 'ready' && textAt === undefined) textAt = performance.now() - started;
+      const c = app.code.status();
+      console.log(`  text index ${s.state}: ${s.indexed}/${s.total} files, ${(s.bytes / 1e6).toFixed(0)} MB; code index ${c.state} ${c.done}/${c.total}; ${((performance.now() - started) / 1000).toFixed(0)} s; load ${load()}`);
     }
+    await pass;
+    console.log(`pass done in ${((performance.now() - started) / 1000).toFixed(0)} s (text index ready after ${textAt === undefined ? '?' : (textAt / 1000).toFixed(0)} s)`);
     await section(`warm index (${JSON.stringify(index.status())})`, call);
   }
   if (oracle || oracleOnly) {
@@ -173,5 +191,5 @@ console.log(`Linux 6.1 tree ${ROOT}; ${runtime.name} ${runtime.version}; rg ${sp
     await section('oracle candidates (exactly the files rg -l names; NOT a real index: the cost of verifying ideal candidates)', call);
   }
   await app.lifecycle.shutdown('bench done');
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!process.env.BENCH_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
 }
