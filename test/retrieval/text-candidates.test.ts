@@ -146,11 +146,11 @@ for (const setup of setups) {
       assert.match(full[3]!, /refused/);
     });
 
-    it('probes for definitions of a too-common symbol in the files that name it, with the answer of a full probe', async () => {
+    it('probes for definitions of a too-common symbol in the files that name it, and reads many candidates, with the answers of full scans', async () => {
       writeFileSync(path.join(root, 'big/def.c'), 'int common;\nstatic void common(void) {}\n#define common 1\n');
       // Enough files naming it that ripgrep (when installed) reads them rather than the built-in engine.
       mkdirSync(path.join(root, 'big/many'));
-      for (let i = 0; i < 250; i++) writeFileSync(path.join(root, `big/many/f${i}.c`), i === 7 ? 'struct common {};\n' : 'x = common(1);\n');
+      for (let i = 0; i < 1600; i++) writeFileSync(path.join(root, `big/many/f${i}.c`), i === 7 ? 'struct common {};\n' : 'x = common(1);\n');
       try {
         const scope = scopeOf(root, '');
         const uses = await scan(t.app, { pattern: 'common', literal: true, wordBoundary: true, ignoreCase: false, scope, exclude: [], symbol: 'common' });
@@ -159,6 +159,11 @@ for (const setup of setups) {
         const full = await scan(t.app, probe);
         assert.deepEqual(await scan(t.app, { ...probe, within: [...uses.counts!.keys()] }), full);
         assert.deepEqual(full.hits.map((h) => `${h.file}:${h.line}`).sort(), ['big/def.c:1', 'big/def.c:2', 'big/def.c:3', 'big/many/f7.c:1']);
+        // And an index naming all those files answers as the scan does.
+        for (const req of [probe, { ...probe, within: undefined }, { pattern: 'common', literal: true, wordBoundary: true, ignoreCase: false, scope, exclude: [], symbol: 'common' }]) {
+          const plain = await scan(t.app, req);
+          assert.deepEqual(await scan({ ...t.app, textIndex: everythingIndex(root) } as RetrievalDeps, req), plain, req.pattern);
+        }
       } finally {
         rmSync(path.join(root, 'big/def.c'));
         rmSync(path.join(root, 'big/many'), { recursive: true });

@@ -50,3 +50,14 @@ export function admitFiles(fs: RuntimeFs, target: SafePath, query: Pick<GrepQuer
   }
   return out.sort((a, b) => (a.relRoot < b.relRoot ? -1 : a.relRoot > b.relRoot ? 1 : 0));
 }
+
+/** The regular files (not symlinks, not past the size limit) among `files` (relative to `workdir`), with their sizes. */
+export function regularFiles(fs: RuntimeFs, workdir: string, files: readonly string[]): ListedFile[] {
+  const out: ListedFile[] = [];
+  for (const relRoot of files) {
+    const abs = path.join(workdir, relRoot);
+    const st = fs.lstatSync(abs);
+    if (st?.isFile && !st.isSymbolicLink && st.size <= MAX_SEARCH_FILE_BYTES) out.push({ abs, relRoot, size: st.size });
+  }
+  return out;
+}

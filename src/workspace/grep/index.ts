@@ -6,10 +6,11 @@ import type { Executor } from '../../exec/executor.ts';
 import type { Runtime } from '../../runtime/types.ts';
 import type { SafePath, Workdirs } from '../../security/resolve-safe.ts';
 import { judgeSecret, judgeSecretPath } from '../../security/secret-files.ts';
+import { Buffer } from 'node:buffer';
 import { countBuiltin, grepBuiltin, type ListScan, scanListBuiltin } from './builtin.ts';
 import type { ListedFile } from './filelist.ts';
 import { countRg, grepRg } from './rg.ts';
-import type { GrepQuery, GrepResult } from './types.ts';
+import { type GrepQuery, type GrepResult, MAX_SEARCH_FILE_BYTES } from './types.ts';
 
 export type GrepEngine = 'auto' | 'rg' | 'builtin';
 
@@ -67,9 +68,16 @@ function pickEngine(deps: GrepDeps, engine: GrepEngine, files: readonly ListedFi
  */
 async function binaryAmong(deps: GrepDeps, target: SafePath, files: Iterable<string>): Promise<Set<string>> {
   const out = new Set<string>();
+  let read = 0;
   for (const f of files) {
-    const bytes = await deps.runtime.fs.readFile(path.join(target.workdir, f)).catch(() => undefined);
-    if (!bytes || bytes.includes(0)) out.add(f);
+    const bytes = deps.runtime.fs.readRegularFileSync(path.join(target.workdir, f), MAX_SEARCH_FILE_BYTES);
+    if (!bytes || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) out.add(f);
+    read += bytes?.length ?? 0;
+    // Other calls get a turn between reads of a few megabytes.
+    if (read > 4 << 20) {
+      read = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   return out;
 }
