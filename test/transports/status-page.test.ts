@@ -21,6 +21,7 @@ function snapshot(over: Partial<StatusSnapshot> = {}): StatusSnapshot {
     jobs: [],
     kb: { file: '/data/kb.sqlite', error: 'not opened' },
     codeSearch: 'file scans',
+    textIndex: null,
     charsPerToken: 4,
     ...over,
   };
