@@ -20,6 +20,7 @@ import type { Runtime } from '../runtime/types.ts';
 import { openDatabase } from '../storage/database.ts';
 import type { AppContext } from './context.ts';
 import { createLifecycle } from './lifecycle.ts';
+import { createWatchedTextIndex } from './text-index.ts';
 
 export interface CommonOptions {
   projectRoot?: string;
@@ -88,6 +89,8 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     },
   });
   lifecycle.onShutdown(() => code.close());
+  const textIndex = createWatchedTextIndex({ runtime, logger, code, root: projectRoot, excludeDirs: config.scan.excludeDirs, dataDir });
+  lifecycle.onShutdown(() => textIndex.close());
   const graph = createGraph(config.backend.graph, { runtime, exec, logger, projectRoot, code });
   lifecycle.onShutdown(() => graph.dispose());
   const jobs = new JobManager(runtime, path.join(dataDir, 'jobs', processSessionId), procs);
@@ -106,6 +109,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     kb,
     usage,
     code,
+    textIndex,
     graph,
     lifecycle,
     processSessionId,

@@ -1,0 +1,65 @@
+// The text index the gate tools read (issue 14): the code index's trigram reader, kept honest by a
+// watch of the project that tells it of every file changed on disk. The watch starts with the first
+// search that asks the index (a server that never searches never watches 80,000 files) and ends
+// with the server.
+import type { CodeIndex } from '../code/index.ts';
+import { messageOf } from '../errors.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Runtime } from '../runtime/types.ts';
+import type { TextIndexReader } from '../textindex/types.ts';
+import { type ProjectWatch, watchProject } from '../workspace/watch.ts';
+
+/**
+ * Changed paths reach the index almost at once (it only marks them: they become candidates of every
+ * query); the index itself waits for a quiet moment before it reads them again.
+ */
+const WATCH_DEBOUNCE_MS = 10;
+
+export interface WatchedTextIndexDeps {
+  runtime: Runtime;
+  logger: Logger;
+  code: Pick<CodeIndex, 'text'>;
+  root: string;
+  excludeDirs: readonly string[];
+  dataDir: string;
+}
+
+export interface WatchedTextIndex extends TextIndexReader {
+  /** Whether the project watch is running (false before the first search, or when it could not start). */
+  watching(): boolean;
+  close(): Promise<void>;
+}
+
+export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextIndex {
+  const text = deps.code.text;
+  let starting: Promise<ProjectWatch | undefined> | undefined;
+  let watch: ProjectWatch | undefined;
+  let closed = false;
+
+  function ensureWatch(): void {
+    starting ??= watchProject({ runtime: deps.runtime, root: deps.root, excludeDirs: deps.excludeDirs, ignore: [deps.dataDir], logger: deps.logger, debounceMs: WATCH_DEBOUNCE_MS }, (paths) => text.touched(paths))
+      .then((w) => {
+        if (closed) w.close();
+        else watch = w;
+        return w;
+      })
+      .catch((error) => {
+        deps.logger.log('file_watch_unavailable', { root: deps.root, error: messageOf(error) });
+        return undefined;
+      });
+  }
+
+  return {
+    candidates(query, scope, signal) {
+      if (!closed) ensureWatch();
+      return text.candidates(query, scope, signal);
+    },
+    touched: (paths) => text.touched(paths),
+    status: () => text.status(),
+    watching: () => watch?.watching === true,
+    async close() {
+      closed = true;
+      (await starting)?.close();
+    },
+  };
+}

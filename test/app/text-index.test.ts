@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { eventually } from '../helpers/process.ts';
+
+describe('the app\'s text index', () => {
+  let root: string;
+  let t: TestApp;
+  before(() => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`src/m${i}.ts`] = `export function f${i}() {\n  return ${i} + alpha;\n}\n`;
+    files['src/m3.ts'] += 'const needle_rare = 1;\n';
+    files['lib/x.c'] = 'int needle_rare(void) { return 0; }\n';
+    root = fixture(files);
+    t = testApp(root, { graphBackend: 'none' });
+  });
+  after(async () => {
+    await t.close();
+    removeDir(root);
+  });
+
+  it('answers searches from the index once built, with the same hits a scan finds', async () => {
+    await t.app.code.refresh();
+    const index = t.app.textIndex!;
+    assert.equal(index.status().state, 'ready');
+    const narrowed = await index.candidates({ pattern: 'needle_rare', literal: true, ignoreCase: false }, '');
+    assert.ok(narrowed, 'the index narrows a literal');
+    assert.deepEqual(narrowed.files, ['lib/x.c', 'src/m3.ts']);
+    assert.equal(narrowed.ruledOut, 39);
+    const r = await t.call('search', { pattern: 'needle_rare' });
+    assert.match(textOf(r), /lib\/x\.c/);
+    assert.match(textOf(r), /src\/m3\.ts/);
+  });
+
+  it('sees a file written after the index was built at the next search: the project watch tells the index', async () => {
+    const index = t.app.textIndex! as { watching(): boolean } & typeof t.app.textIndex & {};
+    await index.candidates({ pattern: 'needle_rare', literal: true, ignoreCase: false }, '');
+    assert.ok(await eventually(() => index.watching(), 10_000), 'the first search started the watch');
+    writeFileSync(path.join(root, 'src', 'late.ts'), 'export const needle_rare_late = needle_rare;\n');
+    writeFileSync(path.join(root, 'src', 'm7.ts'), 'export const fresh = needle_rare;\n');
+    // The periodic refresh runs every 30 s at most: within a few seconds only the watch can tell.
+    let files: string[] = [];
+    assert.ok(
+      await eventually(() => {
+        void index.candidates({ pattern: 'needle_rare', literal: true, ignoreCase: false }, '').then((c) => (files = c?.files ?? []));
+        return files.includes('src/late.ts') && files.includes('src/m7.ts');
+      }, 5_000),
+      `the new and the edited file are candidates (got ${files.join(', ')})`,
+    );
+    const r = textOf(await t.call('search', { pattern: 'needle_rare' }));
+    assert.match(r, /src\/late\.ts/);
+    assert.match(r, /src\/m7\.ts/);
+  });
+});
