@@ -372,6 +372,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
 
   let touchTimer: ReturnType<typeof setTimeout> | undefined;
   const touchedPaths = new Set<string>();
+  /** Fresh runs started by touched files: close() waits for them before it closes the database. */
+  const touchRuns = new Set<Promise<unknown>>();
   const text = createTextIndexReader({
     root: deps.root,
     fs: deps.fs,
@@ -387,13 +389,18 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     state: () => (state === 'unavailable' ? 'unavailable' : textReady ? 'ready' : textBuilding || running ? 'building' : 'idle'),
     error: () => error,
     onTouched(list) {
+      if (closed) return;
       for (const p of list) touchedPaths.add(p);
       if (touchTimer) clearTimeout(touchTimer);
       touchTimer = setTimeout(() => {
         touchTimer = undefined;
         const due = [...touchedPaths];
         touchedPaths.clear();
-        if (!closed && store) void api.fresh(due).catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
+        if (!closed && store) {
+          const run = api.fresh(due).catch((e) => void deps.logger.log('code_index_error', { error: messageOf(e) }));
+          touchRuns.add(run);
+          void run.finally(() => touchRuns.delete(run));
+        }
       }, TOUCH_SETTLE_MS);
     },
   });
@@ -438,7 +445,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       if (touchTimer) clearTimeout(touchTimer);
       // A running pass stops at its next file; the database closes after it.
       await running?.catch(() => undefined);
-      await Promise.allSettled(inFlight.values());
+      await Promise.allSettled([...touchRuns, ...inFlight.values()]);
       try {
         store?.db.close();
       } catch {
