@@ -1,8 +1,8 @@
 // Text search benchmark on the Linux 6.1 tree (issue 14): the gate's `search` and `locate` through
-// the real tools (in-process app, file scans only: graph backend none), side by side with `rg -c`
-// on the same query in the same run.
+// the real tools (in-process app; graph backend none — file scans only — or, with --builtin, the
+// default code index), side by side with `rg -c` on the same query in the same run.
 //
-//   node --import tsx scripts/bench-text.ts [runs=5] [--index] [--oracle | --oracle-only]
+//   node --import tsx scripts/bench-text.ts [runs=5] [--index] [--builtin] [--oracle | --oracle-only]
 //   BENCH_DATA_DIR=/tmp/x …   keeps the data folder (and a built index) from one run to the next
 //
 // 1. first query: a fresh app's first search vs rg -c (no index has been built by then).
@@ -27,6 +27,8 @@ import { createToolRegistry } from '../src/tools/registry.ts';
 const ROOT = '/tmp/linux-full/linux-source-6.1';
 const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
 const oracle = process.argv.includes('--oracle');
+/** --builtin: the default graph backend (locate answers definitions from the code index) instead of none (file scans only). */
+const GRAPH = process.argv.includes('--builtin') ? 'builtin' : 'none';
 /** --index: build and use the app's own text index (app.code.text) when app.textIndex is not wired. */
 const useCodeText = process.argv.includes('--index');
 /** --oracle-only: skip the scan figures (sections 1–3), for a quick look at the oracle's. */
@@ -64,7 +66,7 @@ function rgCount(q: { pattern: string; regex?: boolean; word?: boolean }): numbe
 
 function makeApp(runtime: Awaited<ReturnType<typeof loadRuntime>>, dataDir: string): AppContext {
   const env: Record<string, string> = { ...runtime.env.toObject(), CTXGATE_DATA_DIR: dataDir };
-  return createAppContext({ ...runtime, env: { get: (n) => env[n], toObject: () => env } }, { projectRoot: ROOT, debug: false, graphBackend: 'none' });
+  return createAppContext({ ...runtime, env: { get: (n) => env[n], toObject: () => env } }, { projectRoot: ROOT, debug: false, graphBackend: GRAPH });
 }
 
 function caller(app: AppContext) {

@@ -102,7 +102,11 @@ function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
 
+/** code_meta key: when the newest catalogue listing that has been synced began (ms since the epoch). */
+const CATALOGUE_SYNCED_AT = 'catalogue_synced_at';
+
 export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
+  const openedAt = Date.now();
   let opening: Promise<CodeStore | undefined> | undefined;
   let store: CodeStore | undefined;
   let state: CodeIndexState = 'idle';
@@ -220,12 +224,16 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     const first = state !== 'ready';
     deps.logger.log('code_index_start', { root: deps.root, first });
     const entries: CatalogueEntry[] = [];
+    const listedFrom = Date.now();
     for await (const e of catalogue(deps.fs, deps.workdirs, { root: deps.root, excludeDirs: deps.scan.excludeDirs, respectGitignore: deps.scan.respectGitignore, git: deps.git })) {
       if (closed) return;
       entries.push(e);
     }
     const changes = await syncCatalogue(s, entries, () => void lease.renew());
     if (closed) return;
+    // From here the catalogue knows every change made before the listing began (the text reader
+    // trusts the index only then: see `open` below).
+    await s.db.writeTransaction(() => s.setMeta(CATALOGUE_SYNCED_AT, String(listedFrom)));
     await textStage(s, entries, lease);
     if (closed) return;
     const rows = new Map(s.files().map((r) => [r.path, r]));
@@ -383,6 +391,9 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       // Another process may have finished the first build meanwhile.
       if (s && !textReady && s.meta('text_complete') === '1') textReady = true;
       if (s && !running && Date.now() - lastPass > REFRESH_EVERY_MS) void startPass(s);
+      // An index from before this process started may miss files edited while no server watched:
+      // it narrows searches only once a catalogue listing begun since then is in (by any process).
+      if (s && Number(s.meta(CATALOGUE_SYNCED_AT) ?? 0) < openedAt) return undefined;
       return s?.db;
     },
     current: () => store?.db,

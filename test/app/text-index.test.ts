@@ -53,3 +53,29 @@ describe('the app\'s text index', () => {
     assert.match(r, /src\/m7\.ts/);
   });
 });
+
+describe('a text index built by an earlier server', () => {
+  it('does not narrow searches until this server has listed the project again: files edited while no server ran are found', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`src/m${i}.ts`] = `export const v${i} = ${i};\n`;
+    const root = fixture(files);
+    const first = testApp(root, { graphBackend: 'none' });
+    await first.app.code.refresh();
+    assert.ok(await first.app.textIndex!.candidates({ pattern: 'offline_edit', literal: true, ignoreCase: false }, ''), 'the first server narrows');
+    await first.app.lifecycle.shutdown('first server done'); // the data folder stays
+    // Edited while no server runs (same size and mtime changes are what a listing catches).
+    writeFileSync(path.join(root, 'src', 'm4.ts'), 'export const offline_edit = 4;\n');
+    const second = testApp(root, { graphBackend: 'none' }, { CTXGATE_DATA_DIR: first.dataDir });
+    try {
+      const r = textOf(await second.call('search', { pattern: 'offline_edit' }));
+      assert.match(r, /src\/m4\.ts/, 'the first search of the new server sees the offline edit');
+      await second.app.code.refresh();
+      const narrowed = await second.app.textIndex!.candidates({ pattern: 'offline_edit', literal: true, ignoreCase: false }, '');
+      assert.deepEqual(narrowed?.files, ['src/m4.ts'], 'once listed again, the index narrows, edit included');
+    } finally {
+      await second.close();
+      removeDir(first.dataDir);
+      removeDir(root);
+    }
+  });
+});
