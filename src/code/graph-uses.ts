@@ -38,12 +38,17 @@ function certaintyOf(store: CodeStore, file: string, qualifier: string | undefin
 }
 
 /** Every indexed use of a name: calls, type uses, imports and comment mentions, each with its caller. */
-export async function usesOf(index: CodeIndex, name: string, owner?: string): Promise<Uses | undefined> {
+export async function usesOf(index: CodeIndex, name: string, owner?: string, within?: ReadonlySet<string>): Promise<Uses | undefined> {
   const store = await index.ready();
   if (!store) return undefined;
   const definitions = (await findDefinitions(index, name, owner)) ?? [];
-  let rows = store.referencesNamed(name, ['call', 'type', 'import', 'mention']);
-  if (await index.fresh(rows.map((r) => r.path))) rows = store.referencesNamed(name, ['call', 'type', 'import', 'mention']);
+  // A common name has tens of thousands of uses: with `within`, only those files are made fresh and judged.
+  const named = () => {
+    const all = store.referencesNamed(name, ['call', 'type', 'import', 'mention']);
+    return within ? all.filter((r) => within.has(r.path)) : all;
+  };
+  let rows = named();
+  if (await index.fresh(within ?? rows.map((r) => r.path))) rows = named();
   const imports = new Map<string, ImportRow[]>();
   const uses: Use[] = rows.map((r: ReferenceRow) => ({
     file: r.path,

@@ -70,7 +70,8 @@ async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: stri
   const all = await graph.definitions(symbol);
   if (!all) return undefined;
   const own = owner ? ((await graph.definitions(symbol, owner)) ?? []) : all;
-  const uses = req.definitionsOnly ? undefined : await graph.uses(symbol);
+  // Only the scanned lines are classified: the uses in their files are all that is needed.
+  const uses = req.definitionsOnly ? undefined : await graph.uses(symbol, undefined, new Set(scanned.map((h) => h.file)));
   const defLines = new Set<string>();
   for (const d of all) {
     defLines.add(`${d.file}:${d.line}`);

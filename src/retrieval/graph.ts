@@ -18,7 +18,8 @@ export interface GraphAdapter {
   definitions(symbol: string, owner?: string): Promise<Definition[] | undefined>;
   definitionAt(file: string, line: number): Promise<Definition | null | undefined>;
   outline(file: string): Promise<Definition[] | undefined>;
-  uses(symbol: string, owner?: string): Promise<Uses | undefined>;
+  /** Every use of the name; with `within`, only the uses in those files (the rest need not be looked at). */
+  uses(symbol: string, owner?: string, within?: ReadonlySet<string>): Promise<Uses | undefined>;
   callees(definition: Definition): Promise<Callee[] | undefined>;
   dependencies(file: string): Promise<Dependencies | undefined>;
   impact(symbol: string, owner: string | undefined, depth: number): Promise<{ callers: ImpactEntry[]; dependents: string[] } | undefined>;
@@ -52,7 +53,7 @@ export function createBuiltinAdapter(index: CodeIndex): GraphAdapter {
     definitions: (symbol, owner) => code.findDefinitions(index, symbol, owner),
     definitionAt: (file, line) => code.definitionAt(index, file, line),
     outline: (file) => code.outlineOf(index, file),
-    uses: (symbol, owner) => code.usesOf(index, symbol, owner),
+    uses: (symbol, owner, within) => code.usesOf(index, symbol, owner, within),
     callees: (definition) => code.calleesOf(index, definition),
     dependencies: (file) => code.dependenciesOf(index, file),
     impact: (symbol, owner, depth) => code.impactOf(index, symbol, owner, depth),
