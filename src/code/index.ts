@@ -340,6 +340,22 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     return pending !== undefined;
   }
 
+  /**
+   * The files of `list` that changed since both stages took them (or appeared, or went): one read
+   * transaction for all their rows and the stats in parallel — an answer over a thousand files checks
+   * them all, and one lock cycle per lookup cost more than the lookups.
+   */
+  async function needingWork(s: CodeStore, list: readonly string[]): Promise<string[]> {
+    const stats = await Promise.all(list.map((rel) => deps.fs.stat(path.join(deps.root, rel))));
+    const rows = s.db.readTransaction(() => list.map((rel) => s.file(rel)));
+    return list.filter((_, i) => {
+      const st = stats[i];
+      const row = rows[i];
+      if (!st?.isFile) return row !== undefined;
+      return !row || row.size !== st.size || row.mtime_ms !== st.mtimeMs || row.text_of !== row.version || row.parsed_of !== row.version || row.parser !== PARSER_VERSION;
+    });
+  }
+
   /** The catalogue and text stage for files touched since they were indexed, all in one small segment; those whose content changed. */
   async function freshText(s: CodeStore, list: readonly string[]): Promise<Set<string>> {
     const entries: CatalogueEntry[] = [];
@@ -432,7 +448,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     async fresh(list) {
       const s = store;
       if (!s || closed) return 0;
-      const unique = [...new Set(list)];
+      const unique = await needingWork(s, [...new Set(list)]);
+      if (!unique.length) return 0;
       const newText = await freshText(s, unique);
       let changed = 0;
       for (const rel of unique) {
