@@ -2,7 +2,7 @@
 // watch of the project that tells it of every file changed on disk. The watch starts with the first
 // search that asks the index (a server that never searches never watches 80,000 files) and ends
 // with the server.
-import type { CodeIndex } from '../code/index.ts';
+import { type CodeIndex, FIRST_PASS_DELAY_MS } from '../code/index.ts';
 import { messageOf } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
@@ -30,6 +30,17 @@ export interface WatchedTextIndex extends TextIndexReader {
   close(): Promise<void>;
 }
 
+/**
+ * The watch starts a moment after the first search (which a scan answers without the watch's walk of
+ * the folders competing), and before the code index's first pass (FIRST_PASS_DELAY_MS) lists files.
+ */
+function afterFirstAnswer(): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, FIRST_PASS_DELAY_MS / 2);
+    (t as { unref?: () => void }).unref?.();
+  });
+}
+
 export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextIndex {
   const text = deps.code.text;
   let starting: Promise<ProjectWatch | undefined> | undefined;
@@ -37,9 +48,10 @@ export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextI
   let closed = false;
 
   function ensureWatch(): void {
-    starting ??= watchProject({ runtime: deps.runtime, root: deps.root, excludeDirs: deps.excludeDirs, ignore: [deps.dataDir], logger: deps.logger, debounceMs: WATCH_DEBOUNCE_MS }, (paths) => text.touched(paths))
+    starting ??= afterFirstAnswer()
+      .then(() => (closed ? undefined : watchProject({ runtime: deps.runtime, root: deps.root, excludeDirs: deps.excludeDirs, ignore: [deps.dataDir], logger: deps.logger, debounceMs: WATCH_DEBOUNCE_MS }, (paths) => text.touched(paths))))
       .then((w) => {
-        if (closed) w.close();
+        if (closed) w?.close();
         else watch = w;
         return w;
       })

@@ -102,6 +102,8 @@ function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
 
+/** How long the first pass of a process waits after the call that asked for it (see passOnUse). */
+export const FIRST_PASS_DELAY_MS = 1000;
 /** code_meta key: when the newest catalogue listing that has been synced began (ms since the epoch). */
 const CATALOGUE_SYNCED_AT = 'catalogue_synced_at';
 
@@ -115,6 +117,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let error: string | undefined;
   let running: Promise<void> | undefined;
   let lastPass = 0;
+  let firstPassTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   let paths: ReturnType<typeof createPathSet> | undefined;
   const inFlight = new Map<string, Promise<boolean>>();
@@ -307,6 +310,24 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     }
   }
 
+  /**
+   * A pass when one is due. The first of this process starts FIRST_PASS_DELAY_MS after the call that
+   * asked for it: that call is answered by a scan, which the walk would otherwise slow down.
+   */
+  function passOnUse(s: CodeStore): void {
+    if (running || firstPassTimer || closed || Date.now() - lastPass <= REFRESH_EVERY_MS) return;
+    if (lastPass !== 0) {
+      void startPass(s);
+      return;
+    }
+    if (state === 'idle') state = 'building';
+    firstPassTimer = setTimeout(() => {
+      firstPassTimer = undefined;
+      if (!closed) void startPass(s);
+    }, FIRST_PASS_DELAY_MS);
+    (firstPassTimer as { unref?: () => void }).unref?.();
+  }
+
   function startPass(s: CodeStore): Promise<void> {
     if (!running && state === 'idle') state = 'building';
     running ??= pass(s)
@@ -406,7 +427,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       const s = await open();
       // Another process may have finished the first build meanwhile.
       if (s && !textReady && s.meta('text_complete') === '1') textReady = true;
-      if (s && !running && Date.now() - lastPass > REFRESH_EVERY_MS) void startPass(s);
+      if (s) passOnUse(s);
       // An index from before this process started may miss files edited while no server watched:
       // it narrows searches only once a catalogue listing begun since then is in (by any process).
       if (s && Number(s.meta(CATALOGUE_SYNCED_AT) ?? 0) < openedAt) return undefined;
@@ -442,7 +463,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       if (!s) return undefined;
       // Another process may have finished the first build meanwhile.
       if (state !== 'ready' && s.meta('complete') === '1') state = 'ready';
-      if (!running && Date.now() - lastPass > REFRESH_EVERY_MS) void startPass(s);
+      passOnUse(s);
       return state === 'ready' ? s : undefined;
     },
     async fresh(list) {
@@ -465,12 +486,15 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     async refresh() {
       const s = await open();
       if (!s) return;
+      if (firstPassTimer) clearTimeout(firstPassTimer);
+      firstPassTimer = undefined;
       if (running) await running;
       await startPass(s);
     },
     async close() {
       closed = true;
       if (touchTimer) clearTimeout(touchTimer);
+      if (firstPassTimer) clearTimeout(firstPassTimer);
       // A running pass stops at its next file; the database closes after it.
       await running?.catch(() => undefined);
       await Promise.allSettled([...touchRuns, ...inFlight.values()]);
