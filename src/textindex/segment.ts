@@ -285,20 +285,11 @@ export class BucketMerger {
       this.scratch = grown;
     }
     const out = this.scratch;
-    let pos = from;
-    let prev = base;
+    const end = decodeGaps(bytes, from, count, out, at, base);
     let n = at;
-    for (let k = 0; k < count; k++) {
-      let byte = bytes[pos++]!;
-      let v = byte & 0x7f;
-      let shift = 7;
-      while (byte >= 0x80) {
-        byte = bytes[pos++]!;
-        v |= (byte & 0x7f) << shift;
-        shift += 7;
-      }
-      prev += v >>> 0;
-      if (alive[prev] === 1) out[n++] = prev;
+    for (let i = at; i < end; i++) {
+      const id = out[i]!;
+      if (alive[id] === 1) out[n++] = id;
     }
     return n;
   }
