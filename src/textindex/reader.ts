@@ -328,16 +328,22 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
   };
 }
 
-/** Index of `p` in sorted `paths`, or -1. */
-function indexOfPath(paths: readonly string[], p: string): number {
+/** The first index of sorted `paths` whose path is not below `key` (paths.length when none). */
+function lowerBound(paths: readonly string[], key: string): number {
   let lo = 0;
   let hi = paths.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (paths[mid]! < p) lo = mid + 1;
+    if (paths[mid]! < key) lo = mid + 1;
     else hi = mid;
   }
-  return paths[lo] === p ? lo : -1;
+  return lo;
+}
+
+/** Index of `p` in sorted `paths`, or -1. */
+function indexOfPath(paths: readonly string[], p: string): number {
+  const at = lowerBound(paths, p);
+  return paths[at] === p ? at : -1;
 }
 
 /** The index range of sorted `paths` that lie under the folder `prefix` ('' for all). */
@@ -345,18 +351,6 @@ function scopeRange(paths: readonly string[], prefix: string): [number, number] 
   if (prefix === '') return [0, paths.length];
   const exact = indexOfPath(paths, prefix);
   if (exact >= 0) return [exact, exact + 1];
-  const lower = `${prefix}/`;
   // '0' is the character after '/': the first path past the folder.
-  const upper = `${prefix}0`;
-  const at = (key: string) => {
-    let lo = 0;
-    let hi = paths.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (paths[mid]! < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return [at(lower), at(upper)];
+  return [lowerBound(paths, `${prefix}/`), lowerBound(paths, `${prefix}0`)];
 }
