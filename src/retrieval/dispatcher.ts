@@ -6,6 +6,7 @@
 import { languageOf } from '../code/languages.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { escapeRegex } from '../text/linear-regex.ts';
+import type { Estimate } from './estimate.ts';
 import { scan } from './fileio.ts';
 import type { Definition, GraphAdapter } from './graph.ts';
 import { isTestPath, type Kind } from './kinds.ts';
@@ -23,6 +24,8 @@ export interface DispatchRequest {
   exclude: readonly string[];
   /** Only definitions are wanted (locate kind=definition): the other lines need no classifying. */
   definitionsOnly?: boolean;
+  /** The gate will refuse past these (see ScanRequest.refuseAt). */
+  refuseAt?: { files: number; hits: number };
   signal?: AbortSignal;
 }
 
@@ -32,6 +35,8 @@ export interface Dispatched {
   capped: boolean;
   /** Matches per file over the whole scope, when the scan was capped (or blocks per file). */
   counts?: Map<string, number>;
+  /** The scan read a sample that proved a refusal: counts are the files read, this estimates the rest. */
+  estimate?: Estimate;
   strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'graph_blocks' | 'fileio_regex';
   symbol?: string;
   terms: string[];
@@ -108,10 +113,10 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
   let out: Dispatched | undefined;
   if (shape === 'symbol') {
     const symbol = leafSymbol(req.query);
-    const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal });
+    const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, refuseAt: req.refuseAt, signal: req.signal });
     const fromGraph = await withGraph(graph, req, symbol, r.hits);
     if (fromGraph) {
-      out = { shape, hits: fromGraph, capped: r.capped, counts: r.counts, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
+      out = { shape, hits: fromGraph, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {
       deps.logger.log('dispatch_graph_miss', { query: req.query, shape });
       let hits = r.hits;
@@ -124,7 +129,7 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
         const seen = new Set(hits.map((h) => `${h.file}:${h.line}`));
         hits = [...hits, ...defs.hits.filter((h) => h.kind === 'definition' && !seen.has(`${h.file}:${h.line}`))];
       }
-      out = { shape, hits, capped: r.capped, counts: r.counts, strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
+      out = { shape, hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
     }
   } else if (shape === 'phrase') {
     const terms = phraseTerms(req.query);
@@ -134,13 +139,13 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
       out = { shape, hits, capped: false, counts: blocks.perFile, strategy: 'graph_blocks', terms };
     } else {
       const pattern = terms.map(escapeRegex).join('|') || escapeRegex(req.query.trim());
-      const r = await scan(deps, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, signal: req.signal });
-      out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, strategy: 'fileio_only', terms };
+      const r = await scan(deps, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal });
+      out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_only', terms };
     }
   }
   if (!out) {
-    const r = await scan(deps, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, signal: req.signal });
-    out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
+    const r = await scan(deps, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal });
+    out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
   }
   deps.logger.log('dispatch_result', { query: req.query, strategy: out.strategy, count: out.hits.length });
   return out;

@@ -4,6 +4,7 @@
 // following them really returns). Near-misses on one axis within the compound margin pass; after
 // maxRefusals refusals in a row the gate opens; force bypasses it; absoluteMaxTokens always holds.
 import type { Config } from '../config/schema.ts';
+import type { Estimate } from './estimate.ts';
 import { wholeWord } from './query.ts';
 import { itemTokens } from './ranking.ts';
 import type { ResultItem } from './types.ts';
@@ -24,12 +25,16 @@ export interface RefineEnvelope {
   distribution: { dir: string; hits: number }[];
   suggestions: Suggestion[];
   refusalCount: number;
+  /** The counts are estimates: `read` of the index's `of` candidate files were read (see estimate.ts). */
+  estimate?: { read: number; of: number };
 }
 
 export interface GateInput {
   items: ResultItem[];
   /** Matches per file over the whole scope when the items are only the first part (capped scan). */
   counts?: Map<string, number>;
+  /** A refusal proved from a sample: `counts` are the files read, this estimates the unread ones. */
+  estimate?: Estimate;
   /** More hits exist than were collected: counts are lower bounds. */
   capped: boolean;
   force: boolean;
@@ -61,9 +66,14 @@ function dirAt(file: string, depth: number): string {
   return parts.length <= depth ? parts.slice(0, -1).join('/') || '.' : parts.slice(0, depth).join('/');
 }
 
-/** Hits per file: the whole-scope counts when there are, else the collected items. */
-export function perFile(items: { file: string }[], counts?: Map<string, number>): Map<string, number> {
-  if (counts) return counts;
+/** Hits per file: the whole-scope counts when there are (with the expected hits of unread files), else the collected items. */
+export function perFile(items: { file: string }[], counts?: Map<string, number>, expected?: Estimate['expected']): Map<string, number> {
+  if (counts && !expected?.size) return counts;
+  if (counts) {
+    const out = new Map(counts);
+    for (const [file, e] of expected!) out.set(file, (out.get(file) ?? 0) + e.hits);
+    return out;
+  }
   const out = new Map<string, number>();
   for (const i of items) out.set(i.file, (out.get(i.file) ?? 0) + 1);
   return out;
@@ -77,8 +87,8 @@ function hitsByDir(files: Map<string, number>, depth: number): Map<string, numbe
 }
 
 /** Hits per directory, one level deeper while a single directory holds nearly everything. */
-export function distribution(items: { file: string }[], base: string, counts?: Map<string, number>): { dir: string; hits: number }[] {
-  const files = perFile(items, counts);
+export function distribution(items: { file: string }[], base: string, counts?: Map<string, number>, expected?: Estimate['expected']): { dir: string; hits: number }[] {
+  const files = perFile(items, counts, expected);
   const total = [...files.values()].reduce((a, b) => a + b, 0);
   let depth = (base ? base.split('/').length : 0) + 1;
   for (;;) {
@@ -93,7 +103,11 @@ export function distribution(items: { file: string }[], base: string, counts?: M
       depth++;
       continue;
     }
-    return sorted.slice(0, 10).map(([dir, hits]) => ({ dir, hits }));
+    // Estimated hits are fractions: shown rounded, a folder expected to hold less than one left out.
+    return sorted
+      .filter(([, hits]) => hits >= 0.5)
+      .slice(0, 10)
+      .map(([dir, hits]) => ({ dir, hits: Math.round(hits) }));
   }
 }
 
@@ -104,21 +118,27 @@ interface Axes {
   topScore: number;
 }
 
-function measure(items: ResultItem[], charsPerToken: number, counts?: Map<string, number>, sample: ResultItem[] = items): Axes {
+function measure(items: ResultItem[], charsPerToken: number, counts?: Map<string, number>, sample: ResultItem[] = items, expected?: Estimate['expected']): Axes {
   const collected = items.reduce((n, i) => n + itemTokens(i, charsPerToken), 0);
   if (!counts) return { files: new Set(items.map((i) => i.file)).size, hits: items.length, estTokens: collected, topScore: items[0]?.score ?? 0 };
   // A capped scan: totals from the counts; tokens and the best score from the collected sample
-  // (a folder the sample did not reach is judged by the sample as a whole).
-  const hits = [...counts.values()].reduce((a, b) => a + b, 0);
+  // (a folder the sample did not reach is judged by the sample as a whole). Unread files (a refusal
+  // proved from a sample) add what they are expected to hold.
+  let hits = [...counts.values()].reduce((a, b) => a + b, 0);
+  let files = counts.size;
+  for (const e of expected?.values() ?? []) {
+    hits += e.hits;
+    files += e.p;
+  }
   const basis = items.length ? items : sample;
   const perHit = basis.reduce((n, i) => n + itemTokens(i, charsPerToken), 0) / Math.max(1, basis.length);
-  return { files: counts.size, hits, estTokens: Math.round(perHit * hits), topScore: basis[0]?.score ?? 0 };
+  return { files: Math.round(files), hits: Math.round(hits), estTokens: Math.round(perHit * hits), topScore: basis[0]?.score ?? 0 };
 }
 
-/** The counts of the files under `dir` (undefined when there are no whole-scope counts). */
-function countsUnder(counts: Map<string, number> | undefined, dir: string): Map<string, number> | undefined {
-  if (!counts) return undefined;
-  return new Map([...counts].filter(([f]) => f === dir || f.startsWith(`${dir}/`)));
+/** The entries of `map` for the files under `dir` (undefined when there are no whole-scope counts). */
+function under<T>(map: ReadonlyMap<string, T> | undefined, dir: string): Map<string, T> | undefined {
+  if (!map) return undefined;
+  return new Map([...map].filter(([f]) => f === dir || f.startsWith(`${dir}/`)));
 }
 
 /** Which axes fail, and whether each failure is within the compound margin. */
@@ -149,15 +169,15 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
     const passing = (d: { dir: string; hits: number }) => {
       if (d.dir === '.') return false;
       const inside = input.items.filter((i) => i.file === d.dir || i.file.startsWith(`${d.dir}/`));
-      return passes(measure(inside, cpt, countsUnder(input.counts, d.dir), input.items), config);
+      return passes(measure(inside, cpt, under(input.counts, d.dir), input.items, under(input.estimate?.expected, d.dir)), config);
     };
     let candidates = dist.filter(passing);
     if (!candidates.length) {
-      const files = perFile(input.items, input.counts);
+      const files = perFile(input.items, input.counts, input.estimate?.expected);
       const baseDepth = dist[0] ? dist[0].dir.split('/').length : 1;
       const deeper = new Map<string, number>();
       for (let depth = baseDepth + 1; depth <= baseDepth + 4; depth++) {
-        for (const [dir, n] of hitsByDir(files, depth)) if (dir.split('/').length === depth) deeper.set(dir, n);
+        for (const [dir, n] of hitsByDir(files, depth)) if (dir.split('/').length === depth) deeper.set(dir, Math.round(n));
       }
       const ranked = [...deeper.entries()].map(([dir, hits]) => ({ dir, hits })).sort((a, b) => b.hits - a.hits || a.dir.length - b.dir.length);
       candidates = [];
@@ -194,7 +214,7 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
 
 export function gate(input: GateInput, baseConfig: Config, counter: RefusalCounter): GateDecision {
   const config = input.maxHits === undefined ? baseConfig : { ...baseConfig, gates: { ...baseConfig.gates, maxHits: input.maxHits } };
-  const axes = measure(input.items, config.estimation.charsPerToken, input.counts);
+  const axes = measure(input.items, config.estimation.charsPerToken, input.counts, input.items, input.estimate?.expected);
   const failing = failures(axes, config).filter((f) => !input.relevanceOnly || f.reason === 'relevance');
   const refuse = failing.length > 1 || (failing.length === 1 && !failing[0]!.near);
   const previous = counter.refusals;
@@ -210,7 +230,7 @@ export function gate(input: GateInput, baseConfig: Config, counter: RefusalCount
   const refusalCount = previous + 1;
   counter.refusals = refusalCount;
   const reason: RefusalReason = failing.length > 1 ? 'compound' : failing[0]!.reason;
-  const dist = distribution(input.items, input.scope, input.counts);
+  const dist = distribution(input.items, input.scope, input.counts, input.estimate?.expected);
   return {
     pass: false,
     envelope: {
@@ -220,6 +240,7 @@ export function gate(input: GateInput, baseConfig: Config, counter: RefusalCount
       distribution: dist,
       suggestions: suggestions(input, dist, config, reason),
       refusalCount,
+      ...(input.estimate ? { estimate: { read: input.estimate.read, of: input.estimate.of } } : {}),
     },
   };
 }

@@ -32,7 +32,13 @@ export interface GateOutcome {
 
 export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, refusals: RefusalCounter, req: GateRequest): Promise<GateOutcome> {
   const graph = deps.graph;
-  const dispatched = await dispatch(deps, graph, { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, definitionsOnly: req.kinds?.length === 1 && req.kinds[0] === 'definition', signal: req.signal });
+  // Where the gate will refuse whatever else the scan finds: more matching files and more hits than
+  // it allows (both axes broken is a compound refusal). Not when it will open anyway (force, the
+  // deadlock cap) or judges something else (kinds, relevance only).
+  const gates = deps.config.gates;
+  const canRefuse = !req.force && !req.kinds && !req.relevanceOnly && refusals.refusals < deps.config.limits.maxRefusals;
+  const refuseAt = canRefuse ? { files: gates.maxFiles, hits: req.maxHits ?? gates.maxHits } : undefined;
+  const dispatched = await dispatch(deps, graph, { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, definitionsOnly: req.kinds?.length === 1 && req.kinds[0] === 'definition', refuseAt, signal: req.signal });
   const hits = req.kinds ? dispatched.hits.filter((h) => req.kinds!.includes(h.kind)) : dispatched.hits;
   const mtimes = new Map<string, number>();
   for (const file of new Set(hits.map((h) => h.file))) {
@@ -46,7 +52,7 @@ export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, re
   // Kind filters apply to the collected hits only; whole-scope counts describe every match.
   const counts = req.kinds ? undefined : dispatched.counts;
   const decision = gate(
-    { items, counts, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly },
+    { items, counts, estimate: dispatched.estimate, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly },
     deps.config,
     refusals,
   );

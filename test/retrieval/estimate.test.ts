@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultConfig } from '../../src/config/schema.ts';
+import { estimateUnread, sampleOrder, sampleSteps } from '../../src/retrieval/estimate.ts';
+import { createRefusalCounter, gate } from '../../src/retrieval/gatekeeper.ts';
+import type { ResultItem } from '../../src/retrieval/types.ts';
+import { formatRefine } from '../../src/tools/gate/refine-printer.ts';
+
+const files = Array.from({ length: 500 }, (_, i) => `dir${i % 7}/sub${i % 3}/file${i}.c`);
+
+describe('sampling candidates to prove a refusal', () => {
+  it('reads candidates in one fixed order whatever order the index gave them in, each once', () => {
+    const order = sampleOrder(files);
+    assert.deepEqual([...order].sort(), [...files].sort());
+    assert.deepEqual(sampleOrder([...files].reverse()), order);
+    assert.notDeepEqual(order.slice(0, 50), [...files].sort().slice(0, 50), 'not path order: a prefix spreads over the folders');
+    const firstFolders = new Set(order.slice(0, 50).map((f) => f.split('/')[0]));
+    assert.equal(firstFolders.size, 7);
+  });
+
+  it('looks at the sample from the minimum on, batch by batch, leaving a third of the candidates unread', () => {
+    const sizes = { batch: 64, min: 128, max: 2048 };
+    assert.deepEqual(sampleSteps(150, sizes), []);
+    assert.deepEqual(sampleSteps(192, sizes), [128]);
+    assert.deepEqual(sampleSteps(500, sizes), [128, 192, 256, 320]);
+    assert.equal(sampleSteps(100_000, sizes).at(-1), 2048);
+  });
+
+  it('expects of an unread file what its folder held, drawn toward the parent folder while few of its files were read', () => {
+    // 40 files read: src/ (20, each 2 hits), docs/ (16, none match), lib/ (4, each 5 hits).
+    const read = [...Array.from({ length: 20 }, (_, i) => `src/s${i}.c`), ...Array.from({ length: 16 }, (_, i) => `docs/d${i}.txt`), ...Array.from({ length: 4 }, (_, i) => `lib/l${i}.c`)];
+    const counts = new Map([...read.filter((f) => f.startsWith('src/')).map((f) => [f, 2] as const), ...read.filter((f) => f.startsWith('lib/')).map((f) => [f, 5] as const)]);
+    const expected = estimateUnread(read, counts, ['src/x.c', 'docs/y.txt', 'lib/z.c', 'new/w.c', 'src/deep/v.c']);
+    const whole = 60 / 40; // hits per file read over the sample
+    const near = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} vs ${b}`);
+    near(expected.get('src/x.c')!.hits, (40 + 8 * whole) / 28);
+    near(expected.get('docs/y.txt')!.hits, (0 + 8 * whole) / 24);
+    near(expected.get('lib/z.c')!.hits, (20 + 8 * whole) / 12);
+    near(expected.get('new/w.c')!.hits, whole); // a folder nothing was read from: the whole sample
+    near(expected.get('src/deep/v.c')!.hits, (0 + 8 * ((40 + 8 * whole) / 28)) / 8);
+    assert.ok(expected.get('docs/y.txt')!.hits < whole / 2, 'a folder whose 16 files read never matched is estimated low');
+    near(expected.get('src/x.c')!.p, (20 + 8 * (24 / 40)) / 28);
+    assert.equal(estimateUnread(read, new Map(), ['src/x.c']).size, 0, 'nothing matched: nothing expected');
+  });
+});
+
+describe('the gate with a refusal proved from a sample', () => {
+  const config = defaultConfig();
+  // 40 files read, 30 of them matching with 5 hits each (150 hits): past maxFiles and maxHits.
+  const read = Array.from({ length: 40 }, (_, i) => `${i % 2 ? 'drivers' : 'fs'}/r${i}.c`);
+  const counts = new Map(read.slice(0, 30).map((f) => [f, 5]));
+  const items: ResultItem[] = [...counts.keys()].map((file, i) => ({ file, line: i + 1, text: 'spin_lock(&x);', matchIndex: 0, kind: 'call', source: 'fileio', score: 0.8 }));
+  // 360 unread: 300 under drivers, 60 under sound (a folder the sample never reached).
+  const unread = [...Array.from({ length: 300 }, (_, i) => `drivers/u${i}.c`), ...Array.from({ length: 60 }, (_, i) => `sound/u${i}.c`)];
+  const estimate = { read: 40, of: 400, expected: new Map(unread.map((f) => [f, { hits: 3.75, p: 0.75 }])) };
+
+  it('refuses with totals and a distribution that count the unread files at the sample rate, and says they are estimates', () => {
+    const d = gate({ items, counts, estimate, capped: true, force: false, query: 'spin_lock', scope: '', shape: 'symbol', regex: false }, config, createRefusalCounter());
+    assert.equal(d.pass, false);
+    if (d.pass) return;
+    const e = d.envelope;
+    assert.equal(e.reason, 'compound');
+    // 150 read + 360 × 3.75 = 1,500 hits; 30 + 360 × 0.75 = 300 files.
+    assert.equal(e.summary.totalFound, 1500);
+    assert.equal(e.summary.files, 300);
+    assert.deepEqual(e.estimate, { read: 40, of: 400 });
+    assert.deepEqual(
+      e.distribution.map((x) => [x.dir, x.hits]),
+      [
+        ['drivers', 75 + 1125],
+        ['sound', 225],
+        ['fs', 75],
+      ],
+    );
+    const text = formatRefine(e, false);
+    assert.match(text, /^refused \(compound\): ~1500 hits in ~300 files \(estimated: 40 of 400 candidate files read\)/);
+    assert.match(text, /^where \(estimated\): drivers 1200 · sound 225 · fs 75$/m);
+  });
+
+  it('prints exact counts without a tilde when every candidate was read', () => {
+    const d = gate({ items, counts, capped: true, force: false, query: 'spin_lock', scope: '', shape: 'symbol', regex: false }, config, createRefusalCounter());
+    assert.ok(!d.pass);
+    if (d.pass) return;
+    assert.equal(d.envelope.estimate, undefined);
+    assert.match(formatRefine(d.envelope, false), /^refused \(compound\): 150 hits in 30 files, /);
+  });
+});

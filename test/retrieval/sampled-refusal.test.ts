@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createClientSession } from '../../src/app/context.ts';
+import type { TextIndexReader } from '../../src/textindex/types.ts';
+import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+
+// Issue 14: a refusal on a common term costs what an answer on a rare one does. With the text index
+// naming many candidates, the gate reads a sample of them until it proves the refusal (more matching
+// files and more hits than it allows) and estimates the rest; whenever the answer is given instead
+// (force, the deadlock cap, a limit the sample cannot prove broken) every candidate is read.
+const FILES: Record<string, string> = {};
+// 600 files hold "widget": 400 under core/ (3 hits each), 200 under plugins/ (1 each): 1,400 hits.
+for (let i = 0; i < 400; i++) FILES[`core/m${i}.c`] = `int widget_${i} = 1;\nwidget_init(${i});\n/* widget */\n`;
+for (let i = 0; i < 200; i++) FILES[`plugins/p${i}.c`] = `use(widget);\nint other_${i};\n`;
+// 300 candidates that do not (a file-level index names files holding the trigrams anywhere).
+for (let i = 0; i < 300; i++) FILES[`docs/d${i}.txt`] = `wid get ${i}\n`;
+// "gizmo": 20 files × 10 hits, among the same 900 candidates: too many hits, but not too many files.
+for (let i = 0; i < 20; i++) FILES[`core/m${i * 7}.c`] += 'gizmo\n'.repeat(10);
+
+/** An index that names every file: the sample must find the matching ones itself. */
+function everythingIndex(): TextIndexReader & { asked: number } {
+  const all = Object.keys(FILES).sort();
+  const index = {
+    asked: 0,
+    async candidates() {
+      index.asked++;
+      return { files: all, ruledOut: 0 };
+    },
+    touched() {},
+    status: () => ({ state: 'ready' as const, indexed: all.length, total: all.length, bytes: 0 }),
+  };
+  return index;
+}
+
+describe('a refusal proved from a sample of the index candidates', () => {
+  let t: TestApp;
+  let root: string;
+  let index: ReturnType<typeof everythingIndex>;
+  before(() => {
+    root = fixture(FILES);
+    t = testApp(root, { graphBackend: 'none' });
+    index = everythingIndex();
+    t.app.textIndex = index;
+  });
+  after(async () => {
+    await t.close();
+    removeDir(root);
+  });
+
+  const fresh = () => createClientSession(crypto.randomUUID());
+
+  it('refuses a common term from part of the candidates, with estimated totals and distribution marked as such', async () => {
+    const r = await t.call('search', { pattern: 'widget' }, fresh());
+    const s = r.structuredContent as { status: string; reason: string; summary: { totalFound: number; files: number }; estimate?: { read: number; of: number }; distribution: { dir: string; hits: number }[] };
+    assert.equal(s.status, 'refine');
+    assert.equal(s.reason, 'compound');
+    assert.ok(s.estimate, 'the counts are estimates');
+    assert.equal(s.estimate.of, 900);
+    assert.ok(s.estimate.read >= 128 && s.estimate.read < 900, `read ${s.estimate.read}`);
+    // A uniform sample: the estimate is near the truth (1,400 hits in 600 files).
+    assert.ok(Math.abs(s.summary.totalFound - 1400) < 1400 * 0.3, `hits ${s.summary.totalFound}`);
+    assert.ok(Math.abs(s.summary.files - 600) < 600 * 0.3, `files ${s.summary.files}`);
+    // Folder by folder: docs/ files were read and never matched, so docs/ is estimated below plugins/.
+    const dirs = s.distribution.map((d) => d.dir);
+    assert.deepEqual(dirs.slice(0, 2), ['core', 'plugins']);
+    const docs = s.distribution.find((d) => d.dir === 'docs')?.hits ?? 0;
+    assert.ok(docs < 100, `docs ${docs}`);
+    assert.match(textOf(r), /^refused \(compound\): ~\d+ hits in ~\d+ files \(estimated: \d+ of 900 candidate files read\)/);
+    // The same query gives the same numbers: the sample is fixed.
+    const again = await t.call('search', { pattern: 'widget' }, fresh());
+    assert.deepEqual(again.structuredContent, r.structuredContent);
+  });
+
+  it('reads every candidate when the gate will let the answer through: force, or the deadlock cap', async () => {
+    const forced = await t.call('search', { pattern: 'widget', force: true }, fresh());
+    assert.equal((forced.structuredContent as { totalFound: number }).totalFound, 1400);
+    const session = fresh();
+    for (let i = 0; i < 3; i++) assert.match(textOf(await t.call('search', { pattern: 'widget' }, session)), /estimated/);
+    const opened = await t.call('search', { pattern: 'widget' }, session);
+    assert.match(textOf(opened), /gate opened after repeated refusals/);
+    assert.equal((opened.structuredContent as { totalFound: number }).totalFound, 1400);
+  });
+
+  it('counts exactly when the sample cannot prove both limits broken', async () => {
+    // 200 hits in 20 files: the file limit is never broken, so no sample proves a compound refusal.
+    const gizmo = await t.call('search', { pattern: 'gizmo' }, fresh());
+    const s = gizmo.structuredContent as { reason: string; summary: { totalFound: number; files: number }; estimate?: unknown };
+    assert.equal(s.reason, 'volume');
+    assert.equal(s.estimate, undefined);
+    assert.deepEqual([s.summary.totalFound, s.summary.files], [200, 20]);
+    // A caller's own hit cap above the total: only the file limit is broken.
+    const wide = await t.call('search', { pattern: 'widget', max_hits: 2000 }, fresh());
+    const w = wide.structuredContent as { reason: string; summary: { totalFound: number; files: number }; estimate?: unknown };
+    assert.equal(w.reason, 'breadth');
+    assert.equal(w.estimate, undefined);
+    assert.deepEqual([w.summary.totalFound, w.summary.files], [1400, 600]);
+  });
+
+  it('estimates nothing for locate, which judges definitions only', async () => {
+    const r = await t.call('locate', { query: 'widget_init', kind: 'definition' }, fresh());
+    assert.doesNotMatch(textOf(r), /estimated/);
+  });
+});
