@@ -9,7 +9,7 @@ import { escapeRegex } from '../text/linear-regex.ts';
 import type { Estimate } from './estimate.ts';
 import { scan } from './fileio.ts';
 import type { Definition, GraphAdapter } from './graph.ts';
-import { isTestPath, type Kind } from './kinds.ts';
+import { isTestPath, type Kind, mayDefineByLine } from './kinds.ts';
 import { leafSymbol, ownerSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
 import { definitionStrength } from '../code/graph.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
@@ -70,9 +70,9 @@ function inScope(req: DispatchRequest, file: string): boolean {
 }
 
 /** Scan hits with the graph's knowledge: its definitions in place of guessed ones, its kinds for the rest. */
-async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: string, scanned: Hit[]): Promise<Hit[] | undefined> {
+async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: string, scanned: Hit[], known?: Definition[]): Promise<Hit[] | undefined> {
   const owner = ownerSymbol(req.query);
-  const all = await graph.definitions(symbol);
+  const all = known ?? (await graph.definitions(symbol));
   if (!all) return undefined;
   const own = owner ? ((await graph.definitions(symbol, owner)) ?? []) : all;
   // Only the scanned lines are classified: the uses in their files are all that is needed.
@@ -113,8 +113,12 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
   let out: Dispatched | undefined;
   if (shape === 'symbol') {
     const symbol = leafSymbol(req.query);
-    const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, refuseAt: req.refuseAt, signal: req.signal });
-    const fromGraph = await withGraph(graph, req, symbol, r.hits);
+    // Definitions only, and the graph knows them: in a file it parses, a scanned line is never a
+    // definition (the graph's rows are), so only the files it cannot parse are scanned.
+    const known = req.definitionsOnly ? await graph.definitions(symbol) : undefined;
+    const onlyFiles = known ? (file: string) => !languageOf(file) && mayDefineByLine(file) : undefined;
+    const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, refuseAt: req.refuseAt, onlyFiles, signal: req.signal });
+    const fromGraph = await withGraph(graph, req, symbol, r.hits, known);
     if (fromGraph) {
       out = { shape, hits: fromGraph, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {

@@ -52,6 +52,8 @@ export interface ScanRequest {
    * be read only until the files read prove it, the rest estimated. Absent: every match is counted.
    */
   refuseAt?: { files: number; hits: number };
+  /** Only files this admits are wanted (the rest are answered elsewhere): the others need not be read. */
+  onlyFiles?: (relRoot: string) => boolean;
   /**
    * Only these files can match (relative to the workdir; from an earlier scan of the same scope for
    * a text every match of this pattern holds): they are read instead of the scope being walked.
@@ -83,12 +85,14 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     // Unsorted ripgrep counts with every core; the lines are then read in path order.
     sorted: false,
   };
-  const candidates = req.within ? undefined : await indexCandidates(deps, req);
+  const admits = req.onlyFiles;
+  const indexed = req.within ? undefined : await indexCandidates(deps, req);
+  const candidates = admits && indexed ? indexed.filter(admits) : indexed;
   if (candidates && req.refuseAt) {
     const proved = await sampledRefusal(deps, req, query, candidates, req.refuseAt);
     if (proved) return proved;
   }
-  const listed = req.within ? [...req.within] : candidates && admitCandidates(deps, req, query, candidates);
+  const listed = req.within ? req.within.filter(admits ?? (() => true)) : candidates && admitCandidates(deps, req, query, candidates);
   deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex', ...(listed ? { files: listed.length } : {}) });
   let counts: Map<string, number>;
   let result: GrepResult;
@@ -106,6 +110,7 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     // ripgrep follows a symlink it is named: the list keeps regular files only.
     const named = rgList ? { engine: 'rg' as const, files: regularFiles(deps.runtime.fs, req.scope.workdir, listed!) } : {};
     counts = await countMatches(deps, req.scope, query, { signal: req.signal, ...named });
+    if (admits) for (const file of counts.keys()) if (!admits(file)) counts.delete(file);
     let total = 0;
     const wanted: ListedFile[] = [];
     for (const file of [...counts.keys()].sort()) {
@@ -117,8 +122,9 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     if (!wanted.length) return { hits: [], capped: false };
     result = await grep(deps, req.scope, { ...query, sorted: true }, { signal: req.signal, files: wanted });
   }
-  const hits = hitsOf(req, result.files);
+  const hits = hitsOf(req, admits ? result.files.filter((f) => admits(f.path)) : result.files);
   if (!result.truncated) return { hits, capped: false };
+  if (admits) for (const file of counts.keys()) if (!admits(file)) counts.delete(file);
   return { hits, capped: true, counts };
 }
 

@@ -94,6 +94,11 @@ export function definesSymbol(line: string, name: string): boolean {
 const PROSE = new Set(['md', 'markdown', 'mdx', 'rst', 'txt', 'adoc', 'org', 'tex']);
 
 /** The kind of a line that matched; `symbol` is set for symbol queries. */
+/** Whether kindOfLine can call a line of this file a definition (prose, documentation and tests: never). */
+export function mayDefineByLine(file: string): boolean {
+  return !PROSE.has(extension(file)) && !isDocumentation(file) && !isTestPath(file);
+}
+
 export function kindOfLine(file: string, line: string, matchIndex: number, symbol: string | undefined): Kind {
   if (isCommentLine(file, line)) return 'comment';
   // Documentation mentions code; it does not define it.
