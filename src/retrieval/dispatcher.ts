@@ -124,7 +124,8 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     } else {
       deps.logger.log('dispatch_graph_miss', { query: req.query, shape });
       let hits = r.hits;
-      if (r.capped) {
+      // A refusal proved (sampled) shows no hit: its definitions need not be looked for.
+      if (r.capped && !r.sampled) {
         // Too common to collect every use: make sure its definitions are among the hits anyway. A
         // definition line names the symbol as a whole word, so only files the first scan counted can
         // hold one: the probe reads those instead of the scope (it used to be a second full scan).

@@ -70,6 +70,8 @@ export interface ScanResult {
   counts?: Map<string, number>;
   /** A refusal proved from a sample: `counts` holds the files read, this the files not read. */
   estimate?: Estimate;
+  /** The counts prove the refusal (refuseAt): the hits are the lines of a sample of the files only. */
+  sampled?: boolean;
 }
 
 export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanResult> {
@@ -96,6 +98,7 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex', ...(listed ? { files: listed.length } : {}) });
   let counts: Map<string, number>;
   let result: GrepResult;
+  let sampled = false;
   // Named files are read in process (no process to start). Many of them for a regex — whose trigrams
   // narrow less, so most candidates do not match — ripgrep counts on every core, and only the files
   // it counts are read again (for NUL bytes and lines). For a literal nearly every candidate matches,
@@ -112,20 +115,34 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     counts = await countMatches(deps, req.scope, query, { signal: req.signal, ...named });
     if (admits) for (const file of counts.keys()) if (!admits(file)) counts.delete(file);
     let total = 0;
-    const wanted: ListedFile[] = [];
-    for (const file of [...counts.keys()].sort()) {
-      if (total > SCAN_CAP) break;
-      total += counts.get(file)!;
+    for (const n of counts.values()) total += n;
+    // A refusal the counts prove needs the lines of a sample only (scores, tokens per hit).
+    sampled = req.refuseAt !== undefined && counts.size > req.refuseAt.files && total > req.refuseAt.hits;
+    const lineFiles = sampled ? sampleOrder([...counts.keys()]).slice(0, SAMPLE_LINE_FILES).sort() : firstFiles(counts, SCAN_CAP);
+    const wanted = lineFiles.map((file) => {
       const abs = path.join(req.scope.workdir, file);
-      wanted.push({ abs, relRoot: file, size: deps.runtime.fs.statSync(abs)?.size ?? 0 });
-    }
+      return { abs, relRoot: file, size: deps.runtime.fs.statSync(abs)?.size ?? 0 };
+    });
     if (!wanted.length) return { hits: [], capped: false };
     result = await grep(deps, req.scope, { ...query, sorted: true }, { signal: req.signal, files: wanted });
   }
   const hits = hitsOf(req, admits ? result.files.filter((f) => admits(f.path)) : result.files);
+  if (sampled) return { hits, capped: true, counts, sampled };
   if (!result.truncated) return { hits, capped: false };
   if (admits) for (const file of counts.keys()) if (!admits(file)) counts.delete(file);
   return { hits, capped: true, counts };
+}
+
+/** The files, in path order, that hold the first `cap` + 1 matches. */
+function firstFiles(counts: ReadonlyMap<string, number>, cap: number): string[] {
+  let total = 0;
+  const out: string[] = [];
+  for (const file of [...counts.keys()].sort()) {
+    if (total > cap) break;
+    total += counts.get(file)!;
+    out.push(file);
+  }
+  return out;
 }
 
 /** The engine's match lines as hits, each classified. */
@@ -183,7 +200,7 @@ async function sampledRefusal(deps: RetrievalDeps, req: ScanRequest, query: Grep
       deps.logger.log('fileio_sampled', { scope: req.scope.relative || '.', candidates: candidates.length, read, files: counts.size, hits });
       files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const estimate = { read, of: candidates.length, expected: estimateUnread(order.slice(0, read), counts, order.slice(read)) };
-      return { hits: hitsOf(req, files), capped: true, counts, estimate };
+      return { hits: hitsOf(req, files), capped: true, counts, estimate, sampled: true };
     }
   }
   return undefined;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
+import { scan } from '../../src/retrieval/fileio.ts';
 import type { TextIndexReader } from '../../src/textindex/types.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
 
@@ -94,6 +95,30 @@ describe('a refusal proved from a sample of the index candidates', () => {
     assert.equal(w.reason, 'breadth');
     assert.equal(w.estimate, undefined);
     assert.deepEqual([w.summary.totalFound, w.summary.files], [1400, 600]);
+  });
+
+  it('without an index, counts every file but reads the lines of a sample only when the counts prove the refusal', async () => {
+    const scope = { path: root, real: root, workdir: root, relative: '', exists: true };
+    const req = { pattern: 'widget', literal: true, wordBoundary: false, ignoreCase: false, scope, exclude: [] };
+    const deps = { ...t.app, textIndex: undefined };
+    const proved = await scan(deps, { ...req, refuseAt: { files: 25, hits: 120 } });
+    assert.equal(proved.sampled, true);
+    assert.equal(proved.estimate, undefined);
+    assert.deepEqual([proved.counts!.size, [...proved.counts!.values()].reduce((a, b) => a + b, 0)], [600, 1400]);
+    const files = new Set(proved.hits.map((h) => h.file));
+    assert.ok(files.size > 0 && files.size <= 48, `${files.size} files read for lines`);
+    assert.ok([...files].some((f) => f.startsWith('plugins/')) && [...files].some((f) => f.startsWith('core/')), 'a sample spread over the folders');
+    // Not proved (a caller's cap above the total): lines as before, from the first files in path order.
+    const full = await scan(deps, { ...req, refuseAt: { files: 25, hits: 2000 } });
+    assert.equal(full.sampled, undefined);
+    assert.deepEqual(full, await scan(deps, req));
+    t.app.textIndex = undefined;
+    try {
+      const gate = await t.call('search', { pattern: 'widget' }, fresh());
+      assert.match(textOf(gate), /^refused \(compound\): 1400 hits in 600 files, /);
+    } finally {
+      t.app.textIndex = index;
+    }
   });
 
   it('estimates nothing for locate, which judges definitions only', async () => {
