@@ -10,13 +10,11 @@ import type { Executor } from '../exec/executor.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime, RuntimeFs } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
-import { isSecretPath } from '../security/secret-files.ts';
 import type { Database } from '../storage/database.ts';
 import { type Lease, withLease } from '../storage/lease.ts';
 import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
-import { UNENTERED_DIRS } from '../workspace/list.ts';
-import { type CatalogueEntry, catalogue, MAX_PARSE_BYTES } from './catalogue.ts';
+import { type CatalogueEntry, type CatalogueOptions, catalogue, createCatalogueJudge, MAX_PARSE_BYTES } from './catalogue.ts';
 import { syncCatalogue, textWork } from './catalogue-sync.ts';
 import type { ParsedFile } from './file-rows.ts';
 import type { Grammars } from './grammars.ts';
@@ -119,11 +117,14 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let lastPass = 0;
   let firstPassTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  /** A .gitignore changed since the running pass began listing (see relist). */
+  let relistDue = false;
   let paths: ReturnType<typeof createPathSet> | undefined;
   const inFlight = new Map<string, Promise<boolean>>();
   let textReady = false;
   let textBuilding = false;
   const parser = deps.parser ?? createInThreadParser(deps.grammars);
+  const listing: CatalogueOptions = { root: deps.root, excludeDirs: deps.scan.excludeDirs, respectGitignore: deps.scan.respectGitignore, git: deps.git };
 
   function open(): Promise<CodeStore | undefined> {
     opening ??= (async () => {
@@ -228,7 +229,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     deps.logger.log('code_index_start', { root: deps.root, first });
     const entries: CatalogueEntry[] = [];
     const listedFrom = Date.now();
-    for await (const e of catalogue(deps.fs, deps.workdirs, { root: deps.root, excludeDirs: deps.scan.excludeDirs, respectGitignore: deps.scan.respectGitignore, git: deps.git })) {
+    for await (const e of catalogue(deps.fs, deps.workdirs, listing)) {
       if (closed) return;
       entries.push(e);
     }
@@ -329,8 +330,10 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   }
 
   function startPass(s: CodeStore): Promise<void> {
-    if (!running && state === 'idle') state = 'building';
-    running ??= pass(s)
+    if (running) return running;
+    if (state === 'idle') state = 'building';
+    relistDue = false;
+    running = pass(s)
       .catch((e) => {
         error = messageOf(e);
         deps.logger.log('code_index_error', { error });
@@ -339,8 +342,18 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       .finally(() => {
         running = undefined;
         lastPass = Date.now();
+        if (relistDue && !closed) void startPass(s);
       });
     return running;
+  }
+
+  /**
+   * A .gitignore changed: files nobody touched may enter or leave the catalogue, and only a listing
+   * tells which — a pass now, or right after the running one (its listing may predate the change).
+   */
+  function relist(s: CodeStore): void {
+    relistDue = true;
+    if (!running && !firstPassTimer && !closed) void startPass(s);
   }
 
   async function freshOne(s: CodeStore, rel: string): Promise<boolean> {
@@ -383,6 +396,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     const added: CatalogueEntry[] = [];
     const changed: number[] = [];
     const before = new Map<string, number>();
+    // Made for this batch: the .gitignore files as they are now (see createCatalogueJudge).
+    let takes: ((rel: string) => boolean) | undefined;
     for (const rel of list) {
       const abs = path.join(deps.root, rel);
       const st = await deps.fs.stat(abs);
@@ -390,7 +405,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       const row = s.file(rel);
       const entry = { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs };
       if (!row) {
-        if (!cataloguable(rel)) continue;
+        takes ??= createCatalogueJudge(deps.fs, listing);
+        if (!takes(rel)) continue;
         added.push(entry);
       } else if (row.size !== st.size || row.mtime_ms !== st.mtimeMs) {
         changed.push(row.id);
@@ -406,13 +422,6 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     for (const e of added) paths?.add(e.path);
     await takeText(s, textWork(s, entries), { fs: deps.fs, logger: deps.logger, stopped: () => closed, pause: yieldToLoop });
     return new Set(entries.filter((e) => !before.has(e.path) || s.file(e.path)?.version !== before.get(e.path)).map((e) => e.path));
-  }
-
-  /** A file the walk would catalogue, judged by its path (hidden, skipped folders, secret-like). */
-  function cataloguable(rel: string): boolean {
-    const skip = new Set([...UNENTERED_DIRS, ...deps.scan.excludeDirs]);
-    const parts = rel.split('/');
-    return !isSecretPath(rel) && parts.every((p, i) => !p.startsWith('.') && !p.startsWith('..') && (i === parts.length - 1 || !skip.has(p)));
   }
 
   let touchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -469,7 +478,9 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     async fresh(list) {
       const s = store;
       if (!s || closed) return 0;
-      const unique = await needingWork(s, [...new Set(list)]);
+      const all = [...new Set(list)];
+      if (all.some((rel) => rel === '.gitignore' || rel.endsWith('/.gitignore'))) relist(s);
+      const unique = await needingWork(s, all);
       if (!unique.length) return 0;
       const newText = await freshText(s, unique);
       let changed = 0;
