@@ -116,8 +116,9 @@ async function* walked(fs: RuntimeFs, options: CatalogueOptions, base: string): 
  * Tracked and untracked-but-not-ignored files (`git ls-files -co`), less tracked files the ignore
  * rules name (the walk and the scan skip those too). The rules are the .gitignore files only, as the
  * walk and the scan read them — not .git/info/exclude nor the user's global excludes (rg runs with
- * --no-ignore-exclude and --no-ignore-global): a file the scan finds is catalogued. Undefined when git is missing,
- * the root is not the top of a repository, or git fails. Untracked nested repositories come as `dir/`.
+ * --no-ignore-exclude and --no-ignore-global): a file the scan finds is catalogued. Undefined when
+ * git is missing, the root is not the top of a repository, or git fails. Untracked nested
+ * repositories come as `dir/`.
  */
 async function gitListing(git: NonNullable<CatalogueOptions['git']>, root: string, signal?: AbortSignal): Promise<string[] | undefined> {
   const gitPath = git.runtime.which('git');
