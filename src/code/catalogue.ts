@@ -11,7 +11,7 @@ import { isSecretPath } from '../security/secret-files.ts';
 import { gitEnv } from '../vcs/git.ts';
 import { SAFE_CONFIG } from '../vcs/git-guard.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
-import { walk } from '../workspace/walk.ts';
+import { createPathJudge, walk } from '../workspace/walk.ts';
 
 /** Files larger than this are catalogued but never parsed (generated code, data). */
 export const MAX_PARSE_BYTES = 1_000_000;
@@ -69,8 +69,30 @@ function keeps(rel: string, skip: ReadonlySet<string>): boolean {
   return !isSecretPath(rel);
 }
 
-async function* walked(fs: RuntimeFs, options: CatalogueOptions, base: string): AsyncGenerator<CatalogueEntry> {
+/** How the catalogue walks `base`; a judge of single paths takes the same options. */
+function walkOptions(options: Pick<CatalogueOptions, 'root' | 'excludeDirs' | 'respectGitignore'>, base: string) {
   const skip = new Set([...UNENTERED_DIRS, ...options.excludeDirs]);
+  return { root: options.root, base, includeHidden: false, respectGitignore: options.respectGitignore, listOnlyDirs: skip, excludeDirs: skip };
+}
+
+/**
+ * Whether a listing made now would take this file (a path relative to the root): the walk's verdict,
+ * which the git listing shares (it reads the same .gitignore files and no others). A judge reads each
+ * folder's .gitignore once, when first asked: make one per batch of paths, so that an edited
+ * .gitignore or a new folder is seen by the next batch.
+ */
+export function createCatalogueJudge(fs: RuntimeFs, options: Pick<CatalogueOptions, 'root' | 'excludeDirs' | 'respectGitignore'>): (rel: string) => boolean {
+  const { listOnlyDirs: _, ...judged } = walkOptions(options, options.root);
+  const judge = createPathJudge(fs, judged);
+  return function takes(rel) {
+    if (isSecretPath(rel) || judge.judge(rel)?.ignored !== false) return false;
+    // The walk and the git listing take regular files only, never a symlink.
+    const st = fs.lstatSync(path.join(options.root, rel));
+    return st?.isFile === true && !st.isSymbolicLink;
+  };
+}
+
+async function* walked(fs: RuntimeFs, options: CatalogueOptions, base: string): AsyncGenerator<CatalogueEntry> {
   let pending: string[] = [];
   // Stats go out a few dozen at a time: one by one, they dominate the walk of a big tree.
   const stated = async function* () {
@@ -82,7 +104,7 @@ async function* walked(fs: RuntimeFs, options: CatalogueOptions, base: string): 
       if (st?.isFile) yield { path: files[k]!, abs: path.join(options.root, files[k]!), size: st.size, mtimeMs: st.mtimeMs };
     }
   };
-  for await (const e of walk(fs, { root: options.root, base, includeHidden: false, respectGitignore: options.respectGitignore, listOnlyDirs: skip, excludeDirs: skip, signal: options.signal })) {
+  for await (const e of walk(fs, { ...walkOptions(options, base), signal: options.signal })) {
     if (e.type !== 'file' || isSecretPath(e.relRoot)) continue;
     pending.push(e.relRoot);
     if (pending.length >= STATS_IN_FLIGHT) yield* stated();
@@ -91,9 +113,12 @@ async function* walked(fs: RuntimeFs, options: CatalogueOptions, base: string): 
 }
 
 /**
- * Tracked and untracked-but-not-ignored files (`git ls-files -co --exclude-standard`), less tracked
- * files the ignore rules name (the walk and the scan skip those too); undefined when git is missing,
- * the root is not the top of a repository, or git fails. Untracked nested repositories come as `dir/`.
+ * Tracked and untracked-but-not-ignored files (`git ls-files -co`), less tracked files the ignore
+ * rules name (the walk and the scan skip those too). The rules are the .gitignore files only, as the
+ * walk and the scan read them — not .git/info/exclude nor the user's global excludes (rg runs with
+ * --no-ignore-exclude and --no-ignore-global): a file the scan finds is catalogued. Undefined when
+ * git is missing, the root is not the top of a repository, or git fails. Untracked nested
+ * repositories come as `dir/`.
  */
 async function gitListing(git: NonNullable<CatalogueOptions['git']>, root: string, signal?: AbortSignal): Promise<string[] | undefined> {
   const gitPath = git.runtime.which('git');
@@ -113,8 +138,8 @@ async function gitListing(git: NonNullable<CatalogueOptions['git']>, root: strin
   try {
     const top = await run(['rev-parse', '--show-toplevel']);
     if (top === undefined || path.resolve(top.trim()) !== git.runtime.fs.realpathSync(root)) return undefined;
-    const all = await run(['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
-    const ignored = await run(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard']);
+    const all = await run(['ls-files', '-z', '--cached', '--others', '--exclude-per-directory=.gitignore']);
+    const ignored = await run(['ls-files', '-z', '--cached', '--ignored', '--exclude-per-directory=.gitignore']);
     if (all === undefined || ignored === undefined) return undefined;
     const drop = new Set(ignored.split('\0'));
     const out = new Set<string>();

@@ -17,8 +17,17 @@ function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-/** The files (and folders) under `relDir`, relative to root, skipped folders left out. */
-async function contents(root: string, relDir: string, skip: (rel: string) => boolean, into: string[]): Promise<void> {
+interface Lister {
+  skip: (rel: string) => boolean;
+  /** Collects the files and folders found, relative to root. */
+  into?: string[];
+  /** Runs on each folder before it is read (Node watches it there); false leaves it unread. */
+  enter?: (relDir: string) => boolean;
+}
+
+/** Lists the tree under `relDir` (relative to root): skipped folders left out, symlinks never followed. */
+async function list(root: string, relDir: string, lister: Lister): Promise<void> {
+  if (lister.enter && !lister.enter(relDir)) return;
   let entries: fs.Dirent[];
   try {
     entries = await fs.promises.readdir(path.join(root, relDir), { withFileTypes: true });
@@ -27,11 +36,11 @@ async function contents(root: string, relDir: string, skip: (rel: string) => boo
   }
   for (const e of entries) {
     const rel = join(relDir, e.name);
-    if (e.isDirectory()) {
-      if (skip(rel)) continue;
-      into.push(rel);
-      await contents(root, rel, skip, into);
-    } else into.push(rel);
+    if (e.isDirectory() && !e.isSymbolicLink()) {
+      if (lister.skip(rel)) continue;
+      lister.into?.push(rel);
+      await list(root, rel, lister);
+    } else lister.into?.push(rel);
   }
 }
 
@@ -51,16 +60,16 @@ export async function watchTreeNode(root: string, onChange: (paths: string[]) =>
     options.onError?.(error);
   };
 
-  /** Watches `relDir` and every folder below it; `found` collects what they hold (for a new folder). */
-  async function add(relDir: string, found: string[] | undefined): Promise<void> {
-    if (closed || watchers.has(relDir)) return;
+  /** Watches one folder; false when it is watched already or went away meanwhile. */
+  function watchFolder(relDir: string): boolean {
+    if (closed || watchers.has(relDir)) return false;
     let w: fs.FSWatcher;
     try {
       w = fs.watch(path.join(root, relDir), { persistent: false }, (_event, name) => changed(relDir, name));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? '';
       if (relDir === '' || LIMIT_CODES.has(code)) throw error;
-      return; // gone meanwhile
+      return false; // gone meanwhile
     }
     w.on('error', (error: NodeJS.ErrnoException) => {
       // A watched folder that was removed ends its watch; anything else stops the whole watch.
@@ -71,21 +80,11 @@ export async function watchTreeNode(root: string, onChange: (paths: string[]) =>
       }
     });
     watchers.set(relDir, w);
-    let entries: fs.Dirent[];
-    try {
-      entries = await fs.promises.readdir(path.join(root, relDir), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const rel = join(relDir, e.name);
-      if (e.isDirectory() && !e.isSymbolicLink()) {
-        if (skip(rel)) continue;
-        found?.push(rel);
-        await add(rel, found);
-      } else found?.push(rel);
-    }
+    return true;
   }
+
+  /** Watches `relDir` and every folder below it; `found` collects what they hold (for a new folder). */
+  const add = (relDir: string, found: string[] | undefined) => list(root, relDir, { skip, into: found, enter: watchFolder });
 
   function changed(relDir: string, name: string | Buffer | null): void {
     if (closed) return;
@@ -165,7 +164,7 @@ export async function watchTreeDeno(
               out.pop();
               continue;
             }
-            await contents(root, rel, skip, out);
+            await list(root, rel, { skip, into: out });
           }
         }
         if (out.length && !closed) onChange(out);

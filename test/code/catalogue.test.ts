@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { type CatalogueEntry, catalogue } from '../../src/code/catalogue.ts';
 import { createExecutor } from '../../src/exec/executor.ts';
@@ -89,6 +90,17 @@ describe('the file catalogue', () => {
     const files = await listed(root, { git: true });
     for (const f of ['vendored/inner.c', 'vendored/sub/deeper.c', 'embedded/inner.c', 'embedded/sub/deeper.c']) assert.ok(files.includes(f), `${f} is listed`);
     assert.deepEqual(files, await listed(root, { git: false }));
+  });
+
+  it('reads the .gitignore files only, as the walk and the scan do: .git/info/exclude and the global excludes file do not hide a file', async () => {
+    const root = repo(FILES);
+    writeFileSync(`${root}/.git/info/exclude`, 'untracked.md\n');
+    const home = fixture({ '.config/git/ignore': 'docs/\n' });
+    dirs.push(home);
+    const rt = withEnv(runtime, { HOME: home, XDG_CONFIG_HOME: `${home}/.config` });
+    const expected = ['docs/guide.md', 'src/a.ts', 'src/deep/b.ts', 'untracked.md'];
+    assert.deepEqual(await listed(root, { git: true, runtimeOverride: rt }), expected);
+    assert.deepEqual(await listed(root, { git: false, runtimeOverride: rt }), expected);
   });
 
   it('walks when git is missing or the folder is not the top of a repository', async () => {

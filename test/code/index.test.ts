@@ -1,23 +1,27 @@
 import assert from 'node:assert/strict';
-import { utimesSync, unlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, utimesSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { definitionAt, findDefinitions, usesOf } from '../../src/code/graph.ts';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
 import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import { createExecutor } from '../../src/exec/executor.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { acquireLease } from '../../src/storage/lease.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { eventually } from '../helpers/process.ts';
 
 const dirs: string[] = [];
 after(() => {
   for (const d of dirs) removeDir(d);
 });
 
-function indexOf(files: Record<string, string>, options: { dbFile?: string } = {}): { root: string; index: CodeIndex; events: { event: string; fields?: Record<string, unknown> }[]; dbFile: string } {
+function indexOf(files: Record<string, string>, options: { dbFile?: string; git?: boolean } = {}): { root: string; index: CodeIndex; events: { event: string; fields?: Record<string, unknown> }[]; dbFile: string } {
   const root = fixture(files);
+  if (options.git) commitAll(root);
   const data = fixture();
   dirs.push(root, data);
   const events: { event: string; fields?: Record<string, unknown> }[] = [];
@@ -31,8 +35,21 @@ function indexOf(files: Record<string, string>, options: { dbFile?: string } = {
     root,
     scan: { excludeDirs: ['node_modules'], respectGitignore: true },
     openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
+    ...(options.git ? { git: { runtime, exec: createExecutor(runtime) } } : {}),
   });
   return { root, index, events, dbFile };
+}
+
+function commitAll(root: string): void {
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
+  for (const args of [['init', '-q', '-b', 'main'], ['add', '.'], ['commit', '-q', '-m', 'init']]) execFileSync('git', args, { cwd: root, env });
+}
+
+/** The catalogue's paths, sorted. */
+async function catalogued(index: CodeIndex): Promise<string[]> {
+  const store = await index.ready();
+  assert.ok(store, 'the index is built');
+  return store.files().map((f) => f.path).sort();
 }
 
 const done = (events: { event: string; fields?: Record<string, unknown> }[]) => events.filter((e) => e.event === 'code_index_done').map((e) => e.fields!);
@@ -156,3 +173,54 @@ describe('the code index', () => {
     await again.index.close();
   });
 });
+
+for (const listing of ['walk', 'git'] as const) {
+  describe(`files reported as touched, with the catalogue listed by ${listing === 'git' ? 'git ls-files' : 'a walk'}`, () => {
+    it('enter the catalogue only when a listing would take them: ignored files (also by a .gitignore in a subfolder) and symlinks stay out', async () => {
+      const { root, index } = indexOf(
+        { '.gitignore': 'build/\n*.log\n', 'src/.gitignore': 'gen/\n', 'src/a.ts': 'export function alpha() {}\n' },
+        { git: listing === 'git' },
+      );
+      await index.refresh();
+      mkdirSync(path.join(root, 'build'));
+      mkdirSync(path.join(root, 'src', 'gen'));
+      writeFileSync(path.join(root, 'build', 'out.ts'), 'export function fromBuild() {}\n');
+      writeFileSync(path.join(root, 'trace.log'), 'fromLog\n');
+      writeFileSync(path.join(root, 'src', 'gen', 'types.ts'), 'export function fromGen() {}\n');
+      writeFileSync(path.join(root, 'src', 'late.ts'), 'export function fromLate() {}\n');
+      symlinkSync(path.join(root, 'src', 'late.ts'), path.join(root, 'src', 'link.ts'));
+      const all = ['build/out.ts', 'trace.log', 'src/gen/types.ts', 'src/late.ts', 'src/link.ts'];
+      index.text.touched(all);
+      const store = (await index.ready())!;
+      // All five are judged in the same run: once the new file is in and parsed, the others have been turned away.
+      const parsed = () => {
+        const row = store.file('src/late.ts');
+        return row !== undefined && row.parsed_of === row.version;
+      };
+      assert.ok(await eventually(parsed), 'the new file enters the catalogue');
+      assert.deepEqual(await catalogued(index), ['src/a.ts', 'src/late.ts']);
+      assert.equal((await findDefinitions(index, 'fromLate'))?.length, 1);
+      assert.deepEqual(await findDefinitions(index, 'fromBuild'), []);
+      assert.deepEqual(await findDefinitions(index, 'fromGen'), []);
+      assert.equal(await index.fresh(all), 0, 'asked again, nothing changes');
+      assert.deepEqual(await catalogued(index), ['src/a.ts', 'src/late.ts']);
+      await index.close();
+    });
+
+    it('follow an edited .gitignore: files it now ignores leave the catalogue, files it no longer ignores enter it', async () => {
+      const { root, index } = indexOf(
+        { '.gitignore': '*.log\n', 'notes.log': 'n\n', 'src/a.ts': 'export function alpha() {}\n', 'src/old.ts': 'export function fromOld() {}\n' },
+        { git: listing === 'git' },
+      );
+      await index.refresh();
+      assert.deepEqual(await catalogued(index), ['src/a.ts', 'src/old.ts']);
+      writeFileSync(path.join(root, '.gitignore'), 'src/old.ts\n');
+      index.text.touched(['.gitignore']);
+      const store = (await index.ready())!;
+      assert.ok(await eventually(() => store.file('src/old.ts') === undefined && store.file('notes.log') !== undefined), 'a listing follows the new rules');
+      assert.deepEqual(await catalogued(index), ['notes.log', 'src/a.ts']);
+      assert.deepEqual(await findDefinitions(index, 'fromOld'), []);
+      await index.close();
+    });
+  });
+}

@@ -1,0 +1,68 @@
+// The code index's parse step, shared by the pass and the freshness checks: read a file (the version
+// its catalogue row names), hand it to the parser, and write what comes back in batches.
+import { AppError, ErrorCode, messageOf } from '../errors.ts';
+import type { Lease } from '../storage/lease.ts';
+import { type CatalogueEntry, MAX_PARSE_BYTES } from './catalogue.ts';
+import type { ParsedFile } from './file-rows.ts';
+import { type IndexShared, knownPaths, PARSER_VERSION } from './index-shared.ts';
+import { isDocumentation, type LanguageId, languageOf } from './languages.ts';
+import { resolveImport } from './resolve.ts';
+import type { CodeStore, FileMeta, FileRow } from './store.ts';
+
+export interface Pending {
+  meta: FileMeta;
+  parsed: ParsedFile | undefined;
+  targets: (string | undefined)[];
+}
+
+/** Lines of a text, counted without splitting it (a kernel tree is a gigabyte of them). */
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * Reads one file (the version the catalogue row names) and hands it to the parser, waiting while the
+ * parser's queue is full; `result` settles with what to write, undefined when it cannot be read.
+ */
+export async function prepareFile(shared: IndexShared, s: CodeStore, entry: CatalogueEntry, row: FileRow | undefined, urgent = false): Promise<{ result: Promise<Pending | undefined> }> {
+  const language: LanguageId | undefined = isDocumentation(entry.path) || entry.size > MAX_PARSE_BYTES ? undefined : languageOf(entry.path);
+  const hash = row?.hash ?? '';
+  const version = row?.version;
+  if (!language) return { result: Promise.resolve({ meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, parsed: undefined, targets: [] }) };
+  let text: string;
+  try {
+    text = await shared.fs.readTextFile(entry.abs);
+  } catch {
+    return { result: Promise.resolve(undefined) };
+  }
+  const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: lineCount(text), parser: PARSER_VERSION, version };
+  const { result } = await shared.parser.submit({ language, text }, { urgent });
+  const pending = result.then(
+    ({ parsed, skipped }): Pending => {
+      for (const { pattern, error } of skipped) shared.logger.log('code_query_pattern_skipped', { language, pattern, error });
+      const known = knownPaths(shared, s);
+      return { meta, parsed, targets: parsed.imports.map((imp) => resolveImport(known, language, entry.path, imp.source)) };
+    },
+    (e): Pending => {
+      // A grammar that cannot load fails every file of its language: stop, and let the scan answer.
+      if (e instanceof AppError && e.code === ErrorCode.Unavailable) throw e;
+      shared.logger.log('code_index_file_error', { file: entry.path, error: messageOf(e) });
+      return { meta: { ...meta, language: undefined }, parsed: undefined, targets: [] };
+    },
+  );
+  // Awaited later (or never, when the pass stops first): a failure must not go unhandled meanwhile.
+  pending.catch(() => undefined);
+  return { result: pending };
+}
+
+/** Writes a batch (emptying it) in one transaction, waiting for other processes' writes without blocking. */
+export async function writeBatch(s: CodeStore, batch: Pending[], lease?: Lease): Promise<void> {
+  if (!batch.length) return;
+  const items = batch.splice(0);
+  await s.db.writeTransaction(() => {
+    lease?.renew();
+    for (const p of items) s.replace(p.meta, p.parsed, p.targets);
+  });
+}

@@ -1,0 +1,119 @@
+// One refresh pass of the code index: list the catalogue once, sync it, run the text stage (the
+// trigram index reads a file again only when its size or mtime changed), then parse the files whose
+// content changed, several in flight, written in batches. One process at a time runs it (a lease in
+// the database); the others use what exists.
+import { type Lease, withLease } from '../storage/lease.ts';
+import { type CatalogueEntry, catalogue } from './catalogue.ts';
+import { syncCatalogue, textWork } from './catalogue-sync.ts';
+import { type Pending, prepareFile, writeBatch } from './index-parse.ts';
+import { type IndexShared, PARSER_VERSION, pathSetOf, yieldToLoop } from './index-shared.ts';
+import type { CodeStore } from './store.ts';
+import { takeText } from './text-pass.ts';
+
+/** Parsed files written per transaction, and the source bytes one batch may hold. */
+const BATCH_FILES = 32;
+const BATCH_BYTES = 2_000_000;
+/** One process builds (a lease in the database); it renews the lease with every batch it writes. */
+const LEASE_NAME = 'code-index';
+const LEASE_TTL_MS = 60_000;
+/** Source bytes being parsed at once (the parser's window is counted in files; this bounds their size). */
+const PARSING_BYTES = 16_000_000;
+/** code_meta key: when the newest catalogue listing that has been synced began (ms since the epoch). */
+export const CATALOGUE_SYNCED_AT = 'catalogue_synced_at';
+
+/** A refresh pass, by the one process holding the build lease; the others use what exists. */
+export async function runPass(shared: IndexShared, s: CodeStore): Promise<void> {
+  const leased = await withLease(s.db, LEASE_NAME, LEASE_TTL_MS, (lease) => build(shared, s, lease));
+  if (leased.ok) return;
+  if (shared.state === 'building') shared.state = 'idle';
+  shared.logger.log('code_index_built_elsewhere', { pid: leased.holder.pid, since: leased.holder.since });
+}
+
+async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<void> {
+  const { logger } = shared;
+  const started = Date.now();
+  const first = shared.state !== 'ready';
+  logger.log('code_index_start', { root: shared.listing.root, first });
+  const entries: CatalogueEntry[] = [];
+  const listedFrom = Date.now();
+  for await (const e of catalogue(shared.fs, shared.workdirs, shared.listing)) {
+    if (shared.closed) return;
+    entries.push(e);
+  }
+  const changes = await syncCatalogue(s, entries, () => void lease.renew());
+  if (shared.closed) return;
+  // From here the catalogue knows every change made before the listing began (the text reader
+  // trusts the index only then: see the index's `open`).
+  await s.db.writeTransaction(() => s.setMeta(CATALOGUE_SYNCED_AT, String(listedFrom)));
+  await textStage(shared, s, entries, lease);
+  if (shared.closed) return;
+  const rows = new Map(s.files().map((r) => [r.path, r]));
+  shared.paths = pathSetOf(
+    shared,
+    entries.map((e) => e.path),
+  );
+  shared.total = entries.length;
+  shared.done = 0;
+  const batch: Pending[] = [];
+  let bytes = 0;
+  let lastYield = performance.now();
+  let parsed = 0;
+  // Files being parsed, oldest first: several in flight, collected in order into write batches.
+  const parsing: { result: Promise<Pending | undefined>; size: number }[] = [];
+  let parsingBytes = 0;
+  const collectOldest = async () => {
+    const oldest = parsing.shift()!;
+    parsingBytes -= oldest.size;
+    const pending = await oldest.result;
+    if (pending) {
+      batch.push(pending);
+      bytes += pending.meta.size;
+      if (pending.parsed) parsed++;
+    }
+    if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
+      await writeBatch(s, batch, lease);
+      bytes = 0;
+    }
+  };
+  for (const entry of entries) {
+    if (shared.closed) return;
+    const done = ++shared.done;
+    const row = rows.get(entry.path);
+    rows.delete(entry.path);
+    if (!row || (row.parsed_of === row.version && row.parser === PARSER_VERSION)) continue;
+    parsing.push({ result: (await prepareFile(shared, s, entry, row)).result, size: entry.size });
+    parsingBytes += entry.size;
+    while (parsing.length >= shared.parser.capacity || parsingBytes > PARSING_BYTES) await collectOldest();
+    if (performance.now() - lastYield > 20) {
+      await yieldToLoop();
+      lastYield = performance.now();
+    }
+    if (done % 2000 === 0) logger.log('code_index_progress', { done, total: shared.total });
+  }
+  while (parsing.length) {
+    if (shared.closed) return;
+    await collectOldest();
+  }
+  await writeBatch(s, batch, lease);
+  await s.db.writeTransaction(() => s.setMeta('complete', '1'));
+  shared.state = 'ready';
+  logger.log('code_index_done', { files: shared.total, parsed, removed: changes.removed, ms: Date.now() - started });
+}
+
+/** The text stage of a pass: every file the text index has not taken in its current version. */
+async function textStage(shared: IndexShared, s: CodeStore, entries: readonly CatalogueEntry[], lease: Lease): Promise<void> {
+  const { fs, logger } = shared;
+  const work = textWork(s, entries);
+  shared.textBuilding = true;
+  try {
+    const onIndexed = async () => {
+      shared.textBuilding = false;
+      if (shared.textReady) return;
+      await s.db.writeTransaction(() => s.setMeta('text_complete', '1'));
+      shared.textReady = true;
+    };
+    await takeText(s, work, { fs, logger, lease, stopped: () => shared.closed, pause: yieldToLoop, onIndexed, onProgress: (d, n) => d % 5000 === 0 && d > 0 && logger.log('text_index_progress', { done: d, total: n }) });
+  } finally {
+    shared.textBuilding = false;
+  }
+}

@@ -1,0 +1,66 @@
+// What the code index's pass and its freshness checks share with the index that runs them: the few
+// things they use and the state they read and update, in one small object the index owns and hands
+// to each step (never the index itself).
+import * as path from 'node:path';
+import type { Logger } from '../logging/logger.ts';
+import type { RuntimeFs } from '../runtime/types.ts';
+import type { Workdirs } from '../security/resolve-safe.ts';
+import type { CatalogueOptions } from './catalogue.ts';
+import type { ParsePool } from './parse-pool.ts';
+import { createPathSet } from './resolve.ts';
+import type { CodeStore } from './store.ts';
+import { readTsPaths } from './tsconfig-paths.ts';
+
+/** Bumped whenever extraction changes what it stores: every file is parsed again. */
+export const PARSER_VERSION = 5;
+
+export type CodeIndexState = 'idle' | 'building' | 'ready' | 'unavailable';
+
+type PathSet = ReturnType<typeof createPathSet>;
+
+export interface IndexShared {
+  readonly fs: RuntimeFs;
+  readonly logger: Logger;
+  readonly workdirs: Workdirs;
+  /** How the catalogue is listed (root, skipped folders, .gitignore, git). */
+  readonly listing: CatalogueOptions;
+  readonly parser: ParsePool;
+  /** Fresh runs per file: a second ask for the same file waits for the first (close() waits for all). */
+  readonly inFlight: Map<string, Promise<boolean>>;
+  /** Set by close(): a running pass or check stops at its next file. */
+  closed: boolean;
+  state: CodeIndexState;
+  /** Files looked at / found in the running (or last) pass. */
+  done: number;
+  total: number;
+  /** The paths imports resolve against, made on first need and kept in step with the catalogue. */
+  paths: PathSet | undefined;
+  textReady: boolean;
+  textBuilding: boolean;
+}
+
+/** The paths imports resolve against: these files, the Go module, tsconfig's path mappings. */
+export function pathSetOf(shared: IndexShared, files: Iterable<string>): PathSet {
+  const root = shared.listing.root;
+  let goModule: string | undefined;
+  try {
+    goModule = /^module\s+(\S+)/m.exec(shared.fs.readTextFileSync(path.join(root, 'go.mod')))?.[1];
+  } catch {
+    goModule = undefined;
+  }
+  return createPathSet(files, goModule, readTsPaths(shared.fs, root));
+}
+
+export function knownPaths(shared: IndexShared, s: CodeStore): PathSet {
+  shared.paths ??= pathSetOf(
+    shared,
+    s.files().map((f) => f.path),
+  );
+  return shared.paths;
+}
+
+/** Lets pending I/O and tool calls run (setImmediate where the runtime has it: no 1 ms timer floor). */
+export function yieldToLoop(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
+}
