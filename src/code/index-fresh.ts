@@ -32,8 +32,12 @@ export async function freshFiles(shared: IndexShared, s: CodeStore, list: readon
  * them all, and one lock cycle per lookup cost more than the lookups.
  */
 async function needingWork(shared: IndexShared, s: CodeStore, list: readonly string[]): Promise<string[]> {
+  const judgedAt = Date.now();
   const stats = await Promise.all(list.map((rel) => shared.fs.stat(path.join(shared.listing.root, rel))));
   const rows = s.db.readTransaction(() => list.map((rel) => s.file(rel)));
+  // Gone, or a folder: nothing the catalogue could hold.
+  const nothing = list.filter((_, i) => !stats[i]?.isFile && !rows[i]);
+  if (nothing.length) shared.notCatalogued?.(nothing, judgedAt);
   return list.filter((_, i) => {
     const st = stats[i];
     const row = rows[i];
@@ -50,15 +54,23 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
   const before = new Map<string, number>();
   // Made for this batch: the .gitignore files as they are now (see createCatalogueJudge).
   let takes: ((rel: string) => boolean) | undefined;
+  const judgedAt = Date.now();
+  const notTaken: string[] = [];
   for (const rel of list) {
     const abs = path.join(shared.listing.root, rel);
     const st = await shared.fs.stat(abs);
-    if (!st?.isFile) continue;
     const row = s.file(rel);
+    if (!st?.isFile) {
+      if (!row) notTaken.push(rel);
+      continue;
+    }
     const entry = { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs };
     if (!row) {
       takes ??= createCatalogueJudge(shared.fs, shared.listing);
-      if (!takes(rel)) continue;
+      if (!takes(rel)) {
+        notTaken.push(rel);
+        continue;
+      }
       added.push(entry);
     } else if (row.size !== st.size || row.mtime_ms !== st.mtimeMs) {
       changed.push(row.id);
@@ -66,6 +78,7 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
     } else if (row.text_of === row.version) continue;
     entries.push(entry);
   }
+  if (notTaken.length) shared.notCatalogued?.(notTaken, judgedAt);
   if (!entries.length) return new Set();
   await s.db.writeTransaction(() => {
     s.addFiles(added);

@@ -37,6 +37,8 @@ export interface IndexShared {
   paths: PathSet | undefined;
   textReady: boolean;
   textBuilding: boolean;
+  /** Touched paths judged at `judgedAt` to be no file of the catalogue (the text reader stops naming them). */
+  notCatalogued?: (paths: readonly string[], judgedAt: number) => void;
 }
 
 /** The paths imports resolve against: these files, the Go module, tsconfig's path mappings. */

@@ -206,6 +206,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       }, TOUCH_SETTLE_MS);
     },
   });
+  shared.notCatalogued = (paths, judgedAt) => text.forget(paths, judgedAt);
 
   const api: CodeIndex = {
     root: deps.root,

@@ -95,6 +95,11 @@ const MAX_PENDING_SHARE = 0.5;
 export interface TextIndexHandle extends TextIndexReader {
   /** The plan's matching document ids (tests, benchmarks). */
   plan(query: TextQuery): Plan | undefined;
+  /**
+   * Touched paths the index will never take (ignored, hidden, secret, not a regular file), as judged
+   * at `judgedAt` (ms since the epoch): they stop being candidates, unless touched again since.
+   */
+  forget(paths: Iterable<string>, judgedAt: number): void;
 }
 
 export function createTextIndexReader(source: TextIndexSource): TextIndexHandle {
@@ -293,6 +298,10 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       }
       files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       return { files, ruledOut: Math.max(0, inScope - files.length) };
+    },
+
+    forget(paths: Iterable<string>, judgedAt: number): void {
+      for (const p of paths) if ((dirty.get(p) ?? Number.POSITIVE_INFINITY) <= judgedAt) dirty.delete(p);
     },
 
     touched(paths: Iterable<string>): void {

@@ -204,6 +204,9 @@ for (const listing of ['walk', 'git'] as const) {
       assert.deepEqual(await findDefinitions(index, 'fromGen'), []);
       assert.equal(await index.fresh(all), 0, 'asked again, nothing changes');
       assert.deepEqual(await catalogued(index), ['src/a.ts', 'src/late.ts']);
+      // The files turned away stop being candidates of every text query too.
+      const named = await index.text.candidates({ pattern: 'from', literal: true, ignoreCase: false }, '');
+      assert.deepEqual(named?.files, ['src/late.ts']);
       await index.close();
     });
 
