@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { isInside, type SafePath, type Workdirs } from '../security/resolve-safe.ts';
 import { judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
 import type { TextCandidates } from '../textindex/types.ts';
-import { admitFiles, type ListedFile, regularFiles } from '../workspace/grep/filelist.ts';
+import { admitFiles, regularFiles } from '../workspace/grep/filelist.ts';
 import { countMatches, grep, scanList } from '../workspace/grep/index.ts';
 import type { GrepFile, GrepQuery, GrepResult } from '../workspace/grep/types.ts';
 import { type Estimate, estimateUnread, sampleOrder, sampleSteps } from './estimate.ts';
