@@ -19,8 +19,12 @@ import { createGraph } from '../retrieval/graph-backends.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { openDatabase } from '../storage/database.ts';
 import type { AppContext } from './context.ts';
+import { createForeground } from '../time/foreground.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { createWatchedTextIndex } from './text-index.ts';
+
+/** The longest background work waits for the calls being answered before it starts anyway. */
+const QUIET_WAIT_MAX_MS = 30_000;
 
 export interface CommonOptions {
   projectRoot?: string;
@@ -72,8 +76,12 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   // Registered before the code index: shutdown hooks run newest first, so the index stops before its parser.
   const parser = createParsePool(runtime, grammars, { workers: parseWorkers(runtime), onEvent: (event, fields) => logger.log(event, fields) });
   lifecycle.onShutdown(() => parser.close());
+  const foreground = createForeground();
+  // Background work waits this long at most for the calls being answered (a long ctx_run must not hold it off).
+  const whenQuiet = () => foreground.quiet(QUIET_WAIT_MAX_MS);
   const code = createCodeIndex({
     fs: runtime.fs,
+    whenQuiet,
     // `git ls-files` lists the catalogue in a repository (the walk otherwise).
     git: { runtime, exec },
     grammars,
@@ -89,7 +97,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     },
   });
   lifecycle.onShutdown(() => code.close());
-  const textIndex = createWatchedTextIndex({ runtime, logger, code, root: projectRoot, excludeDirs: config.scan.excludeDirs, dataDir });
+  const textIndex = createWatchedTextIndex({ runtime, logger, code, root: projectRoot, excludeDirs: config.scan.excludeDirs, dataDir, whenQuiet });
   lifecycle.onShutdown(() => textIndex.close());
   const graph = createGraph(config.backend.graph, { runtime, exec, logger, projectRoot, code });
   lifecycle.onShutdown(() => graph.dispose());
@@ -112,6 +120,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     textIndex,
     graph,
     lifecycle,
+    foreground,
     processSessionId,
     debug: options.debug,
   };

@@ -13,6 +13,7 @@ import type { GraphAdapter } from '../retrieval/graph.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { TextIndexReader } from '../textindex/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
+import type { Foreground } from '../time/foreground.ts';
 import type { Lifecycle } from './lifecycle.ts';
 
 export interface AppContext {
@@ -41,6 +42,8 @@ export interface AppContext {
   /** The code text index (trigrams over the primary workdir): narrows search and locate scans when set. */
   textIndex?: TextIndexReader;
   lifecycle: Lifecycle;
+  /** The tool calls being answered: background work waits for them before it starts (see foreground.ts). */
+  foreground: Foreground;
   /** Identifies this server process (ctx_kb stats/purge scope=session). */
   processSessionId: string;
   debug: boolean;

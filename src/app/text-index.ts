@@ -22,6 +22,8 @@ export interface WatchedTextIndexDeps {
   root: string;
   excludeDirs: readonly string[];
   dataDir: string;
+  /** Resolves once the tool calls being answered are done (the watch's walk waits for them). */
+  whenQuiet?: () => Promise<void>;
 }
 
 export interface WatchedTextIndex extends TextIndexReader {
@@ -31,14 +33,16 @@ export interface WatchedTextIndex extends TextIndexReader {
 }
 
 /**
- * The watch starts a moment after the first search (which a scan answers without the watch's walk of
- * the folders competing), and before the code index's first pass (FIRST_PASS_DELAY_MS) lists files.
+ * The watch starts once the first search has been answered (by a scan, which the watch's walk of the
+ * folders would slow down), at the earliest a moment after it asked, before the code index's first
+ * pass (FIRST_PASS_DELAY_MS) lists files.
  */
-function afterFirstAnswer(): Promise<void> {
-  return new Promise((resolve) => {
+async function afterFirstAnswer(whenQuiet: (() => Promise<void>) | undefined): Promise<void> {
+  await new Promise((resolve) => {
     const t = setTimeout(resolve, FIRST_PASS_DELAY_MS / 2);
     (t as { unref?: () => void }).unref?.();
   });
+  await whenQuiet?.();
 }
 
 export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextIndex {
@@ -48,7 +52,7 @@ export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextI
   let closed = false;
 
   function ensureWatch(): void {
-    starting ??= afterFirstAnswer()
+    starting ??= afterFirstAnswer(deps.whenQuiet)
       .then(() => (closed ? undefined : watchProject({ runtime: deps.runtime, root: deps.root, excludeDirs: deps.excludeDirs, ignore: [deps.dataDir], logger: deps.logger, debounceMs: WATCH_DEBOUNCE_MS }, (paths) => text.touched(paths))))
       .then((w) => {
         if (closed) w?.close();

@@ -40,6 +40,8 @@ export interface CodeIndexDeps {
   openDatabase(): Promise<Database>;
   /** Lists the catalogue with `git ls-files` in a repository (the walk otherwise). */
   git?: { runtime: Runtime; exec: Executor };
+  /** Resolves once the tool calls being answered are done: the first pass waits for it. */
+  whenQuiet?: () => Promise<void>;
 }
 
 export interface CodeIndexStatus {
@@ -126,7 +128,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
 
   /**
    * A pass when one is due. The first of this process starts FIRST_PASS_DELAY_MS after the call that
-   * asked for it: that call is answered by a scan, which the walk would otherwise slow down.
+   * asked for it, and not before the calls being answered are (whenQuiet): that call is answered by a
+   * scan, which the walk would otherwise slow down.
    */
   function passOnUse(s: CodeStore): void {
     if (running || firstPassTimer || shared.closed || Date.now() - lastPass <= REFRESH_EVERY_MS) return;
@@ -135,7 +138,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       return;
     }
     if (shared.state === 'idle') shared.state = 'building';
-    firstPassTimer = setTimeout(() => {
+    firstPassTimer = setTimeout(async () => {
+      await deps.whenQuiet?.();
       firstPassTimer = undefined;
       if (!shared.closed) void startPass(s);
     }, FIRST_PASS_DELAY_MS);

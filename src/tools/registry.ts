@@ -153,6 +153,7 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
     async call(name, args, ctx) {
       const { logger } = ctx.app;
       const started = Date.now();
+      const ended = ctx.app.foreground.begin();
       logger.log('tool_call', { tool: name, session: ctx.session.id, args: redactArgs(args ?? {}) });
       try {
         const tool = byName.get(name);
@@ -182,6 +183,8 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
         const result = errorResult(name, error, ctx, Date.now() - started);
         if (byName.has(name)) recordCall(ctx, { tool: name, args, started, replyText: result.content[0]!.text, error: isAppError(error) ? error.code : ErrorCode.Internal });
         return result;
+      } finally {
+        ended();
       }
     },
   };

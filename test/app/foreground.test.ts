@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { FIRST_PASS_DELAY_MS } from '../../src/code/index.ts';
+import { eventually } from '../helpers/process.ts';
+import { fixture, removeDir, type TestApp, testApp } from '../helpers/env.ts';
+
+// The first search is answered by a scan; the code index's first pass (a walk and a read of the whole
+// project) starts only once the calls being answered are done, so it does not slow that answer down.
+describe('background work and the calls being answered', () => {
+  let t: TestApp;
+  let root: string;
+  before(() => {
+    root = fixture({ 'src/a.ts': 'export function alpha() {}\n', 'src/b.ts': 'alpha();\n' });
+    t = testApp(root, { graphBackend: 'none' });
+  });
+  after(async () => {
+    await t.close();
+    removeDir(root);
+  });
+
+  it('counts tool calls while they run', async () => {
+    assert.equal(t.app.foreground.running, 0);
+    const call = t.call('search', { pattern: 'alpha' });
+    assert.equal(t.app.foreground.running, 1);
+    await call;
+    assert.equal(t.app.foreground.running, 0);
+  });
+
+  it('starts the first pass of the code index only when no call is being answered', async () => {
+    const slowCall = t.app.foreground.begin();
+    await t.call('search', { pattern: 'alpha' });
+    await new Promise((r) => setTimeout(r, FIRST_PASS_DELAY_MS + 500));
+    assert.equal(t.app.code.status().total, 0, 'no pass while a call runs');
+    slowCall();
+    assert.ok(await eventually(() => t.app.code.status().total === 2), 'the pass starts once it has ended');
+  });
+});
