@@ -182,6 +182,16 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     fs: deps.fs,
     async open() {
       if (shared.closed || shared.state === 'unavailable') return undefined;
+      // The first ask of a process: no listing begun since it started is in yet, so the index could
+      // not narrow this query anyway (see below). The database opens meanwhile; the query scans.
+      if (!store) {
+        void open()
+          .then((s) => {
+            if (s && !shared.closed) passOnUse(s);
+          })
+          .catch(() => undefined);
+        return undefined;
+      }
       const s = await open();
       // Another process may have finished the first build meanwhile.
       if (s && !shared.textReady && s.meta('text_complete') === '1') shared.textReady = true;
@@ -247,6 +257,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       // A running pass stops at its next file; the database closes after it.
       await running?.catch(() => undefined);
       await Promise.allSettled([...touchRuns, ...shared.inFlight.values()]);
+      // A database still opening (a first query's) is closed once it is open.
+      await opening?.catch(() => undefined);
       try {
         store?.db.close();
       } catch {
