@@ -169,9 +169,11 @@ function hitsOf(req: ScanRequest, files: readonly GrepFile[]): Hit[] {
  * from the ones read. Undefined when no sample proves it (the caller reads them all).
  */
 async function sampledRefusal(deps: RetrievalDeps, req: ScanRequest, query: GrepQuery, candidates: readonly string[], refuseAt: { files: number; hits: number }): Promise<ScanResult | undefined> {
-  const rounds = sampleSteps(candidates.length, SAMPLE);
+  // Excluded, hidden, secret or outside the glob: never read, never estimated (.gitignore is judged per batch).
+  const eligible = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false, gitignore: false }).map((f) => f.relRoot);
+  const rounds = sampleSteps(eligible.length, SAMPLE);
   if (!rounds.length) return undefined;
-  const order = sampleOrder(candidates);
+  const order = sampleOrder(eligible);
   const counts = new Map<string, number>();
   const files: GrepFile[] = [];
   let read = 0;
@@ -197,9 +199,9 @@ async function sampledRefusal(deps: RetrievalDeps, req: ScanRequest, query: Grep
     read = upto;
     if (req.signal?.aborted) return undefined;
     if (counts.size > refuseAt.files && hits > refuseAt.hits) {
-      deps.logger.log('fileio_sampled', { scope: req.scope.relative || '.', candidates: candidates.length, read, files: counts.size, hits });
+      deps.logger.log('fileio_sampled', { scope: req.scope.relative || '.', candidates: eligible.length, read, files: counts.size, hits });
       files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      const estimate = { read, of: candidates.length, expected: estimateUnread(order.slice(0, read), counts, order.slice(read)) };
+      const estimate = { read, of: eligible.length, expected: estimateUnread(order.slice(0, read), counts, order.slice(read)) };
       return { hits: hitsOf(req, files), capped: true, counts, estimate, sampled: true };
     }
   }

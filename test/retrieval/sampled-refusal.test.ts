@@ -72,6 +72,13 @@ describe('a refusal proved from a sample of the index candidates', () => {
     assert.deepEqual(again.structuredContent, r.structuredContent);
   });
 
+  it('neither reads nor estimates candidates the call excludes', async () => {
+    const r = await t.call('search', { pattern: 'widget', exclude: ['plugins'] }, fresh());
+    const s = r.structuredContent as { estimate?: { of: number }; distribution: { dir: string }[] };
+    assert.equal(s.estimate?.of, 700);
+    assert.ok(!s.distribution.some((d) => d.dir === 'plugins'), JSON.stringify(s.distribution));
+  });
+
   it('reads every candidate when the gate will let the answer through: force, or the deadlock cap', async () => {
     const forced = await t.call('search', { pattern: 'widget', force: true }, fresh());
     assert.equal((forced.structuredContent as { totalFound: number }).totalFound, 1400);
