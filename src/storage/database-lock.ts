@@ -230,7 +230,8 @@ export class DatabaseLock {
   /** Refreshes the heartbeat when it is due, after checking that what this connection holds is still its own. */
   private beatIfDue(): void {
     const now = this.clock();
-    if (now - this.lastBeat < HEARTBEAT_MS) return;
+    // Without an identity (no /proc) this connection is judged by pid everywhere: nothing to beat.
+    if (now - this.lastBeat < HEARTBEAT_MS || !identityOf(this.runtime)) return;
     if (this.current > LockLevel.None && !this.lost && !this.holdsStill()) {
       this.lost = true;
       this.logger?.log('storage_lock_lost', { level: 'warn', database: this.dbPath, stalled_s: Math.round((now - this.lastBeat) / 1000) });

@@ -32,7 +32,9 @@ const identities = new WeakMap<Runtime, HostIdentity | null>();
 export function identityOf(runtime: Runtime): HostIdentity | undefined {
   let known = identities.get(runtime);
   if (known === undefined) {
-    known = runtime.bootIdentity() ?? null;
+    const found = runtime.bootIdentity();
+    // Fields are separated by spaces where they are written down; a host name never holds one.
+    known = found ? { host: found.host.replace(/\s/g, '_') || '-', boot: found.boot } : null;
     identities.set(runtime, known);
   }
   return known ?? undefined;

@@ -32,11 +32,11 @@ export function userMarkerName(owner: LockOwner): string {
   return `u.${owner.pid}.${owner.startTime}.${owner.conn}`;
 }
 
+/** The identity comes from identityOf (lock-host.ts), whose host name holds no space. */
 export function formatUser(record: UserRecord): string {
   const head = `${record.openedAt} ${record.runtime}`;
   if (!record.identity) return head;
-  // A host name never holds white space; a strange one must not shift the fields after it.
-  return `${head} ${record.beatAt ?? record.openedAt} ${record.identity.host.replace(/\s/g, '_') || '-'} ${record.identity.boot}`;
+  return `${head} ${record.beatAt ?? record.openedAt} ${record.identity.host} ${record.identity.boot}`;
 }
 
 export function parseUser(text: string): UserRecord {
