@@ -15,8 +15,9 @@ import * as path from 'node:path';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { errnoOf, LockFile, removeQuietly } from './lock-file.ts';
-import { HEARTBEAT_MS, identityOf } from './lock-host.ts';
-import { formatUser, judgeOwner, userMarkerName, type Verdict } from './lock-judge.ts';
+import { Heartbeat } from './lock-heartbeat.ts';
+import { HEARTBEAT_MS } from './lock-host.ts';
+import { judgeOwner, type Verdict } from './lock-judge.ts';
 import { isAlive, type LockOwner } from './lock-owner.ts';
 
 export const LockLevel = { None: 0, Shared: 1, Reserved: 2, Pending: 3, Exclusive: 4 } as const;
@@ -88,10 +89,8 @@ export class DatabaseLock {
   private readonly reserved: LockFile;
   private readonly pending: LockFile;
   private readonly shared: string;
-  private readonly user: string;
-  private readonly openedAt: number;
+  private readonly heartbeat: Heartbeat;
   private current: number = LockLevel.None;
-  private lastBeat = 0;
   private beating: ReturnType<typeof setInterval> | undefined;
   /** Set when a lock this connection held was broken meanwhile (it stalled past the expiry). */
   private lost = false;
@@ -103,12 +102,11 @@ export class DatabaseLock {
     this.dbPath = dbPath;
     this.logger = options.logger;
     this.clock = options.clock ?? Date.now;
-    this.openedAt = this.clock();
     this.dir = lockDirOf(dbPath);
     this.reserved = new LockFile(runtime, path.join(this.dir, 'reserved'), me, (owner) => this.alive(owner, 'reserved'));
     this.pending = new LockFile(runtime, path.join(this.dir, 'pending'), me, (owner) => this.alive(owner, 'pending'));
     this.shared = path.join(this.dir, markerName('s', me));
-    this.user = path.join(this.dir, userMarkerName(me));
+    this.heartbeat = new Heartbeat(runtime, this.dir, me, this.clock);
   }
 
   get level(): number {
@@ -118,9 +116,8 @@ export class DatabaseLock {
   /** Makes the folder and says this connection uses the database, and where it runs. */
   open(): void {
     ensureLockDir(this.runtime, this.dbPath);
-    pruneDeadMarkers(this.runtime, this.dir, (owner, entry, verdict) => this.report(owner, entry, verdict));
-    this.lastBeat = this.clock();
-    placeMarker(this.runtime, this.user, this.userTarget(this.lastBeat));
+    this.heartbeat.place();
+    pruneDeadMarkers(this.runtime, this.dir, { fsNow: this.heartbeat.now(), report: (owner, entry, verdict) => this.report(owner, entry, verdict) });
     // While a lock is held across event-loop turns (exclusive mode, a transaction spanning awaits).
     this.beating = setInterval(() => {
       if (this.current > LockLevel.None) this.beatIfDue();
@@ -131,16 +128,17 @@ export class DatabaseLock {
   close(): void {
     clearInterval(this.beating);
     this.unlock(LockLevel.None);
-    removeQuietly(this.runtime, this.user);
+    this.heartbeat.remove();
   }
 
   /** Raises the lock to `level`; false means busy (SQLite retries through its busy handler). */
   lock(level: number): boolean {
     if (level <= this.current) return true;
+    // A fresh beat before the first lock (others elsewhere judge this lock by it), and while SQLite's
+    // busy handler keeps asking for a higher one (the thread sleeps there: no timer runs).
+    this.beatIfDue();
     if (this.lost) throw new Error(`a lock on ${this.dbPath} was broken while this process stalled; the transaction must start over`);
     if (this.current === LockLevel.None) {
-      // A fresh beat before the first lock: others judge this lock by it if this process runs elsewhere.
-      this.beatIfDue();
       placeMarker(this.runtime, this.shared, '');
       if (this.pending.liveOther()) {
         removeQuietly(this.runtime, this.shared);
@@ -201,7 +199,7 @@ export class DatabaseLock {
 
   /** Judges an owner; one that ran elsewhere and is given up is reported once. */
   private alive(owner: LockOwner, entry: string): boolean {
-    const verdict = judgeOwner(this.runtime, this.dir, owner, this.clock());
+    const verdict = judgeOwner(this.runtime, this.dir, owner, this.heartbeat.now());
     if (!verdict.alive && verdict.where !== 'here') this.report(owner, entry, verdict);
     return verdict.alive;
   }
@@ -222,22 +220,14 @@ export class DatabaseLock {
     });
   }
 
-  private userTarget(beatAt: number): string {
-    const identity = identityOf(this.runtime);
-    return formatUser({ openedAt: this.openedAt, runtime: this.runtime.name, beatAt, ...(identity ? { identity } : {}) });
-  }
-
   /** Refreshes the heartbeat when it is due, after checking that what this connection holds is still its own. */
   private beatIfDue(): void {
-    const now = this.clock();
-    // Without an identity (no /proc) this connection is judged by pid everywhere: nothing to beat.
-    if (now - this.lastBeat < HEARTBEAT_MS || !identityOf(this.runtime)) return;
+    if (!this.heartbeat.due) return;
     if (this.current > LockLevel.None && !this.lost && !this.holdsStill()) {
       this.lost = true;
-      this.logger?.log('storage_lock_lost', { level: 'warn', database: this.dbPath, stalled_s: Math.round((now - this.lastBeat) / 1000) });
+      this.logger?.log('storage_lock_lost', { level: 'warn', database: this.dbPath, stalled_s: Math.round(this.heartbeat.sinceMs / 1000) });
     }
-    this.lastBeat = now;
-    replaceMarker(this.runtime, this.user, path.join(this.dir, markerName('t', this.me)), this.userTarget(now));
+    this.heartbeat.beat();
   }
 
   private holdsStill(): boolean {
@@ -255,16 +245,13 @@ function placeMarker(runtime: Runtime, file: string, target: string): void {
   }
 }
 
-/** Replaces a marker in one step (a new link renamed over it), so it is never missing meanwhile. */
-function replaceMarker(runtime: Runtime, file: string, temp: string, target: string): void {
-  try {
-    removeQuietly(runtime, temp);
-    runtime.fs.files.symlink(target, temp);
-    runtime.fs.renameSync(temp, file);
-  } catch {
-    // The folder is gone or unwritable: the next beat tries again.
-    removeQuietly(runtime, temp);
-  }
+export interface PruneOptions {
+  /**
+   * Now on the file system's clock (lock-heartbeat.ts): only with it is a reader marker of another
+   * machine judged by its heartbeat and removed; without it, such markers are left alone.
+   */
+  fsNow?: number;
+  report?: (owner: LockOwner, entry: string, verdict: Verdict) => void;
 }
 
 /**
@@ -273,8 +260,8 @@ function replaceMarker(runtime: Runtime, file: string, temp: string, target: str
  * elsewhere is kept even when it has stopped beating — it is what says where that connection's locks
  * are held — and goes only when that machine finds the connection gone, or reboots.
  */
-export function pruneDeadMarkers(runtime: Runtime, dir: string, report?: (owner: LockOwner, entry: string, verdict: Verdict) => void): void {
-  const now = Date.now();
+export function pruneDeadMarkers(runtime: Runtime, dir: string, options: PruneOptions = {}): void {
+  const now = options.fsNow ?? Date.now();
   const markers = listLockDir(runtime, dir).flatMap((name) => {
     const marker = parseMarker(name);
     return marker ? [{ name, ...marker }] : [];
@@ -282,8 +269,9 @@ export function pruneDeadMarkers(runtime: Runtime, dir: string, report?: (owner:
   markers.sort((a, b) => Number(a.kind === 'u') - Number(b.kind === 'u'));
   for (const { name, kind, owner } of markers) {
     const verdict = judgeOwner(runtime, dir, owner, now);
-    if (verdict.alive || (kind !== 's' && verdict.where === 'foreign')) continue;
-    if (kind === 's' && verdict.where !== 'here') report?.(owner, name, verdict);
+    if (verdict.alive) continue;
+    if (verdict.where === 'foreign' && (kind !== 's' || options.fsNow === undefined)) continue;
+    if (kind === 's' && verdict.where !== 'here') options.report?.(owner, name, verdict);
     removeQuietly(runtime, path.join(dir, name));
   }
 }

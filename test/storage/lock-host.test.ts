@@ -159,28 +159,50 @@ describe('locks and leases of processes on other machines sharing the data folde
 
   it('refreshes its heartbeat while it holds a lock, and stops writing once a stall cost it the lock', () => {
     const file = path.join(dir, 'stall.db');
-    let now = Date.now() - FOREIGN_EXPIRY_MS - 60_000;
+    let now = Date.now();
     const log = events();
     const stalled = new DatabaseLock(onHostB, file, ownerForConnection(onHostB), { clock: () => now, logger: log });
     stalled.open();
     assert.equal(stalled.lock(LockLevel.Reserved), true);
     const userMarker = path.join(lockDirOf(file), `u.${stalled.me.pid}.${stalled.me.startTime}.${stalled.me.conn}`);
-    const beat = () => parseUser(readlinkSync(userMarker)).beatAt;
-    const first = beat();
-    now += HEARTBEAT_MS;
+    const written = () => lstatSync(userMarker).ino;
+    const first = written();
+    now += HEARTBEAT_MS / 2;
     assert.equal(stalled.mayWrite(), true);
-    assert.equal(beat(), first! + HEARTBEAT_MS, 'the heartbeat moved on');
-    // Then host B's process stalls for longer than the expiry: this machine takes the lock over.
+    assert.equal(written(), first, 'no beat before it is due');
+    now += HEARTBEAT_MS / 2;
+    assert.equal(stalled.mayWrite(), true);
+    assert.notEqual(written(), first, 'the marker was written anew');
+    // Then host B's process stalls: its last beat grows older than the expiry, and this machine takes over.
+    const record = readlinkSync(userMarker).split(' ');
+    record[2] = String(Date.now() - FOREIGN_EXPIRY_MS - 1000);
+    unlinkSync(userMarker);
+    symlinkSync(record.join(' '), userMarker);
     const other = new DatabaseLock(runtime, file, ownerForConnection(runtime));
     other.open();
     assert.equal(other.lock(LockLevel.Reserved), true, "the stalled machine's lock is broken");
-    now = Date.now();
+    // When it wakes, its first write finds out.
+    now += FOREIGN_EXPIRY_MS;
     assert.equal(stalled.mayWrite(), false, 'the stalled holder writes nothing more');
     assert.ok(log.seen.some((e) => e.event === 'storage_lock_lost'));
     assert.throws(() => stalled.lock(LockLevel.Exclusive), /broken while this process stalled/);
     stalled.unlock(LockLevel.None);
+    assert.equal(stalled.lock(LockLevel.Shared), true, 'the next transaction starts afresh');
     other.close();
     stalled.close();
+  });
+
+  it('agrees on the age of a beat with machines whose clocks are hours off: beats are on the file system clock', () => {
+    const file = path.join(dir, 'skew.db');
+    const hours = 3 * 3600_000;
+    const behind = new DatabaseLock(onHostB, file, ownerForConnection(onHostB), { clock: () => Date.now() - hours });
+    behind.open();
+    assert.equal(behind.lock(LockLevel.Reserved), true);
+    const ahead = new DatabaseLock(runtime, file, ownerForConnection(runtime), { clock: () => Date.now() + hours });
+    ahead.open();
+    assert.equal(ahead.lock(LockLevel.Reserved), false, 'a beating holder keeps its lock, whatever the two clocks say');
+    ahead.close();
+    behind.close();
   });
 
   it('keeps the lock of a writer in another pid namespace whose pid means something else here, until its heartbeat expires', { skip: !namespacesWork && 'unshare cannot make a pid namespace here' }, async () => {
