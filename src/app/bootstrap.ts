@@ -68,7 +68,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   procs.sweepDeadServers();
   const exec = createExecutor(runtime, procs);
   lifecycle.onShutdown(() => exec.killAll());
-  const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId);
+  const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
   lifecycle.onShutdown(() => kb.close());
   const usage = createUsageRecorder(kb, { onError: (error) => logger.log('usage_write_failed', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => usage.flush());
@@ -93,7 +93,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     openDatabase: async () => {
       runtime.fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       // A rebuildable cache: NORMAL sync is enough, and batches keep commits few.
-      return openDatabase(runtime, path.join(dataDir, 'code.db'), { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: ['synchronous=NORMAL'] });
+      return openDatabase(runtime, path.join(dataDir, 'code.db'), { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: ['synchronous=NORMAL'], logger });
     },
   });
   lifecycle.onShutdown(() => code.close());

@@ -68,9 +68,12 @@ function formatDatabase(d: DoctorReport['database']): string[] {
   const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
   const size = d.bytes >= 1024 * 1024 ? `${(d.bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(d.bytes / 1024)} KB`;
   const lines = [`database      ${d.file} (${d.bytes ? size : 'not created yet'})`];
-  const users = d.users.map((u) => `pid ${u.pid} (${u.runtime}, since ${time(u.since)} UTC)`);
+  // A process on another machine (or container) is named with its host: its pid means nothing here.
+  const host = (h: string | undefined) => (h === undefined ? '' : ` on ${h}`);
+  const seen = (ms: number | undefined) => (ms === undefined ? '' : `, last seen ${time(ms)} UTC`);
+  const users = d.users.map((u) => `pid ${u.pid}${host(u.host)} (${u.runtime}, since ${time(u.since)} UTC${seen(u.lastSeen)})`);
   lines.push(`  in use by   ${users.length ? users.join(', ') : 'no process right now'}`);
-  if (d.writer) lines.push(`  writing     pid ${d.writer.pid} (since ${time(d.writer.since)} UTC)`);
+  if (d.writer) lines.push(`  writing     pid ${d.writer.pid}${host(d.writer.host)} (since ${time(d.writer.since)} UTC)`);
   return lines;
 }
 

@@ -3,6 +3,7 @@
 // taken per transaction (storage/database-lock.ts), and a writer waits up to KB_BUSY_TIMEOUT_MS
 // for its turn.
 import * as path from 'node:path';
+import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { openDatabase } from '../storage/database.ts';
 import { KB_MIGRATIONS } from './schema.ts';
@@ -29,7 +30,8 @@ export function kbDatabaseFile(runtime: Runtime, dataDir: string): string {
   return explicit ? path.resolve(runtime.cwd(), explicit) : path.join(dataDir, 'context.db');
 }
 
-export function createKbHandle(runtime: Runtime, file: string, sessionId: string): KbHandle {
+/** `logger` receives the database's lock warnings (another machine's lock given up after its expiry). */
+export function createKbHandle(runtime: Runtime, file: string, sessionId: string, logger?: Logger): KbHandle {
   let opening: Promise<KnowledgeBase> | undefined;
   let kb: KnowledgeBase | undefined;
   return {
@@ -40,7 +42,7 @@ export function createKbHandle(runtime: Runtime, file: string, sessionId: string
     get() {
       opening ??= (async () => {
         runtime.fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-        const db = await openDatabase(runtime, file, { busyTimeoutMs: KB_BUSY_TIMEOUT_MS, migrations: KB_MIGRATIONS });
+        const db = await openDatabase(runtime, file, { busyTimeoutMs: KB_BUSY_TIMEOUT_MS, migrations: KB_MIGRATIONS, ...(logger ? { logger } : {}) });
         kb = new KnowledgeBase(db, sessionId);
         return kb;
       })().catch((error) => {

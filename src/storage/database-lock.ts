@@ -8,28 +8,37 @@
 // *before* it looks for markers, so one of the two always sees the other. Every lock names its
 // owner; a dead owner's lock counts as absent and is removed by whoever needs it (markers by name,
 // links under a guard: lock-file.ts), so `kill -9` never blocks the others and a hot journal it
-// leaves is rolled back by the next reader.
+// leaves is rolled back by the next reader. An owner on another machine or in another pid namespace
+// cannot be checked by pid: its connection's user marker names where it runs and carries a heartbeat,
+// refreshed while the connection holds a lock, and such an owner is judged by that (lock-judge.ts).
 import * as path from 'node:path';
+import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { errnoOf, LockFile, removeQuietly } from './lock-file.ts';
+import { Heartbeat } from './lock-heartbeat.ts';
+import { HEARTBEAT_MS } from './lock-host.ts';
+import { judgeOwner, type Verdict } from './lock-judge.ts';
 import { isAlive, type LockOwner } from './lock-owner.ts';
 
 export const LockLevel = { None: 0, Shared: 1, Reserved: 2, Pending: 3, Exclusive: 4 } as const;
 
-const MARKER = /^([su])\.(\d+)\.(\d+|unknown)\.(\d+)$/;
+/** `s` reader, `u` user, `t` a user marker being refreshed (older ctxgates know only `s` and `u`). */
+const MARKER = /^([sut])\.(\d+)\.(\d+|unknown)\.(\d+)$/;
+
+type MarkerKind = 's' | 'u' | 't';
 
 /** The folder holding a database's locks. */
 export function lockDirOf(dbPath: string): string {
   return `${dbPath}-lock`;
 }
 
-export function markerName(kind: 's' | 'u', owner: LockOwner): string {
+export function markerName(kind: MarkerKind, owner: LockOwner): string {
   return `${kind}.${owner.pid}.${owner.startTime}.${owner.conn}`;
 }
 
-export function parseMarker(name: string): { kind: 's' | 'u'; owner: LockOwner } | undefined {
+export function parseMarker(name: string): { kind: MarkerKind; owner: LockOwner } | undefined {
   const m = MARKER.exec(name);
-  return m ? { kind: m[1] as 's' | 'u', owner: { pid: Number(m[2]), startTime: m[3]!, conn: Number(m[4]) } } : undefined;
+  return m ? { kind: m[1] as MarkerKind, owner: { pid: Number(m[2]), startTime: m[3]!, conn: Number(m[4]) } } : undefined;
 }
 
 /**
@@ -63,47 +72,72 @@ function safeRead(runtime: Runtime, file: string): string {
   }
 }
 
+export interface DatabaseLockOptions {
+  /** Where a lock broken because its owner elsewhere stopped beating is reported (a warning). */
+  logger?: Logger;
+  /** Now, in ms since the epoch (tests move it). */
+  clock?: () => number;
+}
+
 export class DatabaseLock {
   readonly dir: string;
   readonly me: LockOwner;
   private readonly dbPath: string;
   private readonly runtime: Runtime;
+  private readonly logger: Logger | undefined;
+  private readonly clock: () => number;
   private readonly reserved: LockFile;
   private readonly pending: LockFile;
   private readonly shared: string;
-  private readonly user: string;
+  private readonly heartbeat: Heartbeat;
   private current: number = LockLevel.None;
+  private beating: ReturnType<typeof setInterval> | undefined;
+  /** Set when a lock this connection held was broken meanwhile (it stalled past the expiry). */
+  private lost = false;
+  private readonly reported = new Set<string>();
 
-  constructor(runtime: Runtime, dbPath: string, me: LockOwner) {
+  constructor(runtime: Runtime, dbPath: string, me: LockOwner, options: DatabaseLockOptions = {}) {
     this.runtime = runtime;
     this.me = me;
     this.dbPath = dbPath;
+    this.logger = options.logger;
+    this.clock = options.clock ?? Date.now;
     this.dir = lockDirOf(dbPath);
-    this.reserved = new LockFile(runtime, path.join(this.dir, 'reserved'), me);
-    this.pending = new LockFile(runtime, path.join(this.dir, 'pending'), me);
+    this.reserved = new LockFile(runtime, path.join(this.dir, 'reserved'), me, (owner) => this.alive(owner, 'reserved'));
+    this.pending = new LockFile(runtime, path.join(this.dir, 'pending'), me, (owner) => this.alive(owner, 'pending'));
     this.shared = path.join(this.dir, markerName('s', me));
-    this.user = path.join(this.dir, markerName('u', me));
+    this.heartbeat = new Heartbeat(runtime, this.dir, me, this.clock);
   }
 
   get level(): number {
     return this.current;
   }
 
-  /** Makes the folder and says this connection uses the database (for `ctxgate doctor`). */
+  /** Makes the folder and says this connection uses the database, and where it runs. */
   open(): void {
     ensureLockDir(this.runtime, this.dbPath);
-    pruneDeadMarkers(this.runtime, this.dir);
-    placeMarker(this.runtime, this.user, `${Date.now()} ${this.runtime.name}`);
+    this.heartbeat.place();
+    pruneDeadMarkers(this.runtime, this.dir, { fsNow: this.heartbeat.now(), report: (owner, entry, verdict) => this.report(owner, entry, verdict) });
+    // While a lock is held across event-loop turns (exclusive mode, a transaction spanning awaits).
+    this.beating = setInterval(() => {
+      if (this.current > LockLevel.None) this.beatIfDue();
+    }, HEARTBEAT_MS);
+    (this.beating as { unref?: () => void }).unref?.();
   }
 
   close(): void {
+    clearInterval(this.beating);
     this.unlock(LockLevel.None);
-    removeQuietly(this.runtime, this.user);
+    this.heartbeat.remove();
   }
 
   /** Raises the lock to `level`; false means busy (SQLite retries through its busy handler). */
   lock(level: number): boolean {
     if (level <= this.current) return true;
+    // A fresh beat before the first lock (others elsewhere judge this lock by it), and while SQLite's
+    // busy handler keeps asking for a higher one (the thread sleeps there: no timer runs).
+    this.beatIfDue();
+    if (this.lost) throw new Error(`a lock on ${this.dbPath} was broken while this process stalled; the transaction must start over`);
     if (this.current === LockLevel.None) {
       placeMarker(this.runtime, this.shared, '');
       if (this.pending.liveOther()) {
@@ -130,7 +164,18 @@ export class DatabaseLock {
     if (level < LockLevel.Pending) this.pending.release();
     if (level < LockLevel.Reserved) this.reserved.release();
     if (level === LockLevel.None && this.current > LockLevel.None) removeQuietly(this.runtime, this.shared);
+    if (level === LockLevel.None) this.lost = false;
     this.current = Math.min(this.current, level);
+  }
+
+  /**
+   * Before the database file is written: false when a lock this connection holds was broken
+   * meanwhile (the process stalled past the expiry and another machine took over), so nothing is
+   * written over the new holder's work. Checked with each heartbeat, so it costs a clock read.
+   */
+  mayWrite(): boolean {
+    this.beatIfDue();
+    return !this.lost;
   }
 
   /** Whether some connection is writing (for SQLite's hot-journal check: a journal nobody writes is hot). */
@@ -146,10 +191,49 @@ export class DatabaseLock {
       if (name === mine) continue;
       const marker = parseMarker(name);
       if (marker?.kind !== 's') continue;
-      if (isAlive(this.runtime, marker.owner)) return true;
+      if (this.alive(marker.owner, name)) return true;
       removeQuietly(this.runtime, path.join(this.dir, name));
     }
     return false;
+  }
+
+  /** Judges an owner; one that ran elsewhere and is given up is reported once. */
+  private alive(owner: LockOwner, entry: string): boolean {
+    const verdict = judgeOwner(this.runtime, this.dir, owner, this.heartbeat.now());
+    if (!verdict.alive && verdict.where !== 'here') this.report(owner, entry, verdict);
+    return verdict.alive;
+  }
+
+  private report(owner: LockOwner, entry: string, verdict: Verdict): void {
+    const key = `${entry} ${owner.pid} ${owner.startTime} ${owner.conn}`;
+    if (this.reported.has(key)) return;
+    if (this.reported.size > 100) this.reported.clear();
+    this.reported.add(key);
+    this.logger?.log('storage_lock_expired', {
+      level: 'warn',
+      database: this.dbPath,
+      lock: entry,
+      pid: owner.pid,
+      host: verdict.host,
+      why: verdict.where === 'earlier-boot' ? 'held in an earlier boot of this machine' : 'no heartbeat from another machine or pid namespace',
+      silent_s: Math.round((verdict.silentMs ?? 0) / 1000),
+    });
+  }
+
+  /** Refreshes the heartbeat when it is due, after checking that what this connection holds is still its own. */
+  private beatIfDue(): void {
+    if (!this.heartbeat.due) return;
+    if (this.current > LockLevel.None && !this.lost && !this.holdsStill()) {
+      this.lost = true;
+      this.logger?.log('storage_lock_lost', { level: 'warn', database: this.dbPath, stalled_s: Math.round(this.heartbeat.sinceMs / 1000) });
+    }
+    this.heartbeat.beat();
+  }
+
+  private holdsStill(): boolean {
+    if (this.reserved.isHeld && !this.reserved.stillMine()) return false;
+    if (this.pending.isHeld && !this.pending.stillMine()) return false;
+    return this.runtime.fs.lstatSync(this.shared) !== undefined;
   }
 }
 
@@ -161,11 +245,34 @@ function placeMarker(runtime: Runtime, file: string, target: string): void {
   }
 }
 
-/** Removes the markers of connections whose process is gone (a marker's name is unique to its connection). */
-export function pruneDeadMarkers(runtime: Runtime, dir: string): void {
-  for (const name of listLockDir(runtime, dir)) {
+export interface PruneOptions {
+  /**
+   * Now on the file system's clock (lock-heartbeat.ts): only with it is a reader marker of another
+   * machine judged by its heartbeat and removed; without it, such markers are left alone.
+   */
+  fsNow?: number;
+  report?: (owner: LockOwner, entry: string, verdict: Verdict) => void;
+}
+
+/**
+ * Removes the markers of connections that are gone (a marker's name is unique to its connection),
+ * user markers last: they say where the owners of the others run. A user marker of a connection
+ * elsewhere is kept even when it has stopped beating — it is what says where that connection's locks
+ * are held — and goes only when that machine finds the connection gone, or reboots.
+ */
+export function pruneDeadMarkers(runtime: Runtime, dir: string, options: PruneOptions = {}): void {
+  const now = options.fsNow ?? Date.now();
+  const markers = listLockDir(runtime, dir).flatMap((name) => {
     const marker = parseMarker(name);
-    if (marker && !isAlive(runtime, marker.owner)) removeQuietly(runtime, path.join(dir, name));
+    return marker ? [{ name, ...marker }] : [];
+  });
+  markers.sort((a, b) => Number(a.kind === 'u') - Number(b.kind === 'u'));
+  for (const { name, kind, owner } of markers) {
+    const verdict = judgeOwner(runtime, dir, owner, now);
+    if (verdict.alive) continue;
+    if (verdict.where === 'foreign' && (kind !== 's' || options.fsNow === undefined)) continue;
+    if (kind === 's' && verdict.where !== 'here') options.report?.(owner, name, verdict);
+    removeQuietly(runtime, path.join(dir, name));
   }
 }
 

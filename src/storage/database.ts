@@ -2,7 +2,9 @@
 // VFS in SQLite's normal locking mode (locks per transaction, so each process sees the others'
 // commits on its next statement), with a bounded statement cache and transactions that roll back
 // on any error and keep their nesting count right even when COMMIT itself fails (issue 11, item 7).
+import * as path from 'node:path';
 import type { BindingSpec, Database as Oo1Database, PreparedStatement, SqlValue } from '@sqlite.org/sqlite-wasm';
+import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { ensureLockDir } from './database-lock.ts';
 import { describeWriter } from './database-users.ts';
@@ -28,6 +30,8 @@ export interface OpenOptions {
   exclusive?: boolean;
   /** Extra PRAGMA statements run after the standard ones (tuning). */
   pragmas?: readonly string[];
+  /** Where lock warnings go (a lock of another machine broken after its expiry). */
+  logger?: Logger;
 }
 
 const STATEMENT_CACHE = 64;
@@ -276,6 +280,7 @@ function hasBindings(bind: BindingSpec | undefined): bind is BindingSpec {
 export async function openDatabase(runtime: Runtime, file: string, options: OpenOptions): Promise<Database> {
   const sqlite3 = await loadSqlite();
   const vfs = installDurableVfs(sqlite3, runtime);
+  if (options.logger) vfs.setLogger(path.resolve(runtime.cwd(), file), options.logger);
   const legacy = ensureLockDir(runtime, file);
   if (legacy) {
     throw new StorageError('busy', file, `database ${file} is held by an older ctxgate (pid ${legacy.legacyHolder}) that does not share it`, 'stop that process (or upgrade it); this version lets any number of processes share the database');

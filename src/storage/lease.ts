@@ -1,8 +1,11 @@
 // Leases recorded in the database, so that heavy work several processes would do at once (indexing
 // the same folder, building an index) is done by one of them while the others use what exists. A
-// lease names its holder (pid + kernel start time, as locks do) and expires: one whose holder died,
-// or that nobody renewed in time, is taken over by the next process that asks.
+// lease names its holder (pid + kernel start time, as locks do, and the host and boot it runs in)
+// and expires: one that nobody renewed in time, or whose holder died, is taken over by the next
+// process that asks. A holder on another machine or in another pid namespace cannot be checked by
+// pid: its lease holds until it expires; one from an earlier boot of this machine is free at once.
 import type { Database } from './database.ts';
+import { identityOf, whereabouts } from './lock-host.ts';
 import { isAlive } from './lock-owner.ts';
 
 const LEASES_TABLE = `CREATE TABLE IF NOT EXISTS leases (
@@ -11,14 +14,36 @@ const LEASES_TABLE = `CREATE TABLE IF NOT EXISTS leases (
   start TEXT NOT NULL,
   token TEXT NOT NULL,
   acquired_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL
+  expires_at INTEGER NOT NULL,
+  host TEXT,
+  boot TEXT
 )`;
+
+/**
+ * The table is shared infrastructure, created on first use in whichever database asks (outside that
+ * database's own versioned migrations), so its upgrade is done the same way: a table made before
+ * leases named their host gets the two columns. An older ctxgate writes its rows without them, and
+ * such a row is judged by pid, as that version judges.
+ */
+const HOST_COLUMNS = ['host', 'boot'] as const;
+
+const upgraded = new WeakSet<Database>();
+
+function ensureLeasesTable(db: Database): void {
+  if (upgraded.has(db)) return;
+  db.exec(LEASES_TABLE);
+  const have = new Set(db.all<{ name: string }>('PRAGMA table_info(leases)').map((c) => c.name));
+  for (const column of HOST_COLUMNS) if (!have.has(column)) db.exec(`ALTER TABLE leases ADD COLUMN ${column} TEXT`);
+  upgraded.add(db);
+}
 
 export interface LeaseHolder {
   pid: number;
   /** When the holder took the lease (ms since the epoch). */
   since: number;
   expiresAt: number;
+  /** The holder's machine (or container), when it is not this one. */
+  host?: string;
 }
 
 export interface Lease {
@@ -34,12 +59,26 @@ export interface Lease {
 export type LeaseResult = { ok: true; lease: Lease } | { ok: false; holder: LeaseHolder };
 
 interface LeaseRow {
-  [column: string]: string | number;
+  [column: string]: string | number | null;
   pid: number;
   start: string;
   token: string;
   acquired_at: number;
   expires_at: number;
+  host: string | null;
+  boot: string | null;
+}
+
+/** The holder of a lease row, when it still holds it at `now`. */
+function holderOf(db: Database, row: LeaseRow, now: number): LeaseHolder | undefined {
+  if (row.expires_at <= now) return undefined;
+  const runtime = db.runtime;
+  const identity = row.host !== null && row.boot !== null ? { host: row.host, boot: row.boot } : undefined;
+  const where = whereabouts(runtime, identity, row.acquired_at, now);
+  const holder = { pid: row.pid, since: row.acquired_at, expiresAt: row.expires_at };
+  if (where === 'here') return isAlive(runtime, { pid: row.pid, startTime: row.start, conn: 0 }) ? holder : undefined;
+  if (where === 'earlier-boot') return undefined;
+  return { ...holder, host: row.host ?? '?' };
 }
 
 /** Takes the lease `name` for `ttlMs` unless a live holder has it and it has not expired. */
@@ -47,18 +86,18 @@ export async function acquireLease(db: Database, name: string, ttlMs: number): P
   const runtime = db.runtime;
   const token = crypto.randomUUID();
   const start = runtime.processStartTime(runtime.pid) ?? 'unknown';
+  const me = identityOf(runtime);
   const held = await db.writeTransaction((): LeaseHolder | undefined => {
-    db.exec(LEASES_TABLE);
+    ensureLeasesTable(db);
     const now = Date.now();
-    const row = db.get<LeaseRow>('SELECT pid, start, token, acquired_at, expires_at FROM leases WHERE name = ?', [name]);
-    if (row && row.expires_at > now && isAlive(runtime, { pid: row.pid, startTime: row.start, conn: 0 })) {
-      return { pid: row.pid, since: row.acquired_at, expiresAt: row.expires_at };
-    }
+    const row = db.get<LeaseRow>('SELECT pid, start, token, acquired_at, expires_at, host, boot FROM leases WHERE name = ?', [name]);
+    const holder = row && holderOf(db, row, now);
+    if (holder) return holder;
     db.run(
-      `INSERT INTO leases (name, pid, start, token, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO leases (name, pid, start, token, acquired_at, expires_at, host, boot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(name) DO UPDATE SET pid = excluded.pid, start = excluded.start, token = excluded.token,
-         acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
-      [name, runtime.pid, start, token, now, now + ttlMs],
+         acquired_at = excluded.acquired_at, expires_at = excluded.expires_at, host = excluded.host, boot = excluded.boot`,
+      [name, runtime.pid, start, token, now, now + ttlMs, me?.host ?? null, me?.boot ?? null],
     );
     return undefined;
   });

@@ -3,9 +3,13 @@
 // saying who took it is one step — there is no half-written lock file to misread, and no disk block
 // is needed (a full disk cannot stop a rollback from taking its lock). A lock whose owner is dead, or
 // whose pid now belongs to another process, is stale: it is broken under a guard link, so two
-// breakers never both act.
+// breakers never both act. Whether an owner is alive is the caller's judgement (by pid here, by
+// heartbeat for an owner on another machine: lock-judge.ts); by default it is the pid check.
 import type { Runtime } from '../runtime/types.ts';
 import { formatOwner, isAlive, type LockOwner, parseOwner, sameOwner } from './lock-owner.ts';
+
+/** Whether the owner a lock names still holds it. */
+export type OwnerCheck = (owner: LockOwner) => boolean;
 
 export type AcquireResult = { ok: true } | { ok: false; owner: LockOwner | undefined };
 
@@ -39,19 +43,21 @@ export class LockFile {
   readonly path: string;
   private readonly runtime: Runtime;
   private readonly me: LockOwner;
+  private readonly alive: OwnerCheck;
   private held = false;
 
-  constructor(runtime: Runtime, path: string, me: LockOwner) {
+  constructor(runtime: Runtime, path: string, me: LockOwner, alive: OwnerCheck = (owner) => isAlive(runtime, owner)) {
     this.runtime = runtime;
     this.path = path;
     this.me = me;
+    this.alive = alive;
   }
 
   get isHeld(): boolean {
     return this.held;
   }
 
-  /** Who holds the lock now, if anyone (dead owners included: see isAlive). */
+  /** Who holds the lock now, if anyone (dead owners included). */
   owner(): LockOwner | undefined {
     return readLock(this.runtime, this.path) ?? undefined;
   }
@@ -60,7 +66,13 @@ export class LockFile {
   liveOther(): LockOwner | undefined {
     const owner = readLock(this.runtime, this.path);
     if (!owner || sameOwner(owner, this.me)) return undefined;
-    return isAlive(this.runtime, owner) ? owner : undefined;
+    return this.alive(owner) ? owner : undefined;
+  }
+
+  /** Held by this connection and still naming it (a lock can be broken while its holder stalls). */
+  stillMine(): boolean {
+    const owner = readLock(this.runtime, this.path);
+    return this.held && owner !== null && owner !== undefined && sameOwner(owner, this.me);
   }
 
   tryAcquire(): AcquireResult {
@@ -76,7 +88,7 @@ export class LockFile {
         this.held = true; // ours, left by an earlier call that failed half-way
         return { ok: true };
       }
-      if (owner && isAlive(this.runtime, owner)) return { ok: false, owner };
+      if (owner && this.alive(owner)) return { ok: false, owner };
       if (!this.breakStale(owner)) return { ok: false, owner: owner ?? undefined };
     }
     return { ok: false, owner: this.owner() };
@@ -93,13 +105,13 @@ export class LockFile {
   private breakStale(seen: LockOwner | null): boolean {
     const guard = `${this.path}.guard`;
     if (!link(this.runtime, this.me, guard)) {
-      breakDeadGuard(this.runtime, guard, this.me);
+      breakDeadGuard(this.runtime, guard, this.me, this.alive);
       return false;
     }
     try {
       const now = readLock(this.runtime, this.path);
       const same = now === seen || (now && seen && sameOwner(now, seen));
-      if (same && !(now && isAlive(this.runtime, now))) removeQuietly(this.runtime, this.path);
+      if (same && !(now && this.alive(now))) removeQuietly(this.runtime, this.path);
       return true;
     } finally {
       const owner = readLock(this.runtime, guard);
@@ -124,9 +136,9 @@ function link(runtime: Runtime, me: LockOwner, file: string): boolean {
  * aside first and checked there, so a guard taken by a live breaker a moment ago is put back instead
  * of being deleted.
  */
-function breakDeadGuard(runtime: Runtime, guard: string, me: LockOwner): void {
+function breakDeadGuard(runtime: Runtime, guard: string, me: LockOwner, alive: OwnerCheck): void {
   const owner = readLock(runtime, guard);
-  if (owner === undefined || (owner && isAlive(runtime, owner))) return;
+  if (owner === undefined || (owner && alive(owner))) return;
   const aside = `${guard}.${me.pid}.${me.conn}`;
   try {
     runtime.fs.renameSync(guard, aside);
@@ -134,7 +146,7 @@ function breakDeadGuard(runtime: Runtime, guard: string, me: LockOwner): void {
     return; // someone else moved it
   }
   const moved = readLock(runtime, aside);
-  if (moved && isAlive(runtime, moved)) {
+  if (moved && alive(moved)) {
     try {
       runtime.fs.files.symlink(formatOwner(moved), guard);
     } catch {

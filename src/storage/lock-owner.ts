@@ -6,11 +6,13 @@ export interface LockOwner {
   pid: number;
   /** /proc/<pid>/stat field 22, or 'unknown' where /proc cannot be read. */
   startTime: string;
-  /** Which connection of the process (0 when it does not matter). */
+  /** Which connection of the process (0 when it does not matter; a random 31-bit start, then counted up). */
   conn: number;
 }
 
-let connections = 0;
+// Connection numbers start at a random point: a pid and a start time are only unique within one
+// machine, and processes on two machines sharing a data folder must not name the same owner.
+let connections = crypto.getRandomValues(new Uint32Array(1))[0]! >>> 1;
 
 /** This process as a lock owner; each call for a new connection gets a new `conn`. */
 export function ownerForConnection(runtime: Runtime): LockOwner {

@@ -4,6 +4,8 @@
 // zero-fills the rest and says SQLITE_IOERR_SHORT_READ.
 import { failWith, type VfsState, writeFailure } from './vfs-state.ts';
 
+const LOST = 'this process stalled past the lock expiry and its lock was taken over by another machine: nothing more is written (the transaction is rolled back)';
+
 export function ioMethods(state: VfsState) {
   const { capi, wasm, files, open } = state;
   return {
@@ -37,6 +39,7 @@ export function ioMethods(state: VfsState) {
     xWrite(pFile: number, pSrc: number, n: number, offset: bigint | number): number {
       const f = open.get(pFile);
       if (!f) return capi.SQLITE_IOERR_WRITE;
+      if (f.lock && !f.lock.mayWrite()) return failWith(state, capi.SQLITE_IOERR_WRITE, LOST);
       try {
         files.write(f.fd, wasm.heap8u().subarray(pSrc, pSrc + n), Number(offset));
         return 0;
@@ -47,6 +50,7 @@ export function ioMethods(state: VfsState) {
     xTruncate(pFile: number, size: bigint | number): number {
       const f = open.get(pFile);
       if (!f) return capi.SQLITE_IOERR_TRUNCATE;
+      if (f.lock && !f.lock.mayWrite()) return failWith(state, capi.SQLITE_IOERR_TRUNCATE, LOST);
       try {
         files.truncate(f.fd, Number(size));
         return 0;

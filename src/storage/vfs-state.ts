@@ -1,5 +1,6 @@
 // What the VFS's methods share: the WASM bindings, the runtime's file API, the table of open files
 // (keyed by SQLite's sqlite3_file pointer) and the last error text for xGetLastError.
+import type { Logger } from '../logging/logger.ts';
 import type { Runtime, SyncFiles } from '../runtime/types.ts';
 import type { DatabaseLock } from './database-lock.ts';
 
@@ -22,6 +23,8 @@ export interface VfsState {
   wasm: Loose;
   open: Map<number, OpenFile>;
   lastError: string;
+  /** Where each database's lock warnings go (by absolute path), when its opener gave a logger. */
+  loggers: Map<string, Logger>;
 }
 
 export function errnoOf(error: unknown): string | undefined {

@@ -33,7 +33,8 @@ export function systemMethods(state: VfsState, ioPointer: number) {
       }
       if (isMain) {
         try {
-          lock = new DatabaseLock(runtime, file, ownerForConnection(runtime));
+          const logger = state.loggers.get(file);
+          lock = new DatabaseLock(runtime, file, ownerForConnection(runtime), logger ? { logger } : {});
           lock.open();
         } catch (error) {
           files.close(fd);

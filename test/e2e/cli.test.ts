@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixture, removeDir } from '../helpers/env.ts';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { runCli, serverCommand } from '../helpers/server.ts';
 
 describe('ctxgate command line', () => {
@@ -108,6 +110,20 @@ describe('ctxgate command line', () => {
     assert.ok(report.dataDir.startsWith(dataDir));
     assert.ok(report.tools.names.includes('ctx_fs'));
     assert.ok('git' in report.commands);
+  });
+
+  it('doctor names the machine of a process elsewhere that uses or writes the database', () => {
+    const { database } = JSON.parse(runCli(['doctor', '--json', '--project-root', project], { env }).stdout);
+    const locks = `${database.file}-lock`;
+    const pid = spawnSync('true').pid!;
+    mkdirSync(locks, { recursive: true });
+    // As a process on another machine sharing this data folder leaves them (its pid is not running here).
+    symlinkSync(`${pid} 4242 77`, path.join(locks, 'reserved'));
+    symlinkSync(`${Date.now()} deno ${Date.now()} host-b b0b0 pid:[1]`, path.join(locks, `u.${pid}.4242.77`));
+    const text = runCli(['doctor', '--project-root', project], { env });
+    assert.match(text.stdout, new RegExp(`in use by .*pid ${pid} on host-b \\(deno, since .* UTC, last seen .* UTC\\)`));
+    assert.match(text.stdout, new RegExp(`writing +pid ${pid} on host-b`));
+    rmSync(locks, { recursive: true });
   });
 
   it('doctor says when the chosen graph backend is not installed, who answers instead, and how to install it', () => {

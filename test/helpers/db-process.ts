@@ -29,8 +29,14 @@ export interface Child {
 }
 
 export function startChild(which: Which, ...args: string[]): Child {
-  const { command, args: base } = commandFor(which);
-  const proc = spawn(command, [...base, ...args], { cwd: repoRoot, stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  return startChildUnder([], which, ...args);
+}
+
+/** Like startChild, the child started by a wrapper command (e.g. `unshare … --`). */
+export function startChildUnder(wrapper: readonly string[], which: Which, ...args: string[]): Child {
+  const { command: direct, args: base } = commandFor(which);
+  const [command, ...line] = [...wrapper, direct, ...base, ...args] as [string, ...string[]];
+  const proc = spawn(command, line, { cwd: repoRoot, stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let err = '';
   const waiters: (() => void)[] = [];
   proc.stderr?.on('data', (c: Buffer) => {
