@@ -9,7 +9,7 @@ import { createGrepPool, type GrepPool } from '../../src/workspace/grep/grep-poo
 import { createControl, type ScanJobResult } from '../../src/workspace/grep/scan-files.ts';
 import type { GrepQuery } from '../../src/workspace/grep/types.ts';
 import { createWorkerPool } from '../../src/workers/pool.ts';
-import { fixture, onDeno, removeDir, repoRoot, runtime } from '../helpers/env.ts';
+import { fixture, onDeno, removeDir, repoRoot, runtime, testApp, textOf } from '../helpers/env.ts';
 
 // Many files, so that a search goes to the workers in several batches; names that sort differently
 // by name and by path (a-b.c before a/, a/ before a_b/), ignored, hidden, secret and binary files.
@@ -174,6 +174,26 @@ describe('a pathological file on the grep workers', () => {
     assert.ok(events.includes('worker_job_timeout'));
     const counts = await countBuiltin(runtime.fs, target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool });
     assert.deepEqual([...counts], [['ok.js', 1]]);
+  });
+});
+
+describe('ctx_fs rg without ripgrep', () => {
+  it('says which files it could not search in time', async () => {
+    const root = fixture({ 'min.js': slowLine(), 'ok.js': 'abc Q\n' });
+    // No rg on PATH: the built-in engine answers.
+    const t = testApp(root, {}, { PATH: '/nonexistent' });
+    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: 300 });
+    t.app.grepPool = pool;
+    try {
+      const r = await t.call('ctx_fs', { action: 'rg', pattern: '[a-m][^Q]{300}Q|abc' });
+      const text = textOf(r);
+      assert.match(text, /^1 match in 1 file \(builtin\)/);
+      assert.match(text, /1 file not searched: min\.js \(its match ran over the time limit\)/);
+    } finally {
+      await pool.close();
+      await t.close();
+      removeDir(root);
+    }
   });
 });
 
