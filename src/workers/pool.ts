@@ -258,6 +258,32 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
     }
   }
 
+  /**
+   * One abort listener per signal, however many of its jobs are in the pool (a search sends dozens
+   * with one signal; more than ten listeners on one signal make Node warn of a leak).
+   */
+  const watched = new Map<AbortSignal, { ids: Set<number>; onAbort(): void }>();
+
+  function watch(signal: AbortSignal, id: number): void {
+    let entry = watched.get(signal);
+    if (!entry) {
+      const ids = new Set<number>();
+      entry = { ids, onAbort: () => [...ids].forEach(cancel) };
+      watched.set(signal, entry);
+      signal.addEventListener('abort', entry.onAbort, { once: true });
+    }
+    entry.ids.add(id);
+  }
+
+  function unwatch(signal: AbortSignal, id: number): void {
+    const entry = watched.get(signal);
+    if (!entry) return;
+    entry.ids.delete(id);
+    if (entry.ids.size) return;
+    watched.delete(signal);
+    signal.removeEventListener('abort', entry.onAbort);
+  }
+
   function cancelledError(): AppError {
     return new AppError(ErrorCode.Unavailable, 'the job was cancelled', { hint: 'the call that asked for it was cancelled' });
   }
@@ -299,17 +325,16 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
     const { signal } = submitOptions;
     if (signal?.aborted) throw cancelledError();
     const id = nextId++;
-    const onAbort = () => cancel(id);
     const result = new Promise<R>((resolve, reject) => {
       const settle = <T>(to: (value: T) => void) => (value: T) => {
-        signal?.removeEventListener('abort', onAbort);
+        if (signal) unwatch(signal, id);
         to(value);
       };
       const entry = { id, job, resolve: settle(resolve), reject: settle(reject) };
       if (submitOptions.urgent) queue.unshift(entry);
       else queue.push(entry);
     });
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal) watch(signal, id);
     dispatch();
     return { result };
   }
