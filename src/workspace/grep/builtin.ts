@@ -15,8 +15,6 @@ import { runScan } from './scan-run.ts';
 import type { FileOutcome, ScanFile } from './scan-files.ts';
 import { type GrepFile, type GrepQuery, type GrepResult, keepMatches, type SkippedFile } from './types.ts';
 
-export { compilePattern };
-
 /** How a built-in search runs: on a pool of grep workers when given one; files it could not search are reported. */
 export interface BuiltinRun {
   pool?: GrepPool;
@@ -93,6 +91,7 @@ function lineCollector(query: GrepQuery) {
  * answer as the walk when the list holds every file that can match.
  */
 export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQuery, signal?: AbortSignal, listed?: readonly ListedFile[], run: BuiltinRun = {}): Promise<GrepResult> {
+  // An invalid pattern fails here, before any file is walked or read.
   compilePattern(query);
   const files = candidatesOf(fs, target, query, signal, listed);
   const lines = lineCollector(query);
