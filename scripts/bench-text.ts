@@ -3,6 +3,7 @@
 // default code index), side by side with `rg -c` on the same query in the same run.
 //
 //   node --import tsx scripts/bench-text.ts [runs=5] [--index] [--builtin] [--oracle | --oracle-only]
+//   node --import tsx scripts/bench-text.ts [runs=5] --no-rg
 //   BENCH_DATA_DIR=/tmp/x …   keeps the data folder (and a built index) from one run to the next
 //
 // 1. first query: a fresh app's first search vs rg -c (no index has been built by then).
@@ -13,6 +14,8 @@
 // --oracle: sections 2–3 once more with a stand-in index whose candidates are exactly the files
 // `rg -l` names (computed before the timed runs): what verifying an ideal index's candidates costs,
 // not a real index.
+// --no-rg: only the built-in engine's full scan — the app is not shown ripgrep and has no text index
+// (as on a machine without rg, before the first index): `search` and `ctx_fs rg` beside `rg -c`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -33,6 +36,8 @@ const GRAPH = process.argv.includes('--builtin') ? 'builtin' : 'none';
 const useCodeText = process.argv.includes('--index');
 /** --oracle-only: skip the scan figures (sections 1–3), for a quick look at the oracle's. */
 const oracleOnly = process.argv.includes('--oracle-only');
+/** --no-rg: the built-in engine's scan only (no ripgrep for the app, no text index). */
+const noRg = process.argv.includes('--no-rg');
 
 interface Query {
   label: string;
@@ -66,7 +71,8 @@ function rgCount(q: { pattern: string; regex?: boolean; word?: boolean }): numbe
 
 function makeApp(runtime: Awaited<ReturnType<typeof loadRuntime>>, dataDir: string): AppContext {
   const env: Record<string, string> = { ...runtime.env.toObject(), CTXGATE_DATA_DIR: dataDir };
-  return createAppContext({ ...runtime, env: { get: (n) => env[n], toObject: () => env } }, { projectRoot: ROOT, debug: false, graphBackend: GRAPH });
+  const which = noRg ? (name: string) => (name === 'rg' ? undefined : runtime.which(name)) : runtime.which;
+  return createAppContext({ ...runtime, which, env: { get: (n) => env[n], toObject: () => env } }, { projectRoot: ROOT, debug: false, graphBackend: GRAPH });
 }
 
 function caller(app: AppContext) {
@@ -141,6 +147,33 @@ async function section(title: string, call: ReturnType<typeof caller>): Promise<
   console.log(`locate (kind definition) on ${SYMBOLS.length} symbols: median ${median(locateMs).toFixed(0)} ms (min ${Math.min(...locateMs).toFixed(0)}, max ${Math.max(...locateMs).toFixed(0)}); rg -c -w median ${median(rgMs).toFixed(0)} ms`);
 }
 
+/** The built-in engine's full scan: the gate's search and ctx_fs rg (limit 50, and 500 with context), beside rg -c. */
+async function builtinScan(call: ReturnType<typeof caller>): Promise<void> {
+  console.log(`\nbuilt-in engine, full scan (no rg, no index; load ${load()})`);
+  console.log('call                                         ours ms   rg -c ms   ratio   answer');
+  const CALLS: { label: string; tool: string; args: Record<string, unknown>; rg: { pattern: string; regex?: boolean } }[] = [
+    { label: 'search kmalloc_array', tool: 'search', args: { pattern: 'kmalloc_array' }, rg: { pattern: 'kmalloc_array' } },
+    { label: 'search PathDeniedError (absent)', tool: 'search', args: { pattern: 'PathDeniedError' }, rg: { pattern: 'PathDeniedError' } },
+    { label: 'search retry.*count (regex)', tool: 'search', args: { pattern: 'retry.*count', regex: true }, rg: { pattern: 'retry.*count', regex: true } },
+    { label: 'ctx_fs rg kmalloc_array', tool: 'ctx_fs', args: { action: 'rg', pattern: 'kmalloc_array', literal: true }, rg: { pattern: 'kmalloc_array' } },
+    { label: 'ctx_fs rg PathDeniedError (absent)', tool: 'ctx_fs', args: { action: 'rg', pattern: 'PathDeniedError', literal: true }, rg: { pattern: 'PathDeniedError' } },
+  ];
+  for (const c of CALLS) {
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    let text = '';
+    for (let i = 0; i < runs; i++) {
+      const r = await call(c.tool, c.args);
+      ours.push(r.ms);
+      text = r.text;
+      theirs.push(rgCount(c.rg));
+    }
+    const ratio = median(ours) / median(theirs);
+    console.log(`${c.label.padEnd(43)}${median(ours).toFixed(0).padStart(8)}${median(theirs).toFixed(0).padStart(11)}${ratio.toFixed(2).padStart(8)}   ${text.split('\n')[0]!.slice(0, 50)}`);
+  }
+  console.log(`(load ${load()})`);
+}
+
 if (!existsSync(ROOT)) throw new Error(`${ROOT} is missing: see scripts/bench-gate.ts for how it is unpacked`);
 if (/^\/\*$/m.test(readFileSync(path.join(ROOT, '.gitignore'), 'utf8'))) throw new Error('the tree still has Debian\'s "/*" gitignore rule: run scripts/bench-gate.ts linux once');
 const runtime = await loadRuntime();
@@ -165,6 +198,14 @@ console.log(`Linux 6.1 tree ${ROOT}; ${runtime.name} ${runtime.version}; rg ${sp
   const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-text-'));
   const app = makeApp(runtime, dataDir);
   const call = caller(app);
+  if (noRg) {
+    // No text index either: every call is the built-in engine's full scan.
+    app.textIndex = undefined;
+    await builtinScan(call);
+    await app.lifecycle.shutdown('bench done');
+    if (!process.env.BENCH_DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  }
   const rg = rgCount({ pattern: 'kmalloc_array' });
   const first = await call('search', { pattern: 'kmalloc_array' });
   console.log(`\nfirst query, fresh app (${app.textIndex ? `text index ${app.textIndex.status().state}` : 'no index'}): search kmalloc_array ${first.ms.toFixed(0)} ms vs rg -c ${rg.toFixed(0)} ms = ${(first.ms / rg).toFixed(2)}×`);

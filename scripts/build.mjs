@@ -30,7 +30,8 @@ mkdirSync(OUT, { recursive: true });
 const result = await build({
   // embed.mjs: the tools in-process for hosts such as the Pi coding agent (integrations/pi/).
   // parse-worker.mjs: the code index's parse worker, found beside the bundle (src/code/parse-pool.ts).
-  entryPoints: { ctxgate: 'src/main.ts', embed: 'src/transports/embed.ts', 'parse-worker': 'src/code/parse-worker.ts' },
+  // grep-worker.mjs: the built-in search engine's worker, found the same way (src/workspace/grep/grep-pool.ts).
+  entryPoints: { ctxgate: 'src/main.ts', embed: 'src/transports/embed.ts', 'parse-worker': 'src/code/parse-worker.ts', 'grep-worker': 'src/workspace/grep/grep-worker.ts' },
   outdir: OUT,
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',

@@ -21,6 +21,7 @@ import { openDatabase } from '../storage/database.ts';
 import type { AppContext } from './context.ts';
 import { createForeground } from '../time/foreground.ts';
 import { createLifecycle } from './lifecycle.ts';
+import { createGrepPool } from '../workspace/grep/grep-pool.ts';
 import { createWatchedTextIndex } from './text-index.ts';
 
 /** The longest background work waits for the calls being answered before it starts anyway. */
@@ -36,9 +37,9 @@ export interface CommonOptions {
   debug: boolean;
 }
 
-/** CTXGATE_PARSE_WORKERS: how many parse workers (0: parse in the main thread); default from the processors. */
-function parseWorkers(runtime: Runtime): number | undefined {
-  const n = Number.parseInt(runtime.env.get('CTXGATE_PARSE_WORKERS') ?? '', 10);
+/** CTXGATE_PARSE_WORKERS / CTXGATE_GREP_WORKERS: how many workers (0: the main thread); default from the processors. */
+function workersFromEnv(runtime: Runtime, name: string): number | undefined {
+  const n = Number.parseInt(runtime.env.get(name) ?? '', 10);
   return Number.isFinite(n) && n >= 0 ? Math.min(n, 16) : undefined;
 }
 
@@ -74,7 +75,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   lifecycle.onShutdown(() => usage.flush());
   const grammars = createGrammars(runtime);
   // Registered before the code index: shutdown hooks run newest first, so the index stops before its parser.
-  const parser = createParsePool(runtime, grammars, { workers: parseWorkers(runtime), onEvent: (event, fields) => logger.log(event, fields) });
+  const parser = createParsePool(runtime, grammars, { workers: workersFromEnv(runtime, 'CTXGATE_PARSE_WORKERS'), onEvent: (event, fields) => logger.log(event, fields) });
   lifecycle.onShutdown(() => parser.close());
   const foreground = createForeground();
   // Background work waits this long at most for the calls being answered (a long ctx_run must not hold it off).
@@ -99,6 +100,8 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   lifecycle.onShutdown(() => code.close());
   const textIndex = createWatchedTextIndex({ runtime, logger, code, root: projectRoot, excludeDirs: config.scan.excludeDirs, dataDir, whenQuiet });
   lifecycle.onShutdown(() => textIndex.close());
+  const grepPool = createGrepPool(runtime, { workers: workersFromEnv(runtime, 'CTXGATE_GREP_WORKERS'), onEvent: (event, fields) => logger.log(event, { ...fields, pool: 'grep' }) });
+  lifecycle.onShutdown(() => grepPool.close());
   const graph = createGraph(config.backend.graph, { runtime, exec, logger, projectRoot, code });
   lifecycle.onShutdown(() => graph.dispose());
   const jobs = new JobManager(runtime, path.join(dataDir, 'jobs', processSessionId), procs);
@@ -118,6 +121,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     usage,
     code,
     textIndex,
+    grepPool,
     graph,
     lifecycle,
     foreground,

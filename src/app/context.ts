@@ -14,6 +14,7 @@ import type { Runtime } from '../runtime/types.ts';
 import type { TextIndexReader } from '../textindex/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Foreground } from '../time/foreground.ts';
+import type { GrepPool } from '../workspace/grep/grep-pool.ts';
 import type { Lifecycle } from './lifecycle.ts';
 
 export interface AppContext {
@@ -39,6 +40,8 @@ export interface AppContext {
   code: CodeIndex;
   /** The graph backend the gate tools ask (`backend.graph`), falling back to the file scan. */
   graph: GraphAdapter;
+  /** The built-in search engine's workers (read and match files off the main thread). */
+  grepPool?: GrepPool;
   /** The code text index (trigrams over the primary workdir): narrows search and locate scans when set. */
   textIndex?: TextIndexReader;
   lifecycle: Lifecycle;

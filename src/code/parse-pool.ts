@@ -4,7 +4,7 @@
 // run in this thread.
 import { messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { createWorkerPool, type WorkerPool } from '../workers/pool.ts';
+import { createWorkerPool, defaultWorkers, type WorkerPool } from '../workers/pool.ts';
 import { extract } from './extract.ts';
 import { type ParsedFile, parsedFile } from './file-rows.ts';
 import type { Grammars } from './grammars.ts';
@@ -61,7 +61,7 @@ export interface ParsePoolOptions {
  * two workers 3.3 s and 272 MB — each worker holds its own tree-sitter (~45 MB), for 3% of the time.
  */
 export function defaultParseWorkers(runtime: Pick<Runtime, 'cpuCount'>): number {
-  return Math.max(1, runtime.cpuCount() - 1);
+  return defaultWorkers(runtime);
 }
 
 export function createParsePool(runtime: Pick<Runtime, 'fs' | 'cpuCount' | 'startWorker'>, grammars: Grammars, options: ParsePoolOptions = {}): ParsePool {

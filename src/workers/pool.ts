@@ -3,8 +3,9 @@
 // once the job is queued), so memory stays bounded however many jobs a caller has. Each worker is sent
 // a few jobs ahead (it runs them in order), so it keeps working while this thread is busy elsewhere. A
 // job over its time limit terminates its worker, which is replaced, as is one that crashed; the jobs
-// sent ahead to it go back to the front of the queue. When workers cannot start (none can be made, or
-// they keep dying before they are ready), jobs run in this thread instead.
+// sent ahead to it go back to the front of the queue. A job whose signal aborts leaves the queue, or,
+// when its worker is already running it, that worker is stopped and replaced. When workers cannot
+// start (none can be made, or they keep dying before they are ready), jobs run in this thread instead.
 import { AppError, ErrorCode } from '../errors.ts';
 import type { WorkerHandle } from '../runtime/types.ts';
 import { isReady, isReply } from './protocol.ts';
@@ -33,6 +34,11 @@ export interface WorkerPoolOptions<J, R> {
 export interface SubmitOptions {
   /** Ahead of every queued job (an answer waits on it), and admitted even when the queue is full. */
   urgent?: boolean;
+  /**
+   * Aborted: the job fails at once — dropped from the queue, or, when a worker is running it, that
+   * worker is stopped and replaced (a job sent ahead but not started is run and its result dropped).
+   */
+  signal?: AbortSignal;
 }
 
 export type PoolMode = 'workers' | 'in-thread';
@@ -50,14 +56,13 @@ export interface WorkerPool<J, R> {
 }
 
 interface Queued<J, R> {
+  id: number;
   job: J;
   resolve(result: R): void;
   reject(error: unknown): void;
 }
 
-interface Sent<J, R> extends Queued<J, R> {
-  id: number;
-}
+type Sent<J, R> = Queued<J, R>;
 
 interface Slot<J, R> {
   handle: WorkerHandle;
@@ -74,6 +79,14 @@ const START_FAILURES = 2;
 
 function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
   (timer as { unref?: () => void }).unref?.();
+}
+
+/**
+ * One worker fewer than the processors, at least one: the main thread keeps a core for its own part
+ * (walking, hashing, writing, judging files). Both pools (parse and grep) are sized by it.
+ */
+export function defaultWorkers(runtime: { cpuCount(): number }): number {
+  return Math.max(1, runtime.cpuCount() - 1);
 }
 
 export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): WorkerPool<J, R> {
@@ -116,7 +129,7 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
 
   /** Jobs a worker was sent but never started go back to the front of the queue, in order. */
   function requeue(jobs: Sent<J, R>[]): void {
-    queue.unshift(...jobs.map(({ job, resolve, reject }) => ({ job, resolve, reject })));
+    queue.unshift(...jobs);
   }
 
   /** Starts the time limit of the slot's oldest job (when it has one). */
@@ -181,7 +194,7 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
   }
 
   function send(slot: Slot<J, R>, next: Queued<J, R>): void {
-    const sent = { ...next, id: nextId++ };
+    const sent = next;
     slot.sent.push(sent);
     if (slot.sent.length === 1) timeHead(slot);
     slot.handle.setBusy(true);
@@ -220,6 +233,61 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
     void retire(slot).then(dispatch);
   }
 
+  /** A job whose signal aborted: out of the queue, or its worker stopped when the job is running there. */
+  function cancel(id: number): void {
+    const at = queue.findIndex((q) => q.id === id);
+    if (at >= 0) {
+      queue.splice(at, 1)[0]!.reject(cancelledError());
+      wakeProducers();
+      return;
+    }
+    for (const slot of slots) {
+      const i = slot.sent.findIndex((s) => s.id === id);
+      if (i < 0) continue;
+      // Not started yet: the worker runs it and its result is dropped (the job is settled already).
+      if (i > 0) {
+        slot.sent[i]!.reject(cancelledError());
+        return;
+      }
+      const [running, ...rest] = slot.sent.splice(0);
+      running!.reject(cancelledError());
+      requeue(rest);
+      event('worker_job_cancelled', {});
+      void retire(slot).then(dispatch);
+      return;
+    }
+  }
+
+  /**
+   * One abort listener per signal, however many of its jobs are in the pool (a search sends dozens
+   * with one signal; more than ten listeners on one signal make Node warn of a leak).
+   */
+  const watched = new Map<AbortSignal, { ids: Set<number>; onAbort(): void }>();
+
+  function watch(signal: AbortSignal, id: number): void {
+    let entry = watched.get(signal);
+    if (!entry) {
+      const ids = new Set<number>();
+      entry = { ids, onAbort: () => [...ids].forEach(cancel) };
+      watched.set(signal, entry);
+      signal.addEventListener('abort', entry.onAbort, { once: true });
+    }
+    entry.ids.add(id);
+  }
+
+  function unwatch(signal: AbortSignal, id: number): void {
+    const entry = watched.get(signal);
+    if (!entry) return;
+    entry.ids.delete(id);
+    if (entry.ids.size) return;
+    watched.delete(signal);
+    signal.removeEventListener('abort', entry.onAbort);
+  }
+
+  function cancelledError(): AppError {
+    return new AppError(ErrorCode.Unavailable, 'the job was cancelled', { hint: 'the call that asked for it was cancelled' });
+  }
+
   async function drainInThread(): Promise<void> {
     if (threadBusy) return;
     threadBusy = true;
@@ -254,11 +322,19 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
   async function submit(job: J, submitOptions: SubmitOptions = {}): Promise<{ result: Promise<R> }> {
     while (!closed && !submitOptions.urgent && queue.length >= options.queueLimit) await new Promise<void>((resolve) => roomWaiters.push(resolve));
     if (closed) throw closedError();
+    const { signal } = submitOptions;
+    if (signal?.aborted) throw cancelledError();
+    const id = nextId++;
     const result = new Promise<R>((resolve, reject) => {
-      const entry = { job, resolve, reject };
+      const settle = <T>(to: (value: T) => void) => (value: T) => {
+        if (signal) unwatch(signal, id);
+        to(value);
+      };
+      const entry = { id, job, resolve: settle(resolve), reject: settle(reject) };
       if (submitOptions.urgent) queue.unshift(entry);
       else queue.push(entry);
     });
+    if (signal) watch(signal, id);
     dispatch();
     return { result };
   }

@@ -36,6 +36,12 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Yield gitignored files marked `ignored` instead of dropping them (ignored folders stay unentered). */
   keepIgnoredFiles?: boolean;
+  /**
+   * Entries in the order of their paths (`relRoot` compared as strings) instead of by name: a folder
+   * sorts as its name followed by `/`, so `a/x` comes before `a-b`, as a sort of the whole list would
+   * put them. A search streams its files in the order its answer lists them.
+   */
+  pathOrder?: boolean;
   signal?: AbortSignal;
 }
 
@@ -168,7 +174,12 @@ export async function* walk(fs: RuntimeFs, options: WalkOptions): AsyncGenerator
     } catch {
       return; // unreadable folder: skip it, as rg and git do
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (options.pathOrder) {
+      const key = (e: (typeof entries)[number]) => (e.isDirectory && !e.isSymbolicLink ? `${e.name}/` : e.name);
+      entries.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    } else {
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
     for (const entry of entries) {
       if (!options.includeHidden && entry.name.startsWith('.')) continue;
       const type = typeOf(entry);

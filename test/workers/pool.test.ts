@@ -114,6 +114,34 @@ describe('worker pool', () => {
     await assert.rejects(p.run({ op: 'echo', value: 'late' }), /closed/);
   });
 
+  it('stops the worker running a job whose signal aborts, and runs the jobs behind it on a new one', async () => {
+    const p = pool({ size: 1, jobTimeoutMs: 60_000 });
+    await p.run({ op: 'echo', value: 'warm' });
+    const cancel = new AbortController();
+    const running = p.run({ op: 'hang' }, { signal: cancel.signal });
+    const behind = p.run({ op: 'echo', value: 'behind' });
+    await new Promise((r) => setTimeout(r, 100));
+    cancel.abort();
+    await assert.rejects(running, /cancelled/);
+    assert.deepEqual(await behind, { value: 'behind', worker: true });
+    assert.ok(p.events.includes('worker_job_cancelled'));
+    assert.ok(!p.events.includes('worker_job_timeout'));
+  });
+
+  it('drops a queued job whose signal aborts, and refuses one whose signal has aborted already', async () => {
+    const p = pool({ size: 1, jobTimeoutMs: 60_000 });
+    await p.run({ op: 'echo', value: 'warm' });
+    const stuck = new AbortController();
+    const running = p.run({ op: 'hang' }, { signal: stuck.signal }).catch((e: Error) => e);
+    const cancel = new AbortController();
+    const queued = p.run({ op: 'echo', value: 'queued' }, { signal: cancel.signal });
+    cancel.abort();
+    await assert.rejects(queued, /cancelled/);
+    await assert.rejects(p.run({ op: 'echo', value: 'late' }, { signal: cancel.signal }), /cancelled/);
+    stuck.abort();
+    assert.match(String(await running), /cancelled/);
+  });
+
   it('runs an urgent job ahead of the jobs already queued', async () => {
     const p = pool({ size: 1 });
     const order: unknown[] = [];

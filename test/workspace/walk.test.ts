@@ -36,3 +36,17 @@ describe('.gitignore rules, parsed once and kept while the file is unchanged', (
     assert.deepEqual(await files(root), ['b.log', 'sub/c.log', 'sub/d.ts']);
   });
 });
+
+describe('a walk in path order', () => {
+  it('yields entries in the order a sort of their paths gives, folders included', async () => {
+    const root = fixture({ 'a-b.c': '', 'a/x.c': '', 'a/b/y.c': '', 'a.c': '', 'a_b/z.c': '', 'A/q.c': '', 'ab': '', 'a/a-/w.c': '', 'a/a/v.c': '' });
+    try {
+      const walked: string[] = [];
+      for await (const e of walk(runtime.fs, { root, base: root, includeHidden: false, respectGitignore: true, listOnlyDirs: new Set(), pathOrder: true })) if (e.type === 'file') walked.push(e.relRoot);
+      assert.deepEqual(walked, [...walked].sort());
+      assert.deepEqual(walked, ['A/q.c', 'a-b.c', 'a.c', 'a/a-/w.c', 'a/a/v.c', 'a/b/y.c', 'a/x.c', 'a_b/z.c', 'ab']);
+    } finally {
+      removeDir(root);
+    }
+  });
+});

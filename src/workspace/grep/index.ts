@@ -8,9 +8,10 @@ import type { SafePath, Workdirs } from '../../security/resolve-safe.ts';
 import { judgeSecret, judgeSecretPath } from '../../security/secret-files.ts';
 import { Buffer } from 'node:buffer';
 import { countBuiltin, grepBuiltin, type ListScan, scanListBuiltin } from './builtin.ts';
+import type { GrepPool } from './grep-pool.ts';
 import type { ListedFile } from './filelist.ts';
 import { countRg, grepRg } from './rg.ts';
-import { type GrepQuery, type GrepResult, MAX_SEARCH_FILE_BYTES } from './types.ts';
+import { type GrepQuery, type GrepResult, MAX_SEARCH_FILE_BYTES, type SkippedFile } from './types.ts';
 
 export type GrepEngine = 'auto' | 'rg' | 'builtin';
 
@@ -19,6 +20,8 @@ export interface GrepDeps {
   runtime: Runtime;
   exec: Executor;
   workdirs: Workdirs;
+  /** The built-in engine's workers; without them it matches in this thread. */
+  grepPool?: GrepPool;
 }
 
 const RG_TIMEOUT_MS = 60_000;
@@ -47,6 +50,8 @@ export interface GrepOptions {
    * whole target: the same answer as the full search when they hold every file that can match.
    */
   files?: readonly ListedFile[];
+  /** A file the built-in engine could not search (its match ran over the time limit). */
+  onSkipped?(file: SkippedFile): void;
 }
 
 /** Up to this much text over a file list, the built-in engine answers before ripgrep would have started. */
@@ -89,7 +94,7 @@ export async function grep(deps: GrepDeps, target: SafePath, query: GrepQuery, o
   // Over a list, ripgrep's end-of-file message says which named files were binary (grepRg drops them).
   const result = rgPath
     ? await grepRg(target, query, { rgPath, ...rgOptions }, options.files?.map((f) => f.relRoot))
-    : await grepBuiltin(deps.runtime.fs, target, query, options.signal, options.files);
+    : await grepBuiltin(deps.runtime.fs, target, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped });
   return withoutFiles(result, reachedThroughLink(deps, target));
 }
 
@@ -108,7 +113,7 @@ export async function countMatches(deps: GrepDeps, target: SafePath, query: Grep
   if (secretTarget(deps, target)) return new Map();
   const counts = rgPath
     ? await countRg(target, query, { rgPath, exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal }, options.files?.map((f) => f.relRoot))
-    : await countBuiltin(deps.runtime.fs, target, query, options.signal, options.files);
+    : await countBuiltin(deps.runtime.fs, target, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped });
   if (rgPath && options.files) for (const f of await binaryAmong(deps, target, counts.keys())) counts.delete(f);
   const secret = reachedThroughLink(deps, target);
   for (const file of counts.keys()) if (secret(file)) counts.delete(file);
@@ -122,7 +127,7 @@ export async function countMatches(deps: GrepDeps, target: SafePath, query: Grep
  */
 export async function scanList(deps: GrepDeps, target: SafePath, query: GrepQuery, list: readonly string[], signal?: AbortSignal): Promise<ListScan> {
   if (secretTarget(deps, target)) return { counts: new Map(), result: { engine: 'builtin', matches: 0, truncated: false, files: [] } };
-  const { counts, result } = await scanListBuiltin(deps.runtime.fs, target, query, list, signal);
+  const { counts, result } = await scanListBuiltin(deps.runtime.fs, target, query, list, signal, { pool: deps.grepPool });
   const secret = reachedThroughLink(deps, target);
   for (const file of counts.keys()) if (secret(file)) counts.delete(file);
   return { counts, result: withoutFiles(result, secret) };

@@ -33,11 +33,19 @@ export interface GrepFile {
   lines: GrepLine[];
 }
 
+/** A file the search did not finish: its match ran over the time limit (or its worker failed). */
+export interface SkippedFile {
+  path: string;
+  reason: 'timeout' | 'failed';
+}
+
 export interface GrepResult {
   engine: 'rg' | 'builtin';
   matches: number;
   truncated: boolean;
   files: GrepFile[];
+  /** Files not searched (the built-in engine's workers): the answer may lack their matches. */
+  skipped?: SkippedFile[];
 }
 
 export const MAX_LINE_CHARS = 300;

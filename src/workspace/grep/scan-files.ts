@@ -1,0 +1,101 @@
+// One step of a built-in search, the same wherever it runs (the main thread, or a grep worker given a
+// batch): read a file, prefilter, match, and answer with its count and — while the search still wants
+// them — its lines. A control block shared with the thread that started the search tells every
+// worker when to stop and from which file on the lines are no longer wanted.
+import * as path from 'node:path';
+import type { RuntimeFs } from '../../runtime/types.ts';
+import { createMatcher, isBinary, type Matcher, matchLinesOf, type Pacer, searchText } from './matcher.ts';
+import { type GrepLine, type GrepQuery, MAX_SEARCH_FILE_BYTES } from './types.ts';
+
+/**
+ * lines: grep (lines for the first matches, then only whether more exist); count: matching lines per
+ * file; list: both, over named files read as regular files only.
+ */
+export type ScanMode = 'lines' | 'count' | 'list';
+
+export interface ScanFile {
+  abs: string;
+  relRoot: string;
+  /** Known when the list was admitted with a stat; otherwise the reader checks. */
+  size?: number;
+}
+
+/** What the search knows of a file: nothing to report (null), a count (lines too while wanted), or not searched. */
+export type FileOutcome = null | { n: number; lines?: GrepLine[] } | 'stopped';
+
+/** Int32 slots of the control block. */
+const STOP = 0;
+const LINES_UP_TO = 1;
+
+/** The control block of one search: SharedArrayBuffer so that workers see it change while they run. */
+export function createControl(): Int32Array {
+  const control = new Int32Array(new SharedArrayBuffer(8));
+  control[LINES_UP_TO] = 0x7fffffff;
+  return control;
+}
+
+/** No file after this one (in the search's order) is looked at. */
+export function stopAll(control: Int32Array): void {
+  Atomics.store(control, STOP, 1);
+}
+
+/** Files after `index` need no lines: the search has its matches, only counts (or whether more exist) remain. */
+export function linesUpTo(control: Int32Array, index: number): void {
+  if (index < Atomics.load(control, LINES_UP_TO)) Atomics.store(control, LINES_UP_TO, index);
+}
+
+export function stopped(control: Int32Array): boolean {
+  return Atomics.load(control, STOP) === 1;
+}
+
+/**
+ * A file's bytes as the engine searches them, or undefined when it is skipped (gone, too big, binary,
+ * not a regular file). One synchronous open-fstat-read: the async round trips cost more than the
+ * reads over many small files, and the files a search is given (walked, or admitted by a list) are
+ * regular files reached through no symlink, so not following one changes no answer.
+ */
+function readText(fs: RuntimeFs, workdir: string, file: ScanFile): Uint8Array | undefined {
+  const bytes = fs.readRegularFileSync(file.abs || path.join(workdir, file.relRoot), MAX_SEARCH_FILE_BYTES);
+  return bytes && !isBinary(bytes) ? bytes : undefined;
+}
+
+/** Searches one file, the `index`-th of the search (its lines are wanted while `index` is not past the control's mark). */
+export async function scanFile(fs: RuntimeFs, mode: ScanMode, workdir: string, query: GrepQuery, matcher: Matcher, file: ScanFile, index: number, control: Int32Array, pacer: Pacer): Promise<FileOutcome> {
+  if (stopped(control)) return 'stopped';
+  const bytes = readText(fs, workdir, file);
+  if (!bytes) return null;
+  if (mode === 'lines' && !matcher.prefilter(bytes)) return null;
+  const wantLines = mode !== 'count' && index <= Atomics.load(control, LINES_UP_TO);
+  const fromBytes = !wantLines || (mode === 'list' && matcher.needle !== undefined && query.context === 0);
+  // searchText gives the event loop its turns line by line; the byte scans take one per file.
+  if (fromBytes && pacer.due(bytes.length) && !(await pacer.turn())) return 'stopped';
+  if (!wantLines) {
+    const n = matcher.count(bytes);
+    return n > 0 ? { n } : null;
+  }
+  const found = fromBytes ? matchLinesOf(bytes, file.relRoot, matcher) : await searchText(new TextDecoder().decode(bytes), file.relRoot, matcher.regex, query.context, pacer, matcher.required);
+  if (!found) return stopped(control) ? 'stopped' : null;
+  return { n: found.lines.filter((l) => l.match).length, lines: found.lines };
+}
+
+/** A batch of files for a grep worker: one search's mode and query, the files from `first` on in its order. */
+export interface ScanJob {
+  mode: ScanMode;
+  workdir: string;
+  query: GrepQuery;
+  files: ScanFile[];
+  first: number;
+  control: Int32Array;
+}
+
+export interface ScanJobResult {
+  outcomes: FileOutcome[];
+}
+
+/** Runs a batch: the worker's handler, and the pool's in-thread fallback. */
+export async function runScanJob(fs: RuntimeFs, job: ScanJob, pacer: Pacer, matcherOf: (query: GrepQuery) => Matcher = createMatcher): Promise<ScanJobResult> {
+  const matcher = matcherOf(job.query);
+  const outcomes: FileOutcome[] = [];
+  for (let i = 0; i < job.files.length; i++) outcomes.push(await scanFile(fs, job.mode, job.workdir, job.query, matcher, job.files[i]!, job.first + i, job.control, pacer));
+  return { outcomes };
+}

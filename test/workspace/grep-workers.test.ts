@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { resolveSafe } from '../../src/security/resolve-safe.ts';
+import { countBuiltin, grepBuiltin, scanListBuiltin } from '../../src/workspace/grep/builtin.ts';
+import { createGrepPool, type GrepPool } from '../../src/workspace/grep/grep-pool.ts';
+import { createControl, type ScanJobResult } from '../../src/workspace/grep/scan-files.ts';
+import type { GrepQuery } from '../../src/workspace/grep/types.ts';
+import { createWorkerPool } from '../../src/workers/pool.ts';
+import { fixture, onDeno, removeDir, repoRoot, runtime, testApp, textOf } from '../helpers/env.ts';
+
+// Many files, so that a search goes to the workers in several batches; names that sort differently
+// by name and by path (a-b.c before a/, a/ before a_b/), ignored, hidden, secret and binary files.
+function tree(): Record<string, string | Uint8Array> {
+  const files: Record<string, string | Uint8Array> = {
+    '.gitignore': 'build/\n*.log\n',
+    'build/out.c': 'kmalloc_array built\n',
+    'debug.log': 'kmalloc_array log\n',
+    '.hidden/x.c': 'kmalloc_array hidden\n',
+    '.env': 'KMALLOC=kmalloc_array\n',
+    'keys/server.pem': 'kmalloc_array pem\n',
+    'bin/blob.bin': new Uint8Array([0, 107, 109, 97, 108, 108, 111, 99, 10]),
+    'a-b.c': 'int kmalloc_array(void);\n',
+    'a/x.c': 'p = kmalloc_array(n, size);\n',
+    'a_b/y.c': 'q = KMALLOC_ARRAY(n);\n',
+    'bom.c': '\ufeffkmalloc_array at the start\r\nsecond line\r\n',
+    'i18n/wörter.txt': 'größe kmalloc_arrayé\nnaïve kmalloc_array\n',
+  };
+  for (let d = 0; d < 12; d++) {
+    for (let f = 0; f < 40; f++) {
+      const lines: string[] = [];
+      for (let l = 0; l < 30; l++) {
+        const k = d * 1000 + f * 30 + l;
+        if (k % 7 === 0) lines.push(`\tbuf = kmalloc_array(${k}, sizeof(*buf), GFP_KERNEL);`);
+        else if (k % 11 === 0) lines.push(`\tretry_count = ${k}; /* Kmalloc_Array retry count */`);
+        else if (k % 13 === 0) lines.push(`\tmy_kmalloc_array_x(${k});`);
+        else lines.push(`\tline ${k} of dir ${d} file ${f}`);
+      }
+      files[`drivers/d${String(d).padStart(2, '0')}/${f % 3 === 0 ? 'sub/' : ''}f${f}.${f % 2 ? 'c' : 'h'}`] = `${lines.join('\n')}\n`;
+    }
+  }
+  return files;
+}
+
+const QUERIES: { name: string; query: Partial<GrepQuery> }[] = [
+  { name: 'a literal', query: { pattern: 'kmalloc_array', literal: true } },
+  { name: 'a regex', query: { pattern: 'retry.*count' } },
+  { name: 'a case-insensitive literal', query: { pattern: 'kmalloc_array', literal: true, ignoreCase: true } },
+  { name: 'whole words', query: { pattern: 'kmalloc_array', literal: true, wordBoundary: true } },
+  { name: 'a glob', query: { pattern: 'kmalloc_array', literal: true, glob: '*.c' } },
+  { name: 'an excluding glob and context lines', query: { pattern: 'kmalloc_array', literal: true, glob: '!*.h', context: 2 } },
+  { name: 'a regex with context, case-insensitive', query: { pattern: 'k[a-z]+_array\\(', ignoreCase: true, context: 1 } },
+  { name: 'an absent literal', query: { pattern: 'PathDeniedError', literal: true } },
+];
+
+const LIMITS = [5, 40, 5000];
+
+describe('the built-in engine on grep workers', () => {
+  let root: string;
+  let pool: GrepPool;
+  const events: string[] = [];
+  before(() => {
+    root = fixture(tree());
+    pool = createGrepPool(runtime, { workers: 2, onEvent: (e) => events.push(e) });
+  });
+  after(async () => {
+    await pool.close();
+    removeDir(root);
+  });
+  const target = (rel?: string) => resolveSafe(runtime.fs, { dirs: [root] }, rel);
+  const q = (query: Partial<GrepQuery>, limit: number): GrepQuery => ({ pattern: 'x', literal: false, ignoreCase: false, context: 0, limit, ...query });
+
+  for (const { name, query } of QUERIES) {
+    it(`answers ${name} exactly as the main thread does: lines, counts and a list scan, at every limit`, async () => {
+      for (const limit of LIMITS) {
+        const full = q(query, limit);
+        const here = await grepBuiltin(runtime.fs, target(), full);
+        const there = await grepBuiltin(runtime.fs, target(), full, undefined, undefined, { pool });
+        assert.deepEqual(there, here, `grep, limit ${limit}`);
+        const counts = await countBuiltin(runtime.fs, target(), full, undefined, undefined, { pool });
+        assert.deepEqual(counts, await countBuiltin(runtime.fs, target(), full), `counts, limit ${limit}`);
+        const list = [...counts.keys(), 'a-b.c', 'drivers/d03/f1.c', 'missing.c'];
+        const listed = await scanListBuiltin(runtime.fs, target(), full, list, undefined, { pool });
+        assert.deepEqual(listed, await scanListBuiltin(runtime.fs, target(), full, list), `list scan, limit ${limit}`);
+      }
+      assert.ok(events.includes('worker_ready'), 'the searches ran on workers');
+    });
+  }
+
+  it('lists files in path order and stops once it has its matches', async () => {
+    const r = await grepBuiltin(runtime.fs, target(), q({ pattern: 'kmalloc_array', literal: true }, 3), undefined, undefined, { pool });
+    assert.deepEqual(
+      r.files.map((f) => f.path),
+      ['a-b.c', 'a/x.c', 'bom.c'],
+    );
+    assert.equal(r.truncated, true);
+    assert.equal(r.files[2]!.lines[0]!.text, 'kmalloc_array at the start');
+  });
+
+  it('searches a subfolder with the same answer as the main thread', async () => {
+    const full = q({ pattern: 'kmalloc_array', literal: true }, 5000);
+    assert.deepEqual(await grepBuiltin(runtime.fs, target('drivers/d03'), full, undefined, undefined, { pool }), await grepBuiltin(runtime.fs, target('drivers/d03'), full));
+  });
+});
+
+// One line of 2 MB on which `[a-m][^Q]{300}Q` leaves re2js's DFA: seconds of matching in one call.
+const SLOW = { pattern: '[a-m][^Q]{300}Q', literal: false, ignoreCase: false, context: 0, limit: 50 };
+function slowLine(): string {
+  let x = 7;
+  const chars = 'abcdefghij klmnopqrstuvwxyz_';
+  const out: string[] = [];
+  for (let i = 0; i < 2 << 20; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    out.push(chars[x % chars.length]!);
+  }
+  return `${out.join('')}Q\n`;
+}
+
+describe('a pathological file on the grep workers', () => {
+  let big: string;
+  let small: string;
+  const pools: GrepPool[] = [];
+  before(() => {
+    big = fixture({ 'min.js': slowLine(), 'ok.js': 'abc Q\n' });
+    small = fixture({ 'a.txt': 'needle\n', 'b.txt': 'no\n' });
+  });
+  after(async () => {
+    await Promise.all(pools.map((p) => p.close()));
+    removeDir(big);
+    removeDir(small);
+  });
+  const target = (root: string) => resolveSafe(runtime.fs, { dirs: [root] }, undefined);
+
+  it('does not hold up another call, and a cancelled search stops its worker', async () => {
+    const events: string[] = [];
+    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: 120_000, onEvent: (e) => events.push(e) });
+    pools.push(pool);
+    const cancel = new AbortController();
+    let bigDone = false;
+    const slow = grepBuiltin(runtime.fs, target(big), SLOW, cancel.signal, undefined, { pool }).finally(() => {
+      bigDone = true;
+    });
+    while (!events.includes('worker_ready')) await new Promise((r) => setTimeout(r, 20));
+    const quick = await grepBuiltin(runtime.fs, target(small), { ...SLOW, pattern: 'needle', literal: true }, undefined, undefined, { pool });
+    assert.equal(quick.matches, 1);
+    assert.equal(bigDone, false, 'the slow search is still running when the quick one has answered');
+    cancel.abort();
+    const r = await slow;
+    assert.equal(r.matches, 0);
+    assert.equal(r.skipped, undefined, 'cancelled, not timed out');
+    assert.ok(events.includes('worker_job_cancelled'), 'the worker running the slow match was stopped');
+    // The pool goes on with a new worker.
+    const after = await grepBuiltin(runtime.fs, target(big), { ...SLOW, pattern: 'abc', literal: true }, undefined, undefined, { pool });
+    assert.deepEqual(
+      after.files.map((f) => f.path),
+      ['ok.js'],
+    );
+  });
+
+  it('reports a file whose match runs over the time limit as not searched, and answers for the rest', async () => {
+    const events: string[] = [];
+    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: 300, onEvent: (e) => events.push(e) });
+    pools.push(pool);
+    const skipped: string[] = [];
+    const r = await grepBuiltin(runtime.fs, target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool, onSkipped: (f) => skipped.push(`${f.path} ${f.reason}`) });
+    assert.deepEqual(r.skipped, [{ path: 'min.js', reason: 'timeout' }]);
+    assert.deepEqual(skipped, ['min.js timeout']);
+    assert.deepEqual(
+      r.files.map((f) => f.path),
+      ['ok.js'],
+    );
+    assert.ok(events.includes('worker_job_timeout'));
+    const counts = await countBuiltin(runtime.fs, target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool });
+    assert.deepEqual([...counts], [['ok.js', 1]]);
+  });
+});
+
+describe('ctx_fs rg without ripgrep', () => {
+  it('says which files it could not search in time', async () => {
+    const root = fixture({ 'min.js': slowLine(), 'ok.js': 'abc Q\n' });
+    // No rg on PATH: the built-in engine answers.
+    const t = testApp(root, {}, { PATH: '/nonexistent' });
+    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: 300 });
+    t.app.grepPool = pool;
+    try {
+      const r = await t.call('ctx_fs', { action: 'rg', pattern: '[a-m][^Q]{300}Q|abc' });
+      const text = textOf(r);
+      assert.match(text, /^1 match in 1 file \(builtin\)/);
+      assert.match(text, /1 file not searched: min\.js \(its match ran over the time limit\)/);
+    } finally {
+      await pool.close();
+      await t.close();
+      removeDir(root);
+    }
+  });
+});
+
+describe('the grep worker in the bundle', () => {
+  it('loads from dist/grep-worker.mjs and searches a batch', { skip: onDeno && 'the bundle is for Node; Deno starts src/workspace/grep/grep-worker.ts' }, async () => {
+    const entry = path.join(repoRoot, 'dist', 'grep-worker.mjs');
+    assert.ok(existsSync(entry), 'scripts/build.mjs builds dist/grep-worker.mjs');
+    const root = fixture({ 'a.c': 'x\nkmalloc_array(1);\n' });
+    const pool = createWorkerPool({
+      start: () => runtime.startWorker(pathToFileURL(entry)),
+      size: 1,
+      queueLimit: 2,
+      jobTimeoutMs: 30_000,
+      fallback: () => Promise.reject(new Error('not in this thread')),
+    });
+    try {
+      const query = { pattern: 'kmalloc_array', literal: true, ignoreCase: false, context: 0, limit: 10 };
+      const r = (await pool.run({ mode: 'lines', workdir: root, query, files: [{ abs: path.join(root, 'a.c'), relRoot: 'a.c' }], first: 0, control: createControl() })) as ScanJobResult;
+      assert.deepEqual(r.outcomes, [{ n: 1, lines: [{ line: 2, text: 'kmalloc_array(1);', match: true, at: 0 }] }]);
+      assert.equal(pool.mode(), 'workers');
+    } finally {
+      await pool.close();
+      removeDir(root);
+    }
+  });
+});
