@@ -6,6 +6,7 @@
 import { languageOf } from '../code/languages.ts';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { escapeRegex } from '../text/linear-regex.ts';
+import type { SkippedFile } from '../workspace/grep/types.ts';
 import type { Estimate } from './estimate.ts';
 import { scan } from './fileio.ts';
 import type { Definition, GraphAdapter } from './graph.ts';
@@ -37,6 +38,8 @@ export interface Dispatched {
   counts?: Map<string, number>;
   /** The scan read a sample that proved a refusal: counts are the files read, this estimates the rest. */
   estimate?: Estimate;
+  /** Files the built-in engine could not search in time: their matches are missing. */
+  skipped?: SkippedFile[];
   strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'graph_blocks' | 'fileio_regex';
   symbol?: string;
   terms: string[];
@@ -111,6 +114,7 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
   const shape = queryShape(req.query, req.regex);
   deps.logger.log('dispatch', { query: req.query, shape, graph: graph.name });
   let out: Dispatched | undefined;
+  let skipped: SkippedFile[] | undefined;
   if (shape === 'symbol') {
     const symbol = leafSymbol(req.query);
     // Definitions only, and the graph knows them: in a file it parses, a scanned line is never a
@@ -119,6 +123,7 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     const onlyFiles = known ? (file: string) => !languageOf(file) && mayDefineByLine(file) : undefined;
     const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, refuseAt: req.refuseAt, onlyFiles, signal: req.signal });
     const fromGraph = await withGraph(graph, req, symbol, r.hits, known);
+    skipped = r.skipped;
     if (fromGraph) {
       out = { shape, hits: fromGraph, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {
@@ -133,6 +138,7 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
         const defs = await scan(deps, { pattern: definitionProbe(symbol), literal: false, wordBoundary: false, ignoreCase: false, scope: req.scope, exclude: req.exclude, symbol, signal: req.signal, within });
         const seen = new Set(hits.map((h) => `${h.file}:${h.line}`));
         hits = [...hits, ...defs.hits.filter((h) => h.kind === 'definition' && !seen.has(`${h.file}:${h.line}`))];
+        skipped = [...(skipped ?? []), ...(defs.skipped ?? []).filter((d) => !skipped?.some((s) => s.path === d.path))];
       }
       out = { shape, hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
     }
@@ -146,12 +152,14 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
       const pattern = terms.map(escapeRegex).join('|') || escapeRegex(req.query.trim());
       const r = await scan(deps, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal });
       out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_only', terms };
+      skipped = r.skipped;
     }
   }
   if (!out) {
     const r = await scan(deps, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal });
     out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
+    skipped = r.skipped;
   }
   deps.logger.log('dispatch_result', { query: req.query, strategy: out.strategy, count: out.hits.length });
-  return out;
+  return skipped?.length ? { ...out, skipped } : out;
 }

@@ -6,7 +6,7 @@ import { judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
 import type { TextCandidates } from '../textindex/types.ts';
 import { admitFiles, regularFiles } from '../workspace/grep/filelist.ts';
 import { countMatches, grep, scanList } from '../workspace/grep/index.ts';
-import type { GrepFile, GrepQuery, GrepResult } from '../workspace/grep/types.ts';
+import type { GrepFile, GrepQuery, GrepResult, SkippedFile } from '../workspace/grep/types.ts';
 import { type Estimate, estimateUnread, sampleOrder, sampleSteps } from './estimate.ts';
 import { kindOfLine } from './kinds.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
@@ -72,6 +72,8 @@ export interface ScanResult {
   estimate?: Estimate;
   /** The counts prove the refusal (refuseAt): the hits are the lines of a sample of the files only. */
   sampled?: boolean;
+  /** Files the built-in engine could not search in time: their matches are missing. */
+  skipped?: SkippedFile[];
 }
 
 export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanResult> {
@@ -88,11 +90,14 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     sorted: false,
   };
   const admits = req.onlyFiles;
+  const skipped = new Map<string, SkippedFile>();
+  const onSkipped = (f: SkippedFile) => void skipped.set(f.path, f);
+  const withSkipped = (r: ScanResult): ScanResult => (skipped.size ? { ...r, skipped: [...skipped.values()] } : r);
   const indexed = req.within ? undefined : await indexCandidates(deps, req);
   const candidates = admits && indexed ? indexed.filter(admits) : indexed;
   if (candidates && req.refuseAt) {
-    const proved = await sampledRefusal(deps, req, query, candidates, req.refuseAt);
-    if (proved) return proved;
+    const proved = await sampledRefusal(deps, req, query, candidates, req.refuseAt, onSkipped);
+    if (proved) return withSkipped(proved);
   }
   const listed = req.within ? req.within.filter(admits ?? (() => true)) : candidates && admitCandidates(deps, req, query, candidates);
   deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex', ...(listed ? { files: listed.length } : {}) });
@@ -107,12 +112,13 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   if (listed && !rgList) {
     // Each read once, counted on its bytes, lines built for the first files only.
     ({ counts, result } = await scanList(deps, req.scope, { ...query, sorted: true }, listed, req.signal));
+    for (const f of result.skipped ?? []) onSkipped(f);
   } else {
     // Counts first (cheap: no line is built), then lines only from the files that hold the first
     // SCAN_CAP + 1 matches: a refusal on a common term costs about what an answer on a rare one does.
     // ripgrep follows a symlink it is named: the list keeps regular files only.
     const named = rgList ? { engine: 'rg' as const, files: regularFiles(deps.runtime.fs, req.scope.workdir, listed!) } : {};
-    counts = await countMatches(deps, req.scope, query, { signal: req.signal, ...named });
+    counts = await countMatches(deps, req.scope, query, { signal: req.signal, onSkipped, ...named });
     if (admits) for (const file of counts.keys()) if (!admits(file)) counts.delete(file);
     let total = 0;
     for (const n of counts.values()) total += n;
@@ -123,14 +129,14 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
       const abs = path.join(req.scope.workdir, file);
       return { abs, relRoot: file, size: deps.runtime.fs.statSync(abs)?.size ?? 0 };
     });
-    if (!wanted.length) return { hits: [], capped: false };
-    result = await grep(deps, req.scope, { ...query, sorted: true }, { signal: req.signal, files: wanted });
+    if (!wanted.length) return withSkipped({ hits: [], capped: false });
+    result = await grep(deps, req.scope, { ...query, sorted: true }, { signal: req.signal, files: wanted, onSkipped });
   }
   const hits = hitsOf(req, admits ? result.files.filter((f) => admits(f.path)) : result.files);
-  if (sampled) return { hits, capped: true, counts, sampled };
-  if (!result.truncated) return { hits, capped: false };
+  if (sampled) return withSkipped({ hits, capped: true, counts, sampled });
+  if (!result.truncated) return withSkipped({ hits, capped: false });
   if (admits) for (const file of counts.keys()) if (!admits(file)) counts.delete(file);
-  return { hits, capped: true, counts };
+  return withSkipped({ hits, capped: true, counts });
 }
 
 /** The files, in path order, that hold the first `cap` + 1 matches. */
@@ -168,7 +174,14 @@ function hitsOf(req: ScanRequest, files: readonly GrepFile[]): Hit[] {
  * and more hits than `refuseAt` allows: then the scan stops there, the unread candidates estimated
  * from the ones read. Undefined when no sample proves it (the caller reads them all).
  */
-async function sampledRefusal(deps: RetrievalDeps, req: ScanRequest, query: GrepQuery, candidates: readonly string[], refuseAt: { files: number; hits: number }): Promise<ScanResult | undefined> {
+async function sampledRefusal(
+  deps: RetrievalDeps,
+  req: ScanRequest,
+  query: GrepQuery,
+  candidates: readonly string[],
+  refuseAt: { files: number; hits: number },
+  onSkipped: (f: SkippedFile) => void,
+): Promise<ScanResult | undefined> {
   // Excluded, hidden, secret or outside the glob: never read, never estimated (.gitignore is judged per batch).
   const eligible = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false, gitignore: false }).map((f) => f.relRoot);
   const rounds = sampleSteps(eligible.length, SAMPLE);
@@ -190,6 +203,7 @@ async function sampledRefusal(deps: RetrievalDeps, req: ScanRequest, query: Grep
     ];
     for (const part of parts) {
       if (!part) continue;
+      for (const f of part.result.skipped ?? []) onSkipped(f);
       for (const [file, n] of part.counts) {
         counts.set(file, n);
         hits += n;

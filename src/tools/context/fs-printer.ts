@@ -1,6 +1,7 @@
 // ctx_fs reply text: listings, globs, stats and search hits as the model reads them.
 import type { GlobResult } from '../../workspace/glob.ts';
-import type { GrepQuery, GrepResult, SkippedFile } from '../../workspace/grep/types.ts';
+import type { GrepQuery, GrepResult } from '../../workspace/grep/types.ts';
+import { skippedNote } from '../skipped-note.ts';
 import type { Listing } from '../../workspace/list.ts';
 import type { StatResult } from '../../workspace/stat.ts';
 
@@ -55,11 +56,4 @@ export function formatGrep(result: GrepResult, query: GrepQuery): string {
   if (result.truncated) body.push(`(more matches exist: stopped at limit ${query.limit}; narrow path/glob or raise limit (max 500))`);
   if (result.skipped?.length) body.push(skippedNote(result.skipped));
   return [head, ...body].join('\n');
-}
-
-/** Files the built-in engine did not search: its answer may lack their matches. */
-function skippedNote(skipped: readonly SkippedFile[]): string {
-  const shown = skipped.slice(0, 5).map((s) => `${s.path} (${s.reason === 'timeout' ? 'its match ran over the time limit' : 'its worker failed'})`);
-  const more = skipped.length > shown.length ? `, and ${skipped.length - shown.length} more` : '';
-  return `(${skipped.length} file${skipped.length === 1 ? '' : 's'} not searched: ${shown.join(', ')}${more}; their matches are missing — try a simpler pattern, or install ripgrep)`;
 }

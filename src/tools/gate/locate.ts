@@ -6,6 +6,7 @@ import { distribution } from '../../retrieval/gatekeeper.ts';
 import { runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
+import { skippedNote } from '../skipped-note.ts';
 import { lineReader, passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveScope, tokenBudget } from './common.ts';
 
 const KINDS: Record<'definition' | 'reference' | 'any', Kind[] | undefined> = {
@@ -72,7 +73,8 @@ export const locate = defineTool({
     }
     const spread = items.length > max ? ` — spread: ${distribution(items, scope.relative).slice(0, 5).map((d) => `${d.dir} ${d.hits}`).join(' · ')}` : '';
     const head = results.length ? `${results.length} of ${items.length}${dispatched.capped ? '+' : ''} for ${args.query}${decision.openedAfterRefusals ? ' (gate opened after repeated refusals)' : ''}${spread}` : `nothing found for ${args.query}`;
-    const text = [head, ...results.map((r) => `${r.file}:${r.line}${r.endLine > r.line ? `-${r.endLine}` : ''} ${r.kind} ${r.score}${r.kind === 'definition' ? `  ${r.text.slice(0, 60)}${r.overloads ? ` (+${r.overloads} overloads)` : ''}` : ''}`)].join('\n');
+    const skipped = dispatched.skipped?.length ? [skippedNote(dispatched.skipped)] : [];
+    const text = [head, ...results.map((r) => `${r.file}:${r.line}${r.endLine > r.line ? `-${r.endLine}` : ''} ${r.kind} ${r.score}${r.kind === 'definition' ? `  ${r.text.slice(0, 60)}${r.overloads ? ` (+${r.overloads} overloads)` : ''}` : ''}`), ...skipped].join('\n');
     return { text, structured: { status: 'ok', query: args.query, totalFound: items.length, results }, ...passedGate(decision) };
   },
 });

@@ -4,6 +4,7 @@ import { runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
+import { skippedNote } from '../skipped-note.ts';
 import { hitListBytes, passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
@@ -58,6 +59,7 @@ export const search = defineTool({
       for (const h of g.hits) lines.push(`  ${h.line}${h.def && h.def.end > h.line ? `-${h.def.end}` : ''}: ${h.text.trim()}`);
     }
     if (cut) lines.push(`(${cut} more hits cut to fit ${budget} tokens; narrow with scope or raise max_tokens)`);
+    if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
     const text = lines.join('\n');
     const trimmed = kept.length < items.length;
     return {
