@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import type { Logger } from '../logging/logger.ts';
 import type { ProcessInfo, Runtime } from '../runtime/types.ts';
+import { bootedAt, kernelBoot } from '../storage/lock-host.ts';
 import { isAlive, type LockOwner } from '../storage/lock-owner.ts';
 import { endProcesses } from './terminate.ts';
 
@@ -143,11 +144,13 @@ async function sweep(runtime: Runtime, runsDir: string, dataDir: string, logger:
   await Promise.all(
     dead.map(async ({ file, owner, temp }) => {
       const registry = temp ? undefined : readRegistry(runtime, file);
-      // A server of another machine sharing this data dir (a network home) is not ours to judge: its
-      // pid means nothing here. One of an earlier boot of this machine left nothing running, and the
-      // pids and start times it names may now belong to other processes: nothing is signalled.
-      const elsewhere = registry?.boot !== undefined && here !== undefined && registry.boot !== here.boot;
-      if (elsewhere && registry?.host !== here?.host) return;
+      // A server of another machine sharing this data dir (a network home), or of another pid
+      // namespace on this kernel (a container), is not ours to judge: its pid means nothing here. One
+      // of an earlier boot of this machine left nothing running, and the pids and start times it
+      // names may now belong to other processes: nothing is signalled, its folders are removed.
+      const otherBoot = registry?.boot !== undefined && here !== undefined ? registry.boot : undefined;
+      const elsewhere = otherBoot !== undefined && otherBoot !== here!.boot;
+      if (elsewhere && !earlierBoot(runtime, file, registry?.host, otherBoot, here!)) return;
       if (registry) {
         const ended = elsewhere ? 0 : await endLeftovers(runtime, registry);
         for (const folder of registry.folders) {
@@ -160,6 +163,19 @@ async function sweep(runtime: Runtime, runsDir: string, dataDir: string, logger:
       runtime.fs.removeSync(file);
     }),
   );
+}
+
+/**
+ * A registry naming this host name and another boot is of an earlier boot of this machine only when
+ * the kernel's boot id differs (a container on this kernel differs by its pid namespace alone, and is
+ * alive) and it was written before this machine booted (another machine may share the host name).
+ */
+function earlierBoot(runtime: Runtime, file: string, host: string | undefined, boot: string, here: { host: string; boot: string }): boolean {
+  if (host !== here.host || kernelBoot(boot) === kernelBoot(here.boot)) return false;
+  const booted = bootedAt(runtime, Date.now());
+  const written = runtime.fs.statSync(file)?.mtimeMs;
+  // One second of slack: uptime is counted in ticks.
+  return booted !== undefined && written !== undefined && written < booted - 1000;
 }
 
 function readRegistry(runtime: Runtime, file: string): Registry | undefined {

@@ -41,12 +41,12 @@ export function identityOf(runtime: Runtime): HostIdentity | undefined {
 }
 
 /** The kernel's boot id alone (containers on one kernel share it; their pid namespaces differ). */
-function kernelBoot(boot: string): string {
+export function kernelBoot(boot: string): string {
   return boot.split(' ')[0] ?? boot;
 }
 
 /** When this machine booted (ms since the epoch); undefined without /proc. */
-function bootedAt(runtime: Runtime, now: number): number | undefined {
+export function bootedAt(runtime: Runtime, now: number): number | undefined {
   const ticks = runtime.ticksSinceBoot();
   // Clock ticks are USER_HZ, 100 per second on Linux.
   return ticks === undefined ? undefined : now - ticks * 10;

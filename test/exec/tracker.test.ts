@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { endProcesses } from '../../src/exec/terminate.ts';
@@ -110,14 +110,22 @@ describe('process tracker', () => {
       writeFileSync(path.join(runs, `4194305-1-${name}.json`), JSON.stringify({ session: name, groups: [group], folders: [`jobs/${name}`], ...machine }));
     };
     try {
-      registry('rebooted', { host: here.host, boot: 'an-earlier-boot' });
+      // Written before this machine booted: a registry of an earlier boot.
+      registry('rebooted', { host: here.host, boot: 'an-earlier-boot pid:[4026531836]' });
+      const beforeBoot = (Date.now() - runtime.ticksSinceBoot()! * 10 - 3_600_000) / 1000;
+      utimesSync(path.join(runs, '4194305-1-rebooted.json'), beforeBoot, beforeBoot);
       registry('elsewhere', { host: 'another-machine', boot: 'its-boot' });
+      // This host name and this kernel, another pid namespace: a server in a container, alive.
+      registry('container', { host: here.host, boot: `${here.boot.split(' ')[0]} pid:[4026599999]` });
+      // This host name, another kernel boot, written since this machine booted: another machine of the same name.
+      registry('namesake', { host: here.host, boot: 'another-kernel pid:[4026531836]' });
       const tracker = createProcessTracker(runtime, { dataDir });
       tracker.sweepDeadServers();
       await tracker.close();
       assert.ok(alive(pid), 'the process the stale registries name still runs');
-      assert.deepEqual(readdirSync(runs), ['4194305-1-elsewhere.json'], "an earlier boot's registry is removed, another machine's kept");
-      assert.deepEqual(readdirSync(path.join(dataDir, 'jobs')), ['elsewhere']);
+      assert.deepEqual(readdirSync(runs).sort(), ['4194305-1-container.json', '4194305-1-elsewhere.json', '4194305-1-namesake.json'], "an earlier boot's registry is removed, the others kept");
+      assert.deepEqual(readdirSync(path.join(dataDir, 'jobs')).sort(), ['container', 'elsewhere', 'namesake']);
+      for (const kept of ['container', 'elsewhere', 'namesake']) rmSync(path.join(runs, `4194305-1-${kept}.json`));
 
       // The same records from this boot of this machine are a dead server's: its group ends.
       registry('this-boot', here);
