@@ -182,8 +182,9 @@ async function sampledRefusal(
   refuseAt: { files: number; hits: number },
   onSkipped: (f: SkippedFile) => void,
 ): Promise<ScanResult | undefined> {
-  // Excluded, hidden, secret or outside the glob: never read, never estimated (.gitignore is judged per batch).
-  const eligible = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false, gitignore: false }).map((f) => f.relRoot);
+  // Excluded, hidden, secret or outside the glob: never read, never estimated (.gitignore and the file
+  // system are judged per batch).
+  const eligible = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false, lexical: true }).map((f) => f.relRoot);
   const rounds = sampleSteps(eligible.length, SAMPLE);
   if (!rounds.length) return undefined;
   const order = sampleOrder(eligible);

@@ -61,9 +61,21 @@ export function createRefusalCounter(): RefusalCounter {
   return { refusals: 0 };
 }
 
+/** The folder of `file` `depth` levels down (its own folder when it is shallower; '.' at the top). */
 function dirAt(file: string, depth: number): string {
-  const parts = file.split('/');
-  return parts.length <= depth ? parts.slice(0, -1).join('/') || '.' : parts.slice(0, depth).join('/');
+  let cut = -1;
+  for (let i = 0; i < depth; i++) {
+    const next = file.indexOf('/', cut + 1);
+    if (next < 0) return cut < 0 ? '.' : file.slice(0, cut);
+    cut = next;
+  }
+  return file.slice(0, cut);
+}
+
+function slashes(file: string): number {
+  let n = 0;
+  for (let at = file.indexOf('/'); at >= 0; at = file.indexOf('/', at + 1)) n++;
+  return n;
 }
 
 /** Hits per file: the whole-scope counts when there are (with the expected hits of unread files), else the collected items. */
@@ -82,7 +94,10 @@ export function perFile(items: { file: string }[], counts?: Map<string, number>,
 /** Hits per directory at `depth` (a file shallower than that counts for its own folder). */
 function hitsByDir(files: Map<string, number>, depth: number): Map<string, number> {
   const byDir = new Map<string, number>();
-  for (const [file, n] of files) byDir.set(dirAt(file, depth), (byDir.get(dirAt(file, depth)) ?? 0) + n);
+  for (const [file, n] of files) {
+    const dir = dirAt(file, depth);
+    byDir.set(dir, (byDir.get(dir) ?? 0) + n);
+  }
   return byDir;
 }
 
@@ -91,10 +106,12 @@ export function distribution(items: { file: string }[], base: string, counts?: M
   const files = perFile(items, counts, expected);
   const total = [...files.values()].reduce((a, b) => a + b, 0);
   let depth = (base ? base.split('/').length : 0) + 1;
+  let deepest = 0;
+  for (const f of files.keys()) deepest = Math.max(deepest, slashes(f));
   for (;;) {
     const sorted = [...hitsByDir(files, depth).entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const top = sorted[0];
-    const deeper = [...files.keys()].some((f) => f.split('/').length > depth + 1);
+    const deeper = deepest > depth;
     if (top && sorted.length === 1 && deeper && depth < 8) {
       depth++;
       continue;
