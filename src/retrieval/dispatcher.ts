@@ -122,12 +122,13 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     const known = req.definitionsOnly ? await graph.definitions(symbol) : undefined;
     const onlyFiles = known ? (file: string) => !languageOf(file) && mayDefineByLine(file) : undefined;
     const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, refuseAt: req.refuseAt, onlyFiles, signal: req.signal });
-    const fromGraph = await withGraph(graph, req, symbol, r.hits, known);
+    // A refusal proved from a sample shows no hit: the graph's view of the sample is not worth asking for.
+    const fromGraph = r.sampled ? undefined : await withGraph(graph, req, symbol, r.hits, known);
     skipped = r.skipped;
     if (fromGraph) {
       out = { shape, hits: fromGraph, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {
-      deps.logger.log('dispatch_graph_miss', { query: req.query, shape });
+      if (!r.sampled) deps.logger.log('dispatch_graph_miss', { query: req.query, shape });
       let hits = r.hits;
       // A refusal proved (sampled) shows no hit: its definitions need not be looked for.
       if (r.capped && !r.sampled) {

@@ -72,6 +72,26 @@ describe('a refusal proved from a sample of the index candidates', () => {
     assert.deepEqual(again.structuredContent, r.structuredContent);
   });
 
+  it('asks the graph nothing for a refusal proved from a sample, and asks it for an answer', async () => {
+    const real = t.app.graph;
+    let asked = 0;
+    t.app.graph = {
+      ...real,
+      definitions: (...args) => {
+        asked++;
+        return real.definitions(...args);
+      },
+    };
+    try {
+      assert.match(textOf(await t.call('search', { pattern: 'widget' }, fresh())), /estimated/);
+      assert.equal(asked, 0);
+      await t.call('search', { pattern: 'widget', force: true }, fresh());
+      assert.ok(asked > 0);
+    } finally {
+      t.app.graph = real;
+    }
+  });
+
   it('neither reads nor estimates candidates the call excludes', async () => {
     const r = await t.call('search', { pattern: 'widget', exclude: ['plugins'] }, fresh());
     const s = r.structuredContent as { estimate?: { of: number }; distribution: { dir: string }[] };
