@@ -3,7 +3,7 @@
 // (`code.db`) with its own schema versions, so it can be rebuilt or dropped without touching the
 // knowledge base.
 import type { Migration } from '../storage/database.ts';
-import { TEXT_INDEX_SQL } from '../textindex/schema.ts';
+import { TEXT_INDEX_SQL, TEXT_WORDS_SQL } from '../textindex/schema.ts';
 
 export const CODE_MIGRATIONS: readonly Migration[] = [
   {
@@ -66,5 +66,10 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
     version: 2,
     description: 'trigram text index; the catalogue records the file version each stage took',
     sql: TEXT_INDEX_SQL,
+  },
+  {
+    version: 3,
+    description: 'word keys in the text index (segments say whether they hold them)',
+    sql: TEXT_WORDS_SQL,
   },
 ];

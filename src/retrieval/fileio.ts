@@ -234,7 +234,7 @@ async function indexCandidates(deps: RetrievalDeps, req: ScanRequest): Promise<s
   if (!deps.runtime.fs.statSync(req.scope.real)?.isDirectory) return undefined;
   let found: TextCandidates | undefined;
   try {
-    found = await index.candidates({ pattern: req.pattern, literal: req.literal, ignoreCase: req.ignoreCase }, req.scope.relative, req.signal);
+    found = await index.candidates({ pattern: req.pattern, literal: req.literal, ignoreCase: req.ignoreCase, word: req.wordBoundary }, req.scope.relative, req.signal);
   } catch (error) {
     deps.logger.log('text_index_error', { error: error instanceof Error ? error.message : String(error) });
     return undefined;

@@ -17,6 +17,8 @@ interface SegmentRow {
   max_doc: number;
   postings: number;
   bytes: number;
+  /** 1 when the segment holds word keys (see trigrams.ts). */
+  words: number;
 }
 
 export interface CompactOptions {
@@ -52,7 +54,7 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
     db.run('DELETE FROM text_buckets WHERE (id >> 18) IN (SELECT id FROM text_segments WHERE bits < 0)');
     db.run('DELETE FROM text_segments WHERE bits < 0');
   });
-  const segments = db.all<SegmentRow>('SELECT id, bits, docs, min_doc, max_doc, postings, bytes FROM text_segments ORDER BY min_doc');
+  const segments = db.all<SegmentRow>('SELECT id, bits, docs, min_doc, max_doc, postings, bytes, words FROM text_segments ORDER BY min_doc');
   const picked = pickSegments(segments);
   if (picked.length < 2) return 0;
   const live = liveDocs(db);
@@ -108,13 +110,20 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
   await db.writeTransaction(() => {
     options.renew?.();
     const marks = ids.map(() => '?').join(', ');
-    db.run('UPDATE text_segments SET bits = ?, docs = ?, min_doc = ?, max_doc = ?, postings = ?, bytes = ? WHERE id = ?', [
+    // Word keys only when every merged segment with a live document had them (a word's list must be
+    // whole); a segment whose documents are all dead adds nothing.
+    const hasLive = (seg: SegmentRow) => {
+      for (let d = seg.min_doc; d <= Math.min(seg.max_doc, live.length - 1); d++) if (live[d]) return true;
+      return false;
+    };
+    db.run('UPDATE text_segments SET bits = ?, docs = ?, min_doc = ?, max_doc = ?, postings = ?, bytes = ?, words = ? WHERE id = ?', [
       bits,
       picked.reduce((n, s) => n + s.docs, 0),
       base,
       Math.max(...picked.map((s) => s.max_doc)),
       total,
       bytes,
+      picked.every((s) => s.words || !hasLive(s)) ? 1 : 0,
       target,
     ]);
     for (const id of ids) db.run('DELETE FROM text_buckets WHERE id >= ? AND id < ?', [bucketRowId(id, 0), bucketRowId(id + 1, 0)]);

@@ -6,10 +6,14 @@
 // them). A part the planner cannot bound (., \w, large or negated classes, a cased non-ASCII letter
 // under case folding, a line break, U+FFFD) is "any character": the plan stays a superset.
 import { literalNode, type Node, parseRegex, Unsupported } from './regex-syntax.ts';
-import { FOLD } from './trigrams.ts';
+import { FOLD, isIndexedWord, wordKey } from './trigrams.ts';
 import type { TextQuery } from './types.ts';
 
-export type Plan = { op: 'all' } | { op: 'gram'; gram: number } | { op: 'and' | 'or'; subs: Plan[] };
+/**
+ * `word`: the files holding the word (its key), where every live segment holds word keys; else
+ * `otherwise` (its trigrams).
+ */
+export type Plan = { op: 'all' } | { op: 'gram'; gram: number } | { op: 'and' | 'or'; subs: Plan[] } | { op: 'word'; key: number; word: string; otherwise: Plan };
 
 const ALL: Plan = { op: 'all' };
 /** Exact sets larger than this become prefix/suffix sets; those are cut to this size too. */
@@ -40,7 +44,10 @@ export function planQuery(query: TextQuery): Plan | undefined {
   }
   const info = analyze(node);
   const plan = info.exact ? and(info.match, orTrigrams(info.exact)) : and(info.match, and(orTrigrams(info.prefix), orTrigrams(info.suffix)));
-  return plan.op === 'all' ? undefined : plan;
+  if (plan.op === 'all') return undefined;
+  // A whole identifier, case-sensitive (case-insensitive matching folds k and s to non-ASCII letters, which end an indexed word).
+  if (query.word && query.literal && !query.ignoreCase && isIndexedWord(query.pattern)) return { op: 'word', key: wordKey(query.pattern), word: query.pattern, otherwise: plan };
+  return plan;
 }
 
 function utf8Bytes(cp: number): string {
@@ -242,6 +249,8 @@ export function describePlan(plan: Plan): string {
       return '*';
     case 'gram':
       return JSON.stringify(String.fromCharCode(plan.gram >> 16, (plan.gram >> 8) & 255, plan.gram & 255));
+    case 'word':
+      return `word ${JSON.stringify(plan.word)} else ${describePlan(plan.otherwise)}`;
     default:
       return `(${plan.subs.map(describePlan).join(plan.op === 'and' ? ' & ' : ' | ')})`;
   }

@@ -38,6 +38,8 @@ interface Live {
   indexed: number;
   catalogued: boolean;
   segments: { id: number; bits: number; min_doc: number }[];
+  /** Every segment holding a live document holds word keys (a word's list is whole). */
+  words: boolean;
   bytes: number;
 }
 
@@ -133,10 +135,15 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
         if (d >= 0) docIndex[d] = i;
       }
     }
-    const segments = db.all<{ id: number; bits: number; min_doc: number }>('SELECT id, bits, min_doc FROM text_segments WHERE bits >= 0 ORDER BY min_doc');
+    const segments = db.all<{ id: number; bits: number; min_doc: number; max_doc: number; words: number }>('SELECT id, bits, min_doc, max_doc, words FROM text_segments WHERE bits >= 0 ORDER BY min_doc');
+    const holdsLive = (s: { min_doc: number; max_doc: number }) => {
+      for (let d = s.min_doc; d <= Math.min(s.max_doc, maxDoc); d++) if (docIndex[d]! >= 0) return true;
+      return false;
+    };
+    const words = segments.every((s) => s.words === 1 || !holdsLive(s));
     const bytes = Number(db.value('SELECT coalesce(sum(bytes), 0) FROM text_segments WHERE bits >= 0') ?? 0);
     const catalogued = db.value("SELECT value FROM code_meta WHERE key = 'catalogued'") === '1';
-    live = { gen, paths: rows.paths, docIndex, pending, isPending, indexed, catalogued, segments, bytes };
+    live = { gen, paths: rows.paths, docIndex, pending, isPending, indexed, catalogued, segments, words, bytes };
     return live;
   }
 
@@ -207,6 +214,8 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
           return 'all';
         case 'gram':
           return decode(locate(p.gram));
+        case 'word':
+          return state.words ? decode(locate(p.key)) : run(p.otherwise);
         case 'and': {
           // Trigrams first, shortest list first; stop when little is left or nothing.
           const grams = p.subs.filter((s) => s.op === 'gram').map((s) => locate((s as { gram: number }).gram));

@@ -35,6 +35,17 @@ export const TEXT_INDEX_SQL = `
   CREATE TRIGGER text_gen_update AFTER UPDATE OF path, version, text_of, text_doc ON code_files BEGIN UPDATE text_state SET gen = gen + 1; END;
 `;
 
+/**
+ * Schema version 3: segments say whether they hold word keys (trigrams.ts); older segments do not,
+ * so a whole-word query falls back to trigrams until every live segment has them. Every file is
+ * handed to the text stage once more to be indexed with its words (its version, and so its parse,
+ * stays as it is).
+ */
+export const TEXT_WORDS_SQL = `
+  ALTER TABLE text_segments ADD COLUMN words INTEGER NOT NULL DEFAULT 0;
+  UPDATE code_files SET text_of = 0;
+`;
+
 /** Empties the text index (a new root or extraction version starts from nothing). */
 export const CLEAR_TEXT_INDEX_SQL = 'DELETE FROM text_buckets; DELETE FROM text_segments; UPDATE text_state SET gen = gen + 1;';
 

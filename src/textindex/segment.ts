@@ -106,6 +106,10 @@ export function encodeBucket(grams: ArrayLike<number>, lists: readonly { ids: Ar
  * Collects documents' trigrams in memory and turns them into a segment's buckets: a counting sort
  * by trigram over one shared 2^24 counter array, so memory stays at a few bytes per posting.
  */
+/** Trigram keys are below 2^24; word keys (trigrams.ts) below 2^31. */
+const TRIGRAM_KEYS = 1 << 24;
+const KEY_SPAN = 2 ** 31;
+
 export class SegmentBuilder {
   private grams = new Uint32Array(1 << 20);
   private postings = 0;
@@ -140,16 +144,24 @@ export class SegmentBuilder {
 
   /** The segment's buckets (documents numbered from 0 in the order added); the builder is empty afterwards. */
   finish(): { bits: number; buckets: EncodedBucket[]; postings: number; grams: number } {
-    this.counts ??= new Uint32Array(1 << 24);
+    // Counts per key: an array over the trigram space, a map for word keys (above it).
+    this.counts ??= new Uint32Array(TRIGRAM_KEYS);
     const counts = this.counts;
+    const wordCounts = new Map<number, number>();
+    const countOf = (g: number) => (g < TRIGRAM_KEYS ? counts[g]! : (wordCounts.get(g) ?? 0));
+    const setCount = (g: number, n: number) => {
+      if (g < TRIGRAM_KEYS) counts[g] = n;
+      else wordCounts.set(g, n);
+    };
     const grams = this.grams;
     const total = this.postings;
     let distinct = new Uint32Array(1 << 16);
     let nd = 0;
     for (let i = 0; i < total; i++) {
       const g = grams[i]!;
-      const seen = counts[g]!;
-      counts[g] = seen + 1;
+      const seen = g < TRIGRAM_KEYS ? counts[g]! : (wordCounts.get(g) ?? 0);
+      if (g < TRIGRAM_KEYS) counts[g] = seen + 1;
+      else wordCounts.set(g, seen + 1);
       if (seen === 0) {
         if (nd === distinct.length) {
           const grown = new Uint32Array(nd * 2);
@@ -160,16 +172,16 @@ export class SegmentBuilder {
       }
     }
     const bits = bitsFor(nd);
-    // Order: bucket, then trigram (both fit a double exactly).
+    // Order: bucket, then key (bucket < 2^18, key < 2^31: both fit a double exactly).
     const keys = new Float64Array(nd);
-    for (let k = 0; k < nd; k++) keys[k] = bucketOf(distinct[k]!, bits) * 16777216 + distinct[k]!;
+    for (let k = 0; k < nd; k++) keys[k] = bucketOf(distinct[k]!, bits) * KEY_SPAN + distinct[k]!;
     keys.sort();
     const ends = new Uint32Array(nd);
     let off = 0;
     for (let k = 0; k < nd; k++) {
-      const g = keys[k]! % 16777216;
-      const c = counts[g]!;
-      counts[g] = off;
+      const g = keys[k]! % KEY_SPAN;
+      const c = countOf(g);
+      setCount(g, off);
       off += c;
       ends[k] = off;
     }
@@ -178,19 +190,30 @@ export class SegmentBuilder {
     for (let d = 0; d < docs; d++) {
       const from = this.starts[d]!;
       const to = d + 1 < docs ? this.starts[d + 1]! : total;
-      for (let i = from; i < to; i++) ids[counts[grams[i]!]!++] = d;
+      for (let i = from; i < to; i++) {
+        const g = grams[i]!;
+        if (g < TRIGRAM_KEYS) ids[counts[g]!++] = d;
+        else {
+          const at = wordCounts.get(g)!;
+          ids[at] = d;
+          wordCounts.set(g, at + 1);
+        }
+      }
     }
-    for (let k = 0; k < nd; k++) counts[keys[k]! % 16777216] = 0;
+    for (let k = 0; k < nd; k++) {
+      const g = keys[k]! % KEY_SPAN;
+      if (g < TRIGRAM_KEYS) counts[g] = 0;
+    }
     const buckets: EncodedBucket[] = [];
     const head = new ByteWriter(1 << 12);
     const body = new ByteWriter(1 << 16);
     let k = 0;
     while (k < nd) {
-      const bucket = Math.floor(keys[k]! / 16777216);
+      const bucket = Math.floor(keys[k]! / KEY_SPAN);
       const bucketGrams: number[] = [];
       const lists: { ids: Uint32Array; start: number; end: number }[] = [];
-      for (; k < nd && Math.floor(keys[k]! / 16777216) === bucket; k++) {
-        bucketGrams.push(keys[k]! % 16777216);
+      for (; k < nd && Math.floor(keys[k]! / KEY_SPAN) === bucket; k++) {
+        bucketGrams.push(keys[k]! % KEY_SPAN);
         lists.push({ ids, start: k === 0 ? 0 : ends[k - 1]!, end: ends[k]! });
       }
       buckets.push({ bucket, data: encodeBucket(bucketGrams, lists, head, body) });

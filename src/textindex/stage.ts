@@ -143,7 +143,7 @@ async function flush(db: Database, builder: SegmentBuilder, updates: RowUpdate[]
     const base = Number(db.value('SELECT next_doc FROM text_state WHERE id = 1'));
     let wrote = false;
     if (seg) {
-      db.run('INSERT INTO text_segments (bits, docs, min_doc, max_doc, postings, bytes) VALUES (?, ?, ?, ?, ?, ?)', [seg.bits, docs, base, base + docs - 1, seg.postings, bytes]);
+      db.run('INSERT INTO text_segments (bits, docs, min_doc, max_doc, postings, bytes, words) VALUES (?, ?, ?, ?, ?, ?, 1)', [seg.bits, docs, base, base + docs - 1, seg.postings, bytes]);
       const id = db.lastInsertRowid();
       for (const b of seg.buckets) db.run('INSERT INTO text_buckets (id, data) VALUES (?, ?)', [bucketRowId(id, b.bucket), b.data]);
       db.run('UPDATE text_state SET next_doc = ? WHERE id = 1', [base + docs]);

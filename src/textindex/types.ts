@@ -9,6 +9,8 @@ export interface TextQuery {
   /** The pattern is a literal string, not a regex. */
   literal: boolean;
   ignoreCase: boolean;
+  /** Whole words only (a match must not touch a letter, digit or underscore on either side). */
+  word?: boolean;
 }
 
 export interface TextCandidates {

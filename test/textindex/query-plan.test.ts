@@ -18,6 +18,8 @@ function holds(plan: Plan, grams: Set<number>): boolean {
       return plan.subs.every((p) => holds(p, grams));
     case 'or':
       return plan.subs.some((p) => holds(p, grams));
+    case 'word':
+      return grams.has(plan.key) && holds(plan.otherwise, grams);
   }
 }
 
@@ -47,6 +49,42 @@ describe('query planning', () => {
     }
     assert.ok(checked > 200, `only ${checked} (pattern, matching file) pairs were checked`);
     assert.ok(narrowed > PATTERNS.length, 'most patterns narrow the search');
+  });
+
+  it('never rules out a file holding the word a whole-word query names, whatever surrounds it', () => {
+    const texts = [
+      'foo_bar = 1',
+      'x = foo;',
+      'foo',
+      'a.foo(b)',
+      'FOO bar',
+      'foo\r\nbar',
+      '\u00c4foo \u00e9foo\u00e9',
+      'foo\u2014bar',
+      'foo1 foo',
+      'foofoo',
+      '// foo_',
+      'caf\u00e9 foo\u212a',
+      ...Object.values(CORPUS).filter((t): t is string => typeof t === 'string'),
+    ];
+    const words = ['foo', 'bar', 'foo_bar', 'FOO', 'foo1', ...PATTERNS.filter((p) => /^[A-Za-z0-9_]{3,}$/.test(p))];
+    let checked = 0;
+    for (const w of words) {
+      const plan = planQuery({ pattern: w, literal: true, ignoreCase: false, word: true });
+      assert.ok(plan?.op === 'word', `${w}: a word plan`);
+      // The engines' word boundary: no letter, digit or underscore (any script) on either side.
+      const re = RE2JS.compile(`(?:^|[^\\p{L}\\p{N}_])${RE2JS.quote(w)}(?:$|[^\\p{L}\\p{N}_])`);
+      for (const text of texts) {
+        if (!text.split('\n').some((line) => re.matcher(line).find())) continue;
+        checked++;
+        assert.ok(holds(plan, gramsOf(text)), `word ${JSON.stringify(w)} ruled out ${JSON.stringify(text.slice(0, 60))}`);
+      }
+    }
+    assert.ok(checked > 10, `${checked} pairs`);
+    // Not a word plan: case-insensitive (k and s fold past ASCII), too short, not an identifier.
+    for (const q of [{ pattern: 'foo', ignoreCase: true }, { pattern: 'fo', ignoreCase: false }, { pattern: 'foo.bar', ignoreCase: false }, { pattern: 'f\u00e9e', ignoreCase: false }]) {
+      assert.notEqual(planQuery({ ...q, literal: true, word: true })?.op, 'word', q.pattern);
+    }
   });
 
   it('never rules out a matching text for thousands of random patterns over letters that fold in odd ways', () => {

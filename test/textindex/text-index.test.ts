@@ -90,6 +90,30 @@ describe('the text index', () => {
     db.close();
   });
 
+  it('narrows a whole-word query to the files holding the word, and uses trigrams while a segment without words holds live files', async () => {
+    const { root, db, store, entries } = await catalogued({
+      'a.c': 'list_add(x);\n',
+      'b.c': 'list_add_tail(x);\n',
+      'c.c': 'void list_add(struct l *n);\n',
+      'd.txt': 'see list_add\u2014and more\n',
+      'e.c': 'LIST_ADD = 1;\n',
+      'f.c': 'mylist_add();\n',
+      'g.c': 'int \u00c4list_add;\n',
+    });
+    await runTextStage(textWork(store, entries), { db, fs: runtime.fs });
+    const reader = readerOf(root, db);
+    const word = { pattern: 'list_add', literal: true, ignoreCase: false, word: true };
+    // Files holding the word (any case: keys fold ASCII; g.c: a letter past ASCII ends an indexed word, so it stays a candidate).
+    assert.deepEqual((await reader.candidates(word, ''))?.files, ['a.c', 'c.c', 'd.txt', 'e.c', 'g.c']);
+    const trigrams = (await reader.candidates({ ...word, word: false }, ''))?.files;
+    assert.deepEqual(trigrams, ['a.c', 'b.c', 'c.c', 'd.txt', 'e.c', 'f.c', 'g.c']);
+    // A segment written before words were indexed (or merged with one) cannot answer for a word.
+    db.run('UPDATE text_segments SET words = 0');
+    db.run('UPDATE text_state SET gen = gen + 1');
+    assert.deepEqual((await readerOf(root, db).candidates(word, ''))?.files, trigrams);
+    db.close();
+  });
+
   it('counts files under a scope and returns only those, with how many it ruled out', async () => {
     const { root, db, store, entries } = await catalogued(CORPUS);
     await runTextStage(textWork(store, entries), { db, fs: runtime.fs });
@@ -190,7 +214,7 @@ describe('the text index in the code index refresh pass', () => {
 describe('text index upkeep', () => {
   it('merges the many segments of a build into one, small edit segments among themselves once there are several, and leaves a few alone', async () => {
     const { pickSegments } = await import('../../src/textindex/compact.ts');
-    const seg = (id: number, postings: number) => ({ id, bits: 10, docs: 1, min_doc: id, max_doc: id, postings, bytes: postings });
+    const seg = (id: number, postings: number) => ({ id, bits: 10, docs: 1, min_doc: id, max_doc: id, postings, bytes: postings, words: 1 });
     const build = Array.from({ length: 24 }, (_, i) => seg(i + 1, 1000));
     assert.equal(pickSegments(build).length, 24);
     const edits = (n: number) => [seg(1, 100_000), ...Array.from({ length: n }, (_, i) => seg(i + 2, 10))];
@@ -223,6 +247,29 @@ describe('text index upkeep', () => {
     await index.refresh();
     assert.equal(events.find((e) => e.event === 'code_index_done')?.fields?.parsed, 0, 'nothing parsed again');
     assert.deepEqual((await index.text.candidates({ pattern: 'needle', literal: true, ignoreCase: false }, ''))?.files, ['a.ts']);
+    await index.close();
+  });
+
+  it('upgrades a text index of schema 2: every file is indexed again with its words, none parsed again', async () => {
+    const root = fixture({ 'a.ts': 'export const list_add = 1;\n', 'b.ts': 'export const list_add_tail = 2;\n' });
+    const data = fixture();
+    dirs.push(root, data);
+    const dbFile = path.join(data, 'code.db');
+    const open = () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+    const indexOn = (logger: Logger = silent) =>
+      createCodeIndex({ fs: runtime.fs, grammars: createGrammars(runtime), logger, workdirs: { dirs: [root] }, root, scan: { excludeDirs: [], respectGitignore: true }, openDatabase: open });
+    // An index as a ctxgate of schema 2 left it: built, taken by the text stage, no words column.
+    const first = indexOn();
+    await first.refresh();
+    await first.close();
+    const db = await open();
+    db.exec('ALTER TABLE text_segments DROP COLUMN words; PRAGMA user_version=2;');
+    db.close();
+    const events: { event: string; fields?: Record<string, unknown> }[] = [];
+    const index = indexOn({ log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} });
+    await index.refresh();
+    assert.equal(events.find((e) => e.event === 'code_index_done')?.fields?.parsed, 0, 'nothing parsed again');
+    assert.deepEqual((await index.text.candidates({ pattern: 'list_add', literal: true, ignoreCase: false, word: true }, ''))?.files, ['a.ts'], 'the word narrows');
     await index.close();
   });
 
