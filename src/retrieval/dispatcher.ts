@@ -38,6 +38,8 @@ export interface Dispatched {
   counts?: Map<string, number>;
   /** The scan read a sample that proved a refusal: counts are the files read, this estimates the rest. */
   estimate?: Estimate;
+  /** The hits are the lines of a sample of the files only (a refusal proved; see ScanResult.sampled). */
+  sampled?: boolean;
   /** Files the built-in engine could not search in time: their matches are missing. */
   skipped?: SkippedFile[];
   strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'graph_blocks' | 'fileio_regex';
@@ -115,6 +117,7 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
   deps.logger.log('dispatch', { query: req.query, shape, graph: graph.name });
   let out: Dispatched | undefined;
   let skipped: SkippedFile[] | undefined;
+  let sampled = false;
   if (shape === 'symbol') {
     const symbol = leafSymbol(req.query);
     // Definitions only, and the graph knows them: in a file it parses, a scanned line is never a
@@ -125,6 +128,7 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     // A refusal proved from a sample shows no hit: the graph's view of the sample is not worth asking for.
     const fromGraph = r.sampled ? undefined : await withGraph(graph, req, symbol, r.hits, known);
     skipped = r.skipped;
+    sampled = r.sampled === true;
     if (fromGraph) {
       out = { shape, hits: fromGraph, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {
@@ -154,13 +158,16 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
       const r = await scan(deps, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal });
       out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_only', terms };
       skipped = r.skipped;
+      sampled = r.sampled === true;
     }
   }
   if (!out) {
     const r = await scan(deps, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal });
     out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
     skipped = r.skipped;
+    sampled = r.sampled === true;
   }
   deps.logger.log('dispatch_result', { query: req.query, strategy: out.strategy, count: out.hits.length });
+  if (sampled) out = { ...out, sampled };
   return skipped?.length ? { ...out, skipped } : out;
 }

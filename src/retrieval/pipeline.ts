@@ -36,9 +36,14 @@ export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, re
   // it allows (both axes broken is a compound refusal). Not when it will open anyway (force, the
   // deadlock cap) or judges something else (kinds, relevance only).
   const gates = deps.config.gates;
-  const canRefuse = !req.force && !req.kinds && !req.relevanceOnly && refusals.refusals < deps.config.limits.maxRefusals;
-  const refuseAt = canRefuse ? { files: gates.maxFiles, hits: req.maxHits ?? gates.maxHits } : undefined;
-  const dispatched = await dispatch(deps, graph, { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, definitionsOnly: req.kinds?.length === 1 && req.kinds[0] === 'definition', refuseAt, signal: req.signal });
+  const canRefuse = () => !req.force && !req.kinds && !req.relevanceOnly && refusals.refusals < deps.config.limits.maxRefusals;
+  const refuseAt = canRefuse() ? { files: gates.maxFiles, hits: req.maxHits ?? gates.maxHits } : undefined;
+  const dispatchRequest = { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, definitionsOnly: req.kinds?.length === 1 && req.kinds[0] === 'definition', signal: req.signal };
+  let dispatched = await dispatch(deps, graph, { ...dispatchRequest, refuseAt });
+  // A call of the same session (parallel tool calls) may have reached the deadlock cap meanwhile: the
+  // gate will open, and an answer from a sample would be the sample's hits only. Nothing awaits from
+  // here to the gate, so no other call can change the count in between.
+  if (dispatched.sampled && !canRefuse()) dispatched = await dispatch(deps, graph, dispatchRequest);
   const hits = req.kinds ? dispatched.hits.filter((h) => req.kinds!.includes(h.kind)) : dispatched.hits;
   const mtimes = new Map<string, number>();
   for (const file of new Set(hits.map((h) => h.file))) {

@@ -109,6 +109,17 @@ describe('a refusal proved from a sample of the index candidates', () => {
     assert.equal((opened.structuredContent as { totalFound: number }).totalFound, 1400);
   });
 
+  it('reads every candidate when a call of the same session reaches the deadlock cap while this one samples', async () => {
+    // Parallel calls of one session (an agent's parallel tool calls): both begin one refusal short of
+    // the cap, both may sample; the one judged second is let through by the cap, and must answer in full.
+    const session = fresh();
+    for (let i = 0; i < 2; i++) assert.match(textOf(await t.call('search', { pattern: 'widget' }, session)), /estimated/);
+    const both = await Promise.all([t.call('search', { pattern: 'widget' }, session), t.call('search', { pattern: 'widget' }, session)]);
+    const opened = both.find((r) => /gate opened after repeated refusals/.test(textOf(r)));
+    assert.ok(opened, both.map(textOf).join('\n---\n'));
+    assert.equal((opened.structuredContent as { totalFound: number }).totalFound, 1400);
+  });
+
   it('counts exactly when the sample cannot prove both limits broken', async () => {
     // 200 hits in 20 files: the file limit is never broken, so no sample proves a compound refusal.
     const gizmo = await t.call('search', { pattern: 'gizmo' }, fresh());
