@@ -50,9 +50,14 @@ export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextI
   let starting: Promise<ProjectWatch | undefined> | undefined;
   let watch: ProjectWatch | undefined;
   let closed = false;
+  /** Ends the wait before the watch starts: close() does not wait for the calls being answered. */
+  let stopWaiting: () => void = () => undefined;
+  const closing = new Promise<void>((resolve) => {
+    stopWaiting = resolve;
+  });
 
   function ensureWatch(): void {
-    starting ??= afterFirstAnswer(deps.whenQuiet)
+    starting ??= Promise.race([afterFirstAnswer(deps.whenQuiet), closing])
       .then(() => (closed ? undefined : watchProject({ runtime: deps.runtime, root: deps.root, excludeDirs: deps.excludeDirs, ignore: [deps.dataDir], logger: deps.logger, debounceMs: WATCH_DEBOUNCE_MS }, (paths) => text.touched(paths))))
       .then((w) => {
         if (closed) w?.close();
@@ -75,6 +80,7 @@ export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextI
     watching: () => watch?.watching === true,
     async close() {
       closed = true;
+      stopWaiting();
       (await starting)?.close();
     },
   };

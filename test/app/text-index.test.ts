@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { WatchedTextIndex } from '../../src/app/text-index.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
 import { eventually } from '../helpers/process.ts';
 
@@ -51,6 +52,26 @@ describe('the app\'s text index', () => {
     const r = textOf(await t.call('search', { pattern: 'needle_rare' }));
     assert.match(r, /src\/late\.ts/);
     assert.match(r, /src\/m7\.ts/);
+  });
+});
+
+describe('closing the app\'s text index', () => {
+  it('does not wait for the calls being answered when its project watch has not started yet', { timeout: 15_000 }, async () => {
+    const root = fixture({ 'src/a.ts': 'export const alpha = 1;\n' });
+    const t = testApp(root, { graphBackend: 'none' });
+    // A call still running (a long ctx_run): the watch the search asks for waits for it (up to 30 s).
+    const running = t.app.foreground.begin();
+    try {
+      await t.call('search', { pattern: 'alpha' });
+      const index = t.app.textIndex as unknown as WatchedTextIndex;
+      await index.close();
+      assert.equal(index.watching(), false);
+    } finally {
+      running();
+      await t.close();
+      removeDir(t.dataDir);
+      removeDir(root);
+    }
   });
 });
 
