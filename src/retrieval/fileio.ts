@@ -182,9 +182,11 @@ async function sampledRefusal(
   refuseAt: { files: number; hits: number },
   onSkipped: (f: SkippedFile) => void,
 ): Promise<ScanResult | undefined> {
-  // Excluded, hidden, secret or outside the glob: never read, never estimated (.gitignore and the file
-  // system are judged per batch).
-  const eligible = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false, lexical: true }).map((f) => f.relRoot);
+  // Excluded, hidden, secret, gitignored or outside the glob: never read, never estimated (an index
+  // may name ignored files: touched since it judged them, listed before a .gitignore changed, or
+  // catalogued with scan.respectGitignore off). The file system (symlinked
+  // folders) is judged per batch.
+  const eligible = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false, lexical: true, gitignore: true }).map((f) => f.relRoot);
   const rounds = sampleSteps(eligible.length, SAMPLE);
   if (!rounds.length) return undefined;
   const order = sampleOrder(eligible);
