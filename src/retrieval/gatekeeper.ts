@@ -194,7 +194,8 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
       const baseDepth = dist[0] ? dist[0].dir.split('/').length : 1;
       const deeper = new Map<string, number>();
       for (let depth = baseDepth + 1; depth <= baseDepth + 4; depth++) {
-        for (const [dir, n] of hitsByDir(files, depth)) if (dir.split('/').length === depth) deeper.set(dir, Math.round(n));
+        // As in the distribution: a folder expected to hold less than one hit is no place to look.
+        for (const [dir, n] of hitsByDir(files, depth)) if (dir.split('/').length === depth && n >= 0.5) deeper.set(dir, Math.round(n));
       }
       const ranked = [...deeper.entries()].map(([dir, hits]) => ({ dir, hits })).sort((a, b) => b.hits - a.hits || a.dir.length - b.dir.length);
       candidates = [];

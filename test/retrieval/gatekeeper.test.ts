@@ -135,6 +135,18 @@ describe('gatekeeper', () => {
     assert.equal(narrow.length, 3);
   });
 
+  it('suggests no deeper folder expected to hold less than one hit (a refusal estimated from a sample)', () => {
+    // Both big folders fail on their own and hold no deeper folders; a third is only expected, at 0.3 hits.
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 30; i++) counts.set(`a/b1/f${i}.c`, 5);
+    for (let i = 0; i < 30; i++) counts.set(`a/b2/f${i}.c`, 5);
+    const estimate = { read: 200, of: 201, expected: new Map([['a/b3/c/x.c', { hits: 0.3, p: 0.1 }]]) };
+    const d = gate(input(items(30, 5, 0.9, (i) => `a/b${1 + (i % 2)}`), { counts, estimate, capped: true }), config, createRefusalCounter());
+    assert.equal(d.pass, false);
+    if (d.pass) return;
+    assert.deepEqual(d.envelope.suggestions.filter((x) => x.action === 'narrow_scope'), []);
+  });
+
   it('splits the distribution deeper when one folder holds everything', () => {
     const list = [...items(20, 10, 0.9, () => 'src/a/x'), ...items(20, 10, 0.9, () => 'src/a/y')];
     assert.deepEqual(distribution(list, ''), [
