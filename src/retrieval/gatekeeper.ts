@@ -207,9 +207,10 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
       }
     }
     for (const d of candidates.slice(0, 3)) out.push({ action: 'narrow_scope', arg: d.dir, wouldYield: d.hits });
-    const total = dist.reduce((n, d) => n + d.hits, 0);
+    // Every folder's hits, not only the ten the distribution shows.
+    const total = [...perFile(input.items, input.counts, input.estimate?.expected).values()].reduce((a, b) => a + b, 0);
     const noise = dist.find((d) => /(^|\/)(tests?|__tests__|spec|docs?|examples?|fixtures?|testdata|third_party|generated)$/i.test(d.dir));
-    if (noise) out.push({ action: 'add_exclude', arg: noise.dir, wouldYield: total - noise.hits });
+    if (noise) out.push({ action: 'add_exclude', arg: noise.dir, wouldYield: Math.round(total - noise.hits) });
     if (input.shape !== 'pattern' && !input.regex) {
       const word = input.query.trim();
       if (/^[\w$]+$/.test(word)) {

@@ -147,6 +147,16 @@ describe('gatekeeper', () => {
     assert.deepEqual(d.envelope.suggestions.filter((x) => x.action === 'narrow_scope'), []);
   });
 
+  it('counts every folder in what excluding a noise folder would yield, not only the ten shown', () => {
+    const counts = new Map<string, number>([['tests/a.ts', 100]]);
+    for (let i = 0; i < 12; i++) counts.set(`m${i}/x.ts`, 20);
+    const d = gate(input(items(30, 5), { counts, capped: true }), config, createRefusalCounter());
+    assert.equal(d.pass, false);
+    if (d.pass) return;
+    assert.equal(d.envelope.distribution.length, 10);
+    assert.deepEqual(d.envelope.suggestions.find((x) => x.action === 'add_exclude'), { action: 'add_exclude', arg: 'tests', wouldYield: 240 });
+  });
+
   it('splits the distribution deeper when one folder holds everything', () => {
     const list = [...items(20, 10, 0.9, () => 'src/a/x'), ...items(20, 10, 0.9, () => 'src/a/y')];
     assert.deepEqual(distribution(list, ''), [
