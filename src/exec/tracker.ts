@@ -70,6 +70,9 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
   let written = false;
   let writeFailed = false;
   let sweeping: Promise<void> | undefined;
+  // A heartbeat: the registry is written again now and then, so a live server on another machine of
+  // the same host name is never taken for one of an earlier boot of this one (see earlierBoot).
+  let beat: ReturnType<typeof setInterval> | undefined;
 
   function save(): void {
     if (!file || !runsDir || writeFailed || !options.dataDir) return;
@@ -79,6 +82,10 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
       // Temp file + rename, no fsync: the file must outlive this process, not the machine.
       runtime.fs.writeFileSync(`${file}.tmp`, JSON.stringify(registry), 0o600);
       runtime.fs.renameSync(`${file}.tmp`, file);
+      if (!written) {
+        beat = setInterval(save, REGISTRY_BEAT_MS);
+        (beat as { unref?: () => void }).unref?.();
+      }
       written = true;
     } catch (error) {
       writeFailed = true;
@@ -121,6 +128,7 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
       sweeping ??= sweep(runtime, runsDir, options.dataDir, options.logger).catch((error) => options.logger?.log('orphan_sweep_error', { error: String(error) }));
     },
     async close() {
+      if (beat) clearInterval(beat);
       await sweeping;
       if (written && file) runtime.fs.removeSync(file);
     },
@@ -165,17 +173,22 @@ async function sweep(runtime: Runtime, runsDir: string, dataDir: string, logger:
   );
 }
 
+/** How often a live server writes its registry again (its heartbeat, for other machines). */
+const REGISTRY_BEAT_MS = 10 * 60_000;
+
 /**
  * A registry naming this host name and another boot is of an earlier boot of this machine only when
  * the kernel's boot id differs (a container on this kernel differs by its pid namespace alone, and is
- * alive) and it was written before this machine booted (another machine may share the host name).
+ * alive), it was written before this machine booted, and its server has not written it for three
+ * heartbeats (another machine may share the host name: its live servers keep writing theirs).
  */
 function earlierBoot(runtime: Runtime, file: string, host: string | undefined, boot: string, here: { host: string; boot: string }): boolean {
   if (host !== here.host || kernelBoot(boot) === kernelBoot(here.boot)) return false;
-  const booted = bootedAt(runtime, Date.now());
+  const now = Date.now();
+  const booted = bootedAt(runtime, now);
   const written = runtime.fs.statSync(file)?.mtimeMs;
   // One second of slack: uptime is counted in ticks.
-  return booted !== undefined && written !== undefined && written < booted - 1000;
+  return booted !== undefined && written !== undefined && written < booted - 1000 && written < now - 3 * REGISTRY_BEAT_MS;
 }
 
 function readRegistry(runtime: Runtime, file: string): Registry | undefined {

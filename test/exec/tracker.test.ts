@@ -127,6 +127,20 @@ describe('process tracker', () => {
       assert.deepEqual(readdirSync(path.join(dataDir, 'jobs')).sort(), ['container', 'elsewhere', 'namesake']);
       for (const kept of ['container', 'elsewhere', 'namesake']) rmSync(path.join(runs, `4194305-1-${kept}.json`));
 
+      // Booted a minute ago: a registry of this host name and another kernel written ten minutes ago
+      // may be a live server of another machine of the same name (it writes its registry every ten
+      // minutes): kept; one unwritten for two hours is an earlier boot's.
+      registry('recent', { host: here.host, boot: 'another-kernel pid:[4026531836]' });
+      registry('stale', { host: here.host, boot: 'another-kernel pid:[4026531836]' });
+      const ago = (ms: number) => (Date.now() - ms) / 1000;
+      utimesSync(path.join(runs, '4194305-1-recent.json'), ago(600_000), ago(600_000));
+      utimesSync(path.join(runs, '4194305-1-stale.json'), ago(7_200_000), ago(7_200_000));
+      const justBooted = createProcessTracker({ ...runtime, ticksSinceBoot: () => 6000 }, { dataDir });
+      justBooted.sweepDeadServers();
+      await justBooted.close();
+      assert.deepEqual(readdirSync(runs).sort(), ['4194305-1-recent.json']);
+      rmSync(path.join(runs, '4194305-1-recent.json'));
+
       // The same records from this boot of this machine are a dead server's: its group ends.
       registry('this-boot', here);
       const next = createProcessTracker(runtime, { dataDir });
