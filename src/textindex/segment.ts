@@ -126,6 +126,12 @@ class KeyCounts {
     }
   }
 
+  /** Empties the table, keeping its size (a build's segments have similar numbers of words). */
+  clear(): void {
+    if (this.size) this.keys.fill(0);
+    this.size = 0;
+  }
+
   get(key: number): number {
     const slot = this.slotOf(key);
     return this.keys[slot] === key ? this.values[slot]! : 0;
@@ -176,6 +182,11 @@ export class SegmentBuilder {
   /** Per document (local index): where its trigrams start in `grams`. */
   private starts: number[] = [];
   private counts: Uint32Array | undefined;
+  private wordCounts = new KeyCounts();
+  private distinct = new Uint32Array(1 << 16);
+  private keys = new Float64Array(0);
+  private ends = new Uint32Array(0);
+  private ids = new Uint32Array(0);
   sourceBytes = 0;
 
   get docs(): number {
@@ -207,7 +218,8 @@ export class SegmentBuilder {
     // Counts per key: an array over the trigram space, a hash table for word keys (above it).
     this.counts ??= new Uint32Array(TRIGRAM_KEYS);
     const counts = this.counts;
-    const wordCounts = new KeyCounts();
+    const wordCounts = this.wordCounts;
+    wordCounts.clear();
     const countOf = (g: number) => (g < TRIGRAM_KEYS ? counts[g]! : wordCounts.get(g));
     const setCount = (g: number, n: number) => {
       if (g < TRIGRAM_KEYS) counts[g] = n;
@@ -215,7 +227,7 @@ export class SegmentBuilder {
     };
     const grams = this.grams;
     const total = this.postings;
-    let distinct = new Uint32Array(1 << 16);
+    let distinct = this.distinct;
     let nd = 0;
     for (let i = 0; i < total; i++) {
       const g = grams[i]!;
@@ -229,16 +241,22 @@ export class SegmentBuilder {
           const grown = new Uint32Array(nd * 2);
           grown.set(distinct);
           distinct = grown;
+          this.distinct = grown;
         }
         distinct[nd++] = g;
       }
     }
     const bits = bitsFor(nd);
     // Order: bucket, then key (bucket < 2^18, key < 2^31: both fit a double exactly).
-    const keys = new Float64Array(nd);
+    // Scratch arrays are kept from one segment to the next: a build writes dozens of segments, and
+    // arrays of tens of MB allocated and dropped each time left the process's memory fragmented.
+    if (this.keys.length < nd) this.keys = new Float64Array(nd);
+    if (this.ends.length < nd) this.ends = new Uint32Array(nd);
+    if (this.ids.length < total) this.ids = new Uint32Array(total);
+    const keys = this.keys.subarray(0, nd);
     for (let k = 0; k < nd; k++) keys[k] = bucketOf(distinct[k]!, bits) * KEY_SPAN + distinct[k]!;
     keys.sort();
-    const ends = new Uint32Array(nd);
+    const ends = this.ends;
     let off = 0;
     for (let k = 0; k < nd; k++) {
       const g = keys[k]! % KEY_SPAN;
@@ -247,7 +265,7 @@ export class SegmentBuilder {
       off += c;
       ends[k] = off;
     }
-    const ids = new Uint32Array(total);
+    const ids = this.ids;
     const docs = this.starts.length;
     for (let d = 0; d < docs; d++) {
       const from = this.starts[d]!;
@@ -286,6 +304,11 @@ export class SegmentBuilder {
   release(): void {
     this.counts = undefined;
     this.grams = new Uint32Array(1 << 10);
+    this.wordCounts = new KeyCounts();
+    this.distinct = new Uint32Array(1 << 16);
+    this.keys = new Float64Array(0);
+    this.ends = new Uint32Array(0);
+    this.ids = new Uint32Array(0);
   }
 }
 
