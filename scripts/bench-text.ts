@@ -6,7 +6,7 @@
 //   node --import tsx scripts/bench-text.ts [runs=5] --no-rg
 //   BENCH_DATA_DIR=/tmp/x …   keeps the data folder (and a built index) from one run to the next
 //
-// 1. first query: a fresh app's first search vs rg -c (no index has been built by then).
+// 1. first query: the first search of `runs` fresh apps (each its own data folder: no index) vs rg -c; median.
 // 2. search: rare, common and absent literals, a regex, a refused common term; median of `runs`.
 // 3. locate on sampled kernel symbols (kind definition); median.
 // When the app has a text index (app.textIndex, wired by the app), sections 2–3 run again once it
@@ -192,6 +192,23 @@ console.log(`Linux 6.1 tree ${ROOT}; ${runtime.name} ${runtime.version}; rg ${sp
   await warm.lifecycle.shutdown('warmed');
   rmSync(tiny, { recursive: true, force: true });
   rmSync(tinyData, { recursive: true, force: true });
+}
+// 1. The first query of `runs` fresh apps, each with a data folder of its own (no index), beside rg -c.
+if (!noRg && !oracleOnly) {
+  const ratios: number[] = [];
+  const line: string[] = [];
+  for (let i = 0; i < runs; i++) {
+    const fresh = mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-first-'));
+    rgCount({ pattern: 'kmalloc_array' });
+    const rg = rgCount({ pattern: 'kmalloc_array' });
+    const app = makeApp(runtime, fresh);
+    const first = await caller(app)('search', { pattern: 'kmalloc_array' });
+    await app.lifecycle.shutdown('bench first query');
+    rmSync(fresh, { recursive: true, force: true });
+    ratios.push(first.ms / rg);
+    line.push(`${first.ms.toFixed(0)}/${rg.toFixed(0)}`);
+  }
+  console.log(`\nfirst query of ${runs} fresh apps (no index; search kmalloc_array ms / rg -c ms): ${line.join(' ')}; median ${median(ratios).toFixed(2)}×`);
 }
 {
   rgCount({ pattern: 'kmalloc_array' });
