@@ -5,6 +5,7 @@
 import { messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { createWorkerPool, defaultWorkers, type WorkerPool } from '../workers/pool.ts';
+import { workerEntry } from '../workers/entry.ts';
 import { extract } from './extract.ts';
 import { type ParsedFile, parsedFile } from './file-rows.ts';
 import type { Grammars } from './grammars.ts';
@@ -37,17 +38,6 @@ export async function parseInThread(grammars: Grammars, job: ParseJob): Promise<
   return { parsed: parsedFile(extracted), skipped };
 }
 
-/**
- * The worker entry: beside this module in a clone or on Deno (parse-worker.ts), beside the bundle in
- * the package (dist/parse-worker.mjs, one folder up from the chunk this code sits in).
- */
-function workerEntry(runtime: Pick<Runtime, 'fs'>): URL | undefined {
-  for (const rel of ['./parse-worker.ts', '../parse-worker.mjs', './parse-worker.mjs']) {
-    const url = new URL(rel, import.meta.url);
-    if (url.protocol === 'file:' && runtime.fs.statSync(decodeURIComponent(url.pathname))?.isFile) return url;
-  }
-  return undefined;
-}
 
 export interface ParsePoolOptions {
   /** Workers; default: defaultParseWorkers. 0 parses in this thread. */
@@ -65,7 +55,7 @@ export function defaultParseWorkers(runtime: Pick<Runtime, 'cpuCount'>): number 
 }
 
 export function createParsePool(runtime: Pick<Runtime, 'fs' | 'cpuCount' | 'startWorker'>, grammars: Grammars, options: ParsePoolOptions = {}): ParsePool {
-  const entry = workerEntry(runtime);
+  const entry = workerEntry(runtime.fs, import.meta.url, 'parse-worker');
   const size = entry ? (options.workers ?? defaultParseWorkers(runtime)) : 0;
   if (!entry) options.onEvent?.('worker_pool_in_thread', { reason: 'the parse worker entry is not installed' });
   return createWorkerPool<ParseJob, ParseResult>({

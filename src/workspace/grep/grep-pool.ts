@@ -5,6 +5,7 @@
 // is a search's, not a parse's. It is sized by the same rule.
 import type { Runtime } from '../../runtime/types.ts';
 import { createWorkerPool, type WorkerPool } from '../../workers/pool.ts';
+import { workerEntry } from '../../workers/entry.ts';
 import { createPacer } from './pacer.ts';
 import { runScanJob, type ScanJob, type ScanJobResult } from './scan-files.ts';
 
@@ -21,17 +22,6 @@ const AHEAD = 2;
 /** Workers stop after this long without a batch (searches come in bursts). */
 const IDLE_MS = 60_000;
 
-/**
- * The worker entry: beside this module in a clone or on Deno (grep-worker.ts), beside the bundle in
- * the package (dist/grep-worker.mjs, one folder up from the chunk this code sits in).
- */
-function workerEntry(runtime: Pick<Runtime, 'fs'>): URL | undefined {
-  for (const rel of ['./grep-worker.ts', '../grep-worker.mjs', './grep-worker.mjs']) {
-    const url = new URL(rel, import.meta.url);
-    if (url.protocol === 'file:' && runtime.fs.statSync(decodeURIComponent(url.pathname))?.isFile) return url;
-  }
-  return undefined;
-}
 
 export interface GrepPoolOptions {
   /**
@@ -46,7 +36,7 @@ export interface GrepPoolOptions {
 }
 
 export function createGrepPool(runtime: Pick<Runtime, 'fs' | 'cpuCount' | 'startWorker'>, options: GrepPoolOptions = {}): GrepPool {
-  const entry = workerEntry(runtime);
+  const entry = workerEntry(runtime.fs, import.meta.url, 'grep-worker');
   const size = entry ? (options.workers ?? Math.max(1, runtime.cpuCount())) : 0;
   if (!entry) options.onEvent?.('worker_pool_in_thread', { reason: 'the grep worker entry is not installed' });
   return createWorkerPool<ScanJob, ScanJobResult>({
