@@ -138,7 +138,6 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   const hits = hitsOf(req, admits ? result.files.filter((f) => admits(f.path)) : result.files);
   if (sampled) return withSkipped({ hits, capped: true, counts, sampled });
   if (!result.truncated) return withSkipped({ hits, capped: false });
-  if (admits) for (const file of counts.keys()) if (!admits(file)) counts.delete(file);
   return withSkipped({ hits, capped: true, counts });
 }
 
@@ -187,9 +186,8 @@ async function sampledRefusal(
 ): Promise<ScanResult | undefined> {
   // Excluded, hidden, secret, gitignored or outside the glob: never read, never estimated (an index
   // may name ignored files: touched since it judged them, listed before a .gitignore changed, or
-  // catalogued with scan.respectGitignore off). The file system (symlinked
-  // folders) is judged per batch.
-  const eligible = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false, lexical: true, gitignore: true }).map((f) => f.relRoot);
+  // catalogued with scan.respectGitignore off). The file system (symlinked folders) is judged per batch.
+  const eligible = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false, statFolders: false }).map((f) => f.relRoot);
   const rounds = sampleSteps(eligible.length, SAMPLE);
   if (!rounds.length) return undefined;
   const order = sampleOrder(eligible);

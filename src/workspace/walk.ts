@@ -122,7 +122,7 @@ export interface PathJudge {
   judge(relRoot: string, isDir?: boolean): { ignored: boolean } | undefined;
 }
 
-export function createPathJudge(fs: RuntimeFs, options: Omit<WalkOptions, 'listOnlyDirs' | 'maxDepth' | 'signal' | 'keepIgnoredFiles'> & { lexical?: boolean }): PathJudge {
+export function createPathJudge(fs: RuntimeFs, options: Omit<WalkOptions, 'listOnlyDirs' | 'maxDepth' | 'signal' | 'keepIgnoredFiles'> & { statFolders?: boolean }): PathJudge {
   const baseRel = toPosix(path.relative(options.root, options.base));
   const rootLayers = options.respectGitignore ? initialLayers(fs, options.root, baseRel) : [];
   // Per folder below the base: undefined when the walk would not enter it, else its layers.
@@ -137,9 +137,10 @@ export function createPathJudge(fs: RuntimeFs, options: Omit<WalkOptions, 'listO
     let layers: IgnoreLayer[] | undefined;
     const parent = relRoot === '' || (baseRel && !`${relRoot}/`.startsWith(`${baseRel}/`)) ? undefined : folder(parentRel);
     if (parent && (options.includeHidden || !name.startsWith('.')) && !options.excludeDirs?.has(name)) {
-      // A symlink to a folder is reported by the walk, never entered (lexical: the path alone is judged).
-      const st = options.lexical ? undefined : fs.lstatSync(path.join(options.root, relRoot));
-      if ((options.lexical || (st?.isDirectory && !st.isSymbolicLink)) && !(parent.length > 0 && isIgnored(parent, relRoot, true))) {
+      // A symlink to a folder is reported by the walk, never entered (statFolders false: not looked at here).
+      const looked = options.statFolders !== false;
+      const st = looked ? fs.lstatSync(path.join(options.root, relRoot)) : undefined;
+      if ((!looked || (st?.isDirectory && !st.isSymbolicLink)) && !(parent.length > 0 && isIgnored(parent, relRoot, true))) {
         const own = options.respectGitignore ? loadGitignore(fs, options.root, relRoot) : undefined;
         layers = own ? [...parent, own] : parent;
       }

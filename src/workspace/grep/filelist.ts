@@ -22,14 +22,12 @@ export interface ListedFile {
  * The files of `files` (relative to the target's workdir) that a full search of `target` (a folder)
  * would search, sorted by path. With `stat` (the default) each file is looked at too: symlinks,
  * files that are not regular, too big or gone (deleted since indexing) are left out; without it the
- * reader must skip those itself (readRegularFileSync does). `lexical` judges by the path alone (hidden
- * names, excluded folders, secrets, the glob; no .gitignore unless `gitignore`, no lstat of folders): a
- * first cut, for lists whose files are admitted again before they are read.
+ * reader must skip those itself (readRegularFileSync does). `statFolders: false` does not look at the
+ * folders either (whether one is a symlink, which the walk never enters): a first cut, for lists whose
+ * files are admitted again before they are read.
  */
-export function admitFiles(fs: RuntimeFs, target: SafePath, query: Pick<GrepQuery, 'glob' | 'excludeDirs' | 'excludePaths'>, files: Iterable<string>, options: { stat?: boolean; lexical?: boolean; gitignore?: boolean } = {}): ListedFile[] {
-  const lexical = options.lexical === true;
-  const respectGitignore = options.gitignore ?? !lexical;
-  const judge = createPathJudge(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore, excludeDirs: new Set(query.excludeDirs ?? []), lexical });
+export function admitFiles(fs: RuntimeFs, target: SafePath, query: Pick<GrepQuery, 'glob' | 'excludeDirs' | 'excludePaths'>, files: Iterable<string>, options: { stat?: boolean; statFolders?: boolean } = {}): ListedFile[] {
+  const judge = createPathJudge(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, excludeDirs: new Set(query.excludeDirs ?? []), statFolders: options.statFolders });
   const baseRel = target.relative;
   const excluded = (query.excludePaths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
   const passesGlob = globFilter(query.glob);
