@@ -1,31 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StatusSnapshot } from '../../src/app/status.ts';
 import { renderStatusBody, renderStatusPage } from '../../src/transports/status-page.ts';
+import { emptySnapshot } from '../helpers/status.ts';
 
 const HOSTILE = `<img src=x onerror=alert(1)>"'</title><script>alert(2)</script>`;
-
-function snapshot(over: Partial<StatusSnapshot> = {}): StatusSnapshot {
-  const empty = { calls: 0, errors: 0, refusals: 0, replyBytes: 0, savedBytes: 0, byBasis: [], byTool: [] };
-  return {
-    at: 0,
-    version: '0.0.0',
-    projectRoot: '/project',
-    startedAt: 0,
-    sessionsOpen: 0,
-    usage: { project: empty, server: empty },
-    series: [],
-    bucketMs: 3_600_000,
-    gate: { answered: 0, refused: [], followed: 0 },
-    recent: [],
-    jobs: [],
-    kb: { file: '/data/kb.sqlite', error: 'not opened' },
-    codeSearch: 'file scans',
-    textIndex: null,
-    charsPerToken: 4,
-    ...over,
-  };
-}
 
 const job = (label: string, tail = '') => ({ id: 'job-1', pid: 1, label, running: true, ageMs: 1000, exit_code: null, signal: null, log_bytes: 0, log_truncated: false, tail });
 
@@ -33,7 +11,7 @@ describe('status page', () => {
   it('escapes every text a tool call or a project can put on the page', () => {
     const usage = { calls: 1, errors: 0, refusals: 0, replyBytes: 1, savedBytes: 1, byBasis: [], byTool: [{ tool: HOSTILE, calls: 1, errors: 0, refusals: 0, replyBytes: 1, savedBytes: 1, p50Ms: 1 }] };
     const page = renderStatusPage(
-      snapshot({
+      emptySnapshot({
         projectRoot: `/p/${HOSTILE}`,
         usage: { project: usage, server: usage },
         gate: { answered: 0, refused: [{ reason: HOSTILE, count: 1 }], followed: 0 },
@@ -51,7 +29,7 @@ describe('status page', () => {
 
   it('does not quote a job or source label that holds a password', () => {
     const body = renderStatusBody(
-      snapshot({
+      emptySnapshot({
         jobs: [job('execute-ab12-1 shell: psql postgres://admin:hunter2@db.example/app'), job('execute-ab12-2 shell: GITHUB_TOKEN=ghs_hunter2hunter2 npm…')],
         kb: { file: '/kb', documents: 1, chunks: 1, bytes: 1, databaseBytes: 1, sessionId: 's', sources: [{ label: 'https://deploy:s3cretpw@git.example/repo', kind: 'url', chunks: 1, bytes: 1 }] },
       }),
@@ -61,7 +39,7 @@ describe('status page', () => {
   });
 
   it("hides the lines of a job's output that hold a secret, and shows the rest", () => {
-    const body = renderStatusBody(snapshot({ jobs: [job('execute-ab12-3 shell: cat .env', 'PORT=8080\nSTRIPE_SECRET_KEY=sk_live_hunter2hunter2\nDATABASE_URL=postgres://app:hunter2@db/prod\ndone')] }));
+    const body = renderStatusBody(emptySnapshot({ jobs: [job('execute-ab12-3 shell: cat .env', 'PORT=8080\nSTRIPE_SECRET_KEY=sk_live_hunter2hunter2\nDATABASE_URL=postgres://app:hunter2@db/prod\ndone')] }));
     assert.doesNotMatch(body, /hunter2/);
     assert.match(body, /PORT=8080\n\(line not shown: it holds a secret assignment\)\n\(line not shown: it holds a URL with a password\)\ndone/);
   });

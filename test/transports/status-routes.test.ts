@@ -1,33 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { Hono } from 'hono';
-import type { StatusSnapshot } from '../../src/app/status.ts';
 import { mountStatus, type StatusRoutes } from '../../src/transports/status-routes.ts';
+import type { StatusSnapshot } from '../../src/app/status.ts';
+import { emptySnapshot } from '../helpers/status.ts';
 
 const TOKEN = 'status-routes-token-0123456789';
 const BASE = 'http://127.0.0.1:8787';
-
-function snapshot(over: Partial<StatusSnapshot> = {}): StatusSnapshot {
-  const empty = { calls: 0, errors: 0, refusals: 0, replyBytes: 0, savedBytes: 0, byBasis: [], byTool: [] };
-  return {
-    at: 0,
-    version: '0.0.0',
-    projectRoot: '/project',
-    startedAt: 0,
-    sessionsOpen: 0,
-    usage: { project: empty, server: empty },
-    series: [],
-    bucketMs: 3_600_000,
-    gate: { answered: 0, refused: [], followed: 0 },
-    recent: [],
-    jobs: [],
-    kb: { file: '/data/kb.sqlite', error: 'not opened' },
-    codeSearch: 'file scans',
-    textIndex: null,
-    charsPerToken: 4,
-    ...over,
-  };
-}
 
 describe('status routes', () => {
   const mounted: StatusRoutes[] = [];
@@ -35,7 +14,7 @@ describe('status routes', () => {
     for (const m of mounted) m.close();
   });
 
-  function app(snap: () => StatusSnapshot = () => snapshot(), updateMs = 5) {
+  function app(snap: () => StatusSnapshot = () => emptySnapshot(), updateMs = 5) {
     const hono = new Hono();
     const routes = mountStatus(hono, { token: TOKEN, snapshot: async () => snap(), updateMs });
     mounted.push(routes);
@@ -75,7 +54,7 @@ describe('status routes', () => {
   it('holds only a few unsent updates for an event stream whose reader stopped reading', async () => {
     let renders = 0;
     // Every render differs, so every tick is an update for the stream.
-    const { hono, routes } = app(() => snapshot({ sessionsOpen: ++renders }));
+    const { hono, routes } = app(() => emptySnapshot({ sessionsOpen: ++renders }));
     const res = await hono.fetch(new Request(`${BASE}/status/events`, { headers: { authorization: `Bearer ${TOKEN}` } }));
     assert.equal(res.status, 200);
     // Nobody reads while the ticker renders 40 updates.
