@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { findDefinitions, usesOf } from '../../src/code/graph.ts';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { createCodeIndex } from '../../src/code/index.ts';
@@ -11,7 +9,8 @@ import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { createWorkerPool } from '../../src/workers/pool.ts';
-import { fixture, onDeno, removeDir, repoRoot, runtime } from '../helpers/env.ts';
+import { bundledWorkerPool } from '../helpers/bundle.ts';
+import { fixture, onDeno, removeDir, runtime } from '../helpers/env.ts';
 
 const dirs: string[] = [];
 const pools: ParsePool[] = [];
@@ -116,15 +115,7 @@ describe('parsing in workers', () => {
   });
 
   it('parses in a worker started from the bundle (dist/parse-worker.mjs), grammars loaded inside it', { skip: onDeno && 'the bundle is for Node; Deno starts src/code/parse-worker.ts' }, async () => {
-    const entry = path.join(repoRoot, 'dist', 'parse-worker.mjs');
-    assert.ok(existsSync(entry), 'scripts/build.mjs builds dist/parse-worker.mjs');
-    const pool = createWorkerPool({
-      start: () => runtime.startWorker(pathToFileURL(entry)),
-      size: 1,
-      queueLimit: 2,
-      jobTimeoutMs: 30_000,
-      fallback: () => Promise.reject(new Error('not in this thread')),
-    });
+    const pool = bundledWorkerPool('parse-worker.mjs');
     pools.push(pool as unknown as ParsePool);
     const { parsed } = (await pool.run({ language: 'c', text: FILES['kern/alloc.c']! })) as Awaited<ReturnType<typeof parseInThread>>;
     assert.deepEqual(

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { resolveSafe } from '../../src/security/resolve-safe.ts';
 import { countBuiltin, grepBuiltin, scanListBuiltin } from '../../src/workspace/grep/builtin.ts';
 import { createGrepPool, type GrepPool } from '../../src/workspace/grep/grep-pool.ts';
 import { createControl, type ScanJobResult } from '../../src/workspace/grep/scan-files.ts';
 import type { GrepQuery } from '../../src/workspace/grep/types.ts';
-import { createWorkerPool } from '../../src/workers/pool.ts';
-import { fixture, onDeno, removeDir, repoRoot, runtime, testApp, textOf } from '../helpers/env.ts';
+import { bundledWorkerPool } from '../helpers/bundle.ts';
+import { fixture, onDeno, removeDir, runtime, testApp, textOf } from '../helpers/env.ts';
 
 // Many files, so that a search goes to the workers in several batches; names that sort differently
 // by name and by path (a-b.c before a/, a/ before a_b/), ignored, hidden, secret and binary files.
@@ -203,16 +201,8 @@ describe('ctx_fs rg without ripgrep', () => {
 
 describe('the grep worker in the bundle', () => {
   it('loads from dist/grep-worker.mjs and searches a batch', { skip: onDeno && 'the bundle is for Node; Deno starts src/workspace/grep/grep-worker.ts' }, async () => {
-    const entry = path.join(repoRoot, 'dist', 'grep-worker.mjs');
-    assert.ok(existsSync(entry), 'scripts/build.mjs builds dist/grep-worker.mjs');
     const root = fixture({ 'a.c': 'x\nkmalloc_array(1);\n' });
-    const pool = createWorkerPool({
-      start: () => runtime.startWorker(pathToFileURL(entry)),
-      size: 1,
-      queueLimit: 2,
-      jobTimeoutMs: 30_000,
-      fallback: () => Promise.reject(new Error('not in this thread')),
-    });
+    const pool = bundledWorkerPool('grep-worker.mjs');
     try {
       const query = { pattern: 'kmalloc_array', literal: true, ignoreCase: false, context: 0, limit: 10 };
       const r = (await pool.run({ mode: 'lines', workdir: root, query, files: [{ abs: path.join(root, 'a.c'), relRoot: 'a.c' }], first: 0, control: createControl() })) as ScanJobResult;
