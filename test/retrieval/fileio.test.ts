@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fixture, removeDir, runtime, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir, testApp, type TestApp } from '../helpers/env.ts';
+import { engineSetups } from '../helpers/engines.ts';
 
 // Issue 11: a pattern that makes a backtracking engine take exponential time, over lines that
 // trigger it; every engine behind the gate tools must answer anyway.
@@ -10,14 +11,7 @@ const FILES = {
   'src/other.ts': 'export const quiet = 1;\n',
 };
 
-const noRgDir = fixture();
-after(() => removeDir(noRgDir));
-const setups = [
-  // rg is found on PATH; the scan used to re-run each pattern with JavaScript's RegExp on its hits.
-  { engine: 'rg', env: {}, skip: !runtime.which('rg') && 'ripgrep is not installed' },
-  // A PATH without rg: the built-in engine.
-  { engine: 'builtin', env: { PATH: noRgDir }, skip: false },
-] as const;
+const setups = engineSetups();
 
 for (const setup of setups) {
   describe(`gate search over the ${setup.engine} engine`, { skip: setup.skip }, () => {

@@ -7,7 +7,8 @@ import { scan } from '../../src/retrieval/fileio.ts';
 import type { RetrievalDeps } from '../../src/retrieval/types.ts';
 import type { SafePath } from '../../src/security/resolve-safe.ts';
 import type { TextCandidates, TextIndexReader, TextIndexStatus, TextQuery } from '../../src/textindex/types.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir, testApp, type TestApp } from '../helpers/env.ts';
+import { engineSetups } from '../helpers/engines.ts';
 
 // Issue 14: with a text index, the gate scans only the files it names — and answers exactly as the
 // full scan, whatever the index lists (here: every file on disk, hidden, ignored, secret, binary and
@@ -59,12 +60,7 @@ function scopeOf(root: string, relative: string): SafePath {
   return { path: abs, real: abs, workdir: root, relative, exists: true };
 }
 
-const noRgDir = fixture();
-after(() => removeDir(noRgDir));
-const setups = [
-  { engine: 'rg', env: {}, skip: !runtime.which('rg') && 'ripgrep is not installed' },
-  { engine: 'builtin', env: { PATH: noRgDir }, skip: false },
-] as const;
+const setups = engineSetups();
 
 interface Case {
   name: string;
