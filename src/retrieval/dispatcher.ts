@@ -8,7 +8,7 @@ import type { SafePath } from '../security/resolve-safe.ts';
 import { escapeRegex } from '../text/linear-regex.ts';
 import type { SkippedFile } from '../workspace/grep/types.ts';
 import type { Estimate } from './estimate.ts';
-import { scan } from './fileio.ts';
+import { type ScanResult, scan } from './fileio.ts';
 import type { Definition, GraphAdapter } from './graph.ts';
 import { isTestPath, type Kind, mayDefineByLine } from './kinds.ts';
 import { leafSymbol, ownerSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
@@ -116,8 +116,6 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
   const shape = queryShape(req.query, req.regex);
   deps.logger.log('dispatch', { query: req.query, shape, graph: graph.name });
   let out: Dispatched | undefined;
-  let skipped: SkippedFile[] | undefined;
-  let sampled = false;
   if (shape === 'symbol') {
     const symbol = leafSymbol(req.query);
     // Definitions only, and the graph knows them: in a file it parses, a scanned line is never a
@@ -127,13 +125,12 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, refuseAt: req.refuseAt, onlyFiles, signal: req.signal });
     // A refusal proved from a sample shows no hit: the graph's view of the sample is not worth asking for.
     const fromGraph = r.sampled ? undefined : await withGraph(graph, req, symbol, r.hits, known);
-    skipped = r.skipped;
-    sampled = r.sampled === true;
     if (fromGraph) {
-      out = { shape, hits: fromGraph, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
+      out = { shape, hits: fromGraph, ...fromScan(r), strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {
       if (!r.sampled) deps.logger.log('dispatch_graph_miss', { query: req.query, shape });
       let hits = r.hits;
+      let skipped = r.skipped;
       // A refusal proved (sampled) shows no hit: its definitions need not be looked for.
       if (r.capped && !r.sampled) {
         // Too common to collect every use: make sure its definitions are among the hits anyway. A
@@ -145,7 +142,7 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
         hits = [...hits, ...defs.hits.filter((h) => h.kind === 'definition' && !seen.has(`${h.file}:${h.line}`))];
         skipped = [...(skipped ?? []), ...(defs.skipped ?? []).filter((d) => !skipped?.some((s) => s.path === d.path))];
       }
-      out = { shape, hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
+      out = { shape, hits, ...fromScan({ ...r, skipped }), strategy: 'fileio_symbol', symbol, terms: [symbol.toLowerCase()] };
     }
   } else if (shape === 'phrase') {
     const terms = phraseTerms(req.query);
@@ -156,18 +153,18 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     } else {
       const pattern = terms.map(escapeRegex).join('|') || escapeRegex(req.query.trim());
       const r = await scan(deps, { pattern, literal: false, wordBoundary: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal });
-      out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_only', terms };
-      skipped = r.skipped;
-      sampled = r.sampled === true;
+      out = { shape, hits: r.hits, ...fromScan(r), strategy: 'fileio_only', terms };
     }
   }
   if (!out) {
     const r = await scan(deps, { pattern: req.query, literal: false, wordBoundary: false, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal });
-    out = { shape, hits: r.hits, capped: r.capped, counts: r.counts, estimate: r.estimate, strategy: 'fileio_regex', terms: phraseTerms(req.query) };
-    skipped = r.skipped;
-    sampled = r.sampled === true;
+    out = { shape, hits: r.hits, ...fromScan(r), strategy: 'fileio_regex', terms: phraseTerms(req.query) };
   }
   deps.logger.log('dispatch_result', { query: req.query, strategy: out.strategy, count: out.hits.length });
-  if (sampled) out = { ...out, sampled };
-  return skipped?.length ? { ...out, skipped } : out;
+  return out;
+}
+
+/** What a dispatch answer carries over from the scan behind it (sampled and skipped only when so). */
+function fromScan(r: ScanResult): Pick<Dispatched, 'capped' | 'counts' | 'estimate' | 'sampled' | 'skipped'> {
+  return { capped: r.capped, counts: r.counts, estimate: r.estimate, ...(r.sampled ? { sampled: true } : {}), ...(r.skipped?.length ? { skipped: r.skipped } : {}) };
 }
