@@ -1,10 +1,8 @@
 // search: the sanctioned grep — keyword or regex, ranked, gated and token-budgeted.
 import { z } from 'zod';
 import { runGated } from '../../retrieval/pipeline.ts';
-import { fitToBudget } from '../../retrieval/ranking.ts';
-import type { ResultItem } from '../../retrieval/types.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
-import { skippedNote } from '../skipped-note.ts';
+import { searchReply } from './search-reply.ts';
 import { hitListBytes, passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
@@ -16,13 +14,6 @@ const input = z.strictObject({
   max_tokens: z.number().int().min(100).optional(),
   force: z.boolean().optional(),
 });
-
-/** Hits grouped by file, files in the order of their best hit. */
-export function groupByFile(items: ResultItem[]): { file: string; hits: ResultItem[] }[] {
-  const groups = new Map<string, ResultItem[]>();
-  for (const i of items) groups.set(i.file, [...(groups.get(i.file) ?? []), i]);
-  return [...groups.entries()].map(([file, hits]) => ({ file, hits: hits.sort((a, b) => a.line - b.line) }));
-}
 
 export const search = defineTool({
   name: 'search',
@@ -48,19 +39,17 @@ export const search = defineTool({
     });
     if (!decision.pass) return refineReply(decision.envelope, dispatched.capped && !dispatched.counts);
     const budget = tokenBudget(ctx, args.max_tokens);
-    const cpt = ctx.app.config.estimation.charsPerToken;
-    const { kept, cut, tokens } = fitToBudget(items.slice(0, args.max_hits ?? items.length), budget, cpt);
-    const groups = groupByFile(kept);
-    const lines = [
-      `${kept.length} of ${items.length}${dispatched.capped ? '+' : ''} ${dispatched.strategy === 'graph_blocks' ? 'definitions' : 'hits'} in ${groups.length} files (~${tokens} tokens)${decision.forced ? ', forced past the gate' : ''}${decision.openedAfterRefusals ? ', gate opened after repeated refusals' : ''}`,
-    ];
-    for (const g of groups) {
-      lines.push(g.file);
-      for (const h of g.hits) lines.push(`  ${h.line}${h.def && h.def.end > h.line ? `-${h.def.end}` : ''}: ${h.text.trim()}`);
-    }
-    if (cut) lines.push(`(${cut} more hits cut to fit ${budget} tokens; narrow with scope or raise max_tokens)`);
-    if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
-    const text = lines.join('\n');
+    const { text, kept, cut } = searchReply({
+      items: items.slice(0, args.max_hits ?? items.length),
+      total: items.length,
+      capped: dispatched.capped,
+      definitions: dispatched.strategy === 'graph_blocks',
+      budget,
+      charsPerToken: ctx.app.config.estimation.charsPerToken,
+      forced: decision.forced,
+      openedAfterRefusals: decision.openedAfterRefusals,
+      skipped: dispatched.skipped,
+    });
     const trimmed = kept.length < items.length;
     return {
       text,
