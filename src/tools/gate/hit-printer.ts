@@ -22,7 +22,7 @@ export function rowText(text: string, matchIndex: number): string {
   const trimmed = text.trim();
   if (trimmed.length <= ROW_MAX_CHARS) return trimmed;
   const lead = text.length - text.trimStart().length;
-  const at = Math.max(0, (matchIndex >= 0 ? matchIndex : 0) - lead);
+  const at = Math.max(0, Math.max(0, matchIndex) - lead);
   const start = Math.max(0, Math.min(at - 120, trimmed.length - ROW_MAX_CHARS));
   const end = start + ROW_MAX_CHARS;
   return `${start > 0 ? '…' : ''}${trimmed.slice(start, end)}${end < trimmed.length ? '…' : ''} [line of ${trimmed.length} chars, columns ${lead + start + 1}-${lead + Math.min(end, trimmed.length)} shown]`;

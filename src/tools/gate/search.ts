@@ -41,7 +41,6 @@ export function checkPattern(pattern: string, regex: boolean): void {
   if (/[\r\n]/.test(pattern)) {
     throw new AppError(ErrorCode.InvalidArgument, 'pattern holds a line break: search matches within one line', { hint: 'search for one line of the text, the most distinctive one' });
   }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   const control = /[\u0000-\u0008\u000b-\u001f\u007f]/.exec(pattern);
   if (control) {
     const code = control[0].charCodeAt(0).toString(16).padStart(2, '0');
