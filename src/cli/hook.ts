@@ -32,8 +32,8 @@ async function readStdin(runtime: Runtime): Promise<string> {
  */
 export function judgeByRunning(runtime: Runtime): (req: JudgeRequest) => Promise<Verdict> {
   return async (req) => {
-    const [{ judgeGrep }, { searchReply }] = await Promise.all([import('../clients/hooks/grep-judge.ts'), import('../tools/gate/search-reply.ts')]);
-    return judgeGrep({ runtime, searchReply }, req);
+    const [{ judgeGrep }, { exactAnswer }] = await Promise.all([import('../clients/hooks/grep-judge.ts'), import('../tools/gate/hit-printer.ts')]);
+    return judgeGrep({ runtime, searchReply: exactAnswer }, req);
   };
 }
 

@@ -21,13 +21,15 @@ export interface ReplyRow {
   file: string;
   line: number;
   text: string;
+  /** Where the match starts in `text` (a long row shows the part around it). */
+  matchIndex: number;
 }
 
 /**
  * The text search sends for these rows (tools/gate/search-reply.ts, handed in by the caller: this
  * room does not import the tools).
  */
-export type SearchReplyText = (input: { items: ReplyRow[]; total: number; capped: boolean; definitions: boolean; budget: number; charsPerToken: number }) => { text: string; cut: number };
+export type SearchReplyText = (input: { items: ReplyRow[]; budget: number; charsPerToken: number }) => { text: string; cut: number };
 
 export interface JudgeDeps {
   runtime: Runtime;
@@ -104,7 +106,7 @@ export async function judgeGrep(deps: JudgeDeps, req: JudgeRequest): Promise<Ver
   const missing = undelivered(printed, found.rows, req);
   if (missing !== undefined) return { kind: 'not-delivered', line: missing };
   const budget = Math.min(config.gates.maxTokens, config.limits.absoluteMaxTokens);
-  const reply = deps.searchReply({ items: found.rows, total: found.rows.length, capped: false, definitions: false, budget, charsPerToken: config.estimation.charsPerToken });
+  const reply = deps.searchReply({ items: found.rows, budget, charsPerToken: config.estimation.charsPerToken });
   const files = new Set(found.rows.map((r) => r.file)).size;
   if (reply.cut) return { kind: 'too-broad', files, hits: found.rows.length, commandBytes: printed.stdoutBytes, cut: true, limits, narrower: [] };
   const replyBytes = new TextEncoder().encode(reply.text).length;
@@ -137,7 +139,7 @@ async function searchSide(deps: GrepDeps, target: SafePath, query: GrepQuery, li
   const result = await grep(deps, target, { ...query, sorted: true }, { signal, files });
   if (signal.aborted) return undefined;
   const rows: ReplyRow[] = [];
-  for (const f of result.files) for (const l of f.lines) if (l.match) rows.push({ file: f.path, line: l.line, text: l.text });
+  for (const f of result.files) for (const l of f.lines) if (l.match) rows.push({ file: f.path, line: l.line, text: l.text, matchIndex: l.at ?? l.text.indexOf(query.pattern) });
   return { over: false, rows };
 }
 
