@@ -91,7 +91,10 @@ export async function judgeGrep(deps: JudgeDeps, req: JudgeRequest): Promise<Ver
   const limits = { files: config.gates.maxFiles, hits: config.gates.maxHits };
   const query: GrepQuery = { pattern: req.literal, literal: true, ignoreCase: false, context: 0, limit: limits.hits + 1, excludeDirs: config.scan.excludeDirs };
   const [printed, found] = await Promise.all([
-    grepDeps.exec.run({ command: program, args: req.args, cwd: req.dir, env: runtime.env.toObject(), timeoutMs, signal, maxOutputBytes: PRINT_CAP_BYTES }).catch((error: unknown) => new Error(messageOf(error))),
+    // stdin from /dev/null, as in the agent's shell: on a pipe, rg without a path would search the pipe.
+    grepDeps.exec
+      .run({ command: 'sh', args: ['-c', 'exec "$0" "$@" < /dev/null', program, ...req.args], cwd: req.dir, env: runtime.env.toObject(), timeoutMs, signal, maxOutputBytes: PRINT_CAP_BYTES })
+      .catch((error: unknown) => new Error(messageOf(error))),
     searchSide(grepDeps, target, query, limits, signal).catch((error: unknown) => new Error(messageOf(error))),
   ]);
   if (printed instanceof Error) return { kind: 'unjudged', why: `the command did not run: ${printed.message}` };
