@@ -136,6 +136,8 @@ describe('search by text', () => {
       'src/duration.ts': 'export function decode(input: unknown) {\n  throw new Error("Invalid DurationInput")\n}\n',
       'src/retry.ts': '/** Schedules the next retry after a delay. */\nexport function scheduleRetry(delayMs: number) {\n  return setTimeout(run, delayMs)\n}\n',
       'src/log.ts': 'export function log(line: string) {}\nlog("a");\nlog("b");\n',
+      'app/use.ts': 'import { scheduleRetry } from "../src/retry";\nscheduleRetry(5);\n',
+      'test/retry.test.ts': 'scheduleRetry(1);\n',
       ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`lib/l${i}.ts`, `${logger}\n`])),
       'data/min.js': `${'x'.repeat(5000)}NEEDLE_AT_END();\n`,
     });
@@ -153,6 +155,11 @@ describe('search by text', () => {
     assert.ok(text.length <= rgLine.length * 1.5, `${text.length} vs ${rgLine.length}`);
   });
 
+  it('lists the lines as rg would (by path, then line), the files holding a definition first', async () => {
+    const text = textOf(await t.call('search', { pattern: 'scheduleRetry' }));
+    assert.equal(text, '4 hits in 3 files\nsrc/retry.ts\n  2: export function scheduleRetry(delayMs: number) {\napp/use.ts\n  1: import { scheduleRetry } from "../src/retry";\n  2: scheduleRetry(5);\ntest/retry.test.ts\n  1: scheduleRetry(1);');
+  });
+
   it('takes regex metacharacters as the text they are', async () => {
     const r = await t.call('search', { pattern: 'setTimeout(run,' });
     assert.match(textOf(r), /^1 hit\nsrc\/retry\.ts\n {2}3: return setTimeout\(run, delayMs\)$/);
@@ -166,7 +173,8 @@ describe('search by text', () => {
 
   it('answers by words when the text is nowhere, and a question by words first', async () => {
     const absent = await t.call('search', { pattern: 'retries scheduled' });
-    assert.match(textOf(absent), /^no exact match for "retries scheduled"; closest lines by words \(retri, schedul\):\nsrc\/retry\.ts\n {2}1: /);
+    assert.match(textOf(absent), /^no exact match for "retries scheduled"; closest lines by words \(retr, schedul\):\n/);
+    assert.match(textOf(absent), /\nsrc\/retry\.ts\n {2}1: \/\*\* Schedules the next retry after a delay\. \*\/\n/);
     const question = await t.call('search', { pattern: 'where are retries scheduled?' });
     assert.match(textOf(question), /^a question: answered by words; closest lines by words/);
     assert.equal((question.structuredContent as { match: string }).match, 'words');
