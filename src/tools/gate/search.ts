@@ -14,9 +14,7 @@ import { compileRegex } from '../../text/linear-regex.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { skippedNote } from '../skipped-note.ts';
 import { passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
-import { answerLines, asShown, groupByFile, hitRows, rgLineBytes } from './hit-printer.ts';
-
-export { groupByFile };
+import { answerLines, asShown, groupByFile, hitRows, inGrepOrder, rgLineBytes } from './hit-printer.ts';
 
 /** The longest pattern search takes (characters). */
 export const PATTERN_MAX = 500;
@@ -106,7 +104,7 @@ function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome,
   const { kept, cut, tokens } = fitToBudget(asShown(items.slice(0, args.max_hits ?? items.length)), budget, cpt);
   const files = groupByFile(kept).length;
   const notShown = total - kept.length;
-  const lines = answerLines({ match, shown: kept.length, total, lowerBound, files, tokens, forced: decision.forced, openedAfterRefusals: decision.openedAfterRefusals }, kept);
+  const lines = answerLines({ match, shown: kept.length, total, lowerBound, files, tokens, forced: decision.forced, openedAfterRefusals: decision.openedAfterRefusals }, inGrepOrder(kept));
   if (notShown > 0) {
     const budgetCut = kept.length < Math.min(items.length, args.max_hits ?? items.length);
     const byMaxHits = args.max_hits !== undefined && args.max_hits < items.length;
