@@ -5,7 +5,7 @@ import { type Dispatched, dispatch } from './dispatcher.ts';
 import { type GateDecision, gate, type RefusalCounter } from './gatekeeper.ts';
 import type { GraphAdapter } from './graph.ts';
 import type { Kind } from './kinds.ts';
-import { rankHits } from './ranking.ts';
+import { definitionsFirst, rankHits } from './ranking.ts';
 import type { ResultItem, RetrievalDeps } from './types.ts';
 
 export interface GateRequest {
@@ -20,6 +20,8 @@ export interface GateRequest {
   kinds?: readonly Kind[];
   maxHits?: number;
   relevanceOnly?: boolean;
+  /** A symbol's definitions come before its uses in the answer (locate's default kind). */
+  definitionsFirst?: boolean;
   ignoreCase?: boolean;
   signal?: AbortSignal;
 }
@@ -62,5 +64,7 @@ export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, re
     refusals,
   );
   deps.logger.log('gate', { tool: req.tool, pass: decision.pass, reason: decision.pass ? null : decision.envelope.reason });
-  return { dispatched, items, decision };
+  // After the gate: it judges the best score, wherever the answer then lists it.
+  const symbolic = dispatched.strategy === 'graph_symbol' || dispatched.strategy === 'fileio_symbol';
+  return { dispatched, items: req.definitionsFirst && symbolic ? definitionsFirst(items) : items, decision };
 }
