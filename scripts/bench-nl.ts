@@ -29,7 +29,7 @@
 // first row is a definition whose line lies inside a declaration of that name as the language's parser
 // sees it (any kind: a function, a method, a field, a class, a variable).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
@@ -167,8 +167,13 @@ const CORPORA: Corpus[] = [
     root() {
       const dir = path.join(SRC, 'java');
       if (!existsSync(dir)) {
-        mkdirSync(dir, { recursive: true });
-        execFileSync('unzip', ['-q', '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip', 'java.base/java/util/*.java', '-x', 'java.base/java/util/*/*', '-d', dir]);
+        // unzip's * crosses folders: the subpackages come along and are dropped here.
+        const part = `${dir}.part`;
+        rmSync(part, { recursive: true, force: true });
+        execFileSync('unzip', ['-q', '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip', 'java.base/java/util/*.java', '-d', part]);
+        const util = path.join(part, 'java.base/java/util');
+        for (const e of readdirSync(util, { withFileTypes: true })) if (e.isDirectory()) rmSync(path.join(util, e.name), { recursive: true });
+        renameSync(part, dir);
       }
       return dir;
     },
