@@ -1,11 +1,14 @@
-// Ground truth for scripts/bench-nl.ts from javac's own parser: every method and constructor of the
-// .java files under a folder, with its name line, its span (Javadoc included) and its Javadoc's first
-// sentence as javac reads it (one JSON object a line). Usage: java JavaDocs.java ROOT
+// Ground truth for scripts/bench-nl.ts from javac's own parser: every class, field, method and
+// constructor of the .java files under a folder, with its name line, its span (Javadoc included)
+// and its Javadoc's first sentence as javac reads it (one JSON object a line).
+// Usage: java JavaDocs.java ROOT
 import com.sun.source.doctree.DocCommentTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.LineMap;
 import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
 import com.sun.source.util.DocTrees;
 import com.sun.source.util.JavacTask;
 import com.sun.source.util.SourcePositions;
@@ -45,8 +48,17 @@ public class JavaDocs {
       String text = unit.getSourceFile().getCharContent(true).toString();
       LineMap lines = unit.getLineMap();
       new TreePathScanner<Void, String>() {
+        void declared(String name, String owner, String kind, Tree t) {
+          long start = pos.getStartPosition(unit, t);
+          int at = text.indexOf(name, (int) start);
+          System.out.println("{\"file\":" + quote(rel) + ",\"name\":" + quote(name) + ",\"container\":" + quote(owner == null ? "" : owner) + ",\"kind\":\"" + kind + "\",\"start\":" + lines.getLineNumber(start) + ",\"line\":" + lines.getLineNumber(at < 0 ? start : at) + ",\"end\":" + lines.getLineNumber(pos.getEndPosition(unit, t)) + ",\"docStart\":" + lines.getLineNumber(start) + ",\"doc\":\"\"}");
+        }
+
         @Override
         public Void visitClass(ClassTree c, String owner) {
+          // Classes, interfaces, enums, records and their fields are declarations too (not asked about).
+          declared(c.getSimpleName().toString(), owner, "class", c);
+          for (Tree member : c.getMembers()) if (member instanceof VariableTree v) declared(v.getName().toString(), c.getSimpleName().toString(), "field", v);
           return super.visitClass(c, c.getSimpleName().toString());
         }
 

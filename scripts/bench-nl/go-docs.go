@@ -1,6 +1,7 @@
-// Ground truth for scripts/bench-nl.ts from Go's own parser: every function and method of the .go
-// files under a folder, with its name line, its span (doc comment included) and its doc comment (one
-// JSON object a line). Usage: go run go-docs.go ROOT
+// Ground truth for scripts/bench-nl.ts from Go's own parser: every function, method, type (with its
+// fields and interface methods), constant and variable of the .go files under a folder, with its
+// name line, its span (doc comment included) and its doc comment (one JSON object a line).
+// Usage: go run go-docs.go ROOT
 package main
 
 import (
@@ -59,7 +60,38 @@ func main() {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, path)
+		line := func(p token.Pos) int { return fset.Position(p).Line }
+		named := func(id *ast.Ident, container, kind string, from, to token.Pos) {
+			out.Encode(def{rel, id.Name, container, kind, line(from), line(id.Pos()), line(to), line(from), ""})
+		}
 		for _, decl := range file.Decls {
+			if gen, ok := decl.(*ast.GenDecl); ok {
+				// Types (with their fields and interface methods), constants and variables: declarations too.
+				for _, spec := range gen.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						named(s.Name, "", "type", s.Pos(), s.End())
+						var fields *ast.FieldList
+						if st, ok := s.Type.(*ast.StructType); ok {
+							fields = st.Fields
+						} else if it, ok := s.Type.(*ast.InterfaceType); ok {
+							fields = it.Methods
+						}
+						if fields != nil {
+							for _, f := range fields.List {
+								for _, n := range f.Names {
+									named(n, s.Name.Name, "field", f.Pos(), f.End())
+								}
+							}
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							named(n, "", "value", s.Pos(), s.End())
+						}
+					}
+				}
+				continue
+			}
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok {
 				continue

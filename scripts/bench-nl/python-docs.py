@@ -1,6 +1,6 @@
-# Ground truth for scripts/bench-nl.ts from Python's own parser: every function, method and class of
-# the .py files under a folder, with its definition line, its span and its docstring (one JSON object
-# a line). Usage: python3 python-docs.py ROOT
+# Ground truth for scripts/bench-nl.ts from Python's own parser: every function, method, class and
+# module or class attribute of the .py files under a folder, with its definition line, its span and
+# its docstring (one JSON object a line). Usage: python3 python-docs.py ROOT
 import ast
 import json
 import os
@@ -18,7 +18,7 @@ def emit(path, node, container, kind):
     }))
 
 
-def walk(path, body, container):
+def walk(path, body, container, module=False):
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             emit(path, node, container, 'method' if container else 'function')
@@ -26,11 +26,19 @@ def walk(path, body, container):
         elif isinstance(node, ast.ClassDef):
             emit(path, node, container, 'class')
             walk(path, node.body, node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and (container is not None or module):
+            # Module and class attributes are declarations too (not asked about).
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                if isinstance(target, ast.Name):
+                    print(json.dumps({
+                        'file': os.path.relpath(path, root), 'name': target.id, 'container': container, 'kind': 'attribute',
+                        'start': node.lineno, 'line': node.lineno, 'end': node.end_lineno, 'docStart': node.lineno, 'doc': '',
+                    }))
         elif isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
             for part in (getattr(node, 'body', []), getattr(node, 'orelse', []), getattr(node, 'finalbody', [])):
-                walk(path, part, container)
+                walk(path, part, container, module)
             for handler in getattr(node, 'handlers', []):
-                walk(path, handler.body, container)
+                walk(path, handler.body, container, module)
 
 
 for folder, _, names in os.walk(root):
@@ -44,4 +52,4 @@ for folder, _, names in os.walk(root):
             tree = ast.parse(source, path)
         except SyntaxError:
             continue
-        walk(path, tree.body, None)
+        walk(path, tree.body, None, True)
