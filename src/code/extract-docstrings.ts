@@ -10,7 +10,7 @@ function stringValue(node: Node, text: string): string | undefined {
   const parts = node.type === 'concatenated_string' ? node.namedChildren : [node];
   let value = '';
   for (const part of parts) {
-    if (!part || part.type !== 'string' || part.childCount < 2) return undefined;
+    if (part?.type !== 'string' || part.childCount < 2) return undefined;
     const open = part.child(0)!;
     const close = part.child(part.childCount - 1)!;
     if (/[fFbB]/.test(open.text)) return undefined;
