@@ -69,15 +69,18 @@ export const search = defineTool({
     const exclude = resolveExcludes(ctx, scope, args.exclude);
     const req: GateRequest = { tool: 'search', query: args.pattern, regex, wholeWord: false, scope, exclude, force: args.force ?? false, maxHits: args.max_hits, signal: ctx.signal };
     if (regex) return hitsReply(ctx, args, await runGated(ctx.app, ctx.session.refusals, req), 'regex');
+    // A question mark makes it plainly a question: words first. Any other text is tried exactly as
+    // typed first, even when it reads like a question ("does not contain all of" is an error message).
     const question = isQuestion(args.pattern);
-    if (question) {
+    const wordsFirst = question && /\?\s*$/.test(args.pattern);
+    if (wordsFirst) {
       const byWords = await wordsReply(ctx, args, req, true);
       if (byWords) return byWords;
     }
     const exact = await runGated(ctx.app, ctx.session.refusals, { ...req, exact: true });
     if (exact.items.length || !exact.decision.pass) return hitsReply(ctx, args, exact, (exact.dispatched as ExactDispatched).caseFolded ? 'ignore-case' : 'exact');
-    if (!question) {
-      const byWords = await wordsReply(ctx, args, req, false);
+    if (!wordsFirst) {
+      const byWords = await wordsReply(ctx, args, req, question);
       if (byWords) return byWords;
     }
     const where = scope.relative ? ` under ${scope.relative}` : '';
