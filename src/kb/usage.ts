@@ -7,7 +7,7 @@ import type { Database } from '../storage/database.ts';
 import type { KbHandle } from './open.ts';
 
 /** What a saving was measured against. */
-export type SavingBasis = 'output kept out' | 'page kept out' | 'hits trimmed to budget' | 'block instead of file';
+export type SavingBasis = 'output kept out' | 'page kept out' | 'rg -n output' | 'block instead of file';
 
 export type CallOutcome = 'ok' | 'error' | 'refused';
 

@@ -42,7 +42,7 @@ export interface Dispatched {
   sampled?: boolean;
   /** Files the built-in engine could not search in time: their matches are missing. */
   skipped?: SkippedFile[];
-  strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'graph_blocks' | 'fileio_regex';
+  strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'graph_blocks' | 'fileio_regex' | 'fileio_literal' | 'fileio_words';
   symbol?: string;
   terms: string[];
 }
@@ -66,9 +66,9 @@ export function definitionHit(d: Definition): Hit {
   };
 }
 
-const USE_KIND: Record<string, Kind> = { call: 'call', type: 'reference', import: 'reference', mention: 'comment' };
+export const USE_KIND: Record<string, Kind> = { call: 'call', type: 'reference', import: 'reference', mention: 'comment' };
 
-function inScope(req: DispatchRequest, file: string): boolean {
+export function inScope(req: Pick<DispatchRequest, 'scope' | 'exclude'>, file: string): boolean {
   const rel = req.scope.relative;
   const under = (dir: string) => file === dir || file.startsWith(`${dir}/`);
   return (!rel || under(rel)) && !req.exclude.some(under);
@@ -165,6 +165,6 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
 }
 
 /** What a dispatch answer carries over from the scan behind it (sampled and skipped only when so). */
-function fromScan(r: ScanResult): Pick<Dispatched, 'capped' | 'counts' | 'estimate' | 'sampled' | 'skipped'> {
+export function fromScan(r: ScanResult): Pick<Dispatched, 'capped' | 'counts' | 'estimate' | 'sampled' | 'skipped'> {
   return { capped: r.capped, counts: r.counts, estimate: r.estimate, ...(r.sampled ? { sampled: true } : {}), ...(r.skipped?.length ? { skipped: r.skipped } : {}) };
 }

@@ -5,6 +5,7 @@
 // maxRefusals refusals in a row the gate opens; force bypasses it; absoluteMaxTokens always holds.
 import type { Config } from '../config/schema.ts';
 import type { Estimate } from './estimate.ts';
+import { escapeRegex } from '../text/linear-regex.ts';
 import { wholeWord } from './query.ts';
 import { itemTokens } from './ranking.ts';
 import type { ResultItem } from './types.ts';
@@ -15,6 +16,8 @@ export interface Suggestion {
   action: 'narrow_scope' | 'add_exclude' | 'use_regex' | 'use_literal' | 'use_force';
   arg?: string;
   wouldYield?: number;
+  /** wouldYield is estimated from a sample of the files (use_regex, where the envelope's counts are exact). */
+  estimated?: true;
   hint?: string;
 }
 
@@ -47,6 +50,13 @@ export interface GateInput {
   maxHits?: number;
   /** Judge relevance only: the reply is bounded anyway (locate returns a few paths). */
   relevanceOnly?: boolean;
+  /**
+   * Every item holds the exact text searched for (a literal search): relevance is not judged — an
+   * exact match is what was asked for — and only breadth and volume can refuse (issue 20).
+   */
+  exact?: boolean;
+  /** For an exact identifier: what whole-word matching would yield over the scope (the use_regex suggestion). */
+  wholeWord?: { hits: number; files: number; estimated: boolean };
 }
 
 /** `afterRefusal`: this answer came right after a refusal in the same session (a suggestion followed, or a rephrasing). */
@@ -159,7 +169,7 @@ function under<T>(map: ReadonlyMap<string, T> | undefined, dir: string): Map<str
 }
 
 /** Which axes fail, and whether each failure is within the compound margin. */
-function failures(a: Axes, config: Config): { reason: 'breadth' | 'volume' | 'relevance'; near: boolean }[] {
+function failures(a: Axes, config: Config, exact = false): { reason: 'breadth' | 'volume' | 'relevance'; near: boolean }[] {
   const g = config.gates;
   const m = g.compoundMargin;
   const out: { reason: 'breadth' | 'volume' | 'relevance'; near: boolean }[] = [];
@@ -168,12 +178,12 @@ function failures(a: Axes, config: Config): { reason: 'breadth' | 'volume' | 're
     const near = a.hits <= g.maxHits * (1 + m) && a.estTokens <= config.limits.absoluteMaxTokens * (1 + m);
     out.push({ reason: 'volume', near });
   }
-  if (a.hits > 0 && a.topScore < g.minRelevance) out.push({ reason: 'relevance', near: a.topScore >= g.minRelevance * (1 - m) });
+  if (!exact && a.hits > 0 && a.topScore < g.minRelevance) out.push({ reason: 'relevance', near: a.topScore >= g.minRelevance * (1 - m) });
   return out;
 }
 
-function passes(a: Axes, config: Config): boolean {
-  const f = failures(a, config);
+function passes(a: Axes, config: Config, exact = false): boolean {
+  const f = failures(a, config, exact);
   return f.length === 0 || (f.length === 1 && f[0]!.near);
 }
 
@@ -186,7 +196,7 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
     const passing = (d: { dir: string; hits: number }) => {
       if (d.dir === '.') return false;
       const inside = input.items.filter((i) => i.file === d.dir || i.file.startsWith(`${d.dir}/`));
-      return passes(measure(inside, cpt, under(input.counts, d.dir), input.items, under(input.estimate?.expected, d.dir)), config);
+      return passes(measure(inside, cpt, under(input.counts, d.dir), input.items, under(input.estimate?.expected, d.dir)), config, input.exact);
     };
     let candidates = dist.filter(passing);
     if (!candidates.length) {
@@ -211,7 +221,15 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
     const total = [...perFile(input.items, input.counts, input.estimate?.expected).values()].reduce((a, b) => a + b, 0);
     const noise = dist.find((d) => /(^|\/)(tests?|__tests__|spec|docs?|examples?|fixtures?|testdata|third_party|generated)$/i.test(d.dir));
     if (noise) out.push({ action: 'add_exclude', arg: noise.dir, wouldYield: Math.round(total - noise.hits) });
-    if (input.shape !== 'pattern' && !input.regex) {
+    if (input.wholeWord) {
+      // Counted over the scope by a whole-word scan; offered only when following it passes the gate.
+      const w = input.wholeWord;
+      const perHit = input.items.reduce((n, i) => n + itemTokens(i, cpt), 0) / Math.max(1, input.items.length);
+      const wholeAxes = { files: w.files, hits: w.hits, estTokens: Math.round(perHit * w.hits), topScore: 1 };
+      if (w.hits > 0 && passes(wholeAxes, config, true)) {
+        out.push({ action: 'use_regex', arg: `\\b${escapeRegex(input.query)}\\b`, wouldYield: w.hits, hint: 'whole-word matches only', ...(w.estimated ? { estimated: true as const } : {}) });
+      }
+    } else if (!input.exact && input.shape !== 'pattern' && !input.regex) {
       const word = input.query.trim();
       if (/^[\w$]+$/.test(word)) {
         const whole = wholeWord(word);
@@ -234,7 +252,7 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
 export function gate(input: GateInput, baseConfig: Config, counter: RefusalCounter): GateDecision {
   const config = input.maxHits === undefined ? baseConfig : { ...baseConfig, gates: { ...baseConfig.gates, maxHits: input.maxHits } };
   const axes = measure(input.items, config.estimation.charsPerToken, input.counts, input.items, input.estimate?.expected);
-  const failing = failures(axes, config).filter((f) => !input.relevanceOnly || f.reason === 'relevance');
+  const failing = failures(axes, config, input.exact).filter((f) => !input.relevanceOnly || f.reason === 'relevance');
   const refuse = failing.length > 1 || (failing.length === 1 && !failing[0]!.near);
   const previous = counter.refusals;
   if (!refuse || input.force) {

@@ -2,14 +2,19 @@
 import * as path from 'node:path';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { type Dispatched, dispatch } from './dispatcher.ts';
+import { dispatchExact, type ExactDispatched } from './exact.ts';
+import { scan } from './fileio.ts';
 import { type GateDecision, gate, type RefusalCounter } from './gatekeeper.ts';
 import type { GraphAdapter } from './graph.ts';
 import type { Kind } from './kinds.ts';
 import { rankHits } from './ranking.ts';
-import type { ResultItem, RetrievalDeps } from './types.ts';
+import type { Hit, ResultItem, RetrievalDeps } from './types.ts';
+import type { WordsDispatched } from './words.ts';
 
 export interface GateRequest {
   tool: string;
+  /** The query is a literal (search with regex false): its exact lines, then in another case (issue 20). */
+  exact?: boolean;
   query: string;
   regex: boolean;
   wholeWord: boolean;
@@ -25,7 +30,7 @@ export interface GateRequest {
 }
 
 export interface GateOutcome {
-  dispatched: Dispatched;
+  dispatched: Dispatched | ExactDispatched;
   items: ResultItem[];
   decision: GateDecision;
 }
@@ -39,28 +44,58 @@ export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, re
   const canRefuse = () => !req.force && !req.kinds && !req.relevanceOnly && refusals.refusals < deps.config.limits.maxRefusals;
   const refuseAt = canRefuse() ? { files: gates.maxFiles, hits: req.maxHits ?? gates.maxHits } : undefined;
   const dispatchRequest = { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, definitionsOnly: req.kinds?.length === 1 && req.kinds[0] === 'definition', signal: req.signal };
-  let dispatched = await dispatch(deps, graph, { ...dispatchRequest, refuseAt });
+  const route = req.exact ? dispatchExact : dispatch;
+  let dispatched: Dispatched | ExactDispatched = await route(deps, graph, { ...dispatchRequest, refuseAt });
   // A call of the same session (parallel tool calls) may have reached the deadlock cap meanwhile: the
   // gate will open, and an answer from a sample would be the sample's hits only. Nothing awaits from
   // here to the gate, so no other call can change the count in between.
-  if (dispatched.sampled && !canRefuse()) dispatched = await dispatch(deps, graph, dispatchRequest);
+  if (dispatched.sampled && !canRefuse()) dispatched = await route(deps, graph, dispatchRequest);
   const hits = req.kinds ? dispatched.hits.filter((h) => req.kinds!.includes(h.kind)) : dispatched.hits;
-  const mtimes = new Map<string, number>();
-  for (const file of new Set(hits.map((h) => h.file))) {
-    mtimes.set(file, deps.runtime.fs.statSync(path.join(req.scope.workdir, file))?.mtimeMs ?? 0);
-  }
-  // Definition blocks come scored by the backend's full-text ranking; line hits are ranked here.
-  const items =
-    dispatched.strategy === 'graph_blocks'
-      ? hits.map((h) => ({ ...h, score: h.blockScore ?? 0 })).sort((a, b) => b.score - a.score)
-      : rankHits({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, deps.config);
+  const mtimes = modified(deps, req.scope.workdir, hits);
+  const items = ranked(deps, hits, dispatched, mtimes);
   // Kind filters apply to the collected hits only; whole-scope counts describe every match.
   const counts = req.kinds ? undefined : dispatched.counts;
-  const decision = gate(
-    { items, counts, estimate: dispatched.estimate, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly },
-    deps.config,
-    refusals,
-  );
+  const input = { items, counts, estimate: dispatched.estimate, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly, exact: req.exact };
+  // An exact word too common to answer: what whole-word matching would yield is worth a second count
+  // (only when the gate is about to refuse; the same refusal bounds keep it cheap).
+  const probe = req.exact && !('caseFolded' in dispatched && dispatched.caseFolded) && WORD.test(req.query) && refuseAt && !gate(input, deps.config, { refusals: 0 }).pass;
+  const wholeWord = probe ? await wholeWordCount(deps, req, refuseAt) : undefined;
+  const decision = gate({ ...input, ...(wholeWord ? { wholeWord } : {}) }, deps.config, refusals);
   deps.logger.log('gate', { tool: req.tool, pass: decision.pass, reason: decision.pass ? null : decision.envelope.reason });
   return { dispatched, items, decision };
+}
+
+/** Each hit's file's modification time (recency). */
+function modified(deps: RetrievalDeps, workdir: string, hits: readonly Hit[]): Map<string, number> {
+  const mtimes = new Map<string, number>();
+  for (const file of new Set(hits.map((h) => h.file))) mtimes.set(file, deps.runtime.fs.statSync(path.join(workdir, file))?.mtimeMs ?? 0);
+  return mtimes;
+}
+
+/** Definition blocks come scored by the backend's full-text ranking; line hits are ranked here. */
+function ranked(deps: RetrievalDeps, hits: Hit[], dispatched: Pick<Dispatched, 'strategy' | 'terms' | 'symbol'>, mtimes: Map<string, number>): ResultItem[] {
+  if (dispatched.strategy === 'graph_blocks') return hits.map((h) => ({ ...h, score: h.blockScore ?? 0 })).sort((a, b) => b.score - a.score);
+  return rankHits({ hits, terms: dispatched.terms, symbol: dispatched.symbol, mtimes }, deps.config);
+}
+
+/** The hits of an answer in words, ranked (not gated: the best few are shown). */
+export function rankWords(deps: RetrievalDeps, workdir: string, dispatched: WordsDispatched): ResultItem[] {
+  return ranked(deps, dispatched.hits, dispatched, modified(deps, workdir, dispatched.hits));
+}
+
+/** A word whole-word matching can narrow (`\b` sees only letters, digits and underscores). */
+const WORD = /^\w+$/;
+
+/** Matches and matching files of the query as a whole word over the scope (estimated when a sample proves it too broad). */
+async function wholeWordCount(deps: RetrievalDeps, req: GateRequest, refuseAt: { files: number; hits: number }): Promise<{ hits: number; files: number; estimated: boolean }> {
+  const r = await scan(deps, { pattern: req.query, literal: true, wordBoundary: true, ignoreCase: false, scope: req.scope, exclude: req.exclude, refuseAt, signal: req.signal });
+  if (!r.counts) return { hits: r.hits.length, files: new Set(r.hits.map((h) => h.file)).size, estimated: false };
+  let hits = 0;
+  for (const n of r.counts.values()) hits += n;
+  let files = r.counts.size;
+  for (const e of r.estimate?.expected.values() ?? []) {
+    hits += e.hits;
+    files += e.p;
+  }
+  return { hits: Math.round(hits), files: Math.round(files), estimated: r.estimate !== undefined };
 }

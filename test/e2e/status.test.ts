@@ -63,7 +63,7 @@ describe('status page', () => {
     const s = (await r.json()) as { codeSearch: string; usage: { project: { calls: number; savedBytes: number; byBasis: { basis: string }[] } }; gate: { refused: { reason: string }[]; followed: number }; jobs: { running: boolean }[] };
     assert.ok(s.usage.project.calls >= 5);
     assert.ok(s.usage.project.savedBytes > 0);
-    assert.deepEqual(s.usage.project.byBasis.map((b) => b.basis).sort(), ['hits trimmed to budget', 'output kept out']);
+    assert.deepEqual(s.usage.project.byBasis.map((b) => b.basis).sort(), ['output kept out', 'rg -n output']);
     assert.equal(s.gate.refused.length, 1);
     assert.equal(s.gate.followed, 1);
     assert.equal(s.jobs.filter((j) => j.running).length, 1);
@@ -90,7 +90,7 @@ describe('status page', () => {
       const text = await main.innerText();
       assert.match(text, /kept out of replies/);
       assert.match(text, /output kept out/);
-      assert.match(text, /hits trimmed to budget/);
+      assert.match(text, /rg -n output/);
       assert.match(text, /refused \(/);
       assert.match(text, /answered \(1 right after a refusal\)/);
       assert.match(text, /ctx_run execute/);

@@ -175,13 +175,17 @@ describe('gate tools answering from the code index', () => {
     assert.match(overview.text, /src: \d+ files \(typescript\); key: /);
   });
 
-  it('answers a question in words with definition blocks, the phrase first', async () => {
-    const r = await call('search', { pattern: 'payment retry logic' });
-    assert.equal(r.structured.status, 'ok');
+  it('answers the exact text first (in another case when that is all there is), a question with definition blocks', async () => {
+    const exact = await call('search', { pattern: 'payment retry logic' });
+    assert.equal(exact.structured.match, 'ignore-case');
+    assert.match(exact.text, /^no exact-case match; 1 hit ignoring case\nsrc\/Retry\.ts\n {2}2: \* Payment retry logic: retries/);
+    const r = await call('search', { pattern: 'where is the payment retry logic?' });
+    assert.equal(r.structured.match, 'words');
     const results = r.structured.results as { file: string; line: number }[];
     assert.deepEqual([results[0]!.file, results[0]!.line], ['src/Retry.ts', 4]);
-    assert.match(r.text, /^\d+ of \d+ definitions in \d+ files/);
-    const backoff = await call('search', { pattern: 'exponential backoff' });
+    assert.match(r.text, /^a question: answered by words; closest definitions by words \(payment, retry, logic\):/);
+    const backoff = await call('search', { pattern: 'exponential retries' });
+    assert.match(backoff.text, /^no exact match for "exponential retries"; closest definitions by words/);
     assert.equal((backoff.structured.results as { line: number }[])[0]?.line, 4);
   });
 });

@@ -38,12 +38,6 @@ export function passedGate(decision: { afterRefusal: boolean }): Pick<ToolReply,
   return decision.afterRefusal ? { gate: { followed: true } } : {};
 }
 
-/** The bytes a plain grep would have printed for these hits (`file:line: text` each). */
-export function hitListBytes(hits: readonly { file: string; line: number; text: string }[]): number {
-  const encoder = new TextEncoder();
-  return hits.reduce((n, h) => n + encoder.encode(`${h.file}:${h.line}: ${h.text}\n`).length, 0);
-}
-
 export function tokenBudget(ctx: ToolCallContext, requested: number | undefined): number {
   return Math.min(requested ?? ctx.app.config.gates.maxTokens, ctx.app.config.limits.absoluteMaxTokens);
 }

@@ -1,14 +1,30 @@
-// search: the sanctioned grep — keyword or regex, ranked, gated and token-budgeted.
+// search: the sanctioned grep. A pattern is a literal first, as `rg -F` takes it (issue 20): the
+// lines holding the text as typed are the answer, each a row of its own — then, only when there are
+// none, the lines holding it in another case. Words only when the text is nowhere, or the query is
+// plainly a question: then the natural-language ranker locate uses. regex:true takes a regex.
+// Ranked, gated (only an exact text too broad is refused) and token-budgeted.
 import { z } from 'zod';
-import { runGated } from '../../retrieval/pipeline.ts';
+import { AppError, ErrorCode, isAppError } from '../../errors.ts';
+import type { ExactDispatched } from '../../retrieval/exact.ts';
+import { type GateOutcome, type GateRequest, rankWords, runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
-import { defineTool, READ_ONLY } from '../registry.ts';
+import { dispatchWords, isQuestion } from '../../retrieval/words.ts';
+import { compileRegex } from '../../text/linear-regex.ts';
+import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { skippedNote } from '../skipped-note.ts';
-import { hitListBytes, passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
+import { passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
+import { asShown, groupByFile, hitRows, rgLineBytes } from './hit-printer.ts';
+
+export { groupByFile };
+
+/** The longest pattern search takes (characters). */
+export const PATTERN_MAX = 500;
+/** A question in words is answered with this many definitions or lines at most (max_hits overrides). */
+const WORDS_SHOWN = 10;
 
 const input = z.strictObject({
-  pattern: z.string().min(1).max(500),
+  pattern: z.string().max(PATTERN_MAX, `must be at most ${PATTERN_MAX} characters; search for a distinctive part of the text`),
   regex: z.boolean().optional(),
   scope: z.string().optional().describe('folder'),
   exclude: z.array(z.string().min(1)).max(50).optional().describe('folders'),
@@ -17,56 +33,135 @@ const input = z.strictObject({
   force: z.boolean().optional(),
 });
 
-/** Hits grouped by file, files in the order of their best hit. */
-export function groupByFile(items: ResultItem[]): { file: string; hits: ResultItem[] }[] {
-  const groups = new Map<string, ResultItem[]>();
-  for (const i of items) groups.set(i.file, [...(groups.get(i.file) ?? []), i]);
-  return [...groups.entries()].map(([file, hits]) => ({ file, hits: hits.sort((a, b) => a.line - b.line) }));
+/** What search cannot take, whatever the mode: said before anything is scanned. */
+export function checkPattern(pattern: string, regex: boolean): void {
+  if (pattern.trim() === '') {
+    throw new AppError(ErrorCode.InvalidArgument, pattern === '' ? 'pattern is empty' : 'pattern is only whitespace', { hint: 'pass the text to find, e.g. an error message or a name' });
+  }
+  if (/[\r\n]/.test(pattern)) {
+    throw new AppError(ErrorCode.InvalidArgument, 'pattern holds a line break: search matches within one line', { hint: 'search for one line of the text, the most distinctive one' });
+  }
+  const control = /[\u0000-\u0008\u000b-\u001f\u007f]/.exec(pattern);
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).padStart(2, '0');
+    throw new AppError(ErrorCode.InvalidArgument, `pattern holds the control character U+00${code.toUpperCase()} at ${control.index + 1}`, { hint: 'pass printable text (tabs are fine); for a byte pattern use regex:true with an escape such as \\x00' });
+  }
+  if (regex) {
+    try {
+      compileRegex(pattern);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      throw new AppError(error.code, error.message, { hint: `${error.hint ? `${error.hint}; ` : ''}without regex:true the pattern is searched as typed` });
+    }
+  }
 }
 
 export const search = defineTool({
   name: 'search',
   title: 'Search code',
-  description: 'Use instead of grep: ranked hits within a token budget (regex:true for a regex). Too broad: a refine envelope (counts per folder, suggestions); force:true bypasses.',
+  description: 'Use instead of grep: the exact text first (as rg -F), words when nothing matches or for a question; ranked, within a token budget. regex:true for a regex. Too broad: a refine envelope (counts per folder, suggestions); force:true bypasses.',
   input,
   annotations: READ_ONLY,
   async run(args, ctx) {
+    const regex = args.regex ?? false;
+    checkPattern(args.pattern, regex);
     await reportIndexProgress(ctx);
     await reportTextIndexProgress(ctx);
     const scope = resolveScope(ctx, args.scope);
     const exclude = resolveExcludes(ctx, scope, args.exclude);
-    const { dispatched, items, decision } = await runGated(ctx.app, ctx.session.refusals, {
-      tool: 'search',
-      query: args.pattern,
-      regex: args.regex ?? false,
-      wholeWord: false,
-      scope,
-      exclude,
-      force: args.force ?? false,
-      maxHits: args.max_hits,
-      signal: ctx.signal,
-    });
-    if (!decision.pass) return refineReply(decision.envelope, dispatched.capped && !dispatched.counts);
-    const budget = tokenBudget(ctx, args.max_tokens);
-    const cpt = ctx.app.config.estimation.charsPerToken;
-    const { kept, cut, tokens } = fitToBudget(items.slice(0, args.max_hits ?? items.length), budget, cpt);
-    const groups = groupByFile(kept);
-    const lines = [
-      `${kept.length} of ${items.length}${dispatched.capped ? '+' : ''} ${dispatched.strategy === 'graph_blocks' ? 'definitions' : 'hits'} in ${groups.length} files (~${tokens} tokens)${decision.forced ? ', forced past the gate' : ''}${decision.openedAfterRefusals ? ', gate opened after repeated refusals' : ''}`,
-    ];
-    for (const g of groups) {
-      lines.push(g.file);
-      for (const h of g.hits) lines.push(`  ${h.line}${h.def && h.def.end > h.line ? `-${h.def.end}` : ''}: ${h.text.trim()}`);
+    const req: GateRequest = { tool: 'search', query: args.pattern, regex, wholeWord: false, scope, exclude, force: args.force ?? false, maxHits: args.max_hits, signal: ctx.signal };
+    if (regex) return hitsReply(ctx, args, await runGated(ctx.app, ctx.session.refusals, req), 'regex');
+    const question = isQuestion(args.pattern);
+    if (question) {
+      const byWords = await wordsReply(ctx, args, req, true);
+      if (byWords) return byWords;
     }
-    if (cut) lines.push(`(${cut} more hits cut to fit ${budget} tokens; narrow with scope or raise max_tokens)`);
-    if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
-    const text = lines.join('\n');
-    const trimmed = kept.length < items.length;
+    const exact = await runGated(ctx.app, ctx.session.refusals, { ...req, exact: true });
+    if (exact.items.length || !exact.decision.pass) return hitsReply(ctx, args, exact, (exact.dispatched as ExactDispatched).caseFolded ? 'ignore-case' : 'exact');
+    if (!question) {
+      const byWords = await wordsReply(ctx, args, req, false);
+      if (byWords) return byWords;
+    }
+    const where = scope.relative ? ` under ${scope.relative}` : '';
     return {
-      text,
-      ...passedGate(decision),
-      ...(trimmed ? { saving: { rawBytes: hitListBytes(items), basis: 'hits trimmed to budget' as const } } : {}),
-      structured: { status: 'ok', totalFound: items.length, returned: kept.length, cut, results: kept.map((h) => ({ file: h.file, line: h.line, kind: h.kind, score: h.score, text: h.text })) },
+      text: `no match: no line${where} holds "${args.pattern}" (in any case), and no code matches its words`,
+      structured: { status: 'ok', match: 'none', totalFound: 0, returned: 0, cut: 0, results: [] },
     };
   },
 });
+
+type SearchArgs = z.output<typeof input>;
+
+/** An answer of lines (exact, in another case, or a regex's), or the gate's refusal. */
+function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome, match: 'exact' | 'ignore-case' | 'regex'): ToolReply {
+  const { dispatched, items, decision } = outcome;
+  if (!decision.pass) return refineReply(decision.envelope, dispatched.capped && !dispatched.counts);
+  const budget = tokenBudget(ctx, args.max_tokens);
+  const cpt = ctx.app.config.estimation.charsPerToken;
+  const capped = dispatched.capped;
+  // Whole-scope counts when the scan collected only part of the lines: the total is still exact.
+  let total = items.length;
+  if (capped && dispatched.counts && !dispatched.estimate) total = [...dispatched.counts.values()].reduce((a, b) => a + b, 0);
+  const lowerBound = capped && (!dispatched.counts || dispatched.estimate !== undefined);
+  const { kept, cut, tokens } = fitToBudget(asShown(items.slice(0, args.max_hits ?? items.length)), budget, cpt);
+  const files = groupByFile(kept).length;
+  const notShown = total - kept.length;
+  const head = [
+    match === 'ignore-case' ? `no exact-case match; ${countText(kept.length, total, lowerBound)} ignoring case` : countText(kept.length, total, lowerBound),
+    files > 1 ? ` in ${files} files` : '',
+    notShown > 0 ? ` (~${tokens} tokens)` : '',
+    decision.forced ? ', forced past the gate' : '',
+    decision.openedAfterRefusals ? ', gate opened after repeated refusals' : '',
+  ].join('');
+  const lines = [head, ...hitRows(kept)];
+  if (notShown > 0) {
+    const budgetCut = kept.length < Math.min(items.length, args.max_hits ?? items.length);
+    const byMaxHits = args.max_hits !== undefined && args.max_hits < items.length;
+    const why = budgetCut ? `cut to fit ${budget} tokens; narrow with scope or raise max_tokens` : byMaxHits ? `cut by max_hits ${args.max_hits}` : 'not collected; narrow with scope or exclude';
+    lines.push(`(${notShown}${lowerBound ? '+' : ''} more hits ${why})`);
+  }
+  if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
+  const text = lines.join('\n');
+  // What `rg -n` with this pattern and scope would have printed: every line (lines not collected
+  // estimated from those that were). A refusal saves nothing; neither does an answer in words.
+  const rgBytes = Math.round((rgLineBytes(items) / Math.max(1, items.length)) * total);
+  return {
+    text,
+    ...passedGate(decision),
+    ...(match !== 'ignore-case' ? { saving: { rawBytes: rgBytes, basis: 'rg -n output' as const } } : {}),
+    structured: {
+      status: 'ok',
+      match,
+      totalFound: total,
+      ...(lowerBound ? { totalFoundIsLowerBound: true } : {}),
+      returned: kept.length,
+      cut,
+      results: kept.map((h) => ({ file: h.file, line: h.line, kind: h.kind, score: h.score, text: h.text })),
+    },
+  };
+}
+
+function countText(shown: number, total: number, lowerBound: boolean): string {
+  const all = `${total}${lowerBound ? '+' : ''}`;
+  const noun = total === 1 && !lowerBound ? 'hit' : 'hits';
+  return shown === total && !lowerBound ? `${all} ${noun}` : `${shown} of ${all} ${noun}`;
+}
+
+/** An answer by the query's words (the natural-language ranker), or undefined when nothing matches them. */
+async function wordsReply(ctx: ToolCallContext, args: SearchArgs, req: GateRequest, question: boolean): Promise<ToolReply | undefined> {
+  const limit = args.max_hits ?? WORDS_SHOWN;
+  const dispatched = await dispatchWords(ctx.app, ctx.app.graph, { query: req.query, regex: false, wholeWord: false, ignoreCase: true, scope: req.scope, exclude: req.exclude, signal: req.signal }, limit);
+  if (!dispatched.hits.length) return undefined;
+  const items = rankWords(ctx.app, req.scope.workdir, dispatched).slice(0, limit);
+  const budget = tokenBudget(ctx, args.max_tokens);
+  const { kept, cut } = fitToBudget(asShown(items), budget, ctx.app.config.estimation.charsPerToken);
+  const what = dispatched.from === 'code index' ? 'definitions' : 'lines';
+  const lead = question ? 'a question: answered by words' : `no exact match for "${req.query}"`;
+  const lines = [`${lead}; closest ${what} by words (${dispatched.terms.join(', ')}):`, ...hitRows(kept)];
+  if (cut) lines.push(`(${cut} more cut to fit ${budget} tokens)`);
+  if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
+  return {
+    text: lines.join('\n'),
+    structured: { status: 'ok', match: 'words', totalFound: items.length, returned: kept.length, cut, results: kept.map((h: ResultItem) => ({ file: h.file, line: h.line, kind: h.kind, score: h.score, text: h.text })) },
+  };
+}
