@@ -18,7 +18,7 @@
 // out (scan.excludeDirs, secret-like files, files past its size limit) are counted apart, not as misses.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { setPriority, getPriority } from 'node:os';
+import { getPriority, loadavg, setPriority } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -276,11 +276,15 @@ interface SearchResult {
   missing: number;
 }
 
+/** Why a denial's suggested call did not do the command's job. */
+type Shortfall = 'no call named' | 'refused' | 'lines missing' | 'more bytes' | 'command prints nothing';
+
 interface HookResult {
   pattern: string;
   decision: 'deny' | 'nudge' | 'pass' | 'error';
   call?: SuggestedCall;
   delivers?: boolean;
+  shortfall?: Shortfall;
   why?: string;
 }
 
@@ -346,7 +350,7 @@ async function measureHook(server: Server, root: string, s: Sample, searchReply:
   if (decision !== 'deny') return { pattern: s.pattern, decision, ...(decision === 'error' ? { why: reason.trim().slice(0, 200) } : {}) };
   const calls = suggestedCalls(reason);
   const call = calls.find((c) => c.tool === 'search') ?? calls[0];
-  if (!call) return { pattern: s.pattern, decision, delivers: false, why: `no call found in: ${reason.slice(0, 160)}` };
+  if (!call) return { pattern: s.pattern, decision, delivers: false, shortfall: 'no call named', why: `no call found in: ${reason.slice(0, 160)}` };
   // What the denied command prints; when the string is not a valid regex it prints an error, and
   // the agent's intent is the literal.
   const command = rg(root, ['-n', '--', s.pattern]);
@@ -359,12 +363,16 @@ async function measureHook(server: Server, root: string, s: Sample, searchReply:
   const j = judge(text, expected);
   if (j.reply.refused && !same) await resetRefusals(server, reset);
   const delivers = j.complete && bytesOf(text) <= printed.bytes;
-  const why = j.reply.refused
-    ? 'refused'
-    : !j.complete
-      ? `${j.missing} of ${expected.length} lines missing`
-      : `${bytesOf(text)} B > ${printed.bytes} B${command.status === 1 ? ' (rg -n prints nothing: the regex matches no line)' : ''}`;
-  return { pattern: s.pattern, decision, call, delivers, ...(delivers ? {} : { why }) };
+  if (delivers) return { pattern: s.pattern, decision, call, delivers };
+  const shortfall: Shortfall = j.reply.refused ? 'refused' : !j.complete ? 'lines missing' : command.status === 1 ? 'command prints nothing' : 'more bytes';
+  const why = {
+    'no call named': '',
+    refused: 'refused',
+    'lines missing': `${j.missing} of ${expected.length} lines missing`,
+    'more bytes': `${bytesOf(text)} B > ${printed.bytes} B`,
+    'command prints nothing': `${bytesOf(text)} B > 0 B: rg -n prints nothing (as a regex the string matches no line)`,
+  }[shortfall];
+  return { pattern: s.pattern, decision, call, delivers, shortfall, why };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,36 +392,49 @@ interface Row {
   hook: HookResult[];
 }
 
-const HEADER =
-  'corpus   mode      n  every line  first in 3  ≤1.5× rg  refused  in a range  reply B (med)  rg B (med)  ms (med)  rg ms (med)  1st call ms  entitled  hook denies  denial delivers';
-
-function formatRow(r: Row): string {
+/** One row of the table: the figures issue 20's targets name, and what they are compared with. */
+function summarize(r: Row): [string, string][] {
   const x = r.results;
   const n = x.length;
-  const complete = x.filter((s) => s.complete).length;
-  const top3 = x.filter((s) => s.firstInTop3).length;
-  const small = x.filter((s) => s.complete && s.replyBytes <= 1.5 * s.rgBytes).length;
-  const refused = x.filter((s) => s.refused).length;
-  const ranges = x.filter((s) => s.inRanges).length;
+  const count = (f: (s: SearchResult) => boolean) => x.filter(f).length;
   const denies = r.hook.filter((h) => h.decision === 'deny');
   const delivers = denies.filter((h) => h.delivers).length;
+  const shortfalls = new Map<string, number>();
+  for (const h of denies) if (h.shortfall) shortfalls.set(h.shortfall, (shortfalls.get(h.shortfall) ?? 0) + 1);
+  const med = (f: (s: SearchResult) => number) => String(Math.round(median(x.map(f))));
   return [
-    r.label.padEnd(17),
-    String(n).padStart(3),
-    pct(complete, n).padStart(11),
-    pct(top3, n).padStart(11),
-    pct(small, n).padStart(9),
-    `${refused}`.padStart(8),
-    pct(ranges, n).padStart(11),
-    String(Math.round(median(x.map((s) => s.replyBytes)))).padStart(14),
-    String(Math.round(median(x.map((s) => s.rgBytes)))).padStart(11),
-    String(Math.round(median(x.map((s) => s.ms)))).padStart(9),
-    String(Math.round(median(x.map((s) => s.rgMs)))).padStart(12),
-    String(Math.round(x[0]?.ms ?? 0)).padStart(12),
-    String(x.reduce((a, s) => a + s.entitled, 0)).padStart(9),
-    (r.hook.length ? `${denies.length}/${r.hook.length}` : '—').padStart(12),
-    (denies.length ? `${delivers}/${denies.length} (${pct(delivers, denies.length)})` : '—').padStart(16),
-  ].join(' ');
+    ['corpus, data dir', r.label],
+    ['strings', String(n)],
+    ['every line a row', pct(count((s) => s.complete), n)],
+    ['first rg hit in top 3', pct(count((s) => s.firstInTop3), n)],
+    ['complete, ≤ 1.5× rg B', pct(count((s) => s.complete && s.replyBytes <= 1.5 * s.rgBytes), n)],
+    ['refused', String(count((s) => s.refused))],
+    ['errors', String(count((s) => s.error))],
+    ['every line in a range', pct(count((s) => s.inRanges), n)],
+    ['reply B (median)', med((s) => s.replyBytes)],
+    ['rg B (median)', med((s) => s.rgBytes)],
+    ['ms (median)', med((s) => s.ms)],
+    ['rg ms (median)', med((s) => s.rgMs)],
+    ['first call ms', String(Math.round(x[0]?.ms ?? 0))],
+    ['entitled lines', String(x.reduce((a, s) => a + s.entitled, 0))],
+    ['hook denies', r.hook.length ? `${denies.length}/${r.hook.length}` : '—'],
+    ['denial delivers', denies.length ? `${delivers}/${denies.length} (${pct(delivers, denies.length)})` : '—'],
+    ['why not', [...shortfalls].map(([k, v]) => `${k} ${v}`).join(', ') || '—'],
+  ];
+}
+
+function formatTable(rows: Row[]): string {
+  const cells = rows.map(summarize);
+  const names = cells[0]?.map(([name]) => name) ?? [];
+  const widths = names.map((name, i) => Math.max(name.length, ...cells.map((c) => c[i]![1].length)));
+  const line = (values: string[]) => values.map((v, i) => (i === 0 || i === values.length - 1 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+  return [line(names), ...cells.map((c) => line(c.map(([, v]) => v)))].join('\n');
+}
+
+function formatMarkdown(rows: Row[]): string {
+  const cells = rows.map(summarize);
+  const names = cells[0]?.map(([name]) => name) ?? [];
+  return [`| ${names.join(' | ')} |`, `|${names.map(() => '---').join('|')}|`, ...cells.map((c) => `| ${c.map(([, v]) => v.trim().replace(/\s+/g, ' ')).join(' | ')} |`)].join('\n');
 }
 
 function formatFailures(label: string, results: SearchResult[], hook: HookResult[]): string[] {
@@ -450,7 +471,7 @@ const chosen = CORPORA.filter((c) => (names.length ? names.includes(c.name) : c.
 const head = execFileSync('git', ['-C', REPO, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim();
 console.log(`command: nice -n 10 node --import tsx scripts/bench-literal.ts ${chosen.map((c) => c.name).join(' ')}  (BENCH_PER_SORT=${PER_SORT} BENCH_SEED=${SEED} BENCH_MODES=${MODES.join(',')})`);
 console.log(`build: ${head}; dist/ctxgate.mjs of ${statSync(BUNDLE).mtime.toISOString()}; ${execFileSync('rg', ['--version'], { encoding: 'utf8' }).split('\n')[0]}`);
-console.log(`ripgrep view: rg ${RG_VIEW.join(' ')} -F -n -- STRING (from the corpus folder)\n`);
+console.log(`ripgrep view: rg ${RG_VIEW.join(' ')} -F -n -- STRING (from the corpus folder); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
 
 mkdirSync(WORK, { recursive: true });
 const rows: Row[] = [];
@@ -494,13 +515,14 @@ const overall = (mode: Mode) => {
   const picked = rows.filter((r) => r.label.includes(` ${mode}`));
   return { label: `all      ${mode.padEnd(7)}`, results: picked.flatMap((r) => r.results), hook: picked.flatMap((r) => r.hook) };
 };
-console.log(`\n${HEADER}`);
-for (const r of rows) console.log(formatRow(r));
-if (chosen.length > 1) for (const mode of MODES) console.log(formatRow(overall(mode)));
+const table = [...rows, ...(chosen.length > 1 ? MODES.map(overall) : [])];
+console.log(`\n${formatTable(table)}`);
 console.log('\ntargets: every line ≥ 98%, first in 3 ≥ 95%, complete and ≤ 1.5× rg bytes ≥ 90%, 0 refused, every hook denial delivers.');
 console.log('"every line": each rg -F -n line is a reply row of its own (file and line); "in a range": each lies inside a row or its block range;');
 console.log('"entitled": rg lines ctxgate may leave out (excludeDirs, secret-like, over its size limit), not counted as misses;');
 console.log('"denial delivers": the call the hook names returns every line `rg -n STRING` prints (the -F lines when that is not a valid regex), in no more bytes.');
+console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`\nas Markdown:\n${formatMarkdown(table)}`);
 if (failures.length) console.log(`\nmisses:\n${failures.join('\n')}`);
 const out = path.join(WORK, `results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(out, JSON.stringify(all, null, 1));
