@@ -277,7 +277,8 @@ interface SearchResult {
 }
 
 /** Why a denial's suggested call did not do the command's job. */
-type Shortfall = 'no call named' | 'refused' | 'lines missing' | 'more bytes' | 'command prints nothing';
+const SHORTFALLS = ['lines missing', 'refused', 'more bytes', 'command prints nothing', 'no call named'] as const;
+type Shortfall = (typeof SHORTFALLS)[number];
 
 interface HookResult {
   pattern: string;
@@ -399,8 +400,7 @@ function summarize(r: Row): [string, string][] {
   const count = (f: (s: SearchResult) => boolean) => x.filter(f).length;
   const denies = r.hook.filter((h) => h.decision === 'deny');
   const delivers = denies.filter((h) => h.delivers).length;
-  const shortfalls = new Map<string, number>();
-  for (const h of denies) if (h.shortfall) shortfalls.set(h.shortfall, (shortfalls.get(h.shortfall) ?? 0) + 1);
+  const shortfalls = SHORTFALLS.map((k) => [k, denies.filter((h) => h.shortfall === k).length] as const).filter(([, v]) => v > 0);
   const med = (f: (s: SearchResult) => number) => String(Math.round(median(x.map(f))));
   return [
     ['corpus, data dir', r.label],
@@ -419,7 +419,7 @@ function summarize(r: Row): [string, string][] {
     ['entitled lines', String(x.reduce((a, s) => a + s.entitled, 0))],
     ['hook denies', r.hook.length ? `${denies.length}/${r.hook.length}` : '—'],
     ['denial delivers', denies.length ? `${delivers}/${denies.length} (${pct(delivers, denies.length)})` : '—'],
-    ['why not', [...shortfalls].map(([k, v]) => `${k} ${v}`).join(', ') || '—'],
+    ['why not', shortfalls.map(([k, v]) => `${k} ${v}`).join(', ') || '—'],
   ];
 }
 
