@@ -20,6 +20,11 @@ function testFiles(dir) {
 const files = testFiles('test')
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
+// A filter that names no test file would leave both runners to run everything they find.
+if (filters.length && !files.length) {
+  console.error(`no test file matches ${filters.map((f) => JSON.stringify(f)).join(', ')} (test files are test/**/*.test.ts)`);
+  process.exit(1);
+}
 
 function run(label, command, args) {
   console.log(`\n=== ${label}: ${command} ${args.slice(0, 4).join(' ')}${args.length > 4 ? ' …' : ''}`);

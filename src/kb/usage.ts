@@ -9,6 +9,14 @@ import type { KbHandle } from './open.ts';
 /** What a saving was measured against. */
 export type SavingBasis = 'output kept out' | 'page kept out' | 'rg -n output' | 'block instead of file';
 
+/** What each basis compares a reply with, in words (`ctxgate stats`, the status page). */
+export const BASIS_MEANING: Record<SavingBasis, string> = {
+  'output kept out': 'the whole output of a command, listing, diff or job log, indexed or spooled instead',
+  'page kept out': 'the text of a fetched page, indexed instead',
+  'rg -n output': 'what rg -n with the same pattern, scope and exclusions would have printed',
+  'block instead of file': 'the whole file, where read answered with its outline and first part',
+};
+
 export type CallOutcome = 'ok' | 'error' | 'refused';
 
 export interface CallRecord {

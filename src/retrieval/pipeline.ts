@@ -46,9 +46,13 @@ export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, re
   const dispatchRequest = { query: req.query, regex: req.regex, wholeWord: req.wholeWord, ignoreCase: req.ignoreCase ?? false, scope: req.scope, exclude: req.exclude, definitionsOnly: req.kinds?.length === 1 && req.kinds[0] === 'definition', signal: req.signal };
   const route = req.exact ? dispatchExact : dispatch;
   let dispatched: Dispatched | ExactDispatched = await route(deps, graph, { ...dispatchRequest, refuseAt });
+  // An exact word too common to answer: what whole-word matching would yield is worth a second count
+  // (only when a refusal is likely; the same refusal bounds keep it cheap).
+  const probe = req.exact && refuseAt && !('caseFolded' in dispatched && dispatched.caseFolded) && WORD.test(req.query) && tooBroad(dispatched, refuseAt);
+  const wholeWord = probe ? await wholeWordCount(deps, req, refuseAt) : undefined;
   // A call of the same session (parallel tool calls) may have reached the deadlock cap meanwhile: the
-  // gate will open, and an answer from a sample would be the sample's hits only. Nothing awaits from
-  // here to the gate, so no other call can change the count in between.
+  // gate will open, and an answer from a sample would be the sample's hits only. Once the cap is
+  // reached, no other call can make this one refusable again but by a pass (full counts then).
   if (dispatched.sampled && !canRefuse()) dispatched = await route(deps, graph, dispatchRequest);
   const hits = req.kinds ? dispatched.hits.filter((h) => req.kinds!.includes(h.kind)) : dispatched.hits;
   const mtimes = modified(deps, req.scope.workdir, hits);
@@ -56,10 +60,6 @@ export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, re
   // Kind filters apply to the collected hits only; whole-scope counts describe every match.
   const counts = req.kinds ? undefined : dispatched.counts;
   const input = { items, counts, estimate: dispatched.estimate, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly, exact: req.exact };
-  // An exact word too common to answer: what whole-word matching would yield is worth a second count
-  // (only when the gate is about to refuse; the same refusal bounds keep it cheap).
-  const probe = req.exact && !('caseFolded' in dispatched && dispatched.caseFolded) && WORD.test(req.query) && refuseAt && !gate(input, deps.config, { refusals: 0 }).pass;
-  const wholeWord = probe ? await wholeWordCount(deps, req, refuseAt) : undefined;
   const decision = gate({ ...input, ...(wholeWord ? { wholeWord } : {}) }, deps.config, refusals);
   deps.logger.log('gate', { tool: req.tool, pass: decision.pass, reason: decision.pass ? null : decision.envelope.reason });
   return { dispatched, items, decision };
@@ -81,6 +81,14 @@ function ranked(deps: RetrievalDeps, hits: Hit[], dispatched: Pick<Dispatched, '
 /** The hits of an answer in words, ranked (not gated: the best few are shown). */
 export function rankWords(deps: RetrievalDeps, workdir: string, dispatched: WordsDispatched): ResultItem[] {
   return ranked(deps, dispatched.hits, dispatched, modified(deps, workdir, dispatched.hits));
+}
+
+/** Whether the scan found more matching files or hits than the gate allows (a refusal is likely). */
+function tooBroad(d: Dispatched, limits: { files: number; hits: number }): boolean {
+  if (d.sampled) return true;
+  const perFile = d.counts ?? new Map(d.hits.map((h) => [h.file, 0]));
+  const hits = d.counts ? [...d.counts.values()].reduce((a, b) => a + b, 0) : d.hits.length;
+  return perFile.size > limits.files || hits > limits.hits;
 }
 
 /** A word whole-word matching can narrow (`\b` sees only letters, digits and underscores). */

@@ -40,9 +40,12 @@ export interface WordsDispatched extends Dispatched {
   from: 'code index' | 'lines';
 }
 
-/** A word's stem, never shorter than three letters (the words themselves are at least two). */
+/**
+ * What every form of a word starts with: its stem without a final i or e, which the stemmer writes
+ * for y and drops elsewhere (retries and retry → retr, scheduled → schedul); never under three letters.
+ */
 function stemOf(word: string): string {
-  const stem = stemmer(word);
+  const stem = stemmer(word).replace(/[ie]$/, '');
   return stem.length >= 3 && word.startsWith(stem) ? stem : word;
 }
 

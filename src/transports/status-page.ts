@@ -2,6 +2,7 @@
 // chart; no external assets), readable without script and on a narrow window. The script swaps in
 // the freshly rendered body that /status/events sends, so the page and its updates share one renderer.
 import type { StatusSnapshot } from '../app/status.ts';
+import { BASIS_MEANING } from '../kb/usage.ts';
 import { secretInText } from '../security/secret-text.ts';
 import { formatBytes, tokens } from '../tools/context/usage-printer.ts';
 import { describeTextIndex } from '../tools/gate/text-index-printer.ts';
@@ -71,7 +72,7 @@ export function renderStatusBody(s: StatusSnapshot): string {
 <p class="big"><strong>${tokens(p.savedBytes, cpt)}</strong> kept out of replies (${formatBytes(p.savedBytes)}) over ${p.calls} calls in this project; this server: ${tokens(s.usage.server.savedBytes, cpt)} over ${s.usage.server.calls} calls.</p>
 <p class="note">A call counts only what the agent would otherwise have received: an output or page kept out, hits trimmed to a budget, a block instead of a whole file. Indexing saves nothing by itself.</p>
 ${chart(s)}
-${table('Savings by what they were compared with', ['kind', 'calls', 'would have sent', 'sent', 'saved'], p.byBasis.map((b) => [escapeHtml(b.basis), String(b.calls), formatBytes(b.rawBytes), formatBytes(b.replyBytes), tokens(b.savedBytes, cpt)]), 'Nothing saved yet.')}
+${table('Savings by what they were compared with', ['kind', 'compared with', 'calls', 'would have sent', 'sent', 'saved'], p.byBasis.map((b) => [escapeHtml(b.basis), escapeHtml(BASIS_MEANING[b.basis] ?? ''), String(b.calls), formatBytes(b.rawBytes), formatBytes(b.replyBytes), tokens(b.savedBytes, cpt)]), 'Nothing saved yet.')}
 ${table('Calls by tool', ['tool', 'calls', 'refused', 'errors', 'median latency', 'reply bytes', 'saved'], p.byTool.map((t) => [escapeHtml(t.tool), String(t.calls), String(t.refusals), String(t.errors), duration(t.p50Ms), formatBytes(t.replyBytes), tokens(t.savedBytes, cpt)]), 'No tool calls yet.')}
 </section>`;
   const g = s.gate;

@@ -1,6 +1,6 @@
 // The savings and usage figures as people and models read them (ctx_kb stats, `ctxgate stats`). Every
 // saving names what it was compared with; indexing alone never counts.
-import type { UsageTotals } from '../../kb/usage.ts';
+import { BASIS_MEANING, type SavingBasis, type UsageTotals } from '../../kb/usage.ts';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -23,7 +23,8 @@ export function formatUsage(project: UsageTotals, server: UsageTotals, charsPerT
     `saved ${tokens(project.savedBytes, charsPerToken)} (${formatBytes(project.savedBytes)}) over ${calls(project.calls)} in this project; this server: ${tokens(server.savedBytes, charsPerToken)} over ${calls(server.calls)}`,
   ];
   for (const b of project.byBasis) {
-    lines.push(`  ${b.basis}: ${b.calls} call${b.calls === 1 ? '' : 's'}, ${formatBytes(b.rawBytes)} → ${formatBytes(b.replyBytes)} in replies`);
+    const meaning = BASIS_MEANING[b.basis as SavingBasis];
+    lines.push(`  ${b.basis}${meaning ? ` (compared with ${meaning})` : ''}: ${b.calls} call${b.calls === 1 ? '' : 's'}, ${formatBytes(b.rawBytes)} → ${formatBytes(b.replyBytes)} in replies`);
   }
   lines.push(
     `by tool: ${project.byTool

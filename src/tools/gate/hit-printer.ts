@@ -28,6 +28,16 @@ export function rowText(text: string, matchIndex: number): string {
   return `${start > 0 ? '…' : ''}${trimmed.slice(start, end)}${end < trimmed.length ? '…' : ''} [line of ${trimmed.length} chars, columns ${lead + start + 1}-${lead + Math.min(end, trimmed.length)} shown]`;
 }
 
+/**
+ * Lines of an exact or regex answer in the order rg would print them (by path, then line), except
+ * that the files holding a definition come first: the floor an agent knows from rg, with the
+ * definition on top. Which lines are kept is the ranking's business; this is only their order.
+ */
+export function inGrepOrder<T extends { file: string; line: number; kind: string }>(items: readonly T[]): T[] {
+  const defines = new Set(items.filter((h) => h.kind === 'definition').map((h) => h.file));
+  return [...items].sort((a, b) => Number(defines.has(b.file)) - Number(defines.has(a.file)) || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+}
+
 /** Hits with the text their rows show (trimmed, long lines cut around the match): what the budget is spent on. */
 export function asShown<T extends { text: string; matchIndex: number }>(items: readonly T[]): T[] {
   return items.map((h) => ({ ...h, text: rowText(h.text, h.matchIndex) }));

@@ -14,9 +14,7 @@ import { compileRegex } from '../../text/linear-regex.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { skippedNote } from '../skipped-note.ts';
 import { passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
-import { asShown, groupByFile, hitRows, rgLineBytes } from './hit-printer.ts';
-
-export { groupByFile };
+import { asShown, groupByFile, hitRows, inGrepOrder, rgLineBytes } from './hit-printer.ts';
 
 /** The longest pattern search takes (characters). */
 export const PATTERN_MAX = 500;
@@ -113,7 +111,7 @@ function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome,
     decision.forced ? ', forced past the gate' : '',
     decision.openedAfterRefusals ? ', gate opened after repeated refusals' : '',
   ].join('');
-  const lines = [head, ...hitRows(kept)];
+  const lines = [head, ...hitRows(inGrepOrder(kept))];
   if (notShown > 0) {
     const budgetCut = kept.length < Math.min(items.length, args.max_hits ?? items.length);
     const byMaxHits = args.max_hits !== undefined && args.max_hits < items.length;

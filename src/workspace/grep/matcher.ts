@@ -8,7 +8,7 @@ import { clipLine, type GrepFile, type GrepLine, type GrepQuery, matchLine } fro
 // ripgrep's --word-regexp: no letter, digit or underscore (any script) right before or after.
 const WORD_CHARS = '\\p{L}\\p{N}_';
 /** Longest line whose match position is worked out: locating is slower than testing. */
-const LOCATE_MAX_CHARS = 20_000;
+const LOCATE_MAX_CHARS = 1_000_000;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 export function compilePattern(query: GrepQuery): LinearRegex {
@@ -119,7 +119,7 @@ export function matchLinesOf(bytes: Uint8Array, relPath: string, matcher: Matche
     const end = nl < 0 ? buf.length : nl;
     const text = lineText(buf, start, end);
     // A plain literal: finding it is the match, and its first place in the line is where it starts.
-    if (literal !== undefined) lines.push(matchLine(lineNo, text, text.length <= LOCATE_MAX_CHARS ? text.indexOf(literal) : undefined));
+    if (literal !== undefined) lines.push(matchLine(lineNo, text, text.indexOf(literal)));
     else if (regex.test(text)) lines.push(matchLine(lineNo, text, text.length <= LOCATE_MAX_CHARS ? regex.indexIn(text) : undefined));
     if (nl < 0) break;
     at = buf.indexOf(needle, nl + 1);

@@ -52,12 +52,27 @@ export const MAX_LINE_CHARS = 300;
 /** Files larger than this are not searched by either engine. */
 export const MAX_SEARCH_FILE_BYTES = 10 * 1024 * 1024;
 
-/** A match line as both engines report it; `at` is kept only when it falls inside the clipped text. */
+/**
+ * A match line as both engines report it. A long line is clipped: to its start, or — when the match
+ * lies past that — to a window around the match, so the row shows what matched (issue 20); `at` is
+ * kept only when it falls inside the text kept.
+ */
 export function matchLine(line: number, text: string, at: number | undefined): GrepLine {
-  const clipped = clipLine(text);
-  const inside = at !== undefined && at >= 0 && at < Math.min(clipped.length, MAX_LINE_CHARS);
-  return inside ? { line, text: clipped, match: true, at } : { line, text: clipped, match: true };
+  const t = text.endsWith('\r') ? text.slice(0, -1) : text;
+  const known = at !== undefined && at >= 0 && at < t.length;
+  if (t.length <= MAX_LINE_CHARS || !known || at < MAX_LINE_CHARS - WINDOW_LEAD) {
+    const clipped = clipLine(t);
+    return known && at < Math.min(clipped.length, MAX_LINE_CHARS) ? { line, text: clipped, match: true, at } : { line, text: clipped, match: true };
+  }
+  let start = at - WINDOW_LEAD;
+  // Never cut a surrogate pair in two.
+  if (start > 0 && /[\udc00-\udfff]/.test(t[start]!)) start--;
+  const end = start + MAX_LINE_CHARS;
+  return { line, text: `…${t.slice(start, end)}${end < t.length ? '…' : ''}`, match: true, at: at - start + 1 };
 }
+
+/** How much of a long line is shown before a match far into it. */
+const WINDOW_LEAD = 100;
 
 export function clipLine(text: string): string {
   const t = text.endsWith('\r') ? text.slice(0, -1) : text;
