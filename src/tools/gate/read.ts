@@ -197,7 +197,7 @@ function restMarker(rel: string, cut: Cut | undefined, nextLine: number, end: nu
   if (cut) {
     const rest = cut.askedTo - cut.shownTo;
     const next = `${rel}:${cut.line}:${cut.shownTo + 1}-${Math.min(cut.askedTo, cut.shownTo + Math.max(1, cut.shown))}`;
-    parts.push(`… ${rest} more chars of line ${cut.line} (${cut.length} chars long) cut here: read ${next}`);
+    parts.push(`… ${rest} more chars of line ${cut.line} (${cut.length} chars long)${cut.askedTo < cut.length ? ' in the range asked' : ''}: read ${next}`);
   }
   if (nextLine <= end) parts.push(`${cut ? 'then' : '… continues to'} line ${end}: read ${rel}:${nextLine}-${end}`);
   return parts.length ? `\n(${parts.join('; ')})` : '';
@@ -241,7 +241,9 @@ function render(rel: string, win: LineWindow, range: LineRange, maxChars: number
   const inLine = cut ?? (columns && first ? { line: first.line, shownTo: first.from - 1 + (out[0]?.length ?? 0) } : undefined);
   const from = first?.from ?? 1;
   const head = inLine ? `${rel}:${inLine.line}:${from}-${inLine.shownTo}` : `${rel}:${range.start}-${last}`;
-  const text = `${head}\n${out.join('\n')}${restMarker(rel, cut, last + 1, range.end)}`;
+  // All of a column range asked for was shown, and the line goes on: say where the rest of it is.
+  const beyond = !cut && inLine && first && inLine.shownTo < first.length ? { line: first.line, shownTo: inLine.shownTo, askedTo: first.length, length: first.length, shown: out[0]?.length ?? 0 } : undefined;
+  const text = `${head}\n${out.join('\n')}${restMarker(rel, cut ?? beyond, last + 1, range.end)}`;
   return { text, shown: { start: range.start, end: last }, more: cut !== undefined || last < range.end, ...(cut ? { cut } : {}) };
 }
 
@@ -297,7 +299,7 @@ export const read = defineTool({
           used += entry.length + 1;
         }
         if (shownItems.length < items.length) shownItems.push(`… ${items.length - shownItems.length} more definitions (read a range to see them)`);
-        outlineText = shownItems.join('\n');
+        outlineText = shownItems.length ? shownItems.join('\n') : '(no definitions found)';
       }
       const win = await windowOf(ctx, file, source, { start: 1, end: Number.MAX_SAFE_INTEGER, fromColumn: 1, maxChars });
       const total = win.total;
