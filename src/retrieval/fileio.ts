@@ -265,12 +265,17 @@ function findIndex(text: string, needle: string, ignoreCase: boolean): number {
 
 /** A file's lines, for block expansion and reads; a secret-like file is refused, whatever led to it. */
 export async function readLines(fs: Pick<RuntimeFs, 'readTextFile' | 'realpathSync' | 'statSync'>, workdirs: Workdirs, abs: string): Promise<string[]> {
-  const workdir = workdirs.dirs.find((d) => isInside(d, abs));
-  const shown = workdir ? path.relative(workdir, abs).split(path.sep).join('/') : abs;
-  const secret = judgeSecretPath(fs, workdirs, shown, abs);
-  if (secret) throw secretRefusal(shown, secret, 'read');
+  refuseSecretFile(fs, workdirs, abs);
   const text = await fs.readTextFile(abs);
   const lines = text.split(/\r?\n/);
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines;
+}
+
+/** Throws the secret-file refusal when `abs` is secret-like, whatever led to it. */
+export function refuseSecretFile(fs: Pick<RuntimeFs, 'realpathSync' | 'statSync'>, workdirs: Workdirs, abs: string): void {
+  const workdir = workdirs.dirs.find((d) => isInside(d, abs));
+  const shown = workdir ? path.relative(workdir, abs).split(path.sep).join('/') : abs;
+  const secret = judgeSecretPath(fs, workdirs, shown, abs);
+  if (secret) throw secretRefusal(shown, secret, 'read');
 }
