@@ -44,7 +44,7 @@ describe('ctxgate command line', () => {
     const text = runCli(['stats', '--project-root', project], { env });
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /^ctxgate stats — /);
-    assert.match(text.stdout, /output kept out: 1 call, /);
+    assert.match(text.stdout, /output kept out \(compared with the whole output of a command, listing, diff or job log, indexed or spooled instead\): 1 call, /);
     assert.match(text.stdout, /ctx_run execute +ok/);
     const json = JSON.parse(runCli(['stats', '--json', '--project-root', project], { env }).stdout);
     assert.ok(json.usage.project.savedBytes > 100_000, JSON.stringify(json.usage.project));
