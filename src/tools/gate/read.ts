@@ -171,7 +171,7 @@ export const read = defineTool({
     const expand = args.expand ?? true;
     const asFile = tryFile(ctx, args.target.trim());
     let located: Located;
-    if (asFile) located = { file: asFile.file, lines: await readLines(ctx.app.runtime.fs, ctx.app.workdirs, asFile.file.real), range: asFile.range };
+    if (asFile) located = { file: asFile.file, lines: await readLines(ctx.app.runtime.fs, ctx.app.workdirs, asFile.file.real, asFile.file.relative), range: asFile.range };
     else located = await locateSymbol(ctx, args.target.trim());
     const { file, lines } = located;
     const total = lines.length;
