@@ -71,8 +71,11 @@ export function secretExclusions(changed: string[][], place: DiffPlace): SecretE
     const judged = paths.map((p) => {
       const abs = path.join(place.root, p);
       const relative = path.relative(place.workdir, abs).split(path.sep).join('/');
-      return { p, relative, match: judgeSecretPath(place.fs, workdirs, relative, abs) ?? judgeOpenedPath(place, relative, abs) };
+      return { p, relative, abs, match: judgeSecretPath(place.fs, workdirs, relative, abs) };
     });
+    // Names first: a rename's other side is left out for the rename; the opened file (identity, key
+    // content) decides only when no name does.
+    if (!judged.some((j) => j.match)) for (const j of judged) j.match = judgeOpenedPath(place, j.relative, j.abs);
     const secret = judged.find((j) => j.match);
     if (!secret) continue;
     for (const j of judged) {
