@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { expandBlock, type LineRange, outline } from '../../retrieval/block.ts';
-import { readLines, refuseSecretFile } from '../../retrieval/fileio.ts';
+import { readLines } from '../../retrieval/fileio.ts';
+import { judgeStreamed } from '../../security/secret-read.ts';
 import { type LineWindow, readLineWindow, type WindowRequest, windowOfLines } from '../../retrieval/line-window.ts';
 import { leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import { rankHits } from '../../retrieval/ranking.ts';
@@ -172,8 +173,8 @@ async function definitionRange(ctx: ToolCallContext, file: SafePath, asked: Line
 async function openSource(ctx: ToolCallContext, file: SafePath): Promise<Source> {
   const fs = ctx.app.runtime.fs;
   const size = fs.statSync(file.real)?.size ?? 0;
-  if (size <= WHOLE_FILE_MAX_BYTES) return { lines: await readLines(fs, ctx.app.workdirs, file.real), size };
-  refuseSecretFile(fs, ctx.app.workdirs, file.real);
+  if (size <= WHOLE_FILE_MAX_BYTES) return { lines: await readLines(fs, ctx.app.workdirs, file.real, file.relative), size };
+  await judgeStreamed(fs, ctx.app.workdirs, file.real, 'read', file.relative);
   return { size };
 }
 
