@@ -5,6 +5,7 @@
 // catalogue changes (a counter every writer bumps, so other processes' writes are seen too).
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Database } from '../storage/database.ts';
+import { provesUnchanged, TAKEN_COLUMNS, type TakenStat } from './file-identity.ts';
 import { intersect, union } from './postings.ts';
 import { type Plan, planQuery } from './query-plan.ts';
 import { bucketRowId } from './schema.ts';
@@ -250,7 +251,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
     return run(plan);
   }
 
-  /** Forgets touched files the index has taken since (their row's stat is the file's stat now). */
+  /** Forgets touched files the index has taken since (their row's stat proves the file is that version). */
   async function settleDirty(db: Database, state: Live): Promise<void> {
     if (!dirty.size || dirty.size > MAX_DIRTY_CHECKS) return;
     for (const p of [...dirty.keys()]) {
@@ -261,8 +262,8 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
         continue;
       }
       if (state.isPending[i] || !st?.isFile) continue;
-      const row = db.get<{ size: number; mtime_ms: number }>('SELECT size, mtime_ms FROM code_files WHERE path = ?', [p]);
-      if (row && row.size === st.size && row.mtime_ms === st.mtimeMs) dirty.delete(p);
+      const row = db.get<TakenStat>(`SELECT ${TAKEN_COLUMNS} FROM code_files WHERE path = ?`, [p]);
+      if (row && provesUnchanged(row, st)) dirty.delete(p);
     }
   }
 
