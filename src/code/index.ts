@@ -16,7 +16,9 @@ import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Database } from '../storage/database.ts';
 import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
+import { catalogue } from './catalogue.ts';
 import type { Grammars } from './grammars.ts';
+import { type IndexOnDisk, indexOnDisk } from './index-disk.ts';
 import { freshFiles } from './index-fresh.ts';
 import { CATALOGUE_SYNCED_AT, runPass } from './index-pass.ts';
 import { reconcile } from './index-reconcile.ts';
@@ -26,6 +28,7 @@ import { CodeStore } from './store.ts';
 
 // The state type is part of the status this module answers; the version, of what it stores.
 export { type CodeIndexState, PARSER_VERSION } from './index-shared.ts';
+export { describeIndexOnDisk, type IndexOnDisk } from './index-disk.ts';
 
 /** A refresh pass runs at most this often on use. */
 const REFRESH_EVERY_MS = 30_000;
@@ -76,6 +79,10 @@ export interface CodeIndex {
   filesNaming(name: string): Promise<readonly string[] | undefined>;
   /** A full refresh pass, awaited (tests, benchmarks, the first build). */
   refresh(): Promise<void>;
+  /** What the index on disk holds (any process's build); undefined when its database cannot be opened. */
+  onDisk(): Promise<IndexOnDisk | undefined>;
+  /** How many files the catalogue's listing finds, counted no further than `limit` + 1 (the project's size at a glance). */
+  filesUpTo(limit: number): Promise<number>;
   /** Stops a running pass at its next file and closes the database. */
   close(): Promise<void>;
   /** The trigram text index over the same catalogue, refreshed by the same pass. */
@@ -310,6 +317,15 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       firstPassTimer = undefined;
       if (running) await running;
       await startPass(s);
+    },
+    async onDisk() {
+      const s = await open();
+      return s ? indexOnDisk(s) : undefined;
+    },
+    async filesUpTo(limit) {
+      let n = 0;
+      for await (const _ of catalogue(deps.fs, deps.workdirs, shared.listing)) if (++n > limit || shared.closed) break;
+      return n;
     },
     async close() {
       shared.closed = true;
