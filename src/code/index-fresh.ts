@@ -2,7 +2,7 @@
 // names the files it saw change), and any touched since both stages took them is taken again before
 // the answer is given — its catalogue row and text first, in one small segment, then its parse.
 import * as path from 'node:path';
-import { provesUnchanged } from '../textindex/file-identity.ts';
+import { mayDiffer } from '../textindex/file-identity.ts';
 import { type CatalogueEntry, createCatalogueJudge, entryOf } from './catalogue.ts';
 import { textWork } from './catalogue-sync.ts';
 import { prepareFile, writeBatch } from './index-parse.ts';
@@ -52,7 +52,7 @@ async function needingWork(shared: IndexShared, s: CodeStore, list: readonly str
     const st = stats[i];
     const row = rows[i];
     if (!st?.isFile) return row !== undefined;
-    return !row || !provesUnchanged(row, st) || row.text_of !== row.version || row.parsed_of !== row.version || row.parser !== PARSER_VERSION;
+    return !row || mayDiffer(row, st) || row.text_of !== row.version || row.parsed_of !== row.version || row.parser !== PARSER_VERSION;
   });
 }
 
@@ -82,7 +82,7 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
         continue;
       }
       added.push(entry);
-    } else if (!provesUnchanged(row, st)) {
+    } else if (mayDiffer(row, st)) {
       changed.push(row.id);
       before.set(rel, row.version);
     } else if (row.text_of === row.version) continue;

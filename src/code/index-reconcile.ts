@@ -5,7 +5,7 @@
 // fraction of listing the project again. The files changed, gone or new are taken (text, then parse)
 // before the answer; the full listing still runs later, in the background.
 import * as path from 'node:path';
-import { provesUnchanged, RACY_MS } from '../textindex/file-identity.ts';
+import { mayDiffer, RACY_MS } from '../textindex/file-identity.ts';
 import { createCatalogueFolderJudge, walked } from './catalogue.ts';
 import { freshFiles } from './index-fresh.ts';
 import { type IndexShared, yieldToLoop } from './index-shared.ts';
@@ -42,7 +42,7 @@ export async function reconcile(shared: IndexShared, s: CodeStore, listedFrom: n
     for (let dir = path.posix.dirname(row.path); dir !== '.' && !folders.has(dir); dir = path.posix.dirname(dir)) folders.add(dir);
     // The catalogue takes regular files only: a file replaced by a symlink or a folder is gone.
     const st = fs.lstatSync(path.join(root, row.path));
-    if (!st?.isFile || st.isSymbolicLink || !provesUnchanged(row, st)) changes.push(row.path);
+    if (!st?.isFile || st.isSymbolicLink || mayDiffer(row, st)) changes.push(row.path);
     if (++checked % STATS_PER_TURN === 0) {
       if (shared.closed) return { checked, changes, trusted: false };
       await yieldToLoop();

@@ -107,8 +107,8 @@ export class CodeStore {
   }
 
   /** What the catalogue's diff compares: every file's stat and whether the text stage took it. */
-  catalogueRows(): Pick<FileRow, 'id' | 'path' | 'size' | 'mtime_ms' | 'ctime_ms' | 'ino' | 'taken_at' | 'text_of'>[] {
-    return this.rows('SELECT id, path, size, mtime_ms, ctime_ms, ino, taken_at, text_of FROM code_files');
+  catalogueRows(): Pick<FileRow, 'id' | 'path' | 'size' | 'mtime_ms' | 'ctime_ms' | 'ino' | 'taken_at' | 'hash' | 'text_of'>[] {
+    return this.rows('SELECT id, path, size, mtime_ms, ctime_ms, ino, taken_at, hash, text_of FROM code_files');
   }
 
   /** Files the text stage has not taken in their current version. */

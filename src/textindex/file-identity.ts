@@ -27,5 +27,14 @@ export function provesUnchanged(row: TakenStat, st: Pick<FileStat, 'size' | 'mti
   return Math.max(st.mtimeMs, st.ctimeMs) < row.taken_at - RACY_MS;
 }
 
+/**
+ * Whether the file may differ from the version the row knows. A row the text stage never read, or
+ * read before identities were recorded (schema 3 and older), knows only the size and mtime.
+ */
+export function mayDiffer(row: TakenStat & { hash: string }, st: Pick<FileStat, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>): boolean {
+  if (row.hash === '' || row.taken_at === 0) return row.size !== st.size || row.mtime_ms !== st.mtimeMs;
+  return !provesUnchanged(row, st);
+}
+
 /** The columns that hold a TakenStat (schema version 4). */
 export const TAKEN_COLUMNS = 'size, mtime_ms, ctime_ms, ino, taken_at';
