@@ -8,6 +8,9 @@ export interface FileStat {
   size: number;
   mode: number;
   mtimeMs: number;
+  /** When the inode last changed (a write, a chmod, a utimes): no caller can set it back. */
+  ctimeMs: number;
+  ino: number;
   isFile: boolean;
   isDirectory: boolean;
   isSymbolicLink: boolean;
