@@ -9,8 +9,6 @@ function toStat(s: fs.Stats): FileStat {
     size: s.size,
     mode: s.mode,
     mtimeMs: s.mtimeMs,
-    ctimeMs: s.ctimeMs,
-    ino: s.ino,
     isFile: s.isFile(),
     isDirectory: s.isDirectory(),
     isSymbolicLink: s.isSymbolicLink(),

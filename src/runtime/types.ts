@@ -8,9 +8,6 @@ export interface FileStat {
   size: number;
   mode: number;
   mtimeMs: number;
-  /** When the inode last changed (a write, a chmod, a utimes): no caller can set it back. */
-  ctimeMs: number;
-  ino: number;
   isFile: boolean;
   isDirectory: boolean;
   isSymbolicLink: boolean;
@@ -19,7 +16,7 @@ export interface FileStat {
   ino: number;
   /** Names the inode has; more than one means hard links. */
   nlink: number;
-  /** Last change of the inode (a new hard link changes it). */
+  /** When the inode last changed (a write, a chmod, a utimes, a new hard link): no caller can set it back. */
   ctimeMs: number;
 }
 
