@@ -1,21 +1,41 @@
 // What the status page and `ctxgate stats` show, gathered in one place: savings and calls from the
 // usage rows (every process on the project), the gate's decisions, background jobs of this server,
-// the knowledge base, and how the code is searched.
+// the knowledge base, how the code is searched, the calls being answered and the MCP sessions open.
 import { describeIndexOnDisk, type IndexOnDisk } from '../code/index.ts';
 import type { JobInfo } from '../exec/jobs.ts';
 import { gateDecisions, type GateDecisions, type RecentCall, recentCalls, savingsSeries, type UsageTotals, usageTotals } from '../kb/usage.ts';
 import { databaseBytes } from '../kb/open.ts';
 import type { KbStats } from '../kb/store.ts';
 import type { TextIndexStatus } from '../textindex/types.ts';
+import type { CallInFlight } from '../time/foreground.ts';
 import { VERSION } from '../version.ts';
 import type { AppContext } from './context.ts';
+
+/** An MCP session of the HTTP server, as the status page shows it. */
+export interface SessionView {
+  /** The start of its id (enough to tell sessions apart, of no use to anyone who would take it over). */
+  id: string;
+  /** The client's name and version as it gave them at initialize ('' before it did). */
+  client: string;
+  openedAt: number;
+  lastSeenAt: number;
+  /** active: a request in flight or a stream open; idle: nothing open; unused: initialized only; gone: the client hung up. */
+  state: 'active' | 'idle' | 'unused' | 'gone';
+  /** Requests in flight plus streams open. */
+  open: number;
+  /** When it closes unless the client comes back (none while active). */
+  endsAt?: number;
+}
 
 export interface StatusSnapshot {
   at: number;
   version: string;
   projectRoot: string;
   startedAt: number;
-  sessionsOpen: number;
+  /** The MCP sessions open on this server (an HTTP server's; none for stdio or `ctxgate stats`), the oldest first. */
+  sessions: SessionView[];
+  /** This server's tool calls being answered now, the oldest first. */
+  inFlight: CallInFlight[];
   usage: { project: UsageTotals; server: UsageTotals };
   /** Saved bytes per bucket over the charted span, oldest first (empty buckets included). */
   series: { at: number; savedBytes: number; calls: number }[];
@@ -36,13 +56,13 @@ export interface StatusSnapshot {
 const SERIES_BUCKETS = 24;
 
 export interface StatusOptions {
-  sessionsOpen: number;
+  sessions: SessionView[];
   startedAt: number;
   now?: number;
   recentLimit?: number;
 }
 
-export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs' | 'projectRoot' | 'runtime' | 'config' | 'processSessionId' | 'code' | 'textIndex'>, options: StatusOptions): Promise<StatusSnapshot> {
+export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs' | 'projectRoot' | 'runtime' | 'config' | 'processSessionId' | 'code' | 'textIndex' | 'foreground'>, options: StatusOptions): Promise<StatusSnapshot> {
   const now = options.now ?? Date.now();
   await app.usage.flush();
   const empty: UsageTotals = { calls: 0, errors: 0, refusals: 0, replyBytes: 0, savedBytes: 0, byBasis: [], byTool: [] };
@@ -79,7 +99,8 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
     version: VERSION,
     projectRoot: app.projectRoot,
     startedAt: options.startedAt,
-    sessionsOpen: options.sessionsOpen,
+    sessions: options.sessions,
+    inFlight: app.foreground.inFlight(),
     usage,
     series,
     bucketMs,

@@ -81,7 +81,7 @@ export async function runCli(runtime: Runtime): Promise<number> {
         return 0;
       }
       case 'stats': {
-        const snapshot = await collectStatus(ctx, { sessionsOpen: 0, startedAt: Date.now() });
+        const snapshot = await collectStatus(ctx, { sessions: [], startedAt: Date.now() });
         await printOut(runtime, command.json ? JSON.stringify(snapshot, null, 2) : formatStatsReport(snapshot));
         await ctx.lifecycle.shutdown('stats done');
         return 0;

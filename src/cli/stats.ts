@@ -28,6 +28,7 @@ export function formatStatsReport(s: StatusSnapshot): string {
       const what = printable(c.action ? `${c.tool} ${c.action}` : c.tool);
       const outcome = printable(c.detail ? `${c.outcome} (${c.detail})` : c.outcome);
       lines.push(`  ${time(c.at)}  ${what.padEnd(20)} ${outcome.padEnd(18)} ${String(c.durationMs).padStart(6)} ms  reply ${formatBytes(c.replyBytes)}${c.savedBytes ? `, saved ${formatBytes(c.savedBytes)}` : ''}`);
+      if (c.args) lines.push(`      ${printable(c.args)}`);
     }
   }
   if ('error' in s.kb) lines.push(`knowledge base: cannot be read now (${s.kb.error})`);

@@ -1,7 +1,7 @@
 // The knowledge base's tables. Text is stored once (chunks): the Porter index is an external-content
 // table over it, the trigram index is contentless, so indexing writes each byte of text once.
 import type { Migration } from '../storage/database.ts';
-import { USAGE_MIGRATION_SQL } from './usage.ts';
+import { USAGE_ARGS_MIGRATION_SQL, USAGE_MIGRATION_SQL } from './usage.ts';
 
 export const KB_MIGRATIONS: readonly Migration[] = [
   {
@@ -52,5 +52,10 @@ export const KB_MIGRATIONS: readonly Migration[] = [
     sql: `${USAGE_MIGRATION_SQL}
       DROP TABLE counters;
     `,
+  },
+  {
+    version: 3,
+    description: "each call's arguments in one short, redacted line (the status page's recent calls)",
+    sql: USAGE_ARGS_MIGRATION_SQL,
   },
 ];

@@ -25,6 +25,8 @@ export interface CallRecord {
   clientSession: string;
   tool: string;
   action?: string;
+  /** The arguments in one short, redacted line (logging/arg-summary.ts). */
+  args?: string;
   outcome: CallOutcome;
   /** Refusal reason, error code, or 'followed' for a gated answer that came right after a refusal. */
   detail?: string;
@@ -57,6 +59,9 @@ export const USAGE_MIGRATION_SQL = `
   CREATE INDEX calls_at ON calls(at);
 `;
 
+/** Each call's arguments in one short, redacted line, so calls of one tool can be told apart. */
+export const USAGE_ARGS_MIGRATION_SQL = 'ALTER TABLE calls ADD COLUMN args TEXT;';
+
 export function savedBytes(record: Pick<CallRecord, 'rawBytes' | 'replyBytes' | 'basis'>): number {
   return record.basis && record.rawBytes !== undefined ? Math.max(0, record.rawBytes - record.replyBytes) : 0;
 }
@@ -67,8 +72,8 @@ export async function writeCalls(db: Database, records: readonly CallRecord[], n
   await db.writeTransaction(() => {
     for (const r of records) {
       db.run(
-        'INSERT INTO calls (at, process_session, client_session, tool, action, outcome, detail, duration_ms, reply_bytes, raw_bytes, saved_bytes, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [r.at, r.processSession, r.clientSession, r.tool, r.action ?? null, r.outcome, r.detail ?? null, Math.round(r.durationMs), r.replyBytes, r.rawBytes ?? null, savedBytes(r), r.basis ?? null],
+        'INSERT INTO calls (at, process_session, client_session, tool, action, args, outcome, detail, duration_ms, reply_bytes, raw_bytes, saved_bytes, basis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [r.at, r.processSession, r.clientSession, r.tool, r.action ?? null, r.args ?? null, r.outcome, r.detail ?? null, Math.round(r.durationMs), r.replyBytes, r.rawBytes ?? null, savedBytes(r), r.basis ?? null],
       );
     }
     db.run('DELETE FROM calls WHERE at < ?', [now - USAGE_RETENTION_MS]);
@@ -167,6 +172,8 @@ export interface RecentCall {
   at: number;
   tool: string;
   action: string | null;
+  /** The arguments in one short, redacted line ('' for calls recorded before they were kept). */
+  args: string;
   outcome: CallOutcome;
   detail: string | null;
   durationMs: number;
@@ -175,10 +182,11 @@ export interface RecentCall {
 }
 
 export function recentCalls(db: Database, limit: number): RecentCall[] {
-  return db.all('SELECT at, tool, action, outcome, detail, duration_ms, reply_bytes, saved_bytes FROM calls ORDER BY id DESC LIMIT ?', [limit]).map((r) => ({
+  return db.all('SELECT at, tool, action, args, outcome, detail, duration_ms, reply_bytes, saved_bytes FROM calls ORDER BY id DESC LIMIT ?', [limit]).map((r) => ({
     at: Number(r.at),
     tool: String(r.tool),
     action: r.action === null ? null : String(r.action),
+    args: r.args === null ? '' : String(r.args),
     outcome: String(r.outcome) as CallOutcome,
     detail: r.detail === null ? null : String(r.detail),
     durationMs: Number(r.duration_ms),

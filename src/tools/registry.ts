@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { SavingBasis } from '../kb/usage.ts';
+import { summarizeArgs } from '../logging/arg-summary.ts';
 import { redactArgs } from '../logging/logger.ts';
 import type { AppContext, ClientSession } from '../app/context.ts';
 
@@ -153,7 +154,9 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
     async call(name, args, ctx) {
       const { logger } = ctx.app;
       const started = Date.now();
-      const ended = ctx.app.foreground.begin();
+      const action = actionOf(args);
+      const summary = summarizeArgs(args ?? {});
+      const ended = ctx.app.foreground.begin({ tool: name, ...(action ? { action } : {}), args: summary, session: ctx.session.id });
       logger.log('tool_call', { tool: name, session: ctx.session.id, args: redactArgs(args ?? {}) });
       try {
         const tool = byName.get(name);
@@ -177,11 +180,11 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
           chars: reply.text.length,
           estTokens: Math.ceil(reply.text.length / ctx.app.config.estimation.charsPerToken),
         });
-        recordCall(ctx, { tool: name, args, started, replyText: reply.text, reply });
+        recordCall(ctx, { tool: name, action, summary, started, replyText: reply.text, reply });
         return result;
       } catch (error) {
         const result = errorResult(name, error, ctx, Date.now() - started);
-        if (byName.has(name)) recordCall(ctx, { tool: name, args, started, replyText: result.content[0]!.text, error: isAppError(error) ? error.code : ErrorCode.Internal });
+        if (byName.has(name)) recordCall(ctx, { tool: name, action, summary, started, replyText: result.content[0]!.text, error: isAppError(error) ? error.code : ErrorCode.Internal });
         return result;
       } finally {
         ended();
@@ -218,10 +221,14 @@ export function formatArgumentIssues(issues: readonly z.core.$ZodIssue[]): strin
     .join('\n');
 }
 
+/** The call's `action` argument; one that fails validation is recorded too, as far as an action name goes. */
+function actionOf(args: unknown): string | undefined {
+  return args && typeof args === 'object' && 'action' in args && typeof args.action === 'string' ? args.action.slice(0, 64) : undefined;
+}
+
 /** One usage record per call (see kb/usage.ts): what it cost, and what it saved compared with what. */
-function recordCall(ctx: ToolCallContext, call: { tool: string; args: unknown; started: number; replyText: string; reply?: ToolReply; error?: string }): void {
-  // An action that failed validation is recorded too, as far as an action name goes.
-  const action = call.args && typeof call.args === 'object' && 'action' in call.args && typeof call.args.action === 'string' ? call.args.action.slice(0, 64) : undefined;
+function recordCall(ctx: ToolCallContext, call: { tool: string; action: string | undefined; summary: string; started: number; replyText: string; reply?: ToolReply; error?: string }): void {
+  const { action } = call;
   const gate = call.reply?.gate;
   ctx.app.usage.record({
     at: call.started,
@@ -229,6 +236,7 @@ function recordCall(ctx: ToolCallContext, call: { tool: string; args: unknown; s
     clientSession: ctx.session.id,
     tool: call.tool,
     ...(action ? { action } : {}),
+    ...(call.summary ? { args: call.summary } : {}),
     outcome: call.error ? 'error' : gate && 'refused' in gate ? 'refused' : 'ok',
     ...(call.error ? { detail: call.error } : gate ? { detail: 'refused' in gate ? gate.refused : 'followed' } : {}),
     durationMs: Date.now() - call.started,

@@ -5,21 +5,26 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createClientSession, type AppContext } from '../app/context.ts';
+import type { SessionView } from '../app/status.ts';
 import { createMcpServer } from '../server/create-server.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { rpcError, sessionNotFound, tooManySessions } from './http-responses.ts';
-import { createSessionTable } from './http-sessions.ts';
+import { createSessionTable, type ReleaseHow } from './http-sessions.ts';
 
 export interface McpSessionsOptions {
   maxSessions: number;
   sessionIdleMs: number;
   /** How long a session may stay open without any request after its initialize. */
   sessionUnusedGraceMs: number;
+  /** How long a session whose client hung up on its stream waits for the client to come back. */
+  sessionGoneGraceMs?: number;
   now?: () => number;
 }
 
 export interface McpSessions {
   readonly size: number;
+  /** The open sessions as the status page shows them, the oldest first. */
+  list(): SessionView[];
   /** POST /mcp, its body already parsed. */
   post(request: Request, body: unknown): Promise<Response>;
   /** GET /mcp (the SSE stream) and DELETE /mcp. */
@@ -33,8 +38,8 @@ interface OpenSession {
   server: Server;
 }
 
-/** Calls `done` once the response body has been read to its end or cancelled (at once when it has none). */
-function whenBodyEnds(response: Response, done: () => void): Response {
+/** Calls `done` once the response body has been read to its end, or cancelled: the client hung up (at once when it has none). */
+function whenBodyEnds(response: Response, done: (how?: ReleaseHow) => void): Response {
   if (!response.body) {
     done();
     return response;
@@ -54,7 +59,7 @@ function whenBodyEnds(response: Response, done: () => void): Response {
       }
     },
     cancel(reason) {
-      done();
+      done('hung up');
       return reader.cancel(reason);
     },
   });
@@ -66,6 +71,7 @@ export function createMcpSessions(app: AppContext, registry: ToolRegistry, optio
     maxSessions: options.maxSessions,
     idleMs: options.sessionIdleMs,
     unusedGraceMs: options.sessionUnusedGraceMs,
+    ...(options.sessionGoneGraceMs !== undefined ? { goneGraceMs: options.sessionGoneGraceMs } : {}),
     now: options.now,
     close: (open) => open.server.close(),
     onEnd: (id, reason) => app.logger.log('http_session_end', { session: id, reason }),
@@ -111,6 +117,19 @@ export function createMcpSessions(app: AppContext, registry: ToolRegistry, optio
     get size() {
       return table.size;
     },
+    list: () =>
+      table.list().map((s) => {
+        const client = s.value.server.getClientVersion();
+        return {
+          id: s.id.slice(0, 8),
+          client: client ? `${client.name} ${client.version}` : '',
+          openedAt: s.createdAt,
+          lastSeenAt: s.lastSeen,
+          state: s.state,
+          open: s.busy,
+          ...(s.endsAt !== undefined ? { endsAt: s.endsAt } : {}),
+        };
+      }),
     post(request, body) {
       if (request.headers.get('mcp-session-id')) {
         return inSession(request, (open) => open.transport.handleRequest(request, { parsedBody: body }));

@@ -54,7 +54,7 @@ export function createHttpApp(app: AppContext, registry: ToolRegistry, options: 
   const startedAt = Date.now();
   const status = mountStatus(hono, {
     token: options.token,
-    snapshot: () => collectStatus(app, { sessionsOpen: sessions.size, startedAt }),
+    snapshot: () => collectStatus(app, { sessions: sessions.list(), startedAt }),
     onNewLoginPath: options.onNewStatusLoginPath,
   });
 

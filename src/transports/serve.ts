@@ -50,6 +50,7 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
     maxSessions: 64,
     sessionIdleMs: 30 * 60_000,
     sessionUnusedGraceMs: 60_000,
+    sessionGoneGraceMs: 60_000,
     onNewStatusLoginPath: (path) => say(`next one-time status sign-in link: ${origin()}${path}`),
   });
   let listener: Awaited<ReturnType<typeof app.runtime.listen>>;

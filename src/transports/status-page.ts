@@ -1,7 +1,7 @@
 // The /status page: one self-contained HTML document (inline CSS, one inline script, an inline SVG
 // chart; no external assets), readable without script and on a narrow window. The script swaps in
 // the freshly rendered body that /status/events sends, so the page and its updates share one renderer.
-import type { StatusSnapshot } from '../app/status.ts';
+import type { SessionView, StatusSnapshot } from '../app/status.ts';
 import { BASIS_MEANING } from '../kb/usage.ts';
 import { secretInText } from '../security/secret-text.ts';
 import { formatBytes, tokens } from '../tools/context/usage-printer.ts';
@@ -15,6 +15,17 @@ export function escapeHtml(text: string): string {
 function label(text: string): string {
   const held = secretInText(text);
   return escapeHtml(held ? `(label not shown: it holds ${held})` : text);
+}
+
+/** A call's argument summary (already redacted when it was made), checked once more before it is shown. */
+function args(text: string): string {
+  const held = secretInText(text);
+  return held ? escapeHtml(`(arguments not shown: they hold ${held})`) : text ? `<code>${escapeHtml(text)}</code>` : '—';
+}
+
+/** A call's tool and action, as one name. */
+function what(c: { tool: string; action?: string | null }): string {
+  return escapeHtml(c.action ? `${c.tool} ${c.action}` : c.tool);
 }
 
 /** A job's newest output, escaped, each line that holds a credential (`cat .env`, a token echoed) replaced by why it is not shown. */
@@ -81,13 +92,32 @@ ${table('Calls by tool', ['tool', 'calls', 'refused', 'errors', 'median latency'
 <p>${g.answered} answered (${g.followed} right after a refusal) · ${g.refused.reduce((n, r) => n + r.count, 0)} refused</p>
 ${table('Refusals by reason', ['reason', 'refusals'], g.refused.map((r) => [escapeHtml(r.reason), String(r.count)]), 'No refusals.')}
 </section>`;
+  const inFlight = `
+<section class="wide" aria-labelledby="h-in-flight"><h2 id="h-in-flight">Calls in flight</h2>
+${table(
+  `${s.inFlight.length} being answered now, the oldest first`,
+  ['started (UTC)', 'tool', 'arguments', 'running for', 'session'],
+  s.inFlight.map((c) => [time(c.startedAt), what(c), args(c.args), duration(Math.max(0, s.at - c.startedAt)), `<code>${escapeHtml(c.session.slice(0, 8))}</code>`]),
+  'No call is being answered now.',
+)}
+</section>`;
   const recent = `
 <section class="wide" aria-labelledby="h-recent"><h2 id="h-recent">Recent calls</h2>
 ${table(
   'The newest calls first',
-  ['time (UTC)', 'tool', 'outcome', 'latency', 'reply', 'saved'],
-  s.recent.map((c) => [time(c.at), escapeHtml(c.action ? `${c.tool} ${c.action}` : c.tool), escapeHtml(c.detail ? `${c.outcome} (${c.detail})` : c.outcome), duration(c.durationMs), formatBytes(c.replyBytes), c.savedBytes ? formatBytes(c.savedBytes) : '—']),
+  ['time (UTC)', 'tool', 'arguments', 'outcome', 'latency', 'reply', 'saved'],
+  s.recent.map((c) => [time(c.at), what(c), args(c.args), escapeHtml(c.detail ? `${c.outcome} (${c.detail})` : c.outcome), duration(c.durationMs), formatBytes(c.replyBytes), c.savedBytes ? formatBytes(c.savedBytes) : '—']),
   'No calls yet.',
+)}
+</section>`;
+  const sessions = `
+<section aria-labelledby="h-sessions"><h2 id="h-sessions">MCP sessions</h2>
+<p>${escapeHtml(describeSessions(s.sessions))}</p>
+${table(
+  'The oldest first',
+  ['session', 'client', 'state', 'opened (UTC)', 'closes'],
+  s.sessions.map((x) => [`<code>${escapeHtml(x.id)}</code>`, escapeHtml(x.client.slice(0, 60) || '(not given)'), escapeHtml(sessionState(x, s.at)), time(x.openedAt), x.endsAt === undefined ? '—' : `in ${duration(Math.max(0, x.endsAt - s.at))} unless it comes back`]),
+  'No MCP session is open.',
 )}
 </section>`;
   const jobs = `
@@ -113,10 +143,28 @@ ${table('Newest sources', ['source', 'kind', 'chunks', 'size'], s.kb.sources.map
 </section>`;
   const server = `
 <section aria-labelledby="h-server"><h2 id="h-server">Server</h2>
-<dl><dt>Project</dt><dd><code>${escapeHtml(s.projectRoot)}</code></dd><dt>Version</dt><dd>${escapeHtml(s.version)}</dd><dt>Up for</dt><dd>${duration(s.at - s.startedAt)}</dd><dt>MCP sessions open</dt><dd>${s.sessionsOpen}</dd><dt>Code search</dt><dd>${escapeHtml(s.codeSearch)}</dd><dt>Text index</dt><dd>${escapeHtml(describeTextIndex(s.textIndex ?? undefined, s.codeIndex ?? undefined))}</dd></dl>
+<dl><dt>Project</dt><dd><code>${escapeHtml(s.projectRoot)}</code></dd><dt>Version</dt><dd>${escapeHtml(s.version)}</dd><dt>Up for</dt><dd>${duration(s.at - s.startedAt)}</dd><dt>MCP sessions</dt><dd>${escapeHtml(describeSessions(s.sessions))}</dd><dt>Code search</dt><dd>${escapeHtml(s.codeSearch)}</dd><dt>Text index</dt><dd>${escapeHtml(describeTextIndex(s.textIndex ?? undefined, s.codeIndex ?? undefined))}</dd></dl>
 <p class="note">Updated ${time(s.at)} UTC.</p>
 </section>`;
-  return `${savings}${gate}${jobs}${recent}${kb}${server}`;
+  return `${savings}${inFlight}${gate}${jobs}${recent}${sessions}${kb}${server}`;
+}
+
+/** `3 open: 1 active, 1 idle, 1 client gone`. */
+export function describeSessions(sessions: readonly SessionView[]): string {
+  if (!sessions.length) return 'none open';
+  const count = (state: SessionView['state']) => sessions.filter((x) => x.state === state).length;
+  const parts = [`${count('active')} active`];
+  if (count('idle')) parts.push(`${count('idle')} idle`);
+  if (count('unused')) parts.push(`${count('unused')} not used since initialize`);
+  if (count('gone')) parts.push(`${count('gone')} client gone`);
+  return `${sessions.length} open: ${parts.join(', ')}`;
+}
+
+function sessionState(x: SessionView, at: number): string {
+  if (x.state === 'active') return `active (${x.open} request${x.open === 1 ? '' : 's'} or stream${x.open === 1 ? '' : 's'} open)`;
+  if (x.state === 'unused') return 'initialized, nothing since';
+  if (x.state === 'gone') return `client hung up ${duration(Math.max(0, at - x.lastSeenAt))} ago`;
+  return `idle for ${duration(Math.max(0, at - x.lastSeenAt))}`;
 }
 
 const STYLE = `

@@ -18,12 +18,17 @@ describe('background work and the calls being answered', () => {
     removeDir(root);
   });
 
-  it('counts tool calls while they run', async () => {
+  it('counts tool calls while they run, each with its tool, session and arguments', async () => {
     assert.equal(t.app.foreground.running, 0);
-    const call = t.call('search', { pattern: 'alpha' });
+    const call = t.call('search', { pattern: 'alpha', scope: 'src' });
     assert.equal(t.app.foreground.running, 1);
+    assert.deepEqual(
+      t.app.foreground.inFlight().map(({ startedAt, ...c }) => c),
+      [{ tool: 'search', args: 'pattern="alpha" scope="src"', session: 'test' }],
+    );
     await call;
     assert.equal(t.app.foreground.running, 0);
+    assert.deepEqual(t.app.foreground.inFlight(), []);
   });
 
   it('starts the first pass of the code index only when no call is being answered', async () => {

@@ -73,10 +73,11 @@ describe('ctxgate command line', () => {
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /^ctxgate stats — /);
     assert.match(text.stdout, /output kept out \(compared with the whole output of a command, listing, diff or job log, indexed or spooled instead\): 1 call, /);
-    assert.match(text.stdout, /ctx_run execute +ok/);
+    assert.match(text.stdout, /ctx_run execute +ok.*\n {6}command="seq 1 30000"$/m, 'each call with its arguments');
     const json = JSON.parse(runCli(['stats', '--json', '--project-root', project], { env }).stdout);
     assert.ok(json.usage.project.savedBytes > 100_000, JSON.stringify(json.usage.project));
     assert.equal(json.recent[0].tool, 'ctx_run');
+    assert.equal(json.recent[0].args, 'command="seq 1 30000"');
   });
 
   it('prints a call\'s own text in stats with its control characters escaped, so no escape sequence reaches the terminal', () => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -105,6 +107,42 @@ describe('status page', () => {
       await call('ctx_fs', { action: 'ls' });
       await page.waitForFunction(() => document.querySelector('main')?.textContent?.includes('ctx_fs ls'), undefined, { timeout: 15_000 });
       assert.deepEqual(cspErrors, [], 'the page runs under its CSP without errors');
+
+      // A call that is still running shows with its arguments and how long it has run, then moves
+      // to the recent calls once it answers: ctx_run waits on a FIFO until the test writes to it.
+      execFileSync('mkfifo', [path.join(root, 'hold.fifo')]);
+      const held = call('ctx_run', { action: 'execute', command: 'read line < hold.fifo; echo "released $line"' });
+      const inFlight = page.locator('section[aria-labelledby="h-in-flight"]');
+      await inFlight.locator('td', { hasText: 'hold.fifo' }).waitFor({ timeout: 20_000 });
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is checked
+      const running = await inFlight.innerText();
+      assert.match(running, /1 being answered now/);
+      assert.match(running, /ctx_run execute\s+command="read line < hold\.fifo; echo \\"released \$line\\""\s+\d+(?: ms|\.\d s)/, running);
+      await writeFile(path.join(root, 'hold.fifo'), 'now\n');
+      assert.match(JSON.stringify((await held).content), /released now/);
+      await inFlight.getByText('No call is being answered now.').waitFor({ timeout: 20_000 });
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is checked
+      const recent = await page.locator('section[aria-labelledby="h-recent"]').innerText();
+      assert.match(recent, /ctx_run execute\s+command="read line < hold\.fifo;/, 'the finished call is among the recent ones, with its arguments');
+      assert.match(recent, /search\s+pattern="widget" scope="lib" force=true max_hits=3/, 'two search calls told apart by their arguments');
+      assert.match(recent, /search\s+pattern="widget"\s+refused/);
+
+      // Sessions: this test's client holds its stream open (active); a client that goes away without
+      // ending its session shows as gone; one that ends it (DELETE) is no longer counted.
+      const gone = new Client({ name: 'leaves-without-a-word', version: '2' });
+      await gone.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+      const polite = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+      await new Client({ name: 'says-goodbye', version: '3' }).connect(polite);
+      await polite.terminateSession();
+      await polite.close();
+      await gone.close();
+      const sessions = page.locator('section[aria-labelledby="h-sessions"]');
+      await sessions.getByText('2 open: 1 active, 1 client gone').waitFor({ timeout: 20_000 });
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is checked
+      const table = await sessions.innerText();
+      assert.match(table, /status-test 1\s+active/);
+      assert.match(table, /leaves-without-a-word 2\s+client hung up .* ago\s+\S+\s+in .* unless it comes back/);
+      assert.doesNotMatch(table, /says-goodbye/);
 
       const shot = process.env.CTXGATE_STATUS_SCREENSHOT;
       if (shot) {

@@ -36,4 +36,26 @@ describe('foreground calls', () => {
     assert.equal(await settled(f.quiet(5)), true);
     end();
   });
+
+  it('lists the calls that say what they are while they run, the oldest first, with when each started', () => {
+    let clock = 1000;
+    const f = createForeground(() => clock);
+    const search = f.begin({ tool: 'search', args: 'pattern="widget"', session: 's1' });
+    clock = 2000;
+    const run = f.begin({ tool: 'ctx_run', action: 'execute', args: 'command="sleep 5"', session: 's2' });
+    const unnamed = f.begin();
+    assert.deepEqual(f.inFlight(), [
+      { tool: 'search', args: 'pattern="widget"', session: 's1', startedAt: 1000 },
+      { tool: 'ctx_run', action: 'execute', args: 'command="sleep 5"', session: 's2', startedAt: 2000 },
+    ]);
+    assert.equal(f.running, 3);
+    search();
+    unnamed();
+    assert.deepEqual(
+      f.inFlight().map((c) => c.tool),
+      ['ctx_run'],
+    );
+    run();
+    assert.deepEqual(f.inFlight(), []);
+  });
 });

@@ -50,7 +50,7 @@ describe('the text index, as searches and reports show it', () => {
     const doctor = await t.call('ctx_kb', { action: 'doctor' });
     assert.match(doctor.content[0]!.text, /^text index: unavailable \(database is read-only\)/m);
     assert.match(doctor.content[0]!.text, /^warning: text index unavailable: database is read-only/m);
-    const snapshot = await collectStatus(t.app, { sessionsOpen: 1, startedAt: Date.now() });
+    const snapshot = await collectStatus(t.app, { sessions: [], startedAt: Date.now() });
     assert.equal(snapshot.textIndex?.state, 'unavailable');
     t.app.textIndex = undefined;
     const none = await t.call('ctx_kb', { action: 'stats' });

@@ -81,6 +81,51 @@ describe('HTTP session table', () => {
     assert.equal(t.sessions.size, 0, 'idle time counts from the end of the stream');
   });
 
+  it('ends a session whose client hung up on its stream once the client has had a minute to come back', () => {
+    const t = table();
+    for (const id of ['gone', 'back']) {
+      t.open(id);
+      t.sessions.touch(id)!.release('hung up');
+    }
+    assert.deepEqual(
+      t.sessions.list().map((s) => [s.id, s.state, s.endsAt]),
+      [
+        ['gone', 'gone', MINUTE],
+        ['back', 'gone', MINUTE],
+      ],
+    );
+    t.advance(MINUTE / 2);
+    const stream = t.sessions.touch('back')!;
+    assert.equal(t.sessions.list()[1]!.state, 'active', 'a client that reconnects is back');
+    t.advance(MINUTE);
+    t.sessions.evictStale();
+    assert.deepEqual(t.ended, [['gone', 'gone']]);
+    stream.release();
+    assert.deepEqual(
+      t.sessions.list().map((s) => [s.id, s.state, s.endsAt]),
+      [['back', 'idle', 1.5 * MINUTE + 30 * MINUTE]],
+      'a stream that ended on its own leaves the session idle, not gone',
+    );
+  });
+
+  it('lists each session with what it is doing: active while a request or stream is open, else idle or never used', () => {
+    const t = table();
+    t.open('bare');
+    t.open('used');
+    t.use('used');
+    const request = t.sessions.touch('used')!;
+    assert.deepEqual(
+      t.sessions.list().map((s) => [s.id, s.state, s.busy]),
+      [
+        ['bare', 'unused', 0],
+        ['used', 'active', 1],
+      ],
+    );
+    assert.equal(t.sessions.list()[1]!.endsAt, undefined, 'an active session has no end in sight');
+    request.release();
+    assert.equal(t.sessions.list()[1]!.state, 'idle');
+  });
+
   it('makes room by ending the least recently used session that is not busy', () => {
     const t = table(3);
     for (const id of ['a', 'b', 'c']) {

@@ -54,7 +54,7 @@ describe('status routes', () => {
   it('holds only a few unsent updates for an event stream whose reader stopped reading', async () => {
     let renders = 0;
     // Every render differs, so every tick is an update for the stream.
-    const { hono, routes } = app(() => emptySnapshot({ sessionsOpen: ++renders }));
+    const { hono, routes } = app(() => emptySnapshot({ startedAt: ++renders }));
     const res = await hono.fetch(new Request(`${BASE}/status/events`, { headers: { authorization: `Bearer ${TOKEN}` } }));
     assert.equal(res.status, 200);
     // Nobody reads while the ticker renders 40 updates.
