@@ -1,14 +1,31 @@
-// The test command: builds the Node bundle, then runs the whole node:test suite under Node (via tsx)
-// and under Deno (`deno test -A`). `--node` or `--deno` runs one of them.
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+// The test command: builds the Node bundle, then runs every node:test file under Node (via tsx) and
+// under Deno (`deno test -A`). `--node` or `--deno` runs one of them; other arguments pick the test
+// files whose path contains them.
+//
+// Each file runs in a process of its own (as `node --test` does; `deno test --parallel` would run
+// the files as workers of one process, sharing its environment, working directory and pid), several
+// at once: both runtimes' files share one queue, the slowest first (as timed by the last run, kept
+// in .cache/test-times.json), so the two halves overlap and the long files do not come last. A
+// file's output is printed whole when it ends. `--jobs N` (or CTXGATE_TEST_JOBS) sets how many run at
+// once; the default is twice the cores, because most files spend their time waiting on the servers,
+// commands and browsers they start.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 const want = process.argv.slice(2);
 const runNode = !want.includes('--deno') || want.includes('--node');
 const runDeno = !want.includes('--node') || want.includes('--deno');
-const filters = want.filter((a) => !a.startsWith('--'));
+const jobsArg = want.indexOf('--jobs');
+const jobsText = jobsArg >= 0 ? want[jobsArg + 1] : process.env.CTXGATE_TEST_JOBS;
+const jobs = jobsText === undefined ? Math.max(2, availableParallelism() * 2) : Number(jobsText);
+if (!Number.isInteger(jobs) || jobs < 1) {
+  console.error(`--jobs (or CTXGATE_TEST_JOBS) must be a whole number of at least 1, not ${JSON.stringify(jobsText)}`);
+  process.exit(2);
+}
+const filters = want.filter((a, i) => !a.startsWith('--') && !(jobsArg >= 0 && i === jobsArg + 1));
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -26,15 +43,120 @@ if (filters.length && !files.length) {
   process.exit(1);
 }
 
-function run(label, command, args) {
-  console.log(`\n=== ${label}: ${command} ${args.slice(0, 4).join(' ')}${args.length > 4 ? ' …' : ''}`);
-  const r = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, NO_COLOR: '1' } });
-  return r.status ?? 1;
+const TIMES = path.join('.cache', 'test-times.json');
+/** Seconds each runtime took for each file in earlier runs (`node test/x.test.ts` → 12.3). */
+function readTimes() {
+  try {
+    return JSON.parse(readFileSync(TIMES, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+const times = readTimes();
+
+const env = { ...process.env, NO_COLOR: '1' };
+// The deno binary of the `deno` dev dependency (its launcher, node_modules/.bin/deno, would start Node first).
+const deno = runDeno ? createRequire(import.meta.url)('deno/install_api.cjs').runInstall() : '';
+const commandFor = {
+  node: (file) => [process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file]],
+  deno: (file) => [deno, ['test', '-A', '--no-check', file]],
+};
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const load = () => {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    return 'unknown';
+  }
+};
+
+/** Runs a command to its end, its output kept (stdout and stderr in the order written). */
+function capture(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    child.on('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString() });
+    });
+  });
 }
 
-let failed = 0;
-failed += run('build', process.execPath, ['scripts/build.mjs']);
-if (runNode) failed += run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
-// The deno binary of the `deno` dev dependency (its launcher, node_modules/.bin/deno, would start Node first).
-if (runDeno) failed += run('deno', createRequire(import.meta.url)('deno/install_api.cjs').runInstall(), ['test', '-A', '--no-check', ...files]);
-process.exit(failed ? 1 : 0);
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    // Each file runs in its own process group: end it with everything it started.
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    }
+    process.exit(130);
+  });
+}
+
+console.log(`=== build: ${process.execPath} scripts/build.mjs`);
+const build = await capture(process.execPath, ['scripts/build.mjs']);
+process.stdout.write(build.output);
+if (build.code !== 0) {
+  console.error('the build failed: no tests were run');
+  process.exit(1);
+}
+
+const runtimes = [...(runNode ? ['node'] : []), ...(runDeno ? ['deno'] : [])];
+// The slowest first. A file not timed yet (a fresh clone) is guessed: the end-to-end ones start
+// servers, packages and browsers, so they go first.
+const guess = (file) => (file.startsWith(path.join('test', 'e2e')) ? 60 : 20);
+const queue = runtimes
+  .flatMap((runtime) => files.map((file) => ({ runtime, file, expected: times[`${runtime} ${file}`] ?? guess(file) })))
+  .sort((a, b) => b.expected - a.expected || a.file.localeCompare(b.file));
+console.log(`\n=== ${files.length} test files on ${runtimes.join(' and ')}, ${jobs} at once (load average ${load()})`);
+
+const started = Date.now();
+const half = Object.fromEntries(runtimes.map((r) => [r, { files: 0, failed: [], end: started }]));
+const took = [];
+
+async function lane() {
+  for (let job = queue.shift(); job; job = queue.shift()) {
+    const [command, args] = commandFor[job.runtime](job.file);
+    const t0 = Date.now();
+    const { code, output } = await capture(command, args);
+    const ms = Date.now() - t0;
+    const h = half[job.runtime];
+    h.files++;
+    h.end = Date.now();
+    if (code !== 0) h.failed.push(job.file);
+    took.push({ key: `${job.runtime} ${job.file}`, ms });
+    console.log(`\n=== ${job.runtime} ${job.file}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(ms)}`);
+    process.stdout.write(output);
+  }
+}
+await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, lane));
+
+// This run's times, merged into the earlier ones, order the next run.
+try {
+  mkdirSync('.cache', { recursive: true });
+  const next = { ...times, ...Object.fromEntries(took.map((t) => [t.key, Math.round(t.ms / 100) / 10])) };
+  writeFileSync(TIMES, `${JSON.stringify(next, null, 1)}\n`);
+} catch {
+  // Only the order of the next run depends on it.
+}
+
+console.log('\n=== summary');
+for (const [runtime, h] of Object.entries(half)) {
+  console.log(`${runtime}: ${h.files - h.failed.length} of ${h.files} files passed; wall time ${seconds(h.end - started)} (its last file ended then)${h.failed.length ? `; failed: ${h.failed.join(', ')}` : ''}`);
+}
+console.log(`slowest: ${took
+  .sort((a, b) => b.ms - a.ms)
+  .slice(0, 8)
+  .map((t) => `${t.key} ${seconds(t.ms)}`)
+  .join(', ')}`);
+console.log(`all: ${seconds(Date.now() - started)} with ${jobs} at once (load average now ${load()})`);
+process.exit(Object.values(half).some((h) => h.failed.length) ? 1 : 0);

@@ -165,21 +165,17 @@ describe('Streamable HTTP server', () => {
 
 describe('HTTP token', () => {
   let project: string;
-  let saved: string | undefined;
 
   before(() => {
     project = fixture({ 'a.txt': 'x' });
-    saved = process.env.CTXGATE_TOKEN;
-    delete process.env.CTXGATE_TOKEN;
   });
   after(() => {
-    if (saved !== undefined) process.env.CTXGATE_TOKEN = saved;
     removeDir(project);
   });
 
-  /** Starts a server on `dataDir` and reads the token line it prints. */
+  /** Starts a server on `dataDir` without a CTXGATE_TOKEN (whatever the test's own environment holds) and reads the token line it prints. */
   async function start(dataDir: string, ...args: string[]): Promise<{ server: HttpServer; token: string; how: string; file: string }> {
-    const server = await startHttp(['--project-root', project, ...args], { CTXGATE_DATA_DIR: dataDir });
+    const server = await startHttp(['--project-root', project, ...args], { CTXGATE_DATA_DIR: dataDir, CTXGATE_TOKEN: undefined });
     const m = /token: (\S+) \((new|reused|rotated)[^;]*? (?:in|from) (\S+?);/.exec(server.stderr());
     if (!m) {
       await server.stop();

@@ -21,6 +21,8 @@ function run(command: string, args: string[], options: { cwd: string; node?: Tes
 describe('the npm package', { skip: onDeno && 'the npm package runs on Node; Deno runs src/main.ts (see deno-task.test.ts)' }, () => {
   let packDir: string;
   let tarball: string;
+  /** What `npm pack --json` said it packed (one pack serves every test here). */
+  let packedFiles: string[];
 
   before(() => {
     // test.mjs has just built dist/; --ignore-scripts keeps this test from rebuilding it under other tests' feet.
@@ -28,12 +30,12 @@ describe('the npm package', { skip: onDeno && 'the npm package runs on Node; Den
     const packed = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], { cwd: repoRoot });
     assert.equal(packed.status, 0, packed.stderr);
     tarball = path.join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+    packedFiles = (JSON.parse(packed.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).sort();
   });
   after(() => removeDir(packDir));
 
   it('carries only what runs: the bundle and its parse and grep workers, the SQLite and tree-sitter WASM, the grammars, the Pi extension, the licences and the README', () => {
-    const listed = run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: repoRoot });
-    const files = (JSON.parse(listed.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).sort();
+    const files = packedFiles;
     const allowed = /^(LICENSE|README\.md|package\.json|dist\/(ctxgate|embed|parse-worker|grep-worker)\.mjs|dist\/THIRD_PARTY_LICENSES\.txt|dist\/chunks\/[\w-]+\.mjs|dist\/chunks\/(sqlite3|web-tree-sitter)\.wasm|dist\/grammars\/tree-sitter-[\w-]+\.wasm|integrations\/pi\/index\.ts)$/;
     assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'nothing but the bundle, its chunks, the WASM and grammars, the Pi extension and the licences');
     for (const needed of ['dist/ctxgate.mjs', 'dist/embed.mjs', 'dist/parse-worker.mjs', 'dist/grep-worker.mjs', 'dist/chunks/sqlite3.wasm', 'dist/chunks/web-tree-sitter.wasm', 'dist/grammars/tree-sitter-typescript.wasm', 'dist/grammars/tree-sitter-c.wasm', 'LICENSE', 'dist/THIRD_PARTY_LICENSES.txt', 'integrations/pi/index.ts']) assert.ok(files.includes(needed), needed);

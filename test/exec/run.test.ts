@@ -7,7 +7,7 @@ import { CappedOutput } from '../../src/exec/output.ts';
 import { utf8Boundary } from '../../src/text/utf8.ts';
 import { createExecutor } from '../../src/exec/executor.ts';
 import { fixture, removeDir, runtime, withEnv } from '../helpers/env.ts';
-import { alive } from '../helpers/process.ts';
+import { alive, eventually } from '../helpers/process.ts';
 
 const exec = createExecutor(runtime);
 const env = childEnv(runtime);
@@ -36,8 +36,7 @@ describe('exec', () => {
     assert.ok(r.durationMs < 5000, 'did not wait for the grandchild to close the pipes');
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     assert.ok(grandchild > 0);
-    await new Promise((res) => setTimeout(res, 100));
-    assert.equal(alive(grandchild), false, 'grandchild that ignored TERM is dead');
+    assert.ok(await eventually(() => !alive(grandchild)), 'grandchild that ignored TERM is dead');
     removeDir(dir);
   });
 

@@ -52,10 +52,12 @@ export interface HttpServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts `ctxgate serve --port 0 …` and waits for the line that names the endpoint. */
-export function startHttp(args: string[], env: Record<string, string>): Promise<HttpServer> {
+/** Starts `ctxgate serve --port 0 …` and waits for the line that names the endpoint; an `env` value of undefined removes that variable. */
+export function startHttp(args: string[], env: Record<string, string | undefined>): Promise<HttpServer> {
   const { command, args: base } = serverCommand();
-  const child = spawn(command, [...base, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const merged: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v;
+  const child = spawn(command, [...base, 'serve', '--port', '0', ...args], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
