@@ -120,7 +120,16 @@ const queue = runtimes
 console.log(`\n=== ${files.length} test files on ${runtimes.join(' and ')}, ${jobs} at once (load average ${load()})`);
 
 const started = Date.now();
-const half = Object.fromEntries(runtimes.map((r) => [r, { files: 0, failed: [], end: started }]));
+const half = Object.fromEntries(runtimes.map((r) => [r, { files: 0, failed: [], end: started, counts: {} }]));
+
+/** The runner's own tallies in a file's output (node: `ℹ pass 12`; deno: `ok | 3 passed (12 steps) | 0 failed | 1 ignored`). */
+function tallies(runtime, output) {
+  if (runtime === 'node') {
+    return Object.fromEntries([...output.matchAll(/^ℹ (tests|pass|fail|cancelled|skipped|todo) (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  }
+  const m = /(\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \| (\d+) ignored)?/.exec(output);
+  return m ? { passed: Number(m[1]), steps: Number(m[2] ?? 0), failed: Number(m[3]), ignored: Number(m[4] ?? 0) } : {};
+}
 const took = [];
 
 async function lane() {
@@ -133,6 +142,7 @@ async function lane() {
     h.files++;
     h.end = Date.now();
     if (code !== 0) h.failed.push(job.file);
+    for (const [k, n] of Object.entries(tallies(job.runtime, output))) h.counts[k] = (h.counts[k] ?? 0) + n;
     took.push({ key: `${job.runtime} ${job.file}`, ms });
     console.log(`\n=== ${job.runtime} ${job.file}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(ms)}`);
     process.stdout.write(output);
@@ -151,7 +161,10 @@ try {
 
 console.log('\n=== summary');
 for (const [runtime, h] of Object.entries(half)) {
-  console.log(`${runtime}: ${h.files - h.failed.length} of ${h.files} files passed; wall time ${seconds(h.end - started)} (its last file ended then)${h.failed.length ? `; failed: ${h.failed.join(', ')}` : ''}`);
+  const counts = Object.entries(h.counts)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  console.log(`${runtime}: ${h.files - h.failed.length} of ${h.files} files passed (${counts}); wall time ${seconds(h.end - started)} (its last file ended then)${h.failed.length ? `; failed: ${h.failed.join(', ')}` : ''}`);
 }
 console.log(`slowest: ${took
   .sort((a, b) => b.ms - a.ms)
