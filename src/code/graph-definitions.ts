@@ -1,8 +1,10 @@
 // Definitions as answers: the row shape the graph queries share, how strong a definition is for its
-// name, overloads folded into their implementation, and the lookups by name, by line and by file.
+// name, overloads folded into their implementation, C and C++ declarations folded into the body they
+// declare, local declarations after every definition, and the lookups by name, by line and by file.
+import type { LocalKind } from './extracted.ts';
 import type { CodeIndex } from './index.ts';
-import { isDocumentation } from './languages.ts';
-import type { DefinitionRow } from './store.ts';
+import { isDocumentation, languageOf } from './languages.ts';
+import type { DefinitionRow, LocalRow } from './store.ts';
 
 export interface Definition {
   id: number;
@@ -21,6 +23,28 @@ export interface Definition {
   bodiless: boolean;
   /** Overload signatures (or prototypes) folded into this definition. */
   overloads: { line: number; signature: string }[];
+  /** C and C++: prototypes and `extern` declarations of this body, in any file. */
+  declarations?: { file: string; line: number; signature: string }[];
+  /** A declaration that is no definition of its own (a local, a parameter, a field, an enum member) and the definition it sits in. */
+  local?: { kind: LocalKind; in: { name: string; kind: string; start: number; end: number } | undefined };
+}
+
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'type', 'trait', 'impl', 'namespace', 'module']);
+
+/** How a local declaration is named in answers: `parameter of escape`, `member of Color`. */
+export function localLabel(d: Definition): string | undefined {
+  if (!d.local) return undefined;
+  // A field of a type, a member of an enum, a parameter of a function; a local (or an object's field) in a function.
+  const of = d.local.kind === 'parameter' || TYPE_KINDS.has(d.local.in?.kind ?? '');
+  const where = d.local.in ? ` ${of ? 'of' : 'in'} ${d.local.in.name}` : '';
+  return `${d.local.kind}${where}`;
+}
+
+function fromLocal(r: LocalRow): Definition {
+  const kind = r.kind as LocalKind;
+  const inside = r.def_name !== null ? { name: r.def_name, kind: r.def_kind ?? '', start: r.def_start ?? r.line, end: r.def_end ?? r.line } : undefined;
+  const d: Definition = { id: 0, file: r.path, name: r.name, kind, container: inside?.name, signature: '', start: r.line, line: r.line, end: r.line, exported: false, topLevel: false, bodiless: false, overloads: [], local: { kind, in: inside } };
+  return { ...d, signature: `${localLabel(d)}: ${r.name}` };
 }
 
 export function toDefinition(r: DefinitionRow): Definition {
@@ -65,6 +89,8 @@ export const TEST_PATH = /(^|\/)(tests?|__tests__|specs?|testdata|e2e|fixtures?|
 
 /** How strong a definition is as the answer for its name (0–1). */
 export function definitionStrength(d: Definition): number {
+  // Below every definition proper (the weakest, a test file's nested private prototype, is ~0.09).
+  if (d.local) return TEST_PATH.test(d.file) ? 0.025 : 0.05;
   let s = KIND_RANK[d.kind] ?? 0.6;
   if (d.bodiless && !d.overloads.length) s *= 0.7;
   if (!d.topLevel) s *= 0.85;
@@ -121,19 +147,57 @@ function ownedBy(d: Definition, owner: string): number {
   return 0;
 }
 
-/** Definitions of `name` (of `owner` when given), folded and strongest first; undefined when the index cannot answer. */
-export async function findDefinitions(index: CodeIndex, name: string, owner?: string): Promise<Definition[] | undefined> {
+const C_FAMILY = new Set(['c', 'cpp']);
+const cFamily = (file: string) => C_FAMILY.has(languageOf(file) ?? '');
+
+/**
+ * C and C++: a prototype or an `extern` declaration is no answer of its own when a body of the name
+ * exists: it is listed under the body (the strongest one with external linkage) as "declared in".
+ */
+export function foldDeclarations(defs: Definition[]): Definition[] {
+  const declares = (d: Definition) => cFamily(d.file) && d.bodiless && (d.kind === 'prototype' || d.kind === 'variable' || d.kind === 'function' || d.kind === 'method');
+  const isBody = (d: Definition) => cFamily(d.file) && !d.bodiless && (d.kind === 'function' || d.kind === 'method' || d.kind === 'variable');
+  const bodies = defs.filter(isBody);
+  const declared = defs.filter(declares);
+  // Same-file prototypes folded as overloads are forward declarations in C and C++.
+  const out = defs.map((d) => (isBody(d) && d.overloads.length ? { ...d, declarations: d.overloads.map((o) => ({ file: d.file, line: o.line, signature: o.signature })), overloads: [] } : d));
+  if (!bodies.length || !declared.length) return out;
+  const target = [...bodies].sort((a, b) => Number(b.exported) - Number(a.exported) || definitionStrength(b) - definitionStrength(a))[0]!;
+  const more = declared.flatMap((d) => [{ file: d.file, line: d.line, signature: d.signature }, ...d.overloads.map((o) => ({ file: d.file, line: o.line, signature: o.signature }))]);
+  return out
+    .filter((d) => !declared.includes(d))
+    .map((d) => (d.id === target.id && d.file === target.file && d.line === target.line ? { ...d, declarations: [...(d.declarations ?? []), ...more].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line) } : d));
+}
+
+/**
+ * Definitions of `name` (of `owner` when given), folded and strongest first; with `locals`, the
+ * declarations that are no definition of their own follow them all. Undefined when the index cannot answer.
+ */
+export async function findDefinitions(index: CodeIndex, name: string, owner?: string, options: { locals?: boolean } = {}): Promise<Definition[] | undefined> {
   const store = await index.ready();
   if (!store) return undefined;
   let rows = store.definitionsNamed(name);
-  if (await index.fresh(rows.map((r) => r.path))) rows = store.definitionsNamed(name);
-  let defs = foldOverloads(rows.filter((r) => !isDocumentation(r.path)).map(toDefinition));
-  if (owner) {
-    const owned = defs.map((d) => ({ d, o: ownedBy(d, owner) })).filter((x) => x.o > 0);
-    return owned.sort((a, b) => b.o - a.o || definitionStrength(b.d) - definitionStrength(a.d)).map((x) => x.d);
+  let localRows = options.locals ? store.localsNamed(name) : [];
+  // A common local name (`i`, `ret`) is declared in thousands of files: the first few hundred are checked.
+  const localPaths = [...new Set(localRows.map((r) => r.path))].slice(0, 200);
+  if (await index.fresh([...rows.map((r) => r.path), ...localPaths])) {
+    rows = store.definitionsNamed(name);
+    if (options.locals) localRows = store.localsNamed(name);
   }
-  defs = defs.sort((a, b) => definitionStrength(b) - definitionStrength(a) || a.file.localeCompare(b.file) || a.line - b.line);
-  return defs;
+  let defs = foldDeclarations(foldOverloads(rows.filter((r) => !isDocumentation(r.path)).map(toDefinition)));
+  const locals = localRows.filter((r) => !isDocumentation(r.path)).map(fromLocal);
+  if (owner) {
+    const owned = (list: Definition[]) =>
+      list
+        .map((d) => ({ d, o: ownedBy(d, owner) }))
+        .filter((x) => x.o > 0)
+        .sort((a, b) => b.o - a.o || definitionStrength(b.d) - definitionStrength(a.d))
+        .map((x) => x.d);
+    return [...owned(defs), ...owned(locals)];
+  }
+  const order = (a: Definition, b: Definition) => definitionStrength(b) - definitionStrength(a) || a.file.localeCompare(b.file) || a.line - b.line;
+  defs = defs.sort(order);
+  return [...defs, ...locals.sort(order)];
 }
 
 /** The innermost definition holding `line` of `file` (a field inside a class gives the field); null when none does. */

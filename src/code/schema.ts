@@ -72,4 +72,21 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
     description: 'word keys in the text index (segments say whether they hold them)',
     sql: TEXT_WORDS_SQL,
   },
+  {
+    version: 4,
+    description: 'declarations that are no definition of their own (locals, parameters, fields, enum members)',
+    // Clustered by name like code_refs, no text: a kernel tree has millions of them. Filled by the
+    // next parse of each file (the parser version was bumped with it).
+    sql: `
+      CREATE TABLE code_locals (
+        name TEXT NOT NULL,
+        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        line INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        def_id INTEGER,
+        PRIMARY KEY (name, file_id, line)
+      ) WITHOUT ROWID;
+      CREATE INDEX code_locals_file ON code_locals(file_id);
+    `,
+  },
 ];

@@ -111,8 +111,13 @@ describe('definitions, calls and imports from each language', () => {
     ].join('\n');
     const r = await of('c', text);
     assert.deepEqual(
-      r.definitions.filter((d) => d.kind !== 'prototype').map((d) => `${d.name} ${d.kind} ${d.startLine}-${d.endLine}`),
+      r.definitions.filter((d) => !d.bodiless).map((d) => `${d.name} ${d.kind} ${d.startLine}-${d.endLine}`),
       ['schedule function 6-11', 'kmalloc function 13-17'],
+    );
+    // An extern declaration is kept, as a declaration (no body): its definition is elsewhere.
+    assert.deepEqual(
+      r.definitions.filter((d) => d.bodiless && d.kind !== 'prototype').map((d) => `${d.name} ${d.kind} ${d.nameLine}`),
+      ['__current variable 4'],
     );
   });
 

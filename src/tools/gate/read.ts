@@ -12,7 +12,9 @@ import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { compileRegex, escapeRegex } from '../../text/linear-regex.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import type { Definition } from '../../retrieval/graph.ts';
+import { localLabel } from '../../code/graph.ts';
 import { findSymbol, indexedPath, reportIndexProgress, tokenBudget } from './common.ts';
+import { otherDefinitionsText } from './other-definitions.ts';
 
 const input = z.strictObject({
   target: z.string().min(1).max(1000).describe('symbol, Class.method, file or file:start-end'),
@@ -26,7 +28,12 @@ interface Located {
   range?: LineRange;
   /** The definition read, when the code index found it. */
   definition?: Definition;
+  /** The name's other definitions (then its local declarations), best first. */
+  others?: Definition[];
 }
+
+/** Lines shown around a local declaration whose enclosing definition is too big to read whole. */
+const LOCAL_WINDOW = 30;
 
 function tryFile(ctx: ToolCallContext, target: string): { file: SafePath; range?: LineRange } | undefined {
   const m = /^(.*?):(\d+)(?:-(\d+))?$/.exec(target);
@@ -63,17 +70,28 @@ function belongsTo(lines: string[], line: number, owner: string, file: string): 
   return false;
 }
 
-async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Located> {
+/** A local declaration is read within the definition holding it: all of it when it fits, else the lines around the declaration. */
+function localRange(d: Definition, budgetTokens: number): LineRange {
+  const inside = d.local?.in;
+  // A rough fit: 40 characters a line, 4 to a token.
+  if (inside && (inside.end - inside.start + 1) * 10 <= budgetTokens) return { start: inside.start, end: inside.end };
+  const start = Math.max(inside?.start ?? 1, d.line - 5);
+  return { start, end: Math.max(d.line, Math.min(inside?.end ?? d.line + LOCAL_WINDOW, start + LOCAL_WINDOW)) };
+}
+
+async function locateSymbol(ctx: ToolCallContext, target: string, budget: number): Promise<Located> {
   const symbol = leafSymbol(target);
   const owner = ownerSymbol(target);
   const root = ctx.app.workdirs.dirs[0]!;
   // The code index knows each definition's whole range, doc comment and overloads included.
-  const indexed = await ctx.app.graph.definitions(symbol, owner);
+  const indexed = await ctx.app.graph.definitions(symbol, owner, { locals: true });
   const best = indexed?.[0];
   if (best) {
     const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(ctx.app.code.root, best.file));
     const lines = await readLines(ctx.app.runtime.fs, ctx.app.workdirs, file.real);
-    return { file, lines, range: { start: best.start, end: best.end }, definition: best };
+    // Locals are listed only when the name has no definition of its own besides the one read.
+    const others = indexed.slice(1).filter((d) => !d.local || !!best.local);
+    return { file, lines, range: best.local ? localRange(best, budget) : { start: best.start, end: best.end }, definition: best, others };
   }
   const dispatched = await findSymbol(ctx, symbol);
   const defs = dispatched.hits.filter((h) => h.kind === 'definition');
@@ -140,6 +158,16 @@ async function definitionRange(ctx: ToolCallContext, file: SafePath, asked: Line
   return { start: Math.min(asked.start, ...starts.map((d) => d.start)), end: Math.max(asked.end, ...starts.map((d) => d.end)) };
 }
 
+/** The lines of an indexed file (for the doc comment of another definition); none when it cannot be read. */
+async function readIndexed(ctx: ToolCallContext, file: string): Promise<string[]> {
+  try {
+    const safe = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(ctx.app.code.root, file));
+    return await readLines(ctx.app.runtime.fs, ctx.app.workdirs, safe.real);
+  } catch {
+    return [];
+  }
+}
+
 function render(file: SafePath, lines: string[], range: LineRange, budgetTokens: number, cpt: number): { text: string; shown: LineRange; more: boolean } {
   const budget = budgetTokens * cpt;
   const out: string[] = [];
@@ -172,7 +200,7 @@ export const read = defineTool({
     const asFile = tryFile(ctx, args.target.trim());
     let located: Located;
     if (asFile) located = { file: asFile.file, lines: await readLines(ctx.app.runtime.fs, ctx.app.workdirs, asFile.file.real), range: asFile.range };
-    else located = await locateSymbol(ctx, args.target.trim());
+    else located = await locateSymbol(ctx, args.target.trim(), budget);
     const { file, lines } = located;
     const total = lines.length;
 
@@ -224,9 +252,12 @@ export const read = defineTool({
         range = { start: Math.min(a.start, asked.start), end: Math.max(a.end, b.end, asked.end) };
       }
     }
-    const shown = render(file, lines, range, budget, cpt);
-    const text = located.definition ? shown.text + overloadsLine(located.definition) : shown.text;
     const def = located.definition;
+    // What is listed under the code takes its share of the budget first.
+    const below = def ? overloadsLine(def) + (await otherDefinitionsText(leafSymbol(args.target.trim()), def, located.others ?? [], (f) => readIndexed(ctx, f))) : '';
+    const head = def?.local ? `(${localLabel(def)}: ${def.name} declared at line ${def.line})\n` : '';
+    const shown = render(file, lines, range, Math.max(50, budget - Math.ceil((below.length + head.length) / cpt)), cpt);
+    const text = head + shown.text + below;
     return {
       text,
       structured: {
@@ -235,7 +266,20 @@ export const read = defineTool({
         end: shown.shown.end,
         total,
         complete: !shown.more,
-        ...(def ? { definition: { name: def.name, kind: def.kind, container: def.container ?? null, line: def.line, overloads: def.overloads } } : {}),
+        ...(def
+          ? {
+              definition: {
+                name: def.name,
+                kind: def.kind,
+                container: def.container ?? null,
+                line: def.line,
+                overloads: def.overloads,
+                ...(def.local ? { local: localLabel(def) } : {}),
+                ...(def.declarations?.length ? { declarations: def.declarations } : {}),
+              },
+              others: (located.others ?? []).map((d) => ({ file: d.file, line: d.line, kind: d.kind, ...(d.local ? { local: localLabel(d) } : {}) })),
+            }
+          : {}),
       },
     };
   },
