@@ -138,7 +138,8 @@ export function rescueC(all: Extracted, text: string): void {
       startLine: start + 1,
       nameLine: i + 1,
       endLine: close + 1,
-      exported: !/^static\b/.test(header),
+      // Kernel style may put `static inline void` on the line above the name.
+      exported: !/^static\b/.test(header) && !/^static\b[^;{}]*$/.test(lines[i - 1] ?? ''),
       bodiless: false,
       doc: lines.slice(start, i).join('\n').slice(0, 600),
       words: identifierWords(name).join(' '),

@@ -25,6 +25,8 @@ export interface Definition {
   overloads: { line: number; signature: string }[];
   /** C and C++: prototypes and `extern` declarations of this body, in any file. */
   declarations?: { file: string; line: number; signature: string }[];
+  /** C and C++: a `static` body in a header while a body with external linkage exists (a configuration stub). */
+  shadowed?: boolean;
   /** A declaration that is no definition of its own (a local, a parameter, a field, an enum member) and the definition it sits in. */
   local?: { kind: LocalKind; in: { name: string; kind: string; start: number; end: number } | undefined };
 }
@@ -96,7 +98,7 @@ export function definitionStrength(d: Definition): number {
   if (!d.topLevel) s *= 0.85;
   // A file-private definition is rarely the one asked for when an exported one exists (a `static
   // inline` in a C header is part of the header's interface, though).
-  if (!d.exported && !/\.(h|hh|hpp|hxx)$/.test(d.file)) s *= 0.8;
+  if (!d.exported && (d.shadowed || !/\.(h|hh|hpp|hxx)$/.test(d.file))) s *= 0.8;
   if (TEST_PATH.test(d.file)) s *= 0.5;
   const stem = (d.file.split('/').pop() ?? '').replace(/\.[^.]*$/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
   if (stem && d.name.toLowerCase().replace(/[^a-z0-9]/g, '') === stem) s = Math.min(1, s * 1.1);
@@ -158,15 +160,29 @@ export function foldDeclarations(defs: Definition[]): Definition[] {
   const declares = (d: Definition) => cFamily(d.file) && d.bodiless && (d.kind === 'prototype' || d.kind === 'variable' || d.kind === 'function' || d.kind === 'method');
   const isBody = (d: Definition) => cFamily(d.file) && !d.bodiless && (d.kind === 'function' || d.kind === 'method' || d.kind === 'variable');
   const bodies = defs.filter(isBody);
+  if (!bodies.length) return defs;
   const declared = defs.filter(declares);
-  // Same-file prototypes folded as overloads are forward declarations in C and C++.
-  const out = defs.map((d) => (isBody(d) && d.overloads.length ? { ...d, declarations: d.overloads.map((o) => ({ file: d.file, line: o.line, signature: o.signature })), overloads: [] } : d));
-  if (!bodies.length || !declared.length) return out;
-  const target = [...bodies].sort((a, b) => Number(b.exported) - Number(a.exported) || definitionStrength(b) - definitionStrength(a))[0]!;
-  const more = declared.flatMap((d) => [{ file: d.file, line: d.line, signature: d.signature }, ...d.overloads.map((o) => ({ file: d.file, line: o.line, signature: o.signature }))]);
-  return out
+  const lines = (d: Definition) => d.overloads.map((o) => ({ file: d.file, line: o.line, signature: o.signature }));
+  // A `static inline` body in a header is the interface itself, unless a body with external linkage
+  // exists: then it is the stub a configuration compiles instead (`#else static inline … { }`), and
+  // the prototypes (even one beside the stub) declare the other.
+  const external = bodies.filter((d) => d.exported);
+  const target = [...(external.length ? external : bodies)].sort((a, b) => definitionStrength(b) - definitionStrength(a))[0]!;
+  const toTarget = [...declared.flatMap((d) => [{ file: d.file, line: d.line, signature: d.signature }, ...lines(d)]), ...(external.length ? bodies.filter((d) => !d.exported).flatMap(lines) : [])];
+  return defs
     .filter((d) => !declared.includes(d))
-    .map((d) => (d.id === target.id && d.file === target.file && d.line === target.line ? { ...d, declarations: [...(d.declarations ?? []), ...more].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line) } : d));
+    .map((d) => {
+      if (!isBody(d)) return d;
+      // Same-file prototypes folded as overloads are forward declarations in C and C++.
+      const own = external.length && !d.exported ? [] : lines(d);
+      const all = d === target ? [...own, ...toTarget] : own;
+      return {
+        ...d,
+        overloads: [],
+        ...(all.length ? { declarations: all.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line) } : {}),
+        ...(external.length && !d.exported ? { shadowed: true } : {}),
+      };
+    });
 }
 
 /**

@@ -64,6 +64,7 @@ const TS_LOCALS_COMMON = [
 ];
 
 const TS_LOCALS = [
+  '(index_signature name: (identifier) @local.parameter)',
   '(required_parameter pattern: (identifier) @local.parameter)',
   '(optional_parameter pattern: (identifier) @local.parameter)',
   '(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @local.parameter))',
@@ -310,6 +311,7 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(object_creation_expression (name) @ref.call)',
     '(namespace_use_clause (qualified_name) @source) @import',
     '(simple_parameter name: (variable_name (name) @local.parameter))',
+    '(assignment_expression left: (variable_name (name) @local.local))',
     '(comment) @comment',
   ],
 };

@@ -40,6 +40,15 @@ struct list;
 /* Adds an item to the list. */
 int list_add(struct list *l, int item);
 extern int list_count;
+#ifdef CONFIG_LIST_DEL
+int list_del(struct list *l);
+#else
+static inline int
+list_del(struct list *l)
+{
+\treturn 0;
+}
+#endif
 #endif
 `,
   'lib/list.c': `#include "list.h"
@@ -54,6 +63,11 @@ int list_add(struct list *l, int item)
 \tint n = list_count + 1;
 \tlist_count = n;
 \treturn n;
+}
+
+int list_del(struct list *l)
+{
+\treturn --list_count;
 }
 `,
   'src/Function.ts': `/**
@@ -140,6 +154,18 @@ describe('every declaration is findable; C bodies before their declarations; sev
       variable.results.map((x) => [x.file, x.line, x.declarations]),
       [['lib/list.c', 5, [{ file: 'include/list.h', line: 6 }]]],
       variable.text,
+    );
+  });
+
+  it('locates a C function at its body before a header\'s static inline stub of the same name, the prototype under the body', async () => {
+    const r = await locate('list_del');
+    assert.deepEqual(
+      r.results.map((x) => [x.file, x.line, x.declarations]),
+      [
+        ['lib/list.c', 15, [{ file: 'include/list.h', line: 8 }]],
+        ['include/list.h', 11, undefined],
+      ],
+      r.text,
     );
   });
 
