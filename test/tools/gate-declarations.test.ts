@@ -140,6 +140,11 @@ describe('every declaration is findable; C bodies before their declarations; sev
     assert.match(r.text, /^\(local in escape: escapedId declared at line 2\)\nsrc\/escape\.ts:1-5\nexport function escape/);
   });
 
+  it('explores a local by saying what it is and where, and which definition to explore instead', async () => {
+    const r = await call('explore', { question: 'what does escapedId call?', anchor: 'escapedId', relation: 'callees' });
+    assert.match(r.text, /escapedId is no definition of its own: local in escape at src\/escape\.ts:2; explore escape/);
+  });
+
   it('locates a C function at its body, its header prototype and extern declaration listed as declared-in lines', async () => {
     const r = await locate('list_add');
     assert.equal(r.results.length, 1, r.text);
