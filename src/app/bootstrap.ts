@@ -23,6 +23,7 @@ import { createForeground } from '../time/foreground.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { createGrepPool } from '../workspace/grep/grep-pool.ts';
 import { createWatchedTextIndex } from './text-index.ts';
+import { createFilesNaming } from './files-naming.ts';
 
 /** The longest background work waits for the calls being answered before it starts anyway. */
 const QUIET_WAIT_MAX_MS = 30_000;
@@ -77,6 +78,8 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   // Registered before the code index: shutdown hooks run newest first, so the index stops before its parser.
   const parser = createParsePool(runtime, grammars, { workers: workersFromEnv(runtime, 'CTXGATE_PARSE_WORKERS'), onEvent: (event, fields) => logger.log(event, fields) });
   lifecycle.onShutdown(() => parser.close());
+  const grepPool = createGrepPool(runtime, { workers: workersFromEnv(runtime, 'CTXGATE_GREP_WORKERS'), onEvent: (event, fields) => logger.log(event, { ...fields, pool: 'grep' }) });
+  lifecycle.onShutdown(() => grepPool.close());
   const foreground = createForeground();
   // Background work waits this long at most for the calls being answered (a long ctx_run must not hold it off).
   const whenQuiet = () => foreground.quiet(QUIET_WAIT_MAX_MS);
@@ -91,6 +94,8 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     workdirs,
     root: projectRoot,
     scan: config.scan,
+    // Before the first build is done, an answer about a name parses the files that name it.
+    filesNaming: createFilesNaming({ runtime, exec, workdirs, grepPool, root: projectRoot, excludeDirs: config.scan.excludeDirs }),
     openDatabase: async () => {
       runtime.fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       // A rebuildable cache: NORMAL sync is enough, and batches keep commits few.
@@ -100,8 +105,6 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   lifecycle.onShutdown(() => code.close());
   const textIndex = createWatchedTextIndex({ runtime, logger, code, root: projectRoot, excludeDirs: config.scan.excludeDirs, dataDir, whenQuiet });
   lifecycle.onShutdown(() => textIndex.close());
-  const grepPool = createGrepPool(runtime, { workers: workersFromEnv(runtime, 'CTXGATE_GREP_WORKERS'), onEvent: (event, fields) => logger.log(event, { ...fields, pool: 'grep' }) });
-  lifecycle.onShutdown(() => grepPool.close());
   const graph = createGraph(config.backend.graph, { runtime, exec, logger, projectRoot, code });
   lifecycle.onShutdown(() => graph.dispose());
   const jobs = new JobManager(runtime, path.join(dataDir, 'jobs', processSessionId), procs);

@@ -1,6 +1,7 @@
 // What the status page and `ctxgate stats` show, gathered in one place: savings and calls from the
 // usage rows (every process on the project), the gate's decisions, background jobs of this server,
 // the knowledge base, and how the code is searched.
+import { describeIndexOnDisk, type IndexOnDisk } from '../code/index.ts';
 import type { JobInfo } from '../exec/jobs.ts';
 import { gateDecisions, type GateDecisions, type RecentCall, recentCalls, savingsSeries, type UsageTotals, usageTotals } from '../kb/usage.ts';
 import { databaseBytes } from '../kb/open.ts';
@@ -25,6 +26,8 @@ export interface StatusSnapshot {
   kb: (KbStats & { file: string; sources: { label: string; kind: string; chunks: number; bytes: number }[] }) | { file: string; error: string };
   /** How the gate tools find code now: the code index's state and progress, the scan engine. */
   codeSearch: string;
+  /** What the code index on disk holds (files, stale files, a build in progress and by whom); null when it cannot be read. */
+  codeIndex: IndexOnDisk | null;
   /** The code text index: its state, coverage and size; null without one. */
   textIndex: TextIndexStatus | null;
   charsPerToken: number;
@@ -69,6 +72,7 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
   } catch (error) {
     kbPart = { file: app.kb.file, error: error instanceof Error ? error.message : String(error) };
   }
+  const codeIndex = await app.code.onDisk().catch(() => undefined);
   const jobs = app.jobs.list().map((j) => ({ ...j, tail: jobTail(app, j.id) }));
   return {
     at: now,
@@ -83,19 +87,25 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
     recent,
     jobs,
     kb: kbPart,
-    codeSearch: describeCodeSearch(app),
+    codeSearch: describeCodeSearch(app, codeIndex, app.runtime.pid),
+    codeIndex: codeIndex ?? null,
     textIndex: app.textIndex?.status() ?? null,
     charsPerToken: app.config.estimation.charsPerToken,
   };
 }
 
-function describeCodeSearch(app: Pick<AppContext, 'code' | 'config' | 'runtime'>): string {
+function describeCodeSearch(app: Pick<AppContext, 'code' | 'config' | 'runtime'>, onDisk: IndexOnDisk | undefined, pid: number): string {
   const scan = `file scans with ${app.runtime.which('rg') ? 'ripgrep' : 'the built-in engine'}`;
   const backend = app.config.backend.graph;
   if (backend === 'none') return `${scan} only (graph backend: none)`;
   const s = app.code.status();
+  // What this process does, else what the database holds (another process's build, or an earlier one's).
   const index =
-    s.state === 'building'
+    s.state === 'building' && s.total
+      ? `code index building: ${s.done} of ${s.total} files looked at (answers parse the files they need meanwhile)`
+      : s.state !== 'unavailable' && onDisk
+        ? describeIndexOnDisk(onDisk, pid)
+        : s.state === 'building'
       ? `code index building: ${s.done} of ${s.total} files looked at (answers come from scans meanwhile)`
       : s.state === 'ready'
         ? `code index ready (${s.total} files)`

@@ -75,7 +75,7 @@ export async function runCli(runtime: Runtime): Promise<number> {
         return code;
       }
       case 'doctor': {
-        const report = diagnose(ctx, registry);
+        const report = await diagnose(ctx, registry);
         await printOut(runtime, command.json ? JSON.stringify(report, null, 2) : formatDoctor(report));
         await ctx.lifecycle.shutdown('doctor done');
         return 0;

@@ -5,6 +5,7 @@ import { databaseBytes } from '../kb/open.ts';
 import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
+import { describeIndexOnDisk, type IndexOnDisk } from '../code/index.ts';
 import { type DatabaseUse, databaseUse } from '../storage/database-users.ts';
 import { type GraphBackendStatus, graphBackendStatus } from '../retrieval/graph-backends.ts';
 
@@ -24,12 +25,14 @@ export interface DoctorReport {
   database: { file: string; bytes: number } & DatabaseUse;
   /** The graph backend configured (`--graph-backend`, `backend.graph`), and who answers in its place when it cannot. */
   graph: GraphBackendStatus;
+  /** What the code index on disk holds; null when its database cannot be read. */
+  codeIndex: IndexOnDisk | null;
   warnings: string[];
 }
 
 const COMMANDS = ['git', 'rg', 'ctags'] as const;
 
-export function diagnose(app: AppContext, registry: ToolRegistry): DoctorReport {
+export async function diagnose(app: AppContext, registry: ToolRegistry): Promise<DoctorReport> {
   const commands: Record<string, string | null> = {};
   for (const c of COMMANDS) commands[c] = app.runtime.which(c) ?? null;
   const warnings: string[] = [];
@@ -45,6 +48,8 @@ export function diagnose(app: AppContext, registry: ToolRegistry): DoctorReport 
     const instead = graph.answeredBy === graph.backend ? '' : '; the built-in code index answers instead';
     warnings.push(`graph backend ${graph.backend}: ${graph.reason}${instead}${graph.hint ? ` — ${graph.hint}` : ''}`);
   }
+  const codeIndex = (await app.code.onDisk().catch(() => undefined)) ?? null;
+  if (!codeIndex) warnings.push(`the code index cannot be read (${app.code.status().error ?? 'no database'}): gate answers come from scans`);
   const dbFile = app.kb.file;
   const bytes = databaseBytes(app.runtime.fs, dbFile);
   return {
@@ -60,6 +65,7 @@ export function diagnose(app: AppContext, registry: ToolRegistry): DoctorReport 
     languages,
     database: { file: dbFile, bytes, ...databaseUse(app.runtime, dbFile) },
     graph,
+    codeIndex,
     warnings,
   };
 }
@@ -96,6 +102,7 @@ export function formatDoctor(r: DoctorReport): string {
     `languages     ${Object.entries(r.languages).map(([lang, cmd]) => `${lang}${cmd ? '' : ' (missing)'}`).join(', ')}`,
     ...formatDatabase(r.database),
     `graph         ${formatGraph(r.graph)}`,
+    describeIndexOnDisk(r.codeIndex ?? undefined).replace(/^code index: /, 'code index    '),
   ];
   if (r.warnings.length) lines.push('', 'warnings:', ...r.warnings.map((w) => `  - ${w}`));
   return lines.join('\n');

@@ -1,5 +1,6 @@
 // `ctxgate hook <name> [--nudge]`: runs on every matching Claude Code tool call, so it loads only
 // what the handler needs (main.ts routes here before the rest of the command line is loaded).
+import type { JudgeRequest, Verdict } from '../clients/hooks/grep-judge.ts';
 import { HOOK_NAMES, type HookName, runHookHandler } from '../clients/hooks/handlers.ts';
 import { messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
@@ -25,6 +26,17 @@ async function readStdin(runtime: Runtime): Promise<string> {
   return new TextDecoder().decode(all);
 }
 
+/**
+ * Judges a shell grep/rg by running it and search's engine, measuring the reply with the search
+ * tool's own text (loaded on the first grep only: most Bash calls are something else).
+ */
+export function judgeByRunning(runtime: Runtime): (req: JudgeRequest) => Promise<Verdict> {
+  return async (req) => {
+    const [{ judgeGrep }, { exactAnswer }] = await Promise.all([import('../clients/hooks/grep-judge.ts'), import('../tools/gate/hit-printer.ts')]);
+    return judgeGrep({ runtime, searchReply: exactAnswer }, req);
+  };
+}
+
 export async function runHook(runtime: Runtime): Promise<number> {
   const [, name, ...rest] = runtime.args;
   if (!(HOOK_NAMES as readonly string[]).includes(name ?? '')) {
@@ -33,7 +45,7 @@ export async function runHook(runtime: Runtime): Promise<number> {
   }
   let out = '';
   try {
-    out = runHookHandler(name as HookName, await readStdin(runtime), runtime.fs, { nudgeOnly: rest.includes('--nudge') });
+    out = await runHookHandler(name as HookName, await readStdin(runtime), { fs: runtime.fs, judge: judgeByRunning(runtime) }, { nudgeOnly: rest.includes('--nudge') });
   } catch (error) {
     // A hook that fails must not block the agent: say why on stderr, let the tool call run.
     runtime.writeStderr(`ctxgate hook ${name}: ${messageOf(error)}\n`);

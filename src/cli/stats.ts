@@ -33,7 +33,7 @@ export function formatStatsReport(s: StatusSnapshot): string {
   if ('error' in s.kb) lines.push(`knowledge base: cannot be read now (${s.kb.error})`);
   else lines.push(`knowledge base: ${s.kb.documents} documents, ${s.kb.chunks} chunks, ${formatBytes(s.kb.bytes)} of text; database ${formatBytes(s.kb.databaseBytes)} at ${s.kb.file}`);
   lines.push(`code search: ${s.codeSearch}`);
-  lines.push(describeTextIndex(s.textIndex ?? undefined));
+  lines.push(describeTextIndex(s.textIndex ?? undefined, s.codeIndex ?? undefined));
   lines.push('background jobs and open sessions belong to a running server: see its /status page');
   return lines.join('\n');
 }

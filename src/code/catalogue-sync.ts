@@ -1,7 +1,8 @@
 // One walk, one diff, for every stage of the refresh pass: new files are added to the catalogue,
-// files whose size or mtime changed are marked for the text stage (which reads them and tells
+// files whose stat no longer proves them unchanged (file-identity.ts) are marked for the text stage (which reads them and tells
 // whether their content changed), files gone from disk are dropped with everything known about them.
 // Written in batches, so other processes' writes interleave.
+import { mayDiffer } from '../textindex/file-identity.ts';
 import type { TextWork } from '../textindex/stage.ts';
 import type { CatalogueEntry } from './catalogue.ts';
 import type { CodeStore } from './store.ts';
@@ -22,7 +23,7 @@ export async function syncCatalogue(s: CodeStore, entries: readonly CatalogueEnt
     const row = rows.get(e.path);
     rows.delete(e.path);
     if (!row) added.push(e);
-    else if ((row.size !== e.size || row.mtime_ms !== e.mtimeMs) && row.text_of !== 0) changed.push(row.id);
+    else if (row.text_of !== 0 && mayDiffer(row, e)) changed.push(row.id);
   }
   const gone = [...rows.keys()];
   for (let i = 0; i < added.length; i += BATCH) {
@@ -48,7 +49,7 @@ export function textWork(s: CodeStore, entries: readonly CatalogueEntry[]): Text
   for (const e of entries) {
     const row = rows.get(e.path);
     if (!row || row.text_of === row.version) continue;
-    work.push({ id: row.id, path: row.path, abs: e.abs, size: e.size, mtimeMs: e.mtimeMs, hash: row.hash, version: row.version, statChanged: row.size !== e.size || row.mtime_ms !== e.mtimeMs });
+    work.push({ id: row.id, path: row.path, abs: e.abs, size: e.size, mtimeMs: e.mtimeMs, ctimeMs: e.ctimeMs, ino: e.ino, hash: row.hash, version: row.version, statChanged: mayDiffer(row, e) });
   }
   return work;
 }

@@ -5,7 +5,7 @@
 // repository).
 import * as path from 'node:path';
 import type { Executor } from '../exec/executor.ts';
-import type { Runtime, RuntimeFs } from '../runtime/types.ts';
+import type { FileStat, Runtime, RuntimeFs } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import { isSecretPath } from '../security/secret-files.ts';
 import { gitEnv } from '../vcs/git.ts';
@@ -22,6 +22,8 @@ export interface CatalogueEntry {
   abs: string;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
 }
 
 export interface CatalogueOptions {
@@ -51,11 +53,16 @@ export async function* catalogue(fs: RuntimeFs, _workdirs: Workdirs, options: Ca
     for (let k = 0; k < chunk.length; k++) {
       const rel = chunk[k]!;
       const st = stats[k];
-      if (st?.isFile) yield { path: rel, abs: path.join(options.root, rel), size: st.size, mtimeMs: st.mtimeMs };
+      if (st?.isFile) yield entryOf(rel, path.join(options.root, rel), st);
       // A submodule or a nested repository is one entry to git: walk it.
       else if (st?.isDirectory) yield* walked(fs, options, path.join(options.root, rel));
     }
   }
+}
+
+/** A catalogue entry for a file and its stat. */
+export function entryOf(rel: string, abs: string, st: FileStat): CatalogueEntry {
+  return { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 }
 
 /** What the walk would keep: no hidden entry, no skipped folder on the way, not secret-like. */
@@ -92,7 +99,15 @@ export function createCatalogueJudge(fs: RuntimeFs, options: Pick<CatalogueOptio
   };
 }
 
-async function* walked(fs: RuntimeFs, options: CatalogueOptions, base: string): AsyncGenerator<CatalogueEntry> {
+/** Whether a listing made now would enter this folder (a path relative to the root); one judge per batch, as above. */
+export function createCatalogueFolderJudge(fs: RuntimeFs, options: Pick<CatalogueOptions, 'root' | 'excludeDirs' | 'respectGitignore'>): (rel: string) => boolean {
+  const { listOnlyDirs: skip, ...judged } = walkOptions(options, options.root);
+  const judge = createPathJudge(fs, judged);
+  return (rel) => !skip.has(rel.slice(rel.lastIndexOf('/') + 1)) && judge.judge(rel, true)?.ignored === false;
+}
+
+/** The catalogue's files under `base` (a folder of the root), as the walk lists them. */
+export async function* walked(fs: RuntimeFs, options: CatalogueOptions, base: string): AsyncGenerator<CatalogueEntry> {
   let pending: string[] = [];
   // Stats go out a few dozen at a time: one by one, they dominate the walk of a big tree.
   const stated = async function* () {
@@ -101,7 +116,7 @@ async function* walked(fs: RuntimeFs, options: CatalogueOptions, base: string): 
     const stats = await Promise.all(files.map((rel) => fs.stat(path.join(options.root, rel))));
     for (let k = 0; k < files.length; k++) {
       const st = stats[k];
-      if (st?.isFile) yield { path: files[k]!, abs: path.join(options.root, files[k]!), size: st.size, mtimeMs: st.mtimeMs };
+      if (st?.isFile) yield entryOf(files[k]!, path.join(options.root, files[k]!), st);
     }
   };
   for await (const e of walk(fs, { ...walkOptions(options, base), signal: options.signal })) {

@@ -3,6 +3,7 @@
 import type { Node, QueryMatch } from 'web-tree-sitter';
 import { isExported, kindOf, leading, outerOf, qualifierText, searchableKind, signatureOf } from './extract-nodes.ts';
 import type { DefinitionKind, Extracted, ExtractedDefinition, ExtractedImport, ExtractedReference, ReferenceKind } from './extracted.ts';
+import { docstringOf } from './extract-docstrings.ts';
 import { bodyWords } from './identifier-words.ts';
 import type { LanguageId } from './languages.ts';
 
@@ -66,9 +67,12 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
       seen.add(key);
       const kind = kindOf(defCapture, defNode);
       const outer = outerOf(defNode);
-      const { start, doc } = leading(outer);
+      const { start, doc: above } = leading(outer);
       const name = nameNode.text;
       const body = defNode.childForFieldName('body');
+      // A Python function's or class's docstring is its doc, like a comment above it elsewhere.
+      const inside = id === 'python' && (kind === 'function' || kind === 'class') ? docstringOf(body, text)?.doc : undefined;
+      const doc = inside ? [above, inside].filter(Boolean).join('\n').slice(0, 600) : above;
       definitions.push({
         name,
         kind,

@@ -2,6 +2,7 @@
 // query. The tree is deleted before returning: nothing of it outlives the call.
 import type { Query } from 'web-tree-sitter';
 import { collect } from './extract-collect.ts';
+import { moduleDocstring } from './extract-docstrings.ts';
 import { leading } from './extract-nodes.ts';
 import { pieces, rescue, rescueC, shifted } from './extract-rescue.ts';
 import type { Extracted } from './extracted.ts';
@@ -38,6 +39,8 @@ function queryFor(ts: typeof import('web-tree-sitter'), language: import('web-tr
 
 export interface ExtractOptions {
   onBadPattern?: (pattern: string, error: unknown) => void;
+  /** The file's path in the project (names a Python module's docstring). */
+  file?: string;
 }
 
 /** A top-level statement holding a syntax error over more lines than this has derailed the parser. */
@@ -79,6 +82,8 @@ export async function extract(grammars: Grammars, language: LanguageId, text: st
     const inDerailed = (byte: number) => derailed.some((r) => byte >= r.start && byte < r.end);
     const matches = query.matches(root);
     all = collect(derailed.length ? matches.filter((m) => !inDerailed(m.captures[0]?.node.startIndex ?? 0)) : matches, text, language);
+    const moduleDoc = language === 'python' ? moduleDocstring(root, text, options.file) : undefined;
+    if (moduleDoc) all.definitions.push(moduleDoc);
   } finally {
     tree.delete();
   }

@@ -2,7 +2,7 @@
 // name, overloads folded into their implementation, and the lookups by name, by line and by file.
 import type { CodeIndex } from './index.ts';
 import { isDocumentation } from './languages.ts';
-import type { DefinitionRow } from './store.ts';
+import type { CodeStore, DefinitionRow } from './store.ts';
 
 export interface Definition {
   id: number;
@@ -121,9 +121,25 @@ function ownedBy(d: Definition, owner: string): number {
   return 0;
 }
 
+/**
+ * The store to answer about `name` from: the built index, or before the first build is done, one in
+ * which every file whose text names it has been parsed now (undefined when those are too many).
+ */
+export async function storeNaming(index: CodeIndex, name: string): Promise<CodeStore | undefined> {
+  const built = await index.ready();
+  if (built) return built;
+  const files = await index.filesNaming(name);
+  return files ? index.onDemand(files) : undefined;
+}
+
+/** The store to answer about these files from: the built index, or one in which they were parsed now. */
+export async function storeHolding(index: CodeIndex, files: Iterable<string>): Promise<CodeStore | undefined> {
+  return (await index.ready()) ?? (await index.onDemand(files));
+}
+
 /** Definitions of `name` (of `owner` when given), folded and strongest first; undefined when the index cannot answer. */
 export async function findDefinitions(index: CodeIndex, name: string, owner?: string): Promise<Definition[] | undefined> {
-  const store = await index.ready();
+  const store = await storeNaming(index, name);
   if (!store) return undefined;
   let rows = store.definitionsNamed(name);
   if (await index.fresh(rows.map((r) => r.path))) rows = store.definitionsNamed(name);
@@ -138,7 +154,7 @@ export async function findDefinitions(index: CodeIndex, name: string, owner?: st
 
 /** The innermost definition holding `line` of `file` (a field inside a class gives the field); null when none does. */
 export async function definitionAt(index: CodeIndex, file: string, line: number): Promise<Definition | null | undefined> {
-  const store = await index.ready();
+  const store = await storeHolding(index, [file]);
   if (!store) return undefined;
   await index.fresh([file]);
   if (!store.file(file)?.language) return undefined;
@@ -157,7 +173,7 @@ export async function definitionAt(index: CodeIndex, file: string, line: number)
 
 /** The definitions of a file in order: top level ones, and the members of top-level containers. */
 export async function outlineOf(index: CodeIndex, file: string): Promise<Definition[] | undefined> {
-  const store = await index.ready();
+  const store = await storeHolding(index, [file]);
   if (!store) return undefined;
   await index.fresh([file]);
   if (!store.file(file)?.language) return undefined;

@@ -1,6 +1,6 @@
 // Uses of a name (calls, type uses, imports, comment mentions) with their callers and how sure each
 // edge is, and the callees of a definition resolved through the file's imports.
-import { type Definition, findDefinitions, foldOverloads, stemOf, toDefinition } from './graph-definitions.ts';
+import { type Definition, findDefinitions, foldOverloads, stemOf, storeHolding, storeNaming, toDefinition } from './graph-definitions.ts';
 import type { CodeIndex } from './index.ts';
 import type { CodeStore, ImportRow, ReferenceRow } from './store.ts';
 
@@ -39,7 +39,7 @@ function certaintyOf(store: CodeStore, file: string, qualifier: string | undefin
 
 /** Every indexed use of a name: calls, type uses, imports and comment mentions, each with its caller. */
 export async function usesOf(index: CodeIndex, name: string, owner?: string, within?: ReadonlySet<string>): Promise<Uses | undefined> {
-  const store = await index.ready();
+  const store = within ? await storeHolding(index, within) : await storeNaming(index, name);
   if (!store) return undefined;
   const definitions = (await findDefinitions(index, name, owner)) ?? [];
   // A common name has tens of thousands of uses: with `within`, only those files are made fresh and judged.
@@ -73,7 +73,13 @@ export interface Callee {
 
 /** What a definition's body calls, each name resolved to its definitions through the file's imports. */
 export async function calleesOf(index: CodeIndex, def: Definition): Promise<Callee[] | undefined> {
-  const store = await index.ready();
+  let store = await index.ready();
+  if (!store) {
+    // Before the first build: the file and the files it imports, parsed now (callees are resolved through them).
+    const own = await index.onDemand([def.file]);
+    const imported = own?.importsOf(def.file).flatMap((i) => (i.target && !i.target.endsWith('/') ? [i.target] : [])) ?? [];
+    store = own && (await index.onDemand(imported));
+  }
   if (!store) return undefined;
   await index.fresh([def.file]);
   const calls = store.referencesWithin(def.file, def.start, def.end, 'call');

@@ -2,12 +2,16 @@
 // names the files it saw change), and any touched since both stages took them is taken again before
 // the answer is given — its catalogue row and text first, in one small segment, then its parse.
 import * as path from 'node:path';
-import { type CatalogueEntry, createCatalogueJudge } from './catalogue.ts';
+import { mayDiffer } from '../textindex/file-identity.ts';
+import { type CatalogueEntry, createCatalogueJudge, entryOf } from './catalogue.ts';
 import { textWork } from './catalogue-sync.ts';
 import { prepareFile, writeBatch } from './index-parse.ts';
 import { type IndexShared, PARSER_VERSION, yieldToLoop } from './index-shared.ts';
 import type { CodeStore } from './store.ts';
 import { takeText } from './text-pass.ts';
+
+/** Files whose parse is asked for at once by one check. */
+const PARSES_AT_ONCE = 32;
 
 /** Takes again any of these files (relative paths, each once) touched since they were indexed; how many changed. */
 export async function freshFiles(shared: IndexShared, s: CodeStore, list: readonly string[]): Promise<number> {
@@ -15,13 +19,19 @@ export async function freshFiles(shared: IndexShared, s: CodeStore, list: readon
   if (!unique.length) return 0;
   const newText = await freshText(shared, s, unique);
   let changed = 0;
-  for (const rel of unique) {
-    let job = shared.inFlight.get(rel);
-    if (!job) {
-      job = freshOne(shared, s, rel).finally(() => shared.inFlight.delete(rel));
-      shared.inFlight.set(rel, job);
-    }
-    if ((await job) || newText.has(rel)) changed++;
+  // Parsed several at a time (the parse workers run side by side), a bounded number read at once.
+  for (let i = 0; i < unique.length; i += PARSES_AT_ONCE) {
+    const chunk = unique.slice(i, i + PARSES_AT_ONCE);
+    const jobs = chunk.map((rel) => {
+      let job = shared.inFlight.get(rel);
+      if (!job) {
+        job = freshOne(shared, s, rel).finally(() => shared.inFlight.delete(rel));
+        shared.inFlight.set(rel, job);
+      }
+      return job;
+    });
+    const done = await Promise.all(jobs);
+    for (let k = 0; k < chunk.length; k++) if (done[k] || newText.has(chunk[k]!)) changed++;
   }
   return changed;
 }
@@ -42,7 +52,7 @@ async function needingWork(shared: IndexShared, s: CodeStore, list: readonly str
     const st = stats[i];
     const row = rows[i];
     if (!st?.isFile) return row !== undefined;
-    return !row || row.size !== st.size || row.mtime_ms !== st.mtimeMs || row.text_of !== row.version || row.parsed_of !== row.version || row.parser !== PARSER_VERSION;
+    return !row || mayDiffer(row, st) || row.text_of !== row.version || row.parsed_of !== row.version || row.parser !== PARSER_VERSION;
   });
 }
 
@@ -64,7 +74,7 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
       if (!row) notTaken.push(rel);
       continue;
     }
-    const entry = { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs };
+    const entry = entryOf(rel, abs, st);
     if (!row) {
       takes ??= createCatalogueJudge(shared.fs, shared.listing);
       if (!takes(rel)) {
@@ -72,7 +82,7 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
         continue;
       }
       added.push(entry);
-    } else if (row.size !== st.size || row.mtime_ms !== st.mtimeMs) {
+    } else if (mayDiffer(row, st)) {
       changed.push(row.id);
       before.set(rel, row.version);
     } else if (row.text_of === row.version) continue;
@@ -102,7 +112,7 @@ async function freshOne(shared: IndexShared, s: CodeStore, rel: string): Promise
   }
   if (!row || (row.parsed_of === row.version && row.parser === PARSER_VERSION)) return false;
   // An answer waits on it: ahead of any build's queued files.
-  const pending = await (await prepareFile(shared, s, { path: rel, abs, size: st.size, mtimeMs: st.mtimeMs }, row, true)).result;
+  const pending = await (await prepareFile(shared, s, entryOf(rel, abs, st), row, true)).result;
   if (pending) await writeBatch(s, [pending]);
   return pending !== undefined;
 }

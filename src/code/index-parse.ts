@@ -38,7 +38,7 @@ export async function prepareFile(shared: IndexShared, s: CodeStore, entry: Cata
     return { result: Promise.resolve(undefined) };
   }
   const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: lineCount(text), parser: PARSER_VERSION, version };
-  const { result } = await shared.parser.submit({ language, text }, { urgent });
+  const { result } = await shared.parser.submit({ language, text, path: entry.path }, { urgent });
   const pending = result.then(
     ({ parsed, skipped }): Pending => {
       for (const { pattern, error } of skipped) shared.logger.log('code_query_pattern_skipped', { language, pattern, error });

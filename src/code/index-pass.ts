@@ -14,7 +14,7 @@ import { takeText } from './text-pass.ts';
 const BATCH_FILES = 32;
 const BATCH_BYTES = 2_000_000;
 /** One process builds (a lease in the database); it renews the lease with every batch it writes. */
-const LEASE_NAME = 'code-index';
+export const LEASE_NAME = 'code-index';
 const LEASE_TTL_MS = 60_000;
 /** Source bytes being parsed at once (the parser's window is counted in files; this bounds their size). */
 const PARSING_BYTES = 16_000_000;

@@ -4,8 +4,10 @@
 // index, `text`) reads a file again only when its size or mtime changed and tells whether its content
 // hash did; the parse stage then parses only the files whose content changed. The freshness checks
 // are in index-fresh.ts; both get the state they share with the index as one small object
-// (index-shared.ts). Until the first build completes, `ready()` answers undefined and the gate tools
-// scan instead.
+// (index-shared.ts). Until the first build completes, `ready()` answers undefined: the graph's answers
+// then parse the files they rest on at once (`onDemand`, `filesNaming`), and the other tools scan. A
+// new process with an index on disk first sweeps for files changed while no server ran
+// (index-reconcile.ts), then answers from it.
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { Executor } from '../exec/executor.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -14,15 +16,19 @@ import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Database } from '../storage/database.ts';
 import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
+import { catalogue } from './catalogue.ts';
 import type { Grammars } from './grammars.ts';
+import { type IndexOnDisk, indexOnDisk } from './index-disk.ts';
 import { freshFiles } from './index-fresh.ts';
 import { CATALOGUE_SYNCED_AT, runPass } from './index-pass.ts';
+import { reconcile } from './index-reconcile.ts';
 import { type CodeIndexState, type IndexShared, PARSER_VERSION } from './index-shared.ts';
 import { createInThreadParser, type ParsePool } from './parse-pool.ts';
 import { CodeStore } from './store.ts';
 
 // The state type is part of the status this module answers; the version, of what it stores.
 export { type CodeIndexState, PARSER_VERSION } from './index-shared.ts';
+export { describeIndexOnDisk, type IndexOnDisk } from './index-disk.ts';
 
 /** A refresh pass runs at most this often on use. */
 const REFRESH_EVERY_MS = 30_000;
@@ -42,6 +48,11 @@ export interface CodeIndexDeps {
   git?: { runtime: Runtime; exec: Executor };
   /** Resolves once the tool calls being answered are done: the first pass waits for it. */
   whenQuiet?: () => Promise<void>;
+  /**
+   * The files whose text holds `word` as a whole word (paths relative to the root), found by a scan:
+   * before the first build is done, the files an answer about a name rests on, parsed on demand.
+   */
+  filesNaming?: (word: string) => Promise<readonly string[]>;
 }
 
 export interface CodeIndexStatus {
@@ -59,8 +70,19 @@ export interface CodeIndex {
   ready(): Promise<CodeStore | undefined>;
   /** Re-parses any of these files (relative paths) touched since they were indexed; how many were. */
   fresh(paths: Iterable<string>): Promise<number>;
+  /**
+   * Before the index can answer (`ready()` undefined): the store with these files parsed in their
+   * current version now, so that an answer resting on them is the one the built index gives.
+   */
+  onDemand(paths: Iterable<string>): Promise<CodeStore | undefined>;
+  /** The files an answer about `name` rests on, for onDemand: undefined when they cannot be found or are too many to parse now. */
+  filesNaming(name: string): Promise<readonly string[] | undefined>;
   /** A full refresh pass, awaited (tests, benchmarks, the first build). */
   refresh(): Promise<void>;
+  /** What the index on disk holds (any process's build); undefined when its database cannot be opened. */
+  onDisk(): Promise<IndexOnDisk | undefined>;
+  /** How many files the catalogue's listing finds, counted no further than `limit` + 1 (the project's size at a glance). */
+  filesUpTo(limit: number): Promise<number>;
   /** Stops a running pass at its next file and closes the database. */
   close(): Promise<void>;
   /** The trigram text index over the same catalogue, refreshed by the same pass. */
@@ -73,6 +95,13 @@ const TOUCH_SETTLE_MS = 300;
 /** How long the first pass of a process waits after the call that asked for it (see passOnUse). */
 export const FIRST_PASS_DELAY_MS = 1000;
 
+/** Files parsed on demand for one answer at most (a few milliseconds each, in the parse workers). */
+export const MAX_ON_DEMAND_FILES = 300;
+
+function isGitignore(rel: string): boolean {
+  return rel === '.gitignore' || rel.endsWith('/.gitignore');
+}
+
 export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   const openedAt = Date.now();
   let opening: Promise<CodeStore | undefined> | undefined;
@@ -83,6 +112,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let firstPassTimer: ReturnType<typeof setTimeout> | undefined;
   /** A .gitignore changed since the running pass began listing (see relist). */
   let relistDue = false;
+  /** The warm start's sweep (see trusted). */
+  let warming: Promise<boolean> | undefined;
   const shared: IndexShared = {
     fs: deps.fs,
     logger: deps.logger,
@@ -173,6 +204,33 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     if (!running && !firstPassTimer && !shared.closed) void startPass(s);
   }
 
+  /**
+   * Whether the index on disk may answer: a catalogue listing begun since this process started is in
+   * (by any process), or this process's warm-start sweep found and took every file changed while no
+   * server watched (index-reconcile.ts). Until then the answers scan or parse on demand.
+   */
+  function trusted(s: CodeStore): Promise<boolean> {
+    const listedFrom = Number(s.meta(CATALOGUE_SYNCED_AT) ?? 0);
+    if (listedFrom >= openedAt) return Promise.resolve(true);
+    if (s.meta('catalogued') !== '1') return Promise.resolve(false);
+    warming ??= (async () => {
+      const started = Date.now();
+      try {
+        const r = await reconcile(shared, s, listedFrom);
+        deps.logger.log('code_index_reconciled', { checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
+        if (!r.trusted) return false;
+        // The sweep did what the first pass would: that one waits for its turn (an edited .gitignore lists again now).
+        if (lastPass === 0) lastPass = started;
+        if (r.changes.some(isGitignore)) relist(s);
+        return true;
+      } catch (e) {
+        deps.logger.log('code_index_error', { error: messageOf(e) });
+        return false;
+      }
+    })();
+    return warming;
+  }
+
   let touchTimer: ReturnType<typeof setTimeout> | undefined;
   const touchedPaths = new Set<string>();
   /** Fresh runs started by touched files: close() waits for them before it closes the database. */
@@ -182,24 +240,13 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     fs: deps.fs,
     async open() {
       if (shared.closed || shared.state === 'unavailable') return undefined;
-      // The first ask of a process: no listing begun since it started is in yet, so the index could
-      // not narrow this query anyway (see below). The database opens meanwhile; the query scans.
-      if (!store) {
-        void open()
-          .then((s) => {
-            if (s && !shared.closed) passOnUse(s);
-          })
-          .catch(() => undefined);
-        return undefined;
-      }
       const s = await open();
+      if (!s) return undefined;
       // Another process may have finished the first build meanwhile.
-      if (s && !shared.textReady && s.meta('text_complete') === '1') shared.textReady = true;
-      if (s) passOnUse(s);
-      // An index from before this process started may miss files edited while no server watched:
-      // it narrows searches only once a catalogue listing begun since then is in (by any process).
-      if (s && Number(s.meta(CATALOGUE_SYNCED_AT) ?? 0) < openedAt) return undefined;
-      return s?.db;
+      if (!shared.textReady && s.meta('text_complete') === '1') shared.textReady = true;
+      passOnUse(s);
+      // An index from before this process started may miss files edited while no server watched.
+      return (await trusted(s)) ? s.db : undefined;
     },
     current: () => store?.db,
     state: () => (shared.state === 'unavailable' ? 'unavailable' : shared.textReady ? 'ready' : shared.textBuilding || running ? 'building' : 'idle'),
@@ -233,13 +280,34 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       // Another process may have finished the first build meanwhile.
       if (shared.state !== 'ready' && s.meta('complete') === '1') shared.state = 'ready';
       passOnUse(s);
-      return shared.state === 'ready' ? s : undefined;
+      return shared.state === 'ready' && (await trusted(s)) ? s : undefined;
+    },
+    async onDemand(list) {
+      if (shared.closed || shared.state === 'unavailable') return undefined;
+      const files = [...new Set(list)];
+      if (files.length > MAX_ON_DEMAND_FILES) return undefined;
+      const s = await open();
+      if (!s || shared.closed) return undefined;
+      passOnUse(s);
+      // New files are judged by the catalogue's rules (an ignored or secret file is never taken).
+      await freshFiles(shared, s, files);
+      return s;
+    },
+    async filesNaming(name) {
+      if (!deps.filesNaming || shared.closed) return undefined;
+      try {
+        const files = await deps.filesNaming(name);
+        return files.length <= MAX_ON_DEMAND_FILES ? files : undefined;
+      } catch (e) {
+        deps.logger.log('code_on_demand_error', { error: messageOf(e) });
+        return undefined;
+      }
     },
     async fresh(list) {
       const s = store;
       if (!s || shared.closed) return 0;
       const all = [...new Set(list)];
-      if (all.some((rel) => rel === '.gitignore' || rel.endsWith('/.gitignore'))) relist(s);
+      if (all.some(isGitignore)) relist(s);
       return freshFiles(shared, s, all);
     },
     async refresh() {
@@ -249,6 +317,15 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       firstPassTimer = undefined;
       if (running) await running;
       await startPass(s);
+    },
+    async onDisk() {
+      const s = await open();
+      return s ? indexOnDisk(s) : undefined;
+    },
+    async filesUpTo(limit) {
+      let n = 0;
+      for await (const _ of catalogue(deps.fs, deps.workdirs, shared.listing)) if (++n > limit || shared.closed) break;
+      return n;
     },
     async close() {
       shared.closed = true;

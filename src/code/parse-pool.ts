@@ -14,6 +14,8 @@ import type { LanguageId } from './languages.ts';
 export interface ParseJob {
   language: LanguageId;
   text: string;
+  /** The file's path in the project. */
+  path?: string;
 }
 
 export interface ParseResult {
@@ -34,7 +36,7 @@ const IDLE_MS = 60_000;
 
 export async function parseInThread(grammars: Grammars, job: ParseJob): Promise<ParseResult> {
   const skipped: ParseResult['skipped'] = [];
-  const extracted = await extract(grammars, job.language, job.text, { onBadPattern: (pattern, error) => skipped.push({ pattern, error: messageOf(error) }) });
+  const extracted = await extract(grammars, job.language, job.text, { file: job.path, onBadPattern: (pattern, error) => skipped.push({ pattern, error: messageOf(error) }) });
   return { parsed: parsedFile(extracted), skipped };
 }
 

@@ -3,7 +3,7 @@
 // (`code.db`) with its own schema versions, so it can be rebuilt or dropped without touching the
 // knowledge base.
 import type { Migration } from '../storage/database.ts';
-import { TEXT_INDEX_SQL, TEXT_WORDS_SQL } from '../textindex/schema.ts';
+import { TEXT_INDEX_SQL, TEXT_WORDS_SQL, TEXT_IDENTITY_SQL } from '../textindex/schema.ts';
 
 export const CODE_MIGRATIONS: readonly Migration[] = [
   {
@@ -71,5 +71,10 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
     version: 3,
     description: 'word keys in the text index (segments say whether they hold them)',
     sql: TEXT_WORDS_SQL,
+  },
+  {
+    version: 4,
+    description: 'file identity in the catalogue: ctime, inode and when the text stage read each file',
+    sql: TEXT_IDENTITY_SQL,
   },
 ];

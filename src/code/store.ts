@@ -9,6 +9,10 @@ export interface FileRow {
   path: string;
   size: number;
   mtime_ms: number;
+  /** The stat and read time the text stage took it with (file-identity.ts). */
+  ctime_ms: number;
+  ino: number;
+  taken_at: number;
   hash: string;
   language: string | null;
   lines: number;
@@ -75,7 +79,7 @@ const INSERT_DEFS =
 const INSERT_BLOCKS = "INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)";
 const INSERT_REFS = "INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) SELECT ?2, value->>0, value->>1, value->>2, value->>3, ?1 + (value->>4) FROM json_each(?3)";
 
-const FILE_COLUMNS = 'id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, text_doc, parsed_of';
+const FILE_COLUMNS = 'id, path, size, mtime_ms, ctime_ms, ino, taken_at, hash, language, lines, parser, version, text_of, text_doc, parsed_of';
 
 const DEF_COLUMNS = 'd.id, f.path, d.name, d.kind, d.container, d.parent_id, d.signature, d.start_line, d.name_line, d.end_line, d.exported, d.bodiless';
 
@@ -103,8 +107,8 @@ export class CodeStore {
   }
 
   /** What the catalogue's diff compares: every file's stat and whether the text stage took it. */
-  catalogueRows(): Pick<FileRow, 'id' | 'path' | 'size' | 'mtime_ms' | 'text_of'>[] {
-    return this.rows('SELECT id, path, size, mtime_ms, text_of FROM code_files');
+  catalogueRows(): Pick<FileRow, 'id' | 'path' | 'size' | 'mtime_ms' | 'ctime_ms' | 'ino' | 'taken_at' | 'hash' | 'text_of'>[] {
+    return this.rows('SELECT id, path, size, mtime_ms, ctime_ms, ino, taken_at, hash, text_of FROM code_files');
   }
 
   /** Files the text stage has not taken in their current version. */
@@ -113,13 +117,13 @@ export class CodeStore {
   }
 
   /** Adds files to the catalogue, not yet taken by any stage. */
-  addFiles(entries: readonly { path: string; size: number; mtimeMs: number }[]): void {
+  addFiles(entries: readonly { path: string; size: number; mtimeMs: number; ctimeMs: number; ino: number }[]): void {
     this.db.transaction(() => {
-      for (const e of entries) this.db.run("INSERT INTO code_files (path, size, mtime_ms, hash, version, text_of, parsed_of) VALUES (?, ?, ?, '', 1, 0, 0) ON CONFLICT(path) DO NOTHING", [e.path, e.size, e.mtimeMs]);
+      for (const e of entries) this.db.run("INSERT INTO code_files (path, size, mtime_ms, ctime_ms, ino, hash, version, text_of, parsed_of) VALUES (?, ?, ?, ?, ?, '', 1, 0, 0) ON CONFLICT(path) DO NOTHING", [e.path, e.size, e.mtimeMs, e.ctimeMs, e.ino]);
     });
   }
 
-  /** Marks files whose size or mtime changed: the text stage reads them before anything trusts them again. */
+  /** Marks files whose stat no longer proves them unchanged: the text stage reads them before anything trusts them again. */
   markChanged(ids: readonly number[]): void {
     this.db.transaction(() => {
       for (const id of ids) this.db.run('UPDATE code_files SET text_of = 0 WHERE id = ?', [id]);

@@ -9,6 +9,7 @@ import { AppError, ErrorCode } from '../errors.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { SafePath, Workdirs } from '../security/resolve-safe.ts';
 import { holdsPrivateKey, judgeSecret, judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
+import { readJudged } from '../security/secret-read.ts';
 import { acquireLease } from '../storage/lease.ts';
 import { isStorageError, StorageError } from '../storage/storage-error.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
@@ -210,9 +211,12 @@ async function indexFiles(run: IndexRun, files: Candidate[]): Promise<void> {
     }
     let bytes: Uint8Array;
     try {
-      bytes = await fs.readFile(file.abs);
-    } catch {
-      skip('unreadable', file.label);
+      // Judged again as opened: a hard link of a secret, key content, or a swap since the walk is refused.
+      ({ bytes } = await readJudged(fs, options.workdirs, file.abs, 'indexed', { shown: file.label, maxBytes: MAX_FILE_BYTES }));
+    } catch (error) {
+      if (single) throw error;
+      const secret = error instanceof AppError && error.code === ErrorCode.SecretRefused;
+      skip(secret ? (/private key/.test(error.message) ? 'private key' : 'secret') : 'unreadable', file.label);
       continue;
     }
     if (isBinary(bytes)) {

@@ -1,8 +1,8 @@
 // The FileIO adapter: scans the project (ripgrep when present, the built-in engine otherwise) with
 // .gitignore rules, scan.excludeDirs, and binary and huge files skipped; reads files as lines.
 import * as path from 'node:path';
-import { isInside, type SafePath, type Workdirs } from '../security/resolve-safe.ts';
-import { judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
+import type { SafePath, Workdirs } from '../security/resolve-safe.ts';
+import { readJudged } from '../security/secret-read.ts';
 import type { TextCandidates } from '../textindex/types.ts';
 import { admitFiles, regularFiles } from '../workspace/grep/filelist.ts';
 import { countMatches, grep, scanList } from '../workspace/grep/index.ts';
@@ -263,14 +263,14 @@ function findIndex(text: string, needle: string, ignoreCase: boolean): number {
   return ignoreCase ? text.toLowerCase().indexOf(needle.toLowerCase()) : text.indexOf(needle);
 }
 
-/** A file's lines, for block expansion and reads; a secret-like file is refused, whatever led to it. */
-export async function readLines(fs: Pick<RuntimeFs, 'readTextFile' | 'realpathSync' | 'statSync'>, workdirs: Workdirs, abs: string): Promise<string[]> {
-  const workdir = workdirs.dirs.find((d) => isInside(d, abs));
-  const shown = workdir ? path.relative(workdir, abs).split(path.sep).join('/') : abs;
-  const secret = judgeSecretPath(fs, workdirs, shown, abs);
-  if (secret) throw secretRefusal(shown, secret, 'read');
-  const text = await fs.readTextFile(abs);
-  const lines = text.split(/\r?\n/);
+/**
+ * A file's lines, for block expansion and reads; a secret-like file is refused, whatever led to it
+ * and whatever it was swapped for meanwhile (the opened file is judged: readJudged).
+ */
+export async function readLines(fs: RuntimeFs, workdirs: Workdirs, abs: string, shown?: string): Promise<string[]> {
+  const { bytes } = await readJudged(fs, workdirs, abs, 'read', shown === undefined ? {} : { shown });
+  const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
+

@@ -7,7 +7,7 @@ import { scan } from './fileio.ts';
 import { type GateDecision, gate, type RefusalCounter } from './gatekeeper.ts';
 import type { GraphAdapter } from './graph.ts';
 import type { Kind } from './kinds.ts';
-import { rankHits } from './ranking.ts';
+import { definitionsFirst, rankHits } from './ranking.ts';
 import type { Hit, ResultItem, RetrievalDeps } from './types.ts';
 import type { WordsDispatched } from './words.ts';
 
@@ -25,6 +25,8 @@ export interface GateRequest {
   kinds?: readonly Kind[];
   maxHits?: number;
   relevanceOnly?: boolean;
+  /** A symbol's definitions come before its uses in the answer (locate's default kind). */
+  definitionsFirst?: boolean;
   ignoreCase?: boolean;
   signal?: AbortSignal;
 }
@@ -62,7 +64,9 @@ export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, re
   const input = { items, counts, estimate: dispatched.estimate, capped: dispatched.capped, force: req.force, query: req.query, scope: req.scope.relative, shape: dispatched.shape, regex: req.regex, maxHits: req.maxHits, relevanceOnly: req.relevanceOnly, exact: req.exact };
   const decision = gate({ ...input, ...(wholeWord ? { wholeWord } : {}) }, deps.config, refusals);
   deps.logger.log('gate', { tool: req.tool, pass: decision.pass, reason: decision.pass ? null : decision.envelope.reason });
-  return { dispatched, items, decision };
+  // After the gate: it judges the best score, wherever the answer then lists it.
+  const symbolic = dispatched.strategy === 'graph_symbol' || dispatched.strategy === 'fileio_symbol';
+  return { dispatched, items: req.definitionsFirst && symbolic ? definitionsFirst(items) : items, decision };
 }
 
 /** Each hit's file's modification time (recency). */

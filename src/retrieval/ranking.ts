@@ -129,6 +129,15 @@ export function rankHits(input: RankInput, config: Config): ResultItem[] {
   return items.sort((a, b) => b.score - a.score || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
+/**
+ * Definitions ahead of every other hit, each group in its ranked order: asked for a bare name, the
+ * place that defines it comes before the lines that use it, however many uses another class's
+ * same-named method has. Nothing moves when the name has no definition.
+ */
+export function definitionsFirst<T extends { kind: string }>(items: T[]): T[] {
+  return [...items.filter((i) => i.kind === 'definition'), ...items.filter((i) => i.kind !== 'definition')];
+}
+
 /** Estimated tokens of returning an item compactly (path, line, text). */
 export function itemTokens(item: { file: string; text: string }, charsPerToken: number): number {
   return Math.ceil((item.file.length + item.text.length + 8) / charsPerToken);

@@ -17,9 +17,9 @@ const STOP_WORDS = new Set(
 const QUESTION_START = /^(?:where|how|what|which|who|why|when|does|do|is|are|can|should|find|show)\b/i;
 
 /**
- * Plainly a question: it ends with a question mark, or it starts like one and has three or more
- * words with at least one stop word and no code punctuation. An error message or a comment phrase
- * rarely does; when one does, the exact text is still tried when the words find nothing.
+ * A question: it ends with a question mark, or it starts like one and has three or more words with
+ * at least one stop word and no code punctuation. Only the question mark makes it plainly one (words
+ * first); the rest only reads like one, and an error message may too ("does not contain all of").
  */
 export function isQuestion(query: string): boolean {
   const q = query.trim();

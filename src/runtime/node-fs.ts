@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AppendHandle, DirEntry, FileStat, RuntimeFs, SyncFiles } from './types.ts';
+import type { AppendHandle, DirEntry, FileStat, OpenedFile, RuntimeFs, SyncFiles } from './types.ts';
 
 function toStat(s: fs.Stats): FileStat {
   return {
@@ -12,6 +12,10 @@ function toStat(s: fs.Stats): FileStat {
     isFile: s.isFile(),
     isDirectory: s.isDirectory(),
     isSymbolicLink: s.isSymbolicLink(),
+    dev: s.dev,
+    ino: s.ino,
+    nlink: s.nlink,
+    ctimeMs: s.ctimeMs,
   };
 }
 
@@ -134,7 +138,66 @@ function readRegularFileSync(p: string, maxBytes: number): Uint8Array | undefine
   }
 }
 
+const NO_FOLLOW = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
+
+/** Where a descriptor really is, as Linux names it; undefined elsewhere (no /proc) or when unreadable. */
+function locationOf(fd: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+function fileError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+async function readOpened(p: string, maxBytes = Number.MAX_SAFE_INTEGER): Promise<OpenedFile> {
+  const handle = await fs.promises.open(p, NO_FOLLOW);
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw fileError(st.isDirectory() ? 'EISDIR' : 'EINVAL', `${p} is not a regular file`);
+    if (st.size > maxBytes) throw fileError('EFBIG', `${p} is ${st.size} bytes, over ${maxBytes}`);
+    const location = locationOf(handle.fd);
+    const bytes = new Uint8Array(await handle.readFile());
+    return location === undefined ? { bytes, stat: toStat(st) } : { bytes, stat: toStat(st), location };
+  } finally {
+    await handle.close();
+  }
+}
+
+function readOpenedSync(p: string, maxBytes: number, options: { location?: boolean } = {}): OpenedFile | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, NO_FOLLOW);
+  } catch {
+    return undefined; // missing, a symlink (ELOOP), unreadable
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    const out = new Uint8Array(st.size);
+    let at = 0;
+    while (at < out.length) {
+      const n = fs.readSync(fd, out, at, out.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    const bytes = at === out.length ? out : out.subarray(0, at);
+    const location = options.location ? locationOf(fd) : undefined;
+    return location === undefined ? { bytes, stat: toStat(st) } : { bytes, stat: toStat(st), location };
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export const nodeFs: RuntimeFs = {
+  readOpened,
+  readOpenedSync,
   readTextFile: (p) => fs.promises.readFile(p, 'utf8'),
   readTextFileSync: (p) => fs.readFileSync(p, 'utf8'),
   readFile: async (p) => new Uint8Array(await fs.promises.readFile(p)),

@@ -11,6 +11,21 @@ export interface FileStat {
   isFile: boolean;
   isDirectory: boolean;
   isSymbolicLink: boolean;
+  /** Device and inode: a file's identity under any name (hard links, bind mounts share it). */
+  dev: number;
+  ino: number;
+  /** Names the inode has; more than one means hard links. */
+  nlink: number;
+  /** When the inode last changed (a write, a chmod, a utimes, a new hard link): no caller can set it back. */
+  ctimeMs: number;
+}
+
+/** A file opened without following a final symlink: its bytes, fstat of the descriptor, and where it really was. */
+export interface OpenedFile {
+  bytes: Uint8Array;
+  stat: FileStat;
+  /** The descriptor's path as the kernel names it (/proc/self/fd); undefined where that cannot be read. */
+  location?: string;
 }
 
 export interface DirEntry {
@@ -31,6 +46,14 @@ export interface RuntimeFs {
    * `maxBytes`. For scans over many small files, where the async round trips cost more than the reads.
    */
   readRegularFileSync(path: string, maxBytes: number): Uint8Array | undefined;
+  /**
+   * Opens a file without following a final symlink, fstats the descriptor and reads it: the bytes are
+   * those of the file the stat describes, whatever happens to the path meanwhile. Throws (code ELOOP
+   * for a symlink, ENOENT, EISDIR…) when it cannot; `maxBytes`: larger files throw EFBIG unread.
+   */
+  readOpened(path: string, maxBytes?: number): Promise<OpenedFile>;
+  /** readOpened in one synchronous step; undefined (nothing thrown) when the file cannot be read as a regular file within maxBytes. */
+  readOpenedSync(path: string, maxBytes: number, options?: { location?: boolean }): OpenedFile | undefined;
   /** Writes through a temporary file and a rename, so a crash never leaves a half-written file. */
   writeFileAtomicSync(path: string, data: string | Uint8Array, mode?: number): void;
   /** Opens (creating with `mode`) a file for appending; returns a small append handle. */

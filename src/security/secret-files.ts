@@ -8,16 +8,27 @@ import { AppError, ErrorCode } from '../errors.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import { isInside, type Workdirs } from './resolve-safe.ts';
 
-const KEY_NAMES = ['id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519'];
+const KEY_NAMES = ['id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk'];
 const SECRET_NAMES: ReadonlyMap<string, string> = new Map([
   ...KEY_NAMES.map((n) => [n, `SSH private key files: ${KEY_NAMES.join(', ')}`] as const),
   ['.envrc', '.envrc files'],
   ['credentials.json', 'credentials.json files'],
   ['.npmrc', '.npmrc files (registry tokens)'],
   ['.netrc', '.netrc files (login passwords)'],
+  ['_netrc', '.netrc files (login passwords)'],
+  ['.git-credentials', '.git-credentials files (stored git passwords)'],
+  ['.pgpass', '.pgpass files (PostgreSQL passwords)'],
+  ['.pypirc', '.pypirc files (package index passwords)'],
+  ['.htpasswd', '.htpasswd files (password hashes)'],
+  ['terraform.tfstate', 'Terraform state files (*.tfstate: resource secrets in clear text)'],
 ]);
-const SECRET_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx'];
+const SECRET_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx', '.ppk', '.jks', '.keystore', '.tfstate'];
 const SECRET_DIRS = new Set(['.env', '.aws', '.ssh', '.gnupg', '.kube']);
+/**
+ * Backup and editor copies keep a secret's content under a longer name (issue 23, item 4): `.env~`,
+ * `id_rsa.bak`, `server.pem.orig`, Emacs's `#.env#` and `.#.env`, Vim's `.id_rsa.swp`.
+ */
+const BACKUP_SUFFIXES = ['~', '.bak', '.orig', '.old', '.save', '.backup', '.bk', '.tmp', '.swp', '.swo', '.swx'];
 const PRIVATE_KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/;
 
 /** What every refusal tells the caller to do: the spec has no allowlist, so no setting lifts the rule. */
@@ -28,25 +39,63 @@ function segments(p: string): string[] {
   return p.split('/').filter((s) => s && s !== '.');
 }
 
-/** The rule a file path (relative, `/`-separated) falls under, or undefined when it is not secret-like. */
-export function secretReason(relativePath: string): string | undefined {
-  const parts = segments(relativePath);
-  const name = parts[parts.length - 1];
-  if (!name) return undefined;
-  const dir = parts.slice(0, -1).find((p) => SECRET_DIRS.has(p));
-  if (dir) return `anything under a ${dir}/ folder`;
+/** The rule a bare file name (lower case) falls under, without backup variants. */
+function nameRule(name: string, parent: string | undefined): string | undefined {
   if (name === '.env' || name.startsWith('.env.')) return '.env and .env.* files';
   const named = SECRET_NAMES.get(name);
   if (named) return named;
   const ext = SECRET_EXTENSIONS.find((e) => name.endsWith(e));
+  if (ext === '.tfstate') return SECRET_NAMES.get('terraform.tfstate');
   if (ext) return `*${ext} files (private keys and certificates)`;
-  if (name === 'config.json' && parts[parts.length - 2] === '.docker') return '.docker/config.json (registry credentials)';
+  if (name === 'config.json' && parent === '.docker') return '.docker/config.json (registry credentials)';
+  return undefined;
+}
+
+/** The names a backup or editor copy may have been made from (`#.env#` → `.env`), the name itself first. */
+function originalNames(name: string): string[] {
+  const out = [name];
+  let n = name;
+  for (let i = 0; i < 4; i++) {
+    const before = n;
+    if (n.length > 2 && n.startsWith('#') && n.endsWith('#')) n = n.slice(1, -1);
+    else if (n.startsWith('.#') && n.length > 2) n = n.slice(2);
+    else {
+      const suffix = BACKUP_SUFFIXES.find((x) => n.endsWith(x) && n.length > x.length);
+      if (suffix) {
+        n = n.slice(0, -suffix.length);
+        // Vim's swap file of `id_rsa` is `.id_rsa.swp`.
+        if (suffix.startsWith('.sw') && n.startsWith('.') && !out.includes(n)) out.push(n.slice(1));
+      }
+    }
+    if (n === before) break;
+    out.push(n);
+  }
+  return out;
+}
+
+/**
+ * The rule a file path (relative, `/`-separated) falls under, or undefined when it is not secret-like.
+ * Names are compared without case (`.ENV` is `.env` on a case-insensitive file system, and a secret
+ * there whatever its spelling), and a backup or editor copy of a secret is one too.
+ */
+export function secretReason(relativePath: string): string | undefined {
+  const parts = segments(relativePath.toLowerCase());
+  const name = parts[parts.length - 1];
+  if (!name) return undefined;
+  const dir = parts.slice(0, -1).find((p) => SECRET_DIRS.has(p));
+  if (dir) return `anything under a ${dir}/ folder`;
+  const parent = parts[parts.length - 2];
+  const names = originalNames(name);
+  for (const [i, n] of names.entries()) {
+    const rule = nameRule(n, parent);
+    if (rule) return i === 0 ? rule : `${rule}, and backup or editor copies of them`;
+  }
   return undefined;
 }
 
 /** The rule a folder falls under when everything in it is secret (it is, or lies in, .ssh/ and the like). */
 export function secretFolderReason(relativePath: string): string | undefined {
-  const dir = segments(relativePath).find((p) => SECRET_DIRS.has(p));
+  const dir = segments(relativePath.toLowerCase()).find((p) => SECRET_DIRS.has(p));
   return dir ? `anything under a ${dir}/ folder` : undefined;
 }
 
@@ -105,20 +154,28 @@ export function secretRefusal(shown: string, match: SecretMatch, refused: string
   return new AppError(ErrorCode.SecretRefused, `${what} is treated as a secret (rule: ${match.rule}), so it is not ${refused}`, { hint: SECRET_RULES_HINT });
 }
 
-/** ripgrep globs that exclude the same files by name (given after any user glob, so they win). */
+/** Every name a secret file or its backup copy can have, as globs (matched without case: rg --iglob). */
+function secretFileGlobs(): string[] {
+  const bases = ['.env', '.env.*', ...SECRET_NAMES.keys(), ...SECRET_EXTENSIONS.map((e) => `*${e}`)];
+  const globs: string[] = [];
+  for (const b of bases) {
+    globs.push(b, `#${b}#`, `.#${b}`, `.${b}.sw?`);
+    for (const x of BACKUP_SUFFIXES) globs.push(`${b}${x}`);
+  }
+  return globs;
+}
+
+/**
+ * ripgrep globs that exclude the same files by name; give them with --iglob (case-insensitive) after
+ * any user glob, so they win. One brace set: ripgrep matches it as one glob.
+ */
 export const SECRET_EXCLUDE_GLOBS: readonly string[] = [
-  '!**/.env',
-  '!**/.env.*',
-  '!**/.envrc',
-  '!**/.env/**',
-  '!**/*.pem',
-  '!**/*.key',
-  '!**/*.p12',
-  '!**/*.pfx',
-  ...[...SECRET_NAMES.keys()].map((n) => `!**/${n}`),
+  `!**/{${secretFileGlobs().join(',')}}`,
   '!**/.docker/config.json',
-  ...[...SECRET_DIRS].filter((d) => d !== '.env').map((d) => `!**/${d}/**`),
+  ...[...SECRET_DIRS].map((d) => `!**/${d}/**`),
 ];
 
-/** git pathspecs that leave the same files out of a diff, whichever folder git runs in. */
-export const SECRET_EXCLUDE_PATHSPECS: readonly string[] = SECRET_EXCLUDE_GLOBS.map((g) => `:(top,exclude,glob)${g.slice(1)}`);
+/** git pathspecs that leave the same files out of a diff, whichever folder git runs in (git globs know no braces). */
+export const SECRET_EXCLUDE_PATHSPECS: readonly string[] = [...secretFileGlobs().map((g) => `**/${g}`), '**/.docker/config.json', ...[...SECRET_DIRS].map((d) => `**/${d}/**`)].map(
+  (g) => `:(top,exclude,glob,icase)${g}`,
+);

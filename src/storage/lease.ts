@@ -81,6 +81,13 @@ function holderOf(db: Database, row: LeaseRow, now: number): LeaseHolder | undef
   return { ...holder, host: row.host ?? '?' };
 }
 
+/** Who holds the lease `name` now (a live holder whose lease has not expired), read without taking it. */
+export function leaseHolder(db: Database, name: string): LeaseHolder | undefined {
+  if (!db.value("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'leases'")) return undefined;
+  const row = db.get<LeaseRow>('SELECT * FROM leases WHERE name = ?', [name]);
+  return row ? holderOf(db, { ...row, host: row.host ?? null, boot: row.boot ?? null }, Date.now()) : undefined;
+}
+
 /** Takes the lease `name` for `ttlMs` unless a live holder has it and it has not expired. */
 export async function acquireLease(db: Database, name: string, ttlMs: number): Promise<LeaseResult> {
   const runtime = db.runtime;

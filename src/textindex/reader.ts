@@ -5,8 +5,10 @@
 // catalogue changes (a counter every writer bumps, so other processes' writes are seen too).
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Database } from '../storage/database.ts';
+import { provesUnchanged, TAKEN_COLUMNS, type TakenStat } from './file-identity.ts';
 import { intersect, union } from './postings.ts';
 import { type Plan, planQuery } from './query-plan.ts';
+import { hashBytes } from './stage.ts';
 import { bucketRowId } from './schema.ts';
 import { type BucketEntry, bucketOf, readBucketHeader } from './segment.ts';
 import { decodeGaps } from './postings.ts';
@@ -80,6 +82,14 @@ function catalogueRows(db: Database): { paths: string[]; docs: Int32Array; taken
     docs: Int32Array.from({ length: paths.length }, (_, k) => docs[at(k)]!),
     taken: Uint8Array.from({ length: paths.length }, (_, k) => taken[at(k)]!),
   };
+}
+
+async function contentHash(fs: RuntimeFs, abs: string): Promise<string | undefined> {
+  try {
+    return hashBytes(await fs.readFile(abs));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Dirty paths beyond this are not checked against the disk one by one (they stay candidates). */
@@ -250,7 +260,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
     return run(plan);
   }
 
-  /** Forgets touched files the index has taken since (their row's stat is the file's stat now). */
+  /** Forgets touched files the index has taken since (their row's stat proves the file is that version). */
   async function settleDirty(db: Database, state: Live): Promise<void> {
     if (!dirty.size || dirty.size > MAX_DIRTY_CHECKS) return;
     for (const p of [...dirty.keys()]) {
@@ -261,8 +271,10 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
         continue;
       }
       if (state.isPending[i] || !st?.isFile) continue;
-      const row = db.get<{ size: number; mtime_ms: number }>('SELECT size, mtime_ms FROM code_files WHERE path = ?', [p]);
-      if (row && row.size === st.size && row.mtime_ms === st.mtimeMs) dirty.delete(p);
+      const row = db.get<TakenStat & { hash: string }>(`SELECT ${TAKEN_COLUMNS}, hash FROM code_files WHERE path = ?`, [p]);
+      if (!row || row.size !== st.size) continue;
+      // The stat cannot tell a file written in the tick it was read in: its content hash can.
+      if (provesUnchanged(row, st) || (row.hash !== '' && (await contentHash(source.fs, `${source.root}/${p}`)) === row.hash)) dirty.delete(p);
     }
   }
 

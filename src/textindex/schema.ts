@@ -46,6 +46,17 @@ export const TEXT_WORDS_SQL = `
   UPDATE code_files SET text_of = 0;
 `;
 
+/**
+ * Schema version 4: the catalogue records each file's ctime and inode and when the text stage read
+ * it (file-identity.ts), so an edit that keeps size and mtime is seen. Rows from before have none:
+ * each is read once more and its content hash decides.
+ */
+export const TEXT_IDENTITY_SQL = `
+  ALTER TABLE code_files ADD COLUMN ctime_ms REAL NOT NULL DEFAULT 0;
+  ALTER TABLE code_files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE code_files ADD COLUMN taken_at REAL NOT NULL DEFAULT 0;
+`;
+
 /** Empties the text index (a new root or extraction version starts from nothing). */
 export const CLEAR_TEXT_INDEX_SQL = 'DELETE FROM text_buckets; DELETE FROM text_segments; UPDATE text_state SET gen = gen + 1;';
 

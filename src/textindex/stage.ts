@@ -18,13 +18,15 @@ export interface TextWork {
   id: number;
   path: string;
   abs: string;
-  /** Size and mtime now (the catalogue row still holds those of the version it knows). */
+  /** Its stat now (the catalogue row still holds that of the version it knows). */
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
   /** What the catalogue holds: the content hash of the version it knows ('' unknown) and its number. */
   hash: string;
   version: number;
-  /** Size or mtime differ from the catalogue row's. */
+  /** The stat does not prove the file is the version the catalogue row knows (file-identity.ts). */
   statChanged: boolean;
 }
 
@@ -55,6 +57,10 @@ interface RowUpdate {
   id: number;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  /** When the read that took it began. */
+  takenAt: number;
   hash: string;
   version: number;
   /** A local document index in the segment being built, null (not indexed), or keep the current one. */
@@ -88,9 +94,14 @@ export async function runTextStage(work: readonly TextWork[], options: TextStage
 
   const read = (w: TextWork): Promise<Uint8Array | undefined> => (w.size > MAX_TEXT_FILE_BYTES ? Promise.resolve(undefined) : fs.readFile(w.abs).catch(() => undefined));
   const ahead: Promise<Uint8Array | undefined>[] = [];
+  /** When each read in `ahead` began: an edit after it, in the same timestamp tick, must not go unseen. */
+  const began: number[] = [];
   let next = 0;
   const fill = () => {
-    while (ahead.length < READ_AHEAD && next < work.length) ahead.push(read(work[next++]!));
+    while (ahead.length < READ_AHEAD && next < work.length) {
+      began.push(Date.now());
+      ahead.push(read(work[next++]!));
+    }
   };
 
   let lastYield = performance.now();
@@ -99,10 +110,11 @@ export async function runTextStage(work: readonly TextWork[], options: TextStage
     fill();
     const w = work[i]!;
     const bytes = await ahead.shift()!;
+    const stat = { size: w.size, mtimeMs: w.mtimeMs, ctimeMs: w.ctimeMs, ino: w.ino, takenAt: began.shift()! };
     if (bytes) result.read++;
     const hash = bytes ? hashBytes(bytes) : '';
     if (w.statChanged && hash !== '' && hash === w.hash) {
-      updates.push({ id: w.id, size: w.size, mtimeMs: w.mtimeMs, hash, version: w.version, doc: 'keep' });
+      updates.push({ id: w.id, ...stat, hash, version: w.version, doc: 'keep' });
       result.unchanged++;
     } else {
       const version = w.statChanged ? w.version + 1 : w.version;
@@ -111,7 +123,7 @@ export async function runTextStage(work: readonly TextWork[], options: TextStage
         doc = builder.add(extractor.extract(bytes), bytes.length);
         result.indexed++;
       }
-      updates.push({ id: w.id, size: w.size, mtimeMs: w.mtimeMs, hash, version, doc });
+      updates.push({ id: w.id, ...stat, hash, version, doc });
     }
     if (builder.sourceBytes >= flushBytes || builder.size >= flushPostings || updates.length >= FLUSH_ROWS) {
       if (await flush(db, builder, updates, options.renew)) result.segments++;
@@ -151,9 +163,9 @@ async function flush(db: Database, builder: SegmentBuilder, updates: RowUpdate[]
     }
     for (const u of updates) {
       if (u.doc === 'keep') {
-        db.run('UPDATE code_files SET size = ?, mtime_ms = ?, hash = ?, text_of = version WHERE id = ?', [u.size, u.mtimeMs, u.hash, u.id]);
+        db.run('UPDATE code_files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, taken_at = ?, hash = ?, text_of = version WHERE id = ?', [u.size, u.mtimeMs, u.ctimeMs, u.ino, u.takenAt, u.hash, u.id]);
       } else {
-        db.run('UPDATE code_files SET size = ?, mtime_ms = ?, hash = ?, version = ?, text_of = ?, text_doc = ? WHERE id = ?', [u.size, u.mtimeMs, u.hash, u.version, u.version, u.doc === null ? null : base + u.doc, u.id]);
+        db.run('UPDATE code_files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, taken_at = ?, hash = ?, version = ?, text_of = ?, text_doc = ? WHERE id = ?', [u.size, u.mtimeMs, u.ctimeMs, u.ino, u.takenAt, u.hash, u.version, u.version, u.doc === null ? null : base + u.doc, u.id]);
       }
     }
     return wrote;

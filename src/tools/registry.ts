@@ -166,7 +166,7 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
             hint: `tools/list shows every parameter of ${name} with its type and limits`,
           });
         }
-        const reply = await tool.run(parsed.data, ctx);
+        const reply = withinCap(await tool.run(parsed.data, ctx), parsed.data, ctx, name);
         const result: CallResult = { content: [{ type: 'text', text: reply.text }] };
         if (reply.structured) result.structuredContent = reply.structured;
         const results = reply.structured?.results;
@@ -188,6 +188,22 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
       }
     },
   };
+}
+
+/**
+ * The last guard of the budget: a reply longer than its max_tokens (or, for a tool without one, the
+ * absolute cap) is cut, with a line saying so. Tools fit their own replies (cut inside long lines,
+ * index big outputs); reaching this is a tool's bug, logged as such.
+ */
+function withinCap(reply: ToolReply, args: unknown, ctx: ToolCallContext, tool: string): ToolReply {
+  const { limits, estimation } = ctx.app.config;
+  const asked = args && typeof args === 'object' && 'max_tokens' in args && typeof args.max_tokens === 'number' ? args.max_tokens : Number.POSITIVE_INFINITY;
+  const maxChars = Math.floor(Math.min(asked, limits.absoluteMaxTokens) * estimation.charsPerToken);
+  if (reply.text.length <= maxChars) return reply;
+  ctx.app.logger.log('reply_over_budget', { tool, chars: reply.text.length, maxChars });
+  const note = (n: number) => `\n(… reply cut to fit ${Math.floor(maxChars / estimation.charsPerToken)} tokens: ${n} more characters not shown; ask for less — a narrower scope, a line range, a smaller output)`;
+  const keep = Math.max(0, maxChars - note(reply.text.length).length);
+  return { ...reply, text: reply.text.slice(0, keep) + note(reply.text.length - keep) };
 }
 
 export function formatArgumentIssues(issues: readonly z.core.$ZodIssue[]): string {

@@ -104,7 +104,7 @@ ${table('Newest sources', ['source', 'kind', 'chunks', 'size'], s.kb.sources.map
 </section>`;
   const server = `
 <section aria-labelledby="h-server"><h2 id="h-server">Server</h2>
-<dl><dt>Project</dt><dd><code>${escapeHtml(s.projectRoot)}</code></dd><dt>Version</dt><dd>${escapeHtml(s.version)}</dd><dt>Up for</dt><dd>${duration(s.at - s.startedAt)}</dd><dt>MCP sessions open</dt><dd>${s.sessionsOpen}</dd><dt>Code search</dt><dd>${escapeHtml(s.codeSearch)}</dd><dt>Text index</dt><dd>${escapeHtml(describeTextIndex(s.textIndex ?? undefined))}</dd></dl>
+<dl><dt>Project</dt><dd><code>${escapeHtml(s.projectRoot)}</code></dd><dt>Version</dt><dd>${escapeHtml(s.version)}</dd><dt>Up for</dt><dd>${duration(s.at - s.startedAt)}</dd><dt>MCP sessions open</dt><dd>${s.sessionsOpen}</dd><dt>Code search</dt><dd>${escapeHtml(s.codeSearch)}</dd><dt>Text index</dt><dd>${escapeHtml(describeTextIndex(s.textIndex ?? undefined, s.codeIndex ?? undefined))}</dd></dl>
 <p class="note">Updated ${time(s.at)} UTC.</p>
 </section>`;
   return `${savings}${gate}${jobs}${recent}${kb}${server}`;

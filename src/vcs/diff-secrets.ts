@@ -6,7 +6,9 @@
 // that up should a file change between the two commands.
 import * as path from 'node:path';
 import type { RuntimeFs } from '../runtime/types.ts';
-import { judgeSecretPath, SECRET_EXCLUDE_PATHSPECS } from '../security/secret-files.ts';
+import { judgeSecretPath, SECRET_EXCLUDE_PATHSPECS, type SecretMatch } from '../security/secret-files.ts';
+import type { SecretIdentities } from '../security/secret-identities.ts';
+import { judgeOpened } from '../security/secret-read.ts';
 
 export interface OmittedPath {
   /** Relative to the workdir, `/`-separated. */
@@ -36,11 +38,25 @@ export interface SecretExclusions {
 }
 
 export interface DiffPlace {
-  fs: Pick<RuntimeFs, 'realpathSync' | 'statSync'>;
+  fs: Pick<RuntimeFs, 'realpathSync' | 'statSync'> & Partial<Pick<RuntimeFs, 'readOpenedSync'>>;
+  /** The secret identities of the workdir: a changed file that is another name of one, or holds a key, is left out too. */
+  known?: SecretIdentities;
   /** The repository's top folder (real path). */
   root: string;
   /** The workdir holding it (real path). */
   workdir: string;
+}
+
+/** Files a diff may show are at most this big to be judged by content; a bigger one is judged by identity only. */
+const CONTENT_JUDGED_BYTES = 16 * 1024 * 1024;
+
+/** The opened file's verdict (identity, key content); a file that cannot be opened as a regular file has none. */
+function judgeOpenedPath(place: DiffPlace, relative: string, abs: string): SecretMatch | undefined {
+  if (!place.known || !place.fs.readOpenedSync) return undefined;
+  const opened = place.fs.readOpenedSync(abs, CONTENT_JUDGED_BYTES);
+  if (!opened) return undefined;
+  const verdict = judgeOpened(place.known, relative, opened);
+  return verdict === 'unknown' ? { rule: 'a hard link made while the diff ran' } : verdict;
 }
 
 /**
@@ -55,8 +71,11 @@ export function secretExclusions(changed: string[][], place: DiffPlace): SecretE
     const judged = paths.map((p) => {
       const abs = path.join(place.root, p);
       const relative = path.relative(place.workdir, abs).split(path.sep).join('/');
-      return { p, relative, match: judgeSecretPath(place.fs, workdirs, relative, abs) };
+      return { p, relative, abs, match: judgeSecretPath(place.fs, workdirs, relative, abs) };
     });
+    // Names first: a rename's other side is left out for the rename; the opened file (identity, key
+    // content) decides only when no name does.
+    if (!judged.some((j) => j.match)) for (const j of judged) j.match = judgeOpenedPath(place, j.relative, j.abs);
     const secret = judged.find((j) => j.match);
     if (!secret) continue;
     for (const j of judged) {

@@ -9,6 +9,7 @@ import { childEnv } from '../exec/env.ts';
 import type { ExecResult, Executor } from '../exec/executor.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { isInside, type SafePath } from '../security/resolve-safe.ts';
+import { knownSecrets } from '../security/secret-identities.ts';
 import { type OmittedPath, parseNameStatus, secretExclusions } from './diff-secrets.ts';
 import { guardFromConfig, NO_TRANSPORT_ENV, SAFE_CONFIG, SAFE_DIFF_FLAGS, type WorktreeGuard } from './git-guard.ts';
 import { findOutsidePlace } from './repository-bounds.ts';
@@ -198,7 +199,8 @@ export async function gitDiff(run: GitRun, options: DiffOptions): Promise<GitDif
   const scope = ['--', options.path ? options.path.path : ':(top)'];
   const names = await git(run, [...base, '--name-status', '-z', ...scope], { guard });
   if (names.exitCode !== 0) throw failure('diff', names);
-  const { omitted, pathspecs } = secretExclusions(parseNameStatus(names.stdout), { fs: run.runtime.fs, root, workdir: run.cwd.workdir });
+  const known = await knownSecrets(run.runtime.fs, { dirs: [run.cwd.workdir] });
+  const { omitted, pathspecs } = secretExclusions(parseNameStatus(names.stdout), { fs: run.runtime.fs, root, workdir: run.cwd.workdir, known });
   const args = [...base];
   if (options.stat) args.push('--stat');
   if (options.unified !== undefined) args.push(`--unified=${options.unified}`);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { WatchedTextIndex } from '../../src/app/text-index.ts';
@@ -76,23 +76,34 @@ describe('closing the app\'s text index', () => {
 });
 
 describe('a text index built by an earlier server', () => {
-  it('does not narrow searches until this server has listed the project again: files edited while no server ran are found', async () => {
+  it('narrows the first search of a new server at once, and sees files edited while no server ran, same size and mtime included', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 20; i++) files[`src/m${i}.ts`] = `export const v${i} = ${i};\n`;
     const root = fixture(files);
+    // Written an hour ago: only the ctime can tell an edit that keeps size and mtime.
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    for (const rel of Object.keys(files)) utimesSync(path.join(root, rel), anHourAgo, anHourAgo);
     const first = testApp(root, { graphBackend: 'none' });
     await first.app.code.refresh();
     assert.ok(await first.app.textIndex!.candidates({ pattern: 'offline_edit', literal: true, ignoreCase: false }, ''), 'the first server narrows');
     await first.app.lifecycle.shutdown('first server done'); // the data folder stays
-    // Edited while no server runs (same size and mtime changes are what a listing catches).
-    writeFileSync(path.join(root, 'src', 'm4.ts'), 'export const offline_edit = 4;\n');
+    // Edited while no server runs: the same size, and the mtime set back to what the index recorded.
+    const m4 = path.join(root, 'src', 'm4.ts');
+    const before = statSync(m4);
+    writeFileSync(m4, 'export const xq = 4;\n');
+    assert.equal(statSync(m4).size, before.size, 'the edit keeps the size');
+    utimesSync(m4, before.atime, before.mtime);
+    // A file added while no server runs.
+    writeFileSync(path.join(root, 'src', 'added.ts'), 'export const offline_added = 1;\n');
     const second = testApp(root, { graphBackend: 'none' }, { CTXGATE_DATA_DIR: first.dataDir });
     try {
-      const r = textOf(await second.call('search', { pattern: 'offline_edit' }));
-      assert.match(r, /src\/m4\.ts/, 'the first search of the new server sees the offline edit');
-      await second.app.code.refresh();
-      const narrowed = await second.app.textIndex!.candidates({ pattern: 'offline_edit', literal: true, ignoreCase: false }, '');
-      assert.deepEqual(narrowed?.files, ['src/m4.ts'], 'once listed again, the index narrows, edit included');
+      const narrowed = await second.app.textIndex!.candidates({ pattern: 'const xq', literal: true, ignoreCase: false }, '');
+      assert.deepEqual(narrowed?.files, ['src/m4.ts'], 'the index narrows the first search, the offline edit included');
+      const added = await second.app.textIndex!.candidates({ pattern: 'offline_added', literal: true, ignoreCase: false }, '');
+      assert.deepEqual(added?.files, ['src/added.ts'], 'a file added while no server ran is found');
+      const stale = await second.app.textIndex!.candidates({ pattern: 'v4 = 4', literal: true, ignoreCase: false }, '');
+      assert.deepEqual(stale?.files, [], 'the text the file no longer holds is not a candidate');
+      assert.match(textOf(await second.call('search', { pattern: 'const xq' })), /src\/m4\.ts/);
     } finally {
       await second.close();
       removeDir(first.dataDir);

@@ -64,6 +64,55 @@ describe('definitions, calls and imports from each language', () => {
     assert.equal(add.exported, true);
   });
 
+  it('takes a Python docstring (module, class, function) for the doc, and never an f-string, a bytes literal or a later string', async () => {
+    const text = [
+      '#!/usr/bin/env python3',
+      '# Copyright line, not the doc.',
+      'r"""Retry helpers for flaky payments.',
+      '',
+      'More about them."""',
+      'import time',
+      '',
+      '',
+      'class Backoff:',
+      '    # a comment before the docstring does not hide it',
+      '    "Waits " \'longer each time.\'',
+      '',
+      '    # Above the method.',
+      '    def delay(self, attempt):',
+      '        """Return the seconds to wait before the given attempt."""',
+      '        return 2 ** attempt',
+      '',
+      '    def formatted(self):',
+      '        f"""Not a docstring {self}."""',
+      '',
+      '    def raw(self):',
+      '        b"""Not a docstring either."""',
+      '',
+      '    def later(self):',
+      '        x = 1',
+      '        """Not the first statement."""',
+      '',
+    ].join('\n');
+    const r = await extract(grammars, 'python', text, { file: 'payments/retry.py' });
+    const doc = (name: string) => r.definitions.find((d) => d.name === name)?.doc;
+    assert.equal(doc('Backoff'), 'Waits longer each time.');
+    assert.equal(doc('delay'), '# Above the method.\nReturn the seconds to wait before the given attempt.');
+    assert.equal(doc('formatted'), '');
+    assert.equal(doc('raw'), '');
+    assert.equal(doc('later'), '');
+    const module = r.definitions.find((d) => d.kind === 'module');
+    assert.deepEqual(
+      module && [module.name, module.startLine, module.nameLine, module.endLine, module.doc, module.searchable, module.parent],
+      ['retry', 3, 3, 5, 'Retry helpers for flaky payments.\n\nMore about them.', true, undefined],
+    );
+    // The module's docstring holds no definition: the class stays top level, its methods its own.
+    assert.equal(r.definitions.find((d) => d.name === 'Backoff')?.parent, undefined);
+    assert.equal(r.definitions.find((d) => d.name === 'delay')?.container, 'Backoff');
+    assert.equal((await extract(grammars, 'python', '"""Package doc."""\n', { file: 'payments/__init__.py' })).definitions[0]?.name, 'payments');
+    assert.deepEqual((await of('python', '# only a comment\nx = "not a docstring"\n')).definitions.map((d) => d.kind), ['variable']);
+  });
+
   it('marks overload signatures as bodiless, next to their implementation', async () => {
     const r = await of('typescript', 'export function pipe<A>(a: A): A\nexport function pipe<A, B>(a: A, ab: (a: A) => B): B\nexport function pipe(a: unknown, ab?: Function): unknown {\n  return ab ? ab(a) : a\n}\n');
     assert.deepEqual(

@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, utimesSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { definitionAt, findDefinitions, usesOf } from '../../src/code/graph.ts';
+import { definitionAt, findDefinitions, searchBlocks, usesOf } from '../../src/code/graph.ts';
 import { createGrammars } from '../../src/code/grammars.ts';
-import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
+import { type CodeIndex, createCodeIndex, PARSER_VERSION } from '../../src/code/index.ts';
 import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { createExecutor } from '../../src/exec/executor.ts';
 import type { Logger } from '../../src/logging/logger.ts';
@@ -157,6 +157,24 @@ describe('the code index', () => {
     assert.deepEqual(await findDefinitions(other.index, 'alpha'), []);
     assert.equal((await findDefinitions(other.index, 'beta'))?.length, 1);
     await other.index.close();
+  });
+
+  it('parses every file again when its database was written by an older extraction: Python docstrings reach questions in words', async () => {
+    const files = { 'billing/ledger.py': 'def settle(entries):\n    """Reconcile every unpaid invoice against the bank statement."""\n    return entries\n' };
+    const question = 'reconcile every unpaid invoice';
+    const first = indexOf(files);
+    await first.index.refresh();
+    assert.deepEqual((await searchBlocks(first.index, question, () => true, 5))?.hits.map((h) => h.name), ['settle']);
+    await first.index.close();
+    // What extraction version 5 left: no docstring in any block, and its version in the meta and the catalogue.
+    const db = await openDatabase(runtime, first.dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+    db.exec("INSERT INTO code_blocks(code_blocks) VALUES ('delete-all'); INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT id, name, signature, '', '' FROM code_defs; UPDATE code_files SET parser = 5; UPDATE code_meta SET value = '5' WHERE key = 'parser'");
+    db.close();
+    const again = indexOf(files, { dbFile: first.dbFile });
+    await again.index.refresh();
+    assert.deepEqual((await searchBlocks(again.index, question, () => true, 5))?.hits.map((h) => h.name), ['settle']);
+    assert.equal((await again.index.ready())?.meta('parser'), String(PARSER_VERSION));
+    await again.index.close();
   });
 
   it('keeps its own schema version and refuses to touch an index written by a newer ctxgate', async () => {

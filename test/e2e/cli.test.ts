@@ -21,6 +21,34 @@ describe('ctxgate command line', () => {
     removeDir(dataDir);
   });
 
+  it('builds the code index of a small project before a call that reads code, says so on stderr, and stats and doctor then show what the index holds', () => {
+    const small = fixture({
+      'src/pipe.ts': 'export function pipe(a: number): number;\nexport function pipe(a: string): string;\nexport function pipe(a: unknown): unknown {\n  return a;\n}\n',
+      'src/use.ts': "import { pipe } from './pipe';\nexport const one = pipe(1);\n",
+    });
+    const smallData = fixture();
+    const smallEnv = { CTXGATE_DATA_DIR: smallData };
+    try {
+      const before = runCli(['stats', '--project-root', small], { env: smallEnv });
+      assert.match(before.stdout, /code search: code index: not built yet/);
+      const r = runCli(['call', 'read', '{"target":"pipe"}', '--project-root', small], { env: smallEnv });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, /building the code index first \(2 files\)/);
+      assert.match(r.stderr, /code index built in [\d.]+ s/);
+      assert.match(r.stdout, /^src\/pipe\.ts:3-5\nexport function pipe\(a: unknown\)/, 'the implementation, from the index');
+      // Another process reads what the database holds.
+      const stats = JSON.parse(runCli(['stats', '--json', '--project-root', small], { env: smallEnv }).stdout);
+      assert.deepEqual([stats.codeIndex.files, stats.codeIndex.stale, stats.codeIndex.complete, stats.codeIndex.building], [2, 0, true, undefined]);
+      assert.match(runCli(['stats', '--project-root', small], { env: smallEnv }).stdout, /code search: code index: complete, 2 files, none stale/);
+      const doctor = runCli(['doctor', '--project-root', small], { env: smallEnv });
+      assert.match(doctor.stdout, /\ncode index {4}complete, 2 files, none stale; last listed /);
+      assert.equal(JSON.parse(runCli(['doctor', '--json', '--project-root', small], { env: smallEnv }).stdout).codeIndex.files, 2);
+    } finally {
+      removeDir(small);
+      removeDir(smallData);
+    }
+  });
+
   it('prints help and version', () => {
     const help = runCli(['--help']);
     assert.equal(help.status, 0);
@@ -44,7 +72,7 @@ describe('ctxgate command line', () => {
     const text = runCli(['stats', '--project-root', project], { env });
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /^ctxgate stats — /);
-    assert.match(text.stdout, /output kept out: 1 call, /);
+    assert.match(text.stdout, /output kept out \(compared with the whole output of a command, listing, diff or job log, indexed or spooled instead\): 1 call, /);
     assert.match(text.stdout, /ctx_run execute +ok/);
     const json = JSON.parse(runCli(['stats', '--json', '--project-root', project], { env }).stdout);
     assert.ok(json.usage.project.savedBytes > 100_000, JSON.stringify(json.usage.project));

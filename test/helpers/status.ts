@@ -17,6 +17,7 @@ export function emptySnapshot(over: Partial<StatusSnapshot> = {}): StatusSnapsho
     jobs: [],
     kb: { file: '/data/kb.sqlite', error: 'not opened' },
     codeSearch: 'file scans',
+    codeIndex: null,
     textIndex: null,
     charsPerToken: 4,
     ...over,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
 import { TOOLS } from '../../src/tools/index.ts';
+import { createBuiltinAdapter } from '../../src/retrieval/graph.ts';
 import { createToolRegistry } from '../../src/tools/registry.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
 
@@ -204,6 +205,44 @@ describe('while the code index is being built', () => {
       assert.match(textOf(r), /src\/a\.ts:1-3 definition/);
     } finally {
       await t.close();
+      removeDir(root);
+    }
+  });
+});
+
+describe('before the code index\'s first build is done', () => {
+  it('reads, locates and explores with the answers of the built index: the files an answer rests on are parsed on demand', async () => {
+    const root = fixture(FILES);
+    const built = testApp(root, { graphBackend: 'builtin' });
+    const fresh = testApp(root, { graphBackend: 'builtin' });
+    try {
+      await built.app.code.refresh();
+      // A fresh data folder whose index never says it is complete: every answer parses on demand.
+      const notBuilt = { ...fresh.app.code, ready: async () => undefined };
+      const app = { ...fresh.app, code: notBuilt, graph: createBuiltinAdapter(notBuilt) };
+      const registry = createToolRegistry(TOOLS);
+      const ask = async (tool: string, args: Record<string, unknown>) => {
+        const r = await registry.call(tool, args, { app, session: createClientSession('first'), signal: new AbortController().signal, progress: async () => undefined });
+        return { text: textOf(r), structured: r.structuredContent };
+      };
+      const asks: [string, Record<string, unknown>][] = [
+        ['read', { target: 'pipe' }],
+        ['read', { target: 'src/Function.ts:12' }],
+        ['read', { target: 'PaymentRetrier.retry' }],
+        ['read', { target: 'src/Big.ts', max_tokens: 800 }],
+        ['locate', { query: 'pipe', kind: 'definition' }],
+        ['explore', { question: 'who calls withBackoff', anchor: 'withBackoff', relation: 'callers' }],
+        ['explore', { question: 'what does it call', anchor: 'withBackoff', relation: 'callees' }],
+      ];
+      for (const [tool, args] of asks) {
+        const before = await ask(tool, args);
+        const after = await built.call(tool, args);
+        assert.equal(before.text, textOf(after), `${tool} ${JSON.stringify(args)}`);
+      }
+      assert.match((await ask('read', { target: 'pipe' })).text, /^src\/Function\.ts:10-21\nexport function pipe\(/, 'the implementation, not an overload line');
+    } finally {
+      await fresh.close();
+      await built.close();
       removeDir(root);
     }
   });

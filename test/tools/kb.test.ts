@@ -52,7 +52,7 @@ describe('ctx_kb', () => {
 
   it('refuses to index a secret file, a private key, or a huge file named explicitly', async () => {
     assert.match((await call({ action: 'index', path: '.env' })).text, /SECRET_REFUSED/);
-    assert.match((await call({ action: 'index', path: 'notes/leak.txt' })).text, /holds a private key block/);
+    assert.match((await call({ action: 'index', path: 'notes/leak.txt' })).text, /rule: files holding a private key block/);
     assert.match((await call({ action: 'index', path: 'big/huge.log' })).text, /LIMIT_EXCEEDED/);
     assert.match((await call({ action: 'index', path: '../x' })).text, /OUTSIDE_WORKDIR/);
   });

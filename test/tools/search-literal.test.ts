@@ -138,6 +138,7 @@ describe('search by text', () => {
       'src/log.ts': 'export function log(line: string) {}\nlog("a");\nlog("b");\n',
       'app/use.ts': 'import { scheduleRetry } from "../src/retry";\nscheduleRetry(5);\n',
       'test/retry.test.ts': 'scheduleRetry(1);\n',
+      'src/errors.ts': 'throw new Error("does not delay the retry");\n',
       ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`lib/l${i}.ts`, `${logger}\n`])),
       'data/min.js': `${'x'.repeat(5000)}NEEDLE_AT_END();\n`,
     });
@@ -178,6 +179,10 @@ describe('search by text', () => {
     const question = await t.call('search', { pattern: 'where are retries scheduled?' });
     assert.match(textOf(question), /^a question: answered by words; closest lines by words/);
     assert.equal((question.structuredContent as { match: string }).match, 'words');
+    const unasked = await t.call('search', { pattern: 'where are retries scheduled' });
+    assert.match(textOf(unasked), /^a question: answered by words; closest lines by words/, 'no exact line: words, and says it read a question');
+    const message = await t.call('search', { pattern: 'does not delay' });
+    assert.equal((message.structuredContent as { match: string }).match, 'exact', 'text that reads like a question is still tried as typed first');
     const nothing = await t.call('search', { pattern: 'zyxwvut qponml' });
     assert.match(textOf(nothing), /^no match: no line holds "zyxwvut qponml" \(in any case\), and no code matches its words$/);
   });

@@ -100,8 +100,8 @@ describe('usage records and honest savings', () => {
   it('says in ctx_kb stats what was saved, compared with what', async () => {
     const text = textOf(await t.call('ctx_kb', { action: 'stats' }));
     assert.match(text, /saved ~[\d,]+ tokens \([\d.]+ [KM]?B\) over \d+ calls in this project/);
-    assert.match(text, /output kept out: 1 call, /);
-    assert.match(text, /block instead of file: 1 call, /);
+    assert.match(text, /output kept out \(compared with the whole output of a command, listing, diff or job log, indexed or spooled instead\): 1 call, /);
+    assert.match(text, /block instead of file \(compared with the whole file, where read answered with its outline and first part\): 1 call, /);
     assert.match(text, /by tool: .*ctx_run \d+ \(saved ~/);
   });
 });

@@ -1,7 +1,6 @@
 // `ctxgate hook <name>`: what Claude Code runs at a hook point. Each handler takes the JSON Claude
 // Code writes to stdin and returns what to print (JSON on stdout, exit 0); it never fails the tool call.
-import type { RuntimeFs } from '../../runtime/types.ts';
-import { steer, type ToolCall } from './steer.ts';
+import { type SteerDeps, steer, type ToolCall } from './steer.ts';
 import { callText } from './suggestion.ts';
 
 export const HOOK_NAMES = ['pre-tool-use', 'session-start'] as const;
@@ -22,8 +21,8 @@ function parseInput(text: string): Record<string, unknown> {
 }
 
 /** PreToolUse: pass silently, add context (a nudge), or deny with the replacement call. */
-export function preToolUse(text: string, fs: Pick<RuntimeFs, 'statSync'>, options: HookOptions): string {
-  const decision = steer(parseInput(text) as ToolCall, fs);
+export async function preToolUse(text: string, deps: SteerDeps, options: HookOptions): Promise<string> {
+  const decision = await steer(parseInput(text) as ToolCall, deps);
   if (decision.kind === 'pass') return '';
   if (decision.kind === 'block' && !options.nudgeOnly) {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.text } });
@@ -45,6 +44,6 @@ export function sessionStart(text: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: SESSION_REMINDER } });
 }
 
-export function runHookHandler(name: HookName, text: string, fs: Pick<RuntimeFs, 'statSync'>, options: HookOptions): string {
-  return name === 'pre-tool-use' ? preToolUse(text, fs, options) : sessionStart(text);
+export async function runHookHandler(name: HookName, text: string, deps: SteerDeps, options: HookOptions): Promise<string> {
+  return name === 'pre-tool-use' ? preToolUse(text, deps, options) : sessionStart(text);
 }

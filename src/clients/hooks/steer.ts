@@ -4,9 +4,11 @@
 // big file, curl/wget of a web page. Edits, small reads and subagents are never touched.
 import * as path from 'node:path';
 import type { RuntimeFs } from '../../runtime/types.ts';
+import { isGrepProgram } from './grep-args.ts';
+import type { JudgeRequest, Verdict } from './grep-judge.ts';
 import { parseShellLine, type SimpleCommand } from './shell-words.ts';
 import { suggestFetch } from './steer-fetch.ts';
-import { callText, type Suggestion } from './suggestion.ts';
+import { callText, inside, type Suggestion } from './suggestion.ts';
 
 export type Steer = { kind: 'pass' } | { kind: 'nudge'; text: string } | { kind: 'block'; text: string };
 
@@ -19,6 +21,12 @@ export interface ToolCall {
 
 type Fs = Pick<RuntimeFs, 'statSync'>;
 
+export interface SteerDeps {
+  fs: Fs;
+  /** Runs a grep/rg and search's engine to judge whether the search call does the same (grep-judge.ts). */
+  judge?: (req: JudgeRequest) => Promise<Verdict>;
+}
+
 /** A file past this many bytes costs more than ~7k tokens when printed whole. */
 export const BIG_CAT_BYTES = 24 * 1024;
 /** Claude Code's Read of a file past this size without offset/limit fills much of a turn. */
@@ -29,14 +37,15 @@ export const SKIP_MARK = 'no-ctxgate';
 
 const PASS: Steer = { kind: 'pass' };
 
-export function steer(call: ToolCall, fs: Fs): Steer {
+export async function steer(call: ToolCall, deps: SteerDeps): Promise<Steer> {
+  const fs = deps.fs;
   if (call.agent_id !== undefined) return PASS; // a subagent's own work
   const input = (call.tool_input && typeof call.tool_input === 'object' ? call.tool_input : {}) as Record<string, unknown>;
   const cwd = typeof call.cwd === 'string' ? call.cwd : undefined;
   if (!cwd) return PASS;
   switch (call.tool_name) {
     case 'Bash':
-      return typeof input.command === 'string' ? steerBash(input.command, cwd, fs) : PASS;
+      return typeof input.command === 'string' ? steerBash(input.command, cwd, deps) : PASS;
     case 'Grep':
       return steerGrepTool(input, cwd, fs);
     case 'Read':
@@ -46,13 +55,13 @@ export function steer(call: ToolCall, fs: Fs): Steer {
   }
 }
 
-function steerBash(line: string, cwd: string, fs: Fs): Steer {
+async function steerBash(line: string, cwd: string, deps: SteerDeps): Promise<Steer> {
   const parsed = parseShellLine(line);
   if (parsed.complex || parsed.comments.some((c) => c.includes(SKIP_MARK))) return PASS;
   const dir = parsed.cd ? path.resolve(cwd, parsed.cd) : cwd;
   for (const command of parsed.commands) {
     if (command.stdoutToFile || command.pipedInto) continue;
-    const suggestion = suggestFor(command, dir, cwd, fs);
+    const suggestion = await suggestFor(command, dir, cwd, deps, parsed.single);
     if (!suggestion) continue;
     if (parsed.single && suggestion.exact) {
       return { kind: 'block', text: `${suggestion.text} If ctxgate's tools are not available in this session, add \`# ${SKIP_MARK}\` to the command to run it as is.` };
@@ -62,18 +71,17 @@ function steerBash(line: string, cwd: string, fs: Fs): Steer {
   return PASS;
 }
 
-function suggestFor(command: SimpleCommand, dir: string, cwd: string, fs: Fs): Suggestion | undefined {
+/** `single`: the command is the whole line, so the hook may run it to judge what it prints. */
+async function suggestFor(command: SimpleCommand, dir: string, cwd: string, deps: SteerDeps, single: boolean): Promise<Suggestion | undefined> {
+  const fs = deps.fs;
   const [program, ...args] = command.words;
+  const grep = program === 'git' && args[0] === 'grep' ? 'git-grep' : program;
+  if (isGrepProgram(grep)) {
+    // Loaded only for a grep: the pattern languages and the judge are no cost to other commands.
+    const { suggestSearch } = await import('./grep-steer.ts');
+    return suggestSearch(grep, grep === 'git-grep' ? args.slice(1) : args, dir, cwd, deps, single);
+  }
   switch (program) {
-    case 'grep':
-    case 'egrep':
-    case 'fgrep':
-    case 'rg':
-    case 'ag':
-    case 'ack':
-      return suggestSearch(program, args, dir, cwd, fs);
-    case 'git':
-      return args[0] === 'grep' ? suggestSearch('git-grep', args.slice(1), dir, cwd, fs) : undefined;
     case 'find':
       return suggestFind(args, dir, cwd, fs);
     case 'cat':
@@ -84,120 +92,6 @@ function suggestFor(command: SimpleCommand, dir: string, cwd: string, fs: Fs): S
     default:
       return undefined;
   }
-}
-
-/** A path relative to the session folder, or undefined when it lies outside (ctxgate cannot serve it). */
-function inside(cwd: string, abs: string): string | undefined {
-  const rel = path.relative(cwd, abs);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return rel === '' ? '.' : rel.split(path.sep).join('/');
-}
-
-const REGEX_CHARS = /[.*+?^${}()|[\]\\]/;
-
-type FlagEffect = 'same' | 'fixed' | 'extended' | 'recursive' | 'bounded' | 'pattern' | 'other';
-
-// What a grep-family option does to "these lines, in these files", and whether it takes a value.
-const COMMON_FLAGS: Record<string, [FlagEffect, boolean]> = {
-  '-n': ['same', false], '--line-number': ['same', false], '-H': ['same', false], '--with-filename': ['same', false], '-s': ['same', false],
-  '--no-messages': ['same', false], '-I': ['same', false], '--no-heading': ['same', false], '--heading': ['same', false], '--color': ['same', true],
-  '-F': ['fixed', false], '--fixed-strings': ['fixed', false], '-e': ['pattern', true], '--regexp': ['pattern', true],
-  // Output that stays small: listing files, counting, stopping early.
-  '-l': ['bounded', false], '-L': ['bounded', false], '--files-with-matches': ['bounded', false], '--files-without-match': ['bounded', false],
-  '-c': ['bounded', false], '--count': ['bounded', false], '--count-matches': ['bounded', false], '-q': ['bounded', false], '--quiet': ['bounded', false],
-  '-m': ['bounded', true], '--max-count': ['bounded', true],
-  '-f': ['other', true], '--file': ['other', true], '-A': ['other', true], '-B': ['other', true], '-C': ['other', true], '--context': ['other', true],
-  '--after-context': ['other', true], '--before-context': ['other', true],
-};
-const GREP_FLAGS: Record<string, [FlagEffect, boolean]> = {
-  '-r': ['recursive', false], '-R': ['recursive', false], '--recursive': ['recursive', false], '--dereference-recursive': ['recursive', false],
-  '-E': ['extended', false], '--extended-regexp': ['extended', false], '-P': ['other', false], '--perl-regexp': ['other', false],
-  '--include': ['other', true], '--exclude': ['other', true], '--exclude-dir': ['other', true], '-d': ['other', true], '--directories': ['other', true],
-};
-// PCRE (-P) has look-around and backreferences, which ctxgate's linear-time engine refuses: never the same job.
-const RG_FLAGS: Record<string, [FlagEffect, boolean]> = {
-  '-Q': ['fixed', false], '--literal': ['fixed', false], '-P': ['other', false], '--pcre2': ['other', false],
-  '-g': ['other', true], '--glob': ['other', true], '--iglob': ['other', true], '-t': ['other', true], '--type': ['other', true],
-  '-T': ['other', true], '--type-not': ['other', true], '-d': ['other', true], '--max-depth': ['other', true], '-r': ['other', true],
-  '--replace': ['other', true], '-E': ['other', true], '--encoding': ['other', true], '-M': ['other', true], '--max-columns': ['other', true],
-  '-j': ['other', true], '--threads': ['other', true], '--sort': ['same', true], '--sortr': ['same', true], '--engine': ['other', true],
-  '--ignore-file': ['other', true], '--pre': ['other', true], '--pre-glob': ['other', true], '--colors': ['same', true],
-};
-
-interface GrepArgs {
-  pattern?: string;
-  paths: string[];
-  fixed: boolean;
-  extended: boolean;
-  recursive: boolean;
-  bounded: boolean;
-  /** Only options that change nothing the replacement would answer. */
-  plain: boolean;
-}
-
-function readGrepArgs(program: string, args: readonly string[]): GrepArgs {
-  const grep = program === 'grep' || program === 'egrep' || program === 'fgrep' || program === 'git-grep';
-  const table = { ...COMMON_FLAGS, ...(grep ? GREP_FLAGS : RG_FLAGS) };
-  const out: GrepArgs = { paths: [], fixed: program === 'fgrep', extended: !grep || program === 'egrep', recursive: !grep || program === 'git-grep', bounded: false, plain: true };
-  const positional: string[] = [];
-  let options = true;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!options || arg === '-' || !arg.startsWith('-')) {
-      positional.push(arg);
-      continue;
-    }
-    if (arg === '--') {
-      options = false;
-      continue;
-    }
-    const long = arg.startsWith('--');
-    const [name, inline] = long ? (arg.split(/=(.*)/s) as [string, string | undefined]) : [arg.slice(0, 2), arg.length > 2 ? arg.slice(2) : undefined];
-    // -rn: a cluster of short flags; -m5 / -e foo: a short flag with its value attached.
-    const flags = !long && inline !== undefined && !table[name]?.[1] ? [...arg.slice(1)].map((c) => `-${c}`) : [name];
-    for (const flag of flags) {
-      const [effect, takesValue] = table[flag] ?? (['other', false] as [FlagEffect, boolean]);
-      const value = takesValue ? (flags.length === 1 && inline !== undefined ? inline : args[++i]) : undefined;
-      if (effect === 'pattern') {
-        // More than one -e: lines matching any of them, which one search pattern does not say.
-        if (out.pattern !== undefined) out.plain = false;
-        out.pattern = value;
-      }
-      else if (effect === 'fixed') out.fixed = true;
-      else if (effect === 'extended') out.extended = true;
-      else if (effect === 'recursive') out.recursive = true;
-      else if (effect === 'bounded') out.bounded = true;
-      else if (effect === 'other') out.plain = false;
-    }
-  }
-  if (out.pattern === undefined) out.pattern = positional.shift();
-  out.paths = positional;
-  return out;
-}
-
-function suggestSearch(program: string, args: readonly string[], dir: string, cwd: string, fs: Fs): Suggestion | undefined {
-  const g = readGrepArgs(program, args);
-  if (!g.recursive || g.bounded || g.pattern === undefined || g.pattern === '') return undefined;
-  const folders: string[] = [];
-  for (const p of g.paths.length ? g.paths : ['.']) {
-    const abs = path.resolve(dir, p);
-    const rel = inside(cwd, abs);
-    const stat = fs.statSync(abs);
-    if (rel === undefined || !stat) return undefined;
-    if (stat.isDirectory) folders.push(rel);
-  }
-  if (folders.length === 0) return undefined; // named files only: a targeted look
-  const regex = !g.fixed && REGEX_CHARS.test(g.pattern);
-  // grep's basic regex writes groups and alternation with backslashes: not the same language; and a
-  // backreference (\1) is one ctxgate's linear-time engine refuses.
-  const sameSyntax = !regex || ((g.extended || !/\\[(|)]/.test(g.pattern)) && !/\\[1-9]/.test(g.pattern));
-  const call: Record<string, unknown> = { pattern: g.pattern, ...(regex ? { regex: true } : {}) };
-  if (folders.length === 1 && folders[0] !== '.') call.scope = folders[0];
-  const identifier = /^[A-Za-z_$][\w$]*$/.test(g.pattern) ? ` For where \`${g.pattern}\` is defined: ${callText('locate', { query: g.pattern })}.` : '';
-  return {
-    exact: g.plain && sameSyntax && folders.length === 1,
-    text: `ctxgate searches the project ranked, grouped by file and within a token budget: ${callText('search', call)}.${identifier}`,
-  };
 }
 
 function suggestFind(args: readonly string[], dir: string, cwd: string, fs: Fs): Suggestion | undefined {
@@ -248,13 +142,17 @@ function suggestCat(args: readonly string[], dir: string, cwd: string, fs: Fs): 
   };
 }
 
-function steerGrepTool(input: Record<string, unknown>, cwd: string, fs: Fs): Steer {
+async function steerGrepTool(input: Record<string, unknown>, cwd: string, fs: Fs): Promise<Steer> {
   if (input.output_mode !== 'content' || input.head_limit !== undefined || typeof input.pattern !== 'string') return PASS;
   const abs = typeof input.path === 'string' ? path.resolve(cwd, input.path) : cwd;
   const rel = inside(cwd, abs);
   if (rel === undefined || !fs.statSync(abs)?.isDirectory) return PASS;
-  const call: Record<string, unknown> = { pattern: input.pattern, ...(REGEX_CHARS.test(input.pattern) ? { regex: true } : {}), ...(rel !== '.' ? { scope: rel } : {}) };
-  return { kind: 'nudge', text: `Broad content searches cost less through ctxgate (ranked, grouped, within a token budget): ${callText('search', call)}.` };
+  // The Grep tool is ripgrep: its pattern is a Rust regex.
+  const { searchPatternOf } = await import('./grep-pattern.ts');
+  const { searchCall } = await import('./grep-steer.ts');
+  const wanted = searchPatternOf(input.pattern, 'rust');
+  if (!wanted) return PASS;
+  return { kind: 'nudge', text: `Broad content searches cost less through ctxgate (grouped by file, within a token budget): ${searchCall(wanted, rel !== '.' ? rel : undefined)}.` };
 }
 
 function steerRead(input: Record<string, unknown>, cwd: string, fs: Fs): Steer {

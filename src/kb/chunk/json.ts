@@ -1,6 +1,6 @@
 // JSON: chunks of key paths ("dependencies.zod: \"4.6.7\""), grouped under a shared parent path so
 // a search for a key finds where it sits. Unparseable JSON is chunked as text.
-import { chunkText } from './text.ts';
+import { chunkText, lineSlices } from './text.ts';
 import { byteLength, type Chunk, MAX_CHUNK_BYTES } from './types.ts';
 
 const LEAF_BYTES = 256;
@@ -22,8 +22,7 @@ function keyPath(parent: string, key: string | number): string {
 function flatten(value: unknown, path: string, depth: number, out: Entry[], group: string): void {
   const serialized = JSON.stringify(value) ?? 'null';
   if (value === null || typeof value !== 'object' || (depth >= OPEN_DEPTH && byteLength(serialized) <= LEAF_BYTES) || depth > 12) {
-    const text = serialized.length > MAX_CHUNK_BYTES / 2 ? `${serialized.slice(0, MAX_CHUNK_BYTES / 2)}…` : serialized;
-    out.push({ path: path || '(root)', group: group || '(root)', text });
+    out.push({ path: path || '(root)', group: group || '(root)', text: serialized });
     return;
   }
   const nextGroup = depth < 2 ? path : group;
@@ -53,6 +52,14 @@ export function chunkJson(text: string, label: string): Chunk[] {
   for (const e of entries) {
     const line = `${e.path}: ${e.text}`;
     const size = byteLength(line) + 1;
+    if (size > MAX_CHUNK_BYTES) {
+      // A long value is cut into overlapping pieces, each under its key path: none of it is dropped.
+      flush();
+      const room = MAX_CHUNK_BYTES - byteLength(e.path) - 2;
+      for (const piece of lineSlices(e.text, Math.max(MAX_CHUNK_BYTES / 2, room))) chunks.push({ title: e.path, body: `${e.path}: ${piece}`, lineStart: 0, lineEnd: 0 });
+      group = e.group;
+      continue;
+    }
     if (lines.length && (e.group !== group || bytes + size > MAX_CHUNK_BYTES)) flush();
     group = e.group;
     lines.push(line);

@@ -25,28 +25,62 @@ function sections(lines: string[], firstLine: number): Section[] {
   return out;
 }
 
-/** Cuts one oversized run of lines into windows of at most maxBytes, overlapping by a few lines. */
+/** Characters each piece of a cut line shares with the next, so a word at a cut is whole in one of them. */
+export const LINE_OVERLAP_CHARS = 256;
+
+/**
+ * One line too large for a chunk (minified code, a data blob, a long log line) as pieces of at most
+ * maxBytes, each overlapping the next by LINE_OVERLAP_CHARS: every byte of it stays searchable.
+ */
+export function lineSlices(line: string, maxBytes = MAX_CHUNK_BYTES): string[] {
+  const out: string[] = [];
+  let from = 0;
+  while (from < line.length) {
+    let bytes = 0;
+    let to = from;
+    while (to < line.length) {
+      const c = line.charCodeAt(to);
+      const size = c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : 3;
+      if (bytes + size > maxBytes) break;
+      bytes += size;
+      to += size === 4 ? 2 : 1;
+    }
+    out.push(line.slice(from, to));
+    if (to >= line.length) break;
+    // Step back for the overlap, but always move forward.
+    from = Math.max(from + 1, to - LINE_OVERLAP_CHARS);
+  }
+  return out;
+}
+
+/**
+ * Cuts one oversized run of lines into windows of at most maxBytes, overlapping by a few lines; a line
+ * larger than a window is cut into overlapping pieces of its own (never shortened).
+ */
 export function lineWindows(lines: string[], start: number, maxBytes = MAX_CHUNK_BYTES): { lines: string[]; start: number }[] {
   const out: { lines: string[]; start: number }[] = [];
+  const huge = (j: number) => byteLength(lines[j]!) + 1 > maxBytes;
   let i = 0;
   while (i < lines.length) {
+    if (huge(i)) {
+      for (const piece of lineSlices(lines[i]!, maxBytes)) out.push({ lines: [piece], start: start + i });
+      i++;
+      continue;
+    }
     let bytes = 0;
     let j = i;
-    while (j < lines.length) {
-      let line = lines[j]!;
-      const size = byteLength(line) + 1;
+    while (j < lines.length && !huge(j)) {
+      const size = byteLength(lines[j]!) + 1;
       if (j > i && bytes + size > maxBytes) break;
-      if (size > maxBytes) {
-        // One huge line (minified code, a data blob): cut it, it cannot be kept whole.
-        line = line.slice(0, Math.floor(maxBytes / 3));
-        lines[j] = line;
-      }
-      bytes += byteLength(line) + 1;
+      bytes += size;
       j++;
     }
     out.push({ lines: lines.slice(i, j), start: start + i });
     if (j >= lines.length) break;
-    i = Math.max(i + 1, j - OVERLAP_LINES);
+    // The next window repeats the last few lines, never reaching back past a cut line or to the start.
+    let back = j;
+    while (back > i + 1 && j - back < OVERLAP_LINES && !huge(back - 1)) back--;
+    i = huge(j) ? j : back;
   }
   return out;
 }

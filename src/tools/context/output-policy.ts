@@ -19,7 +19,7 @@ const PREVIEW_LINES = 15;
 const PREVIEW_BYTES = 1500;
 
 /** What the policy needs from the app: the knowledge base, and the data dir and files for the spool. */
-export type OutputStore = Pick<AppContext, 'kb' | 'dataDir' | 'runtime' | 'logger'>;
+export type OutputStore = Pick<AppContext, 'kb' | 'dataDir' | 'runtime' | 'logger' | 'config'>;
 
 export interface LargeOutput {
   /** Names the source in the knowledge base; the same label replaces the earlier output. */
@@ -85,7 +85,9 @@ export async function keepOutOfContext(store: OutputStore, output: LargeOutput):
       saving: { rawBytes: bytes, basis: 'output kept out' },
     };
   }
-  if (!exceedsThreshold(bytes, output.intent)) return undefined;
+  // Under the threshold it goes back verbatim, unless that would pass the cap on any reply.
+  const capChars = store.config.limits.absoluteMaxTokens * store.config.estimation.charsPerToken;
+  if (!exceedsThreshold(bytes, output.intent) && output.summary.length + output.text.length + 200 <= capChars) return undefined;
   const lines = output.text.split('\n').length;
   let indexed: Awaited<ReturnType<typeof tryIndex>>;
   try {

@@ -15,6 +15,7 @@ import { combinedOutput, replyForRun, statusLine } from './run-printer.ts';
 import { guardSearch } from '../../kb/flood-guard.ts';
 import { searchKnowledge } from '../../kb/search.ts';
 import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
+import { readJudged } from '../../security/secret-read.ts';
 import { secretInText } from '../../security/secret-text.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { byAction, defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
@@ -175,7 +176,8 @@ async function executeFile(args: Args, ctx: ToolCallContext): Promise<ToolReply>
   const secret = judgeSecret(ctx.app.workdirs, file);
   if (secret) throw secretRefusal(file.relative, secret, 'handed to code');
   if (st.size > MAX_FILE_BYTES) throw new AppError(ErrorCode.LimitExceeded, `'${args.path}' is ${st.size} bytes; the limit is 10 MB`, { hint: 'process it with a command that streams it instead' });
-  const bytes = await fs.readFile(file.real);
+  // Judged again as opened: a hard link of a secret, key content, or a swap since the check is refused.
+  const { bytes } = await readJudged(fs, ctx.app.workdirs, file.real, 'handed to code', { shown: file.relative, maxBytes: MAX_FILE_BYTES });
   if (isBinary(bytes)) throw new AppError(ErrorCode.InvalidArgument, `'${args.path}' is a binary file`, { hint: 'execute_file passes text; run a command on the file instead' });
   const language = args.language ?? 'shell';
   const program = buildProgram(ctx.app.runtime, language, code, { fileContent: new TextDecoder().decode(bytes) });

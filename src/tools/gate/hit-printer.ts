@@ -1,7 +1,7 @@
 // Hits as the model reads them: per file a line with its path, then one row per hit (`  LINE: text`,
 // or `  START-END: text` for a definition whose range is known). A row never carries a huge line
 // whole (minified code, a data line): it shows the part around the match and says how to get it all.
-import type { ResultItem } from '../../retrieval/types.ts';
+import { fitToBudget } from '../../retrieval/ranking.ts';
 
 /** A row's text past this many characters shows the part around the match. */
 export const ROW_MAX_CHARS = 400;
@@ -44,7 +44,7 @@ export function asShown<T extends { text: string; matchIndex: number }>(items: r
 }
 
 /** The rows of a set of hits (as `asShown` made them): a path line per file, then its hits. */
-export function hitRows(items: readonly ResultItem[]): string[] {
+export function hitRows(items: readonly { file: string; line: number; text: string; def?: { end: number } }[]): string[] {
   const lines: string[] = [];
   for (const g of groupByFile(items)) {
     lines.push(g.file);
@@ -57,4 +57,46 @@ export function hitRows(items: readonly ResultItem[]): string[] {
 export function rgLineBytes(hits: readonly { file: string; line: number; text: string }[]): number {
   const encoder = new TextEncoder();
   return hits.reduce((n, h) => n + encoder.encode(`${h.file}:${h.line}:${h.text}\n`).length, 0);
+}
+
+/** What the first line of an answer of lines says. */
+export interface AnswerHead {
+  match: 'exact' | 'ignore-case' | 'regex';
+  shown: number;
+  total: number;
+  /** The total is a lower bound (the scan stopped counting). */
+  lowerBound: boolean;
+  files: number;
+  tokens: number;
+  forced?: boolean;
+  openedAfterRefusals?: boolean;
+}
+
+function countText(shown: number, total: number, lowerBound: boolean): string {
+  const all = `${total}${lowerBound ? '+' : ''}`;
+  const noun = total === 1 && !lowerBound ? 'hit' : 'hits';
+  return shown === total && !lowerBound ? `${all} ${noun}` : `${shown} of ${all} ${noun}`;
+}
+
+/** An answer of lines: its first line (counts), then the rows (notes on what was left out follow). */
+export function answerLines(head: AnswerHead, kept: Parameters<typeof hitRows>[0]): string[] {
+  const count = countText(head.shown, head.total, head.lowerBound);
+  const first = [
+    head.match === 'ignore-case' ? `no exact-case match; ${count} ignoring case` : count,
+    head.files > 1 ? ` in ${head.files} files` : '',
+    head.shown < head.total ? ` (~${head.tokens} tokens)` : '',
+    head.forced ? ', forced past the gate' : '',
+    head.openedAfterRefusals ? ', gate opened after repeated refusals' : '',
+  ].join('');
+  return [first, ...hitRows(kept)];
+}
+
+/**
+ * The text search sends for these exact lines when the gate lets them all through (the PreToolUse
+ * hook measures it against what grep prints), and how many its token budget would cut.
+ */
+export function exactAnswer(input: { items: { file: string; line: number; text: string; matchIndex: number }[]; budget: number; charsPerToken: number }): { text: string; cut: number } {
+  const { kept, cut, tokens } = fitToBudget(asShown(input.items), input.budget, input.charsPerToken);
+  const head = { match: 'exact' as const, shown: kept.length, total: input.items.length, lowerBound: false, files: groupByFile(kept).length, tokens };
+  return { text: answerLines(head, kept).join('\n'), cut };
 }

@@ -54,6 +54,8 @@ export const locate = defineTool({
       kinds: KINDS[args.kind ?? 'any'],
       // locate answers with a few ranked paths, never bodies: only a weak best match is refused.
       relevanceOnly: true,
+      // Asked for a name with no kind, the definition is what is wanted first (uses follow).
+      definitionsFirst: !args.kind || args.kind === 'any',
       signal: ctx.signal,
     });
     if (!decision.pass) return refineReply(decision.envelope, dispatched.capped && !dispatched.counts);

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { expandBlock, type LineRange, outline } from '../../retrieval/block.ts';
 import { readLines } from '../../retrieval/fileio.ts';
+import { judgeStreamed } from '../../security/secret-read.ts';
+import { type LineWindow, readLineWindow, type WindowRequest, windowOfLines } from '../../retrieval/line-window.ts';
 import { leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import { rankHits } from '../../retrieval/ranking.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
@@ -15,31 +17,58 @@ import type { Definition } from '../../retrieval/graph.ts';
 import { findSymbol, indexedPath, reportIndexProgress, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
-  target: z.string().min(1).max(1000).describe('symbol, Class.method, file or file:start-end'),
+  target: z.string().min(1).max(1000).describe('symbol, Class.method, file, file:start-end, or file:line:col-col (part of a long line)'),
   expand: z.boolean().optional(),
   max_tokens: z.number().int().min(50).optional(),
 });
 
+/**
+ * Files up to this size are read whole (blocks expanded, outlined); bigger ones are streamed a chunk
+ * at a time and only the window asked for is kept: a 200 MB log neither stalls other calls nor
+ * takes gigabytes.
+ */
+export const WHOLE_FILE_MAX_BYTES = 2 * 1024 * 1024;
+
+/** A file's lines in memory (small files), or its size only (big ones: read as windows). */
+interface Source {
+  lines?: string[];
+  size: number;
+}
+
+/** Characters of a line asked for (1-based, inclusive; `to` absent: to the line's end). */
+interface Columns {
+  from: number;
+  to?: number;
+}
+
 interface Located {
   file: SafePath;
-  lines: string[];
+  source: Source;
   range?: LineRange;
+  columns?: Columns;
   /** The definition read, when the code index found it. */
   definition?: Definition;
 }
 
-function tryFile(ctx: ToolCallContext, target: string): { file: SafePath; range?: LineRange } | undefined {
-  const m = /^(.*?):(\d+)(?:-(\d+))?$/.exec(target);
-  const candidates: [string, LineRange | undefined][] = [];
-  if (m) candidates.push([m[1]!, { start: Number(m[2]), end: Number(m[3] ?? m[2]) }]);
-  candidates.push([target, undefined]);
-  for (const [p, range] of candidates) {
+function tryFile(ctx: ToolCallContext, target: string): { file: SafePath; range?: LineRange; columns?: Columns } | undefined {
+  // file:start-end, or file:line:from-to for characters of one (long) line.
+  const m = /^(.*?):(\d+)(?:-(\d+)|:(\d+)(?:-(\d+))?)?$/.exec(target);
+  const candidates: [string, LineRange | undefined, Columns | undefined][] = [];
+  if (m) {
+    const columns = m[4] ? { from: Number(m[4]), ...(m[5] ? { to: Number(m[5]) } : {}) } : undefined;
+    if (columns && (columns.from < 1 || (columns.to !== undefined && columns.to < columns.from))) {
+      throw new AppError(ErrorCode.InvalidArgument, `bad column range in '${target}': columns count from 1 and the end is not before the start`, { hint: 'e.g. big.min.js:1:1-4000' });
+    }
+    candidates.push([m[1]!, { start: Number(m[2]), end: Number(m[3] ?? m[2]) }, columns]);
+  }
+  candidates.push([target, undefined, undefined]);
+  for (const [p, range, columns] of candidates) {
     try {
       const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, p);
       if (!ctx.app.runtime.fs.statSync(file.real)?.isFile) continue;
       const secret = judgeSecret(ctx.app.workdirs, file);
       if (secret) throw secretRefusal(file.relative, secret, 'read');
-      return range ? { file, range } : { file };
+      return range ? { file, range, ...(columns ? { columns } : {}) } : { file };
     } catch (error) {
       // A path that escapes the workdirs, or a secret file, is an answer, not a reason to try the symbol route.
       if (error instanceof AppError && (error.code === ErrorCode.OutsideWorkdir || error.code === ErrorCode.SecretRefused)) throw error;
@@ -72,8 +101,7 @@ async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Locat
   const best = indexed?.[0];
   if (best) {
     const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(ctx.app.code.root, best.file));
-    const lines = await readLines(ctx.app.runtime.fs, ctx.app.workdirs, file.real);
-    return { file, lines, range: { start: best.start, end: best.end }, definition: best };
+    return { file, source: await openSource(ctx, file), range: { start: best.start, end: best.end }, definition: best };
   }
   const dispatched = await findSymbol(ctx, symbol);
   const defs = dispatched.hits.filter((h) => h.kind === 'definition');
@@ -81,9 +109,10 @@ async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Locat
   const ranked = rankHits({ hits: defs, terms: [symbol.toLowerCase()], symbol, mtimes }, ctx.app.config);
   for (const hit of ranked.slice(0, 30)) {
     const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(root, hit.file));
-    const lines = await readLines(ctx.app.runtime.fs, ctx.app.workdirs, file.real);
-    if (owner && !belongsTo(lines, hit.line, owner, hit.file)) continue;
-    return { file, lines, range: { start: hit.line, end: hit.line } };
+    const source = await openSource(ctx, file);
+    // The owner is checked on files read whole; a file too big for that is no place to look for it.
+    if (owner && !(source.lines && belongsTo(source.lines, hit.line, owner, hit.file))) continue;
+    return { file, source, range: { start: hit.line, end: hit.line } };
   }
   throw new AppError(ErrorCode.NotFound, `no definition of ${target} found`, {
     hint: owner ? `check the names, or read ${symbol} alone` : 'locate it first (locate with kind "any"), or read a file:start-end range',
@@ -140,22 +169,88 @@ async function definitionRange(ctx: ToolCallContext, file: SafePath, asked: Line
   return { start: Math.min(asked.start, ...starts.map((d) => d.start)), end: Math.max(asked.end, ...starts.map((d) => d.end)) };
 }
 
-function render(file: SafePath, lines: string[], range: LineRange, budgetTokens: number, cpt: number): { text: string; shown: LineRange; more: boolean } {
-  const budget = budgetTokens * cpt;
+/** A small file's lines, or a big file's size (its lines are streamed as windows); secret files are refused. */
+async function openSource(ctx: ToolCallContext, file: SafePath): Promise<Source> {
+  const fs = ctx.app.runtime.fs;
+  const size = fs.statSync(file.real)?.size ?? 0;
+  if (size <= WHOLE_FILE_MAX_BYTES) return { lines: await readLines(fs, ctx.app.workdirs, file.real, file.relative), size };
+  await judgeStreamed(fs, ctx.app.workdirs, file.real, 'read', file.relative);
+  return { size };
+}
+
+function windowOf(ctx: ToolCallContext, file: SafePath, source: Source, req: WindowRequest): Promise<LineWindow> {
+  return source.lines ? Promise.resolve(windowOfLines(source.lines, req)) : readLineWindow(ctx.app.runtime.fs.files, file.real, req);
+}
+
+interface Cut {
+  line: number;
+  /** Last column shown, last column asked, the line's length. */
+  shownTo: number;
+  askedTo: number;
+  length: number;
+  /** Characters shown of the line: the size of the next part offered. */
+  shown: number;
+}
+
+/** What is left after the part shown, and the reads that get it. */
+function restMarker(rel: string, cut: Cut | undefined, nextLine: number, end: number): string {
+  const parts: string[] = [];
+  if (cut) {
+    const rest = cut.askedTo - cut.shownTo;
+    const next = `${rel}:${cut.line}:${cut.shownTo + 1}-${Math.min(cut.askedTo, cut.shownTo + Math.max(1, cut.shown))}`;
+    parts.push(`… ${rest} more chars of line ${cut.line} (${cut.length} chars long)${cut.askedTo < cut.length ? ' in the range asked' : ''}: read ${next}`);
+  }
+  if (nextLine <= end) parts.push(`${cut ? 'then' : '… continues to'} line ${end}: read ${rel}:${nextLine}-${end}`);
+  return parts.length ? `\n(${parts.join('; ')})` : '';
+}
+
+/**
+ * The lines of `range` as a reply of at most `maxChars` characters, header and marker included: whole
+ * lines while they fit; a first line too long for the reply is cut inside, with a marker naming the
+ * column range that comes next.
+ */
+function render(rel: string, win: LineWindow, range: LineRange, maxChars: number, columns?: Columns): { text: string; shown: LineRange; more: boolean; cut?: Cut } {
+  const first = win.lines[0];
+  // Room for the header and the marker at their longest, whatever numbers they end up holding.
+  const big = Number('9'.repeat(String(Math.max(range.end, first?.length ?? 0, 1)).length));
+  const headReserve = `${rel}:${big}:${big}-${big}\n`.length;
+  const tailReserve = restMarker(rel, { line: big, shownTo: big, askedTo: big * 2, length: big, shown: big }, big, big).length;
+  const room = Math.max(0, maxChars - headReserve - tailReserve);
   const out: string[] = [];
   let used = 0;
   let last = range.start - 1;
-  for (let n = range.start; n <= range.end; n++) {
-    const l = lines[n - 1] ?? '';
-    if (used + l.length + 1 > budget && out.length) break;
-    out.push(l);
-    used += l.length + 1;
-    last = n;
+  let cut: Cut | undefined;
+  for (const l of win.lines) {
+    if (l.line > range.end) break;
+    const askedTo = columns && l.line === range.start && columns.to !== undefined ? Math.min(columns.to, l.length) : l.length;
+    const whole = l.from - 1 + l.text.length >= askedTo;
+    const size = l.text.length + (out.length ? 1 : 0);
+    if (whole && used + size <= room) {
+      out.push(l.text);
+      used += size;
+      last = l.line;
+      continue;
+    }
+    if (out.length) break;
+    // The first line does not fit: its first part, and where the rest is.
+    const shown = l.text.slice(0, room);
+    out.push(shown);
+    cut = { line: l.line, shownTo: l.from - 1 + shown.length, askedTo, length: l.length, shown: shown.length };
+    last = l.line;
+    break;
   }
-  const more = last < range.end;
-  const head = `${file.relative}:${range.start}-${last}`;
-  const tail = more ? `\n(… continues to line ${range.end}: read ${file.relative}:${last + 1}-${range.end})` : '';
-  return { text: `${head}\n${out.join('\n')}${tail}`, shown: { start: range.start, end: last }, more };
+  const inLine = cut ?? (columns && first ? { line: first.line, shownTo: first.from - 1 + (out[0]?.length ?? 0) } : undefined);
+  const from = first?.from ?? 1;
+  const head = inLine ? `${rel}:${inLine.line}:${from}-${inLine.shownTo}` : `${rel}:${range.start}-${last}`;
+  // All of a column range asked for was shown, and the line goes on: say where the rest of it is.
+  const beyond = !cut && inLine && first && inLine.shownTo < first.length ? { line: first.line, shownTo: inLine.shownTo, askedTo: first.length, length: first.length, shown: out[0]?.length ?? 0 } : undefined;
+  const text = `${head}\n${out.join('\n')}${restMarker(rel, cut ?? beyond, last + 1, range.end)}`;
+  return { text, shown: { start: range.start, end: last }, more: cut !== undefined || last < range.end, ...(cut ? { cut } : {}) };
+}
+
+/** The structured form of a line cut inside: the columns shown and the line's length. */
+function cutFields(cut: Cut | undefined): Record<string, unknown> {
+  return cut ? { cut: { line: cut.line, shownTo: cut.shownTo, length: cut.length } } : {};
 }
 
 export const read = defineTool({
@@ -171,19 +266,19 @@ export const read = defineTool({
     const expand = args.expand ?? true;
     const asFile = tryFile(ctx, args.target.trim());
     let located: Located;
-    if (asFile) located = { file: asFile.file, lines: await readLines(ctx.app.runtime.fs, ctx.app.workdirs, asFile.file.real), range: asFile.range };
+    if (asFile) located = { file: asFile.file, source: await openSource(ctx, asFile.file), range: asFile.range, ...(asFile.columns ? { columns: asFile.columns } : {}) };
     else located = await locateSymbol(ctx, args.target.trim());
-    const { file, lines } = located;
-    const total = lines.length;
+    const { file, source } = located;
+    const { lines } = source;
+    const maxChars = Math.floor(budget * cpt);
 
     if (!located.range) {
-      const whole = lines.join('\n');
-      if (whole.length <= budget * cpt) {
-        const text = `${file.relative}:1-${total}\n${whole}`;
-        return { text, structured: { file: file.relative, start: 1, end: total, total, complete: true } };
+      if (lines) {
+        const whole = `${file.relative}:1-${lines.length}\n${lines.join('\n')}`;
+        if (whole.length <= maxChars) return { text: whole, structured: { file: file.relative, start: 1, end: lines.length, total: lines.length, complete: true } };
       }
       // Half the budget for the outline, the rest for the file's first part: never more than asked.
-      const outlineBudget = Math.floor((budget * cpt) / 2);
+      const outlineBudget = Math.floor(maxChars / 2);
       const rel = indexedPath(ctx, file);
       const defs = rel ? await ctx.app.graph.outline(rel) : undefined;
       let items: { line: number; text: string }[];
@@ -191,6 +286,9 @@ export const read = defineTool({
       if (defs?.length) {
         items = defs.map((d) => ({ line: d.line, text: d.signature }));
         outlineText = compactOutline(defs, outlineBudget).text;
+      } else if (!lines) {
+        items = [];
+        outlineText = `(none: a file of ${source.size} bytes is not outlined; read ranges of it)`;
       } else {
         items = outline(lines);
         const shownItems: string[] = [];
@@ -202,39 +300,65 @@ export const read = defineTool({
           used += entry.length + 1;
         }
         if (shownItems.length < items.length) shownItems.push(`… ${items.length - shownItems.length} more definitions (read a range to see them)`);
-        outlineText = shownItems.join('\n');
+        outlineText = shownItems.length ? shownItems.join('\n') : '(no definitions found)';
       }
-      const first = render(file, lines, { start: 1, end: total }, Math.max(20, Math.floor(budget - (outlineText.length + 120) / cpt)), cpt);
-      const text = `${file.relative}: ${total} lines, too large to read whole (budget ${budget} tokens)\noutline:\n${outlineText}\n\n${first.text}`;
+      const win = await windowOf(ctx, file, source, { start: 1, end: Number.MAX_SAFE_INTEGER, fromColumn: 1, maxChars });
+      const total = win.total;
+      const headLine = `${file.relative}: ${total} lines, too large to read whole (budget ${budget} tokens)\noutline:\n${outlineText}\n\n`;
+      const first = render(file.relative, win, { start: 1, end: total }, maxChars - headLine.length);
+      const text = `${headLine}${first.text}`;
       // The agent asked for the whole file and got its outline and first part: that is the saving.
-      const fileBytes = new TextEncoder().encode(`${lines.join('\n')}\n`).length;
-      return { text, structured: { file: file.relative, start: first.shown.start, end: first.shown.end, total, complete: false, outline: items }, saving: { rawBytes: fileBytes, basis: 'block instead of file' } };
+      return {
+        text,
+        structured: { file: file.relative, start: first.shown.start, end: first.shown.end, total, complete: false, outline: items, ...cutFields(first.cut) },
+        saving: { rawBytes: source.size, basis: 'block instead of file' },
+      };
     }
 
-    const asked = { start: Math.max(1, located.range.start), end: Math.min(total, Math.max(located.range.start, located.range.end)) };
-    if (asked.start > total) throw new AppError(ErrorCode.InvalidArgument, `${file.relative} has ${total} lines; line ${asked.start} does not exist`);
-    let range = asked;
-    if (located.definition) range = asked;
-    else if (expand) {
-      const whole = await definitionRange(ctx, file, asked);
-      if (whole) range = { start: whole.start, end: Math.min(total, whole.end) };
-      else {
-        const a = expandBlock(lines, asked.start, file.relative);
-        const b = expandBlock(lines, asked.end, file.relative);
-        range = { start: Math.min(a.start, asked.start), end: Math.max(a.end, b.end, asked.end) };
-      }
-    }
-    const shown = render(file, lines, range, budget, cpt);
-    const text = located.definition ? shown.text + overloadsLine(located.definition) : shown.text;
     const def = located.definition;
+    const overloads = def ? overloadsLine(def) : '';
+    // The overload list goes along when it leaves most of the budget to the code.
+    const extra = overloads.length <= maxChars / 3 ? overloads : '';
+    const asked = { start: Math.max(1, located.range.start), end: Math.max(located.range.start, located.range.end) };
+    let range = asked;
+    if (lines) {
+      if (asked.start > lines.length) throw new AppError(ErrorCode.InvalidArgument, `${file.relative} has ${lines.length} lines; line ${asked.start} does not exist`);
+      range = { start: asked.start, end: Math.min(lines.length, asked.end) };
+      if (expand && !def && !located.columns) {
+        const whole = await definitionRange(ctx, file, range);
+        if (whole) range = { start: whole.start, end: Math.min(lines.length, whole.end) };
+        else {
+          const a = expandBlock(lines, range.start, file.relative);
+          const b = expandBlock(lines, range.end, file.relative);
+          range = { start: Math.min(a.start, range.start), end: Math.max(a.end, b.end, range.end) };
+        }
+      }
+    } else if (expand && !def && !located.columns) {
+      // A big file is not held to find its blocks: the code index's definitions are the expansion.
+      const whole = await definitionRange(ctx, file, asked);
+      if (whole) range = whole;
+    }
+    const columns = located.columns;
+    const win = await windowOf(ctx, file, source, { start: range.start, end: range.end, fromColumn: columns?.from ?? 1, ...(columns?.to ? { toColumn: columns.to } : {}), maxChars });
+    const total = win.total;
+    if (range.start > total) throw new AppError(ErrorCode.InvalidArgument, `${file.relative} has ${total} lines; line ${range.start} does not exist`);
+    range = { start: range.start, end: Math.min(total, range.end) };
+    const firstLine = win.lines[0];
+    if (columns && firstLine && columns.from > Math.max(1, firstLine.length)) {
+      throw new AppError(ErrorCode.InvalidArgument, `line ${range.start} of ${file.relative} has ${firstLine.length} characters; column ${columns.from} does not exist`, {
+        hint: `read ${file.relative}:${range.start}:1-${Math.min(firstLine.length, maxChars)}`,
+      });
+    }
+    const shown = render(file.relative, win, range, maxChars - extra.length, columns);
     return {
-      text,
+      text: shown.text + extra,
       structured: {
         file: file.relative,
         start: shown.shown.start,
         end: shown.shown.end,
         total,
         complete: !shown.more,
+        ...cutFields(shown.cut),
         ...(def ? { definition: { name: def.name, kind: def.kind, container: def.container ?? null, line: def.line, overloads: def.overloads } } : {}),
       },
     };

@@ -14,7 +14,7 @@ import { checkGrepPattern } from '../../workspace/grep/pattern.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { skippedNote } from '../skipped-note.ts';
 import { passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
-import { asShown, groupByFile, hitRows, inGrepOrder, rgLineBytes } from './hit-printer.ts';
+import { answerLines, asShown, groupByFile, hitRows, inGrepOrder, rgLineBytes } from './hit-printer.ts';
 
 /** The longest pattern search takes (characters). */
 export const PATTERN_MAX = 500;
@@ -55,15 +55,18 @@ export const search = defineTool({
     const exclude = resolveExcludes(ctx, scope, args.exclude);
     const req: GateRequest = { tool: 'search', query: args.pattern, regex, wholeWord: false, scope, exclude, force: args.force ?? false, maxHits: args.max_hits, signal: ctx.signal };
     if (regex) return hitsReply(ctx, args, await runGated(ctx.app, ctx.session.refusals, req), 'regex');
+    // A question mark makes it plainly a question: words first. Any other text is tried exactly as
+    // typed first, even when it reads like a question ("does not contain all of" is an error message).
     const question = isQuestion(args.pattern);
-    if (question) {
+    const wordsFirst = question && /\?\s*$/.test(args.pattern);
+    if (wordsFirst) {
       const byWords = await wordsReply(ctx, args, req, true);
       if (byWords) return byWords;
     }
     const exact = await runGated(ctx.app, ctx.session.refusals, { ...req, exact: true });
     if (exact.items.length || !exact.decision.pass) return hitsReply(ctx, args, exact, (exact.dispatched as ExactDispatched).caseFolded ? 'ignore-case' : 'exact');
-    if (!question) {
-      const byWords = await wordsReply(ctx, args, req, false);
+    if (!wordsFirst) {
+      const byWords = await wordsReply(ctx, args, req, question);
       if (byWords) return byWords;
     }
     const where = scope.relative ? ` under ${scope.relative}` : '';
@@ -90,14 +93,7 @@ function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome,
   const { kept, cut, tokens } = fitToBudget(asShown(items.slice(0, args.max_hits ?? items.length)), budget, cpt);
   const files = groupByFile(kept).length;
   const notShown = total - kept.length;
-  const head = [
-    match === 'ignore-case' ? `no exact-case match; ${countText(kept.length, total, lowerBound)} ignoring case` : countText(kept.length, total, lowerBound),
-    files > 1 ? ` in ${files} files` : '',
-    notShown > 0 ? ` (~${tokens} tokens)` : '',
-    decision.forced ? ', forced past the gate' : '',
-    decision.openedAfterRefusals ? ', gate opened after repeated refusals' : '',
-  ].join('');
-  const lines = [head, ...hitRows(inGrepOrder(kept))];
+  const lines = answerLines({ match, shown: kept.length, total, lowerBound, files, tokens, forced: decision.forced, openedAfterRefusals: decision.openedAfterRefusals }, inGrepOrder(kept));
   if (notShown > 0) {
     const budgetCut = kept.length < Math.min(items.length, args.max_hits ?? items.length);
     const byMaxHits = args.max_hits !== undefined && args.max_hits < items.length;
@@ -123,12 +119,6 @@ function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome,
       results: kept.map((h) => ({ file: h.file, line: h.line, kind: h.kind, score: h.score, text: h.text })),
     },
   };
-}
-
-function countText(shown: number, total: number, lowerBound: boolean): string {
-  const all = `${total}${lowerBound ? '+' : ''}`;
-  const noun = total === 1 && !lowerBound ? 'hit' : 'hits';
-  return shown === total && !lowerBound ? `${all} ${noun}` : `${shown} of ${all} ${noun}`;
 }
 
 /** An answer by the query's words (the natural-language ranker), or undefined when nothing matches them. */

@@ -4,8 +4,10 @@ import type { TextIndexStatus } from '../../textindex/types.ts';
 import { formatBytes } from '../context/usage-printer.ts';
 
 /** One line: the index's state, how much of the project it covers, what it takes on disk. */
-export function describeTextIndex(s: TextIndexStatus | undefined): string {
+export function describeTextIndex(s: TextIndexStatus | undefined, onDisk?: { textComplete: boolean; files: number }): string {
   if (!s) return 'text index: none (every search scans the files)';
+  // A process that has not opened the index yet (`ctxgate stats`) tells what the database holds.
+  if (s.state === 'idle' && onDisk?.textComplete) return `text index: built, over ${onDisk.files.toLocaleString('en-US')} catalogued files (on disk)`;
   const files = `${s.indexed.toLocaleString('en-US')} of ${s.total.toLocaleString('en-US')} files`;
   switch (s.state) {
     case 'ready':

@@ -5,6 +5,7 @@
 // Small searches, and searches without a pool, match in this thread (scan-run.ts).
 import type { RuntimeFs } from '../../runtime/types.ts';
 import type { SafePath } from '../../security/resolve-safe.ts';
+import type { SecretIdentities } from '../../security/secret-identities.ts';
 import { isSecretPath } from '../../security/secret-files.ts';
 import { compileGlob } from '../../text/glob.ts';
 import { walk } from '../walk.ts';
@@ -20,6 +21,8 @@ export interface BuiltinRun {
   pool?: GrepPool;
   /** A file not searched (its match ran over the time limit): counts cannot say so themselves. */
   onSkipped?(file: SkippedFile): void;
+  /** Known secret identities (another name of a secret is skipped as it is opened). */
+  secrets?: SecretIdentities;
 }
 
 /**
@@ -96,7 +99,7 @@ export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQu
   const files = candidatesOf(fs, target, query, signal, listed);
   const lines = lineCollector(query);
   const skipped: SkippedFile[] = [];
-  await runScan({ fs, pool: run.pool, mode: 'lines', workdir: target.workdir, query, files, signal }, {
+  await runScan({ fs, pool: run.pool, mode: 'lines', workdir: target.workdir, query, files, signal, secrets: run.secrets }, {
     take(file, outcome) {
       if (!outcome) return 'more';
       if (lines.add(file.relRoot, outcome)) return 'done';
@@ -132,7 +135,7 @@ export async function scanListBuiltin(fs: RuntimeFs, target: SafePath, query: Gr
   const lines = lineCollector(query);
   let truncated = false;
   const skipped: SkippedFile[] = [];
-  await runScan({ fs, pool: run.pool, mode: 'list', workdir: target.workdir, query, files, signal }, {
+  await runScan({ fs, pool: run.pool, mode: 'list', workdir: target.workdir, query, files, signal, secrets: run.secrets }, {
     take(file, outcome) {
       if (!outcome) return 'more';
       const relRoot = file.relRoot;
@@ -158,7 +161,7 @@ export async function countBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQ
   const files = candidatesOf(fs, target, query, signal, listed);
   const counts = new Map<string, number>();
   const skipped: SkippedFile[] = [];
-  await runScan({ fs, pool: run.pool, mode: 'count', workdir: target.workdir, query, files, signal }, {
+  await runScan({ fs, pool: run.pool, mode: 'count', workdir: target.workdir, query, files, signal, secrets: run.secrets }, {
     take(file, outcome) {
       if (outcome) counts.set(file.relRoot, outcome.n);
       return 'more';

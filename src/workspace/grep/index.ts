@@ -6,6 +6,8 @@ import type { Executor } from '../../exec/executor.ts';
 import type { Runtime } from '../../runtime/types.ts';
 import type { SafePath, Workdirs } from '../../security/resolve-safe.ts';
 import { judgeSecret, judgeSecretPath } from '../../security/secret-files.ts';
+import { knownSecrets } from '../../security/secret-identities.ts';
+import { dropSecretCounts, verifiedFiles } from './rg-verify.ts';
 import { Buffer } from 'node:buffer';
 import { countBuiltin, grepBuiltin, type ListScan, scanListBuiltin } from './builtin.ts';
 import type { GrepPool } from './grep-pool.ts';
@@ -94,14 +96,20 @@ export async function grep(deps: GrepDeps, target: SafePath, query: GrepQuery, o
   if (secretTarget(deps, target)) return { engine: rgPath ? 'rg' : 'builtin', matches: 0, truncated: false, files: [] };
   const rgOptions = { exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal };
   // Over a list, ripgrep's end-of-file message says which named files were binary (grepRg drops them).
+  const secrets = await knownSecrets(deps.runtime.fs, deps.workdirs);
   const result = rgPath
     ? await grepRg(target, query, { rgPath, ...rgOptions }, options.files?.map((f) => f.relRoot))
-    : await grepBuiltin(deps.runtime.fs, target, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped });
-  return withoutFiles(result, reachedThroughLink(deps, target));
+    : await grepBuiltin(deps.runtime.fs, target, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped, secrets });
+  const seen = rgPath ? keepFiles(result, new Set(verifiedFiles(deps.runtime.fs, target.workdir, secrets, result.files))) : result;
+  return withoutFiles(seen, reachedThroughLink(deps, target));
 }
 
-function withoutFiles(result: GrepResult, drop: (file: string) => boolean): GrepResult {
-  const files = result.files.filter((f) => !drop(f.path));
+function keepFiles(result: GrepResult, kept: ReadonlySet<GrepResult['files'][number]>): GrepResult {
+  return withoutFiles(result, (_path, f) => !kept.has(f));
+}
+
+function withoutFiles(result: GrepResult, drop: (file: string, f: GrepResult['files'][number]) => boolean): GrepResult {
+  const files = result.files.filter((f) => !drop(f.path, f));
   if (files.length === result.files.length) return result;
   return { ...result, files, matches: files.reduce((n, f) => n + f.lines.filter((l) => l.match).length, 0) };
 }
@@ -114,10 +122,12 @@ export async function countMatches(deps: GrepDeps, target: SafePath, query: Grep
   checkGrepPattern(query.pattern, { literal: query.literal });
   const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
   if (secretTarget(deps, target)) return new Map();
+  const secrets = await knownSecrets(deps.runtime.fs, deps.workdirs);
   const counts = rgPath
     ? await countRg(target, query, { rgPath, exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal }, options.files?.map((f) => f.relRoot))
-    : await countBuiltin(deps.runtime.fs, target, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped });
+    : await countBuiltin(deps.runtime.fs, target, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped, secrets });
   if (rgPath && options.files) for (const f of await binaryAmong(deps, target, counts.keys())) counts.delete(f);
+  if (rgPath) dropSecretCounts(deps.runtime.fs, target.workdir, secrets, counts);
   const secret = reachedThroughLink(deps, target);
   for (const file of counts.keys()) if (secret(file)) counts.delete(file);
   return counts;
@@ -131,7 +141,8 @@ export async function countMatches(deps: GrepDeps, target: SafePath, query: Grep
 export async function scanList(deps: GrepDeps, target: SafePath, query: GrepQuery, list: readonly string[], signal?: AbortSignal): Promise<ListScan> {
   checkGrepPattern(query.pattern, { literal: query.literal });
   if (secretTarget(deps, target)) return { counts: new Map(), result: { engine: 'builtin', matches: 0, truncated: false, files: [] } };
-  const { counts, result } = await scanListBuiltin(deps.runtime.fs, target, query, list, signal, { pool: deps.grepPool });
+  const secrets = await knownSecrets(deps.runtime.fs, deps.workdirs);
+  const { counts, result } = await scanListBuiltin(deps.runtime.fs, target, query, list, signal, { pool: deps.grepPool, secrets });
   const secret = reachedThroughLink(deps, target);
   for (const file of counts.keys()) if (secret(file)) counts.delete(file);
   return { counts, result: withoutFiles(result, secret) };

@@ -44,7 +44,7 @@ export function rgArgs(target: SafePath, query: GrepQuery): string[] {
   if (query.context > 0) args.push('--context', String(query.context));
   if (query.glob) args.push('--glob', query.glob);
   // Given after the caller's glob, so they win even when the caller asks for such a file.
-  for (const g of SECRET_EXCLUDE_GLOBS) args.push('--glob', g);
+  for (const g of SECRET_EXCLUDE_GLOBS) args.push('--iglob', g);
   args.push('--regexp', query.pattern, '--', target.relative || '.');
   return args;
 }

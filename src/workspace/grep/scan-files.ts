@@ -4,6 +4,8 @@
 // worker when to stop and from which file on the lines are no longer wanted.
 import * as path from 'node:path';
 import type { RuntimeFs } from '../../runtime/types.ts';
+import type { SecretIdentities } from '../../security/secret-identities.ts';
+import { judgeOpened } from '../../security/secret-read.ts';
 import { createMatcher, isBinary, type Matcher, matchLinesOf, type Pacer, searchText } from './matcher.ts';
 import { type GrepLine, type GrepQuery, MAX_SEARCH_FILE_BYTES } from './types.ts';
 
@@ -50,19 +52,24 @@ export function stopped(control: Int32Array): boolean {
 
 /**
  * A file's bytes as the engine searches them, or undefined when it is skipped (gone, too big, binary,
- * not a regular file). One synchronous open-fstat-read: the async round trips cost more than the
- * reads over many small files, and the files a search is given (walked, or admitted by a list) are
- * regular files reached through no symlink, so not following one changes no answer.
+ * not a regular file, or secret as opened: another name of a known secret, key content). One
+ * synchronous open-fstat-read without following a final symlink: the async round trips cost more
+ * than the reads over many small files, the files a search is given (walked, or admitted by a list)
+ * are regular files reached through no symlink, so not following one changes no answer, and a file
+ * swapped for a symlink meanwhile is not read.
  */
-function readText(fs: RuntimeFs, workdir: string, file: ScanFile): Uint8Array | undefined {
-  const bytes = fs.readRegularFileSync(file.abs || path.join(workdir, file.relRoot), MAX_SEARCH_FILE_BYTES);
-  return bytes && !isBinary(bytes) ? bytes : undefined;
+function readText(fs: RuntimeFs, workdir: string, file: ScanFile, secrets: SecretIdentities | undefined): Uint8Array | undefined {
+  const opened = fs.readOpenedSync(file.abs || path.join(workdir, file.relRoot), MAX_SEARCH_FILE_BYTES);
+  if (!opened || isBinary(opened.bytes)) return undefined;
+  // A hard link newer than the known identities ('unknown') waits for their next walk.
+  if (secrets && judgeOpened(secrets, file.relRoot, opened)) return undefined;
+  return opened.bytes;
 }
 
 /** Searches one file, the `index`-th of the search (its lines are wanted while `index` is not past the control's mark). */
-export async function scanFile(fs: RuntimeFs, mode: ScanMode, workdir: string, query: GrepQuery, matcher: Matcher, file: ScanFile, index: number, control: Int32Array, pacer: Pacer): Promise<FileOutcome> {
+export async function scanFile(fs: RuntimeFs, mode: ScanMode, workdir: string, query: GrepQuery, matcher: Matcher, file: ScanFile, index: number, control: Int32Array, pacer: Pacer, secrets?: SecretIdentities): Promise<FileOutcome> {
   if (stopped(control)) return 'stopped';
-  const bytes = readText(fs, workdir, file);
+  const bytes = readText(fs, workdir, file, secrets);
   if (!bytes) return null;
   if (mode === 'lines' && !matcher.prefilter(bytes)) return null;
   const wantLines = mode !== 'count' && index <= Atomics.load(control, LINES_UP_TO);
@@ -86,6 +93,8 @@ export interface ScanJob {
   files: ScanFile[];
   first: number;
   control: Int32Array;
+  /** The secret identities the files are judged against (every search passes them). */
+  secrets?: SecretIdentities;
 }
 
 export interface ScanJobResult {
@@ -96,6 +105,6 @@ export interface ScanJobResult {
 export async function runScanJob(fs: RuntimeFs, job: ScanJob, pacer: Pacer, matcherOf: (query: GrepQuery) => Matcher = createMatcher): Promise<ScanJobResult> {
   const matcher = matcherOf(job.query);
   const outcomes: FileOutcome[] = [];
-  for (let i = 0; i < job.files.length; i++) outcomes.push(await scanFile(fs, job.mode, job.workdir, job.query, matcher, job.files[i]!, job.first + i, job.control, pacer));
+  for (let i = 0; i < job.files.length; i++) outcomes.push(await scanFile(fs, job.mode, job.workdir, job.query, matcher, job.files[i]!, job.first + i, job.control, pacer, job.secrets));
   return { outcomes };
 }

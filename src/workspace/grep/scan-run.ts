@@ -3,6 +3,7 @@
 // caller's `take` decides after each file whether to go on, and from when on only counts are wanted.
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { RuntimeFs } from '../../runtime/types.ts';
+import type { SecretIdentities } from '../../security/secret-identities.ts';
 import type { GrepPool } from './grep-pool.ts';
 import { createMatcher } from './matcher.ts';
 import { createPacer } from './pacer.ts';
@@ -37,6 +38,8 @@ export interface ScanRun {
   /** In the order the answer lists them (by path); a stream is searched while it is still coming. */
   files: Iterable<ScanFile> | AsyncIterable<ScanFile>;
   signal: AbortSignal | undefined;
+  /** Known secret identities: a file that is another name of one is skipped as it is opened. */
+  secrets?: SecretIdentities;
 }
 
 /** more: go on; counts: go on, lines are no longer wanted after this file; done: stop. */
@@ -141,7 +144,7 @@ class Searcher {
     const pacer = createPacer(this.run.signal, this.control);
     let index = 0;
     const one = async (file: ScanFile) => {
-      const outcome = await scanFile(this.run.fs, this.run.mode, this.run.workdir, this.run.query, matcher, file, index, this.control, pacer);
+      const outcome = await scanFile(this.run.fs, this.run.mode, this.run.workdir, this.run.query, matcher, file, index, this.control, pacer, this.run.secrets);
       this.over = this.deliver(file, index++, outcome);
     };
     for (const file of head) if (!this.over) await one(file);
@@ -154,7 +157,7 @@ class Searcher {
 
   /** Waits for room in the pool's queue, not for the answer. */
   private async submit(pool: GrepPool, batch: Batch): Promise<Pending> {
-    const job: ScanJob = { mode: this.run.mode, workdir: this.run.workdir, query: this.run.query, files: batch.files, first: batch.first, control: this.control };
+    const job: ScanJob = { mode: this.run.mode, workdir: this.run.workdir, query: this.run.query, files: batch.files, first: batch.first, control: this.control, ...(this.run.secrets ? { secrets: this.run.secrets } : {}) };
     let answer: Promise<Settled>;
     try {
       answer = (await pool.submit(job, { signal: this.run.signal })).result.then(

@@ -1,0 +1,101 @@
+// The identities (device + inode) of the secret-like files in the workdirs, so that a hard link or a
+// bind mount of `.env` under a harmless name is as secret as `.env` (issue 23, item 2). Found by one
+// walk of each workdir that reads folders only (no file is opened, only secret-named ones stat'ed),
+// kept per set of workdirs and refreshed in the background once a minute; a hard link made after the
+// last walk (the inode's ctime is later) makes a reader that can wait walk again before it judges.
+import * as path from 'node:path';
+import type { FileStat, RuntimeFs } from '../runtime/types.ts';
+import type { Workdirs } from './resolve-safe.ts';
+import { secretReason } from './secret-files.ts';
+
+/** Folders never walked for secrets: git's own objects, installed packages (huge, and not the project's). */
+const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
+const REFRESH_MS = 60_000;
+const READS_IN_FLIGHT = 16;
+
+export interface SecretIdentities {
+  /** `dev:ino` of every secret-like file found, with its path. */
+  readonly holders: ReadonlyMap<string, string>;
+  /** When the walk that found them started (ms since the epoch). */
+  readonly builtAt: number;
+}
+
+export function identityKey(st: Pick<FileStat, 'dev' | 'ino'>): string {
+  return `${st.dev}:${st.ino}`;
+}
+
+/**
+ * What the identities say of a file: the secret it is another name of, 'unknown' when it is a hard
+ * link made after they were collected (walk again, then ask again), else undefined.
+ */
+export function identityVerdict(known: SecretIdentities, st: Pick<FileStat, 'dev' | 'ino' | 'nlink' | 'ctimeMs'>): string | 'unknown' | undefined {
+  const holder = known.holders.get(identityKey(st));
+  if (holder !== undefined) return holder;
+  return st.nlink > 1 && st.ctimeMs >= known.builtAt ? 'unknown' : undefined;
+}
+
+async function collect(fs: RuntimeFs, workdirs: Workdirs): Promise<SecretIdentities> {
+  const builtAt = Date.now();
+  const holders = new Map<string, string>();
+  const queue: { dir: string; workdir: string }[] = workdirs.dirs.map((d) => ({ dir: d, workdir: d }));
+  while (queue.length) {
+    const batch = queue.splice(0, READS_IN_FLIGHT);
+    await Promise.all(
+      batch.map(async ({ dir, workdir }) => {
+        let entries: Awaited<ReturnType<RuntimeFs['readDir']>>;
+        try {
+          entries = await fs.readDir(dir);
+        } catch {
+          return;
+        }
+        for (const e of entries) {
+          const abs = path.join(dir, e.name);
+          if (e.isDirectory && !e.isSymbolicLink) {
+            if (!SKIPPED_DIRS.has(e.name)) queue.push({ dir: abs, workdir });
+            continue;
+          }
+          const rel = path.relative(workdir, abs).split(path.sep).join('/');
+          if (!secretReason(rel)) continue;
+          // A symlink named like a secret makes its target one too.
+          const st = fs.statSync(abs);
+          if (st?.isFile) holders.set(identityKey(st), rel);
+        }
+      }),
+    );
+  }
+  return { holders, builtAt };
+}
+
+interface Cached {
+  builtAt: number;
+  current: Promise<SecretIdentities>;
+  refreshing: boolean;
+}
+const cache = new Map<string, Cached>();
+
+/**
+ * The secret identities of these workdirs: collected on first use, walked again in the background
+ * when a minute old, and at once (awaited) when `newerThan` is later than the last walk.
+ */
+export function knownSecrets(fs: RuntimeFs, workdirs: Workdirs, newerThan = 0): Promise<SecretIdentities> {
+  const key = workdirs.dirs.join('\0');
+  const now = Date.now();
+  const cached = cache.get(key);
+  if (!cached || cached.builtAt <= newerThan) {
+    const fresh: Cached = { builtAt: now, current: collect(fs, workdirs), refreshing: false };
+    cache.set(key, fresh);
+    fresh.current.catch(() => cache.delete(key));
+    return fresh.current;
+  }
+  if (now - cached.builtAt > REFRESH_MS && !cached.refreshing) {
+    cached.refreshing = true;
+    const next = collect(fs, workdirs);
+    next.then(
+      (known) => cache.set(key, { builtAt: known.builtAt, current: Promise.resolve(known), refreshing: false }),
+      () => {
+        cached.refreshing = false;
+      },
+    );
+  }
+  return cached.current;
+}

@@ -1,0 +1,40 @@
+// ripgrep opens the files it searches itself: by name (it cannot tell a hard link of `.env` from any
+// other file) and following a file swapped for a symlink after its walk listed it. So its answer is
+// checked against the files as the built-in engine opens them (issue 23, items 2–3): a file whose
+// lines are shown is opened without following a symlink and judged (identity, key content), and each
+// line rg reported must be the text of that file at that line; counted files are judged by identity.
+import * as path from 'node:path';
+import type { RuntimeFs } from '../../runtime/types.ts';
+import { identityVerdict, type SecretIdentities } from '../../security/secret-identities.ts';
+import { judgeOpened } from '../../security/secret-read.ts';
+import { type GrepFile, type GrepLine, MAX_SEARCH_FILE_BYTES } from './types.ts';
+
+/** The shown part of a line (a long line is a window between ellipses). */
+function shownText(l: GrepLine): string {
+  let t = l.text;
+  if (t.startsWith('…')) t = t.slice(1);
+  if (t.endsWith('…')) t = t.slice(0, -1);
+  return t;
+}
+
+/** True when every line rg reported is in the file's text at its line number. */
+function holdsLines(bytes: Uint8Array, lines: readonly GrepLine[]): boolean {
+  const text = new TextDecoder().decode(bytes).split('\n');
+  return lines.every((l) => text[l.line - 1]?.includes(shownText(l)) === true);
+}
+
+/** The files of rg's answer that are what they seem: regular files, no secret, holding the lines shown. */
+export function verifiedFiles(fs: RuntimeFs, workdir: string, known: SecretIdentities, files: readonly GrepFile[]): GrepFile[] {
+  return files.filter((f) => {
+    const opened = fs.readOpenedSync(path.join(workdir, f.path), MAX_SEARCH_FILE_BYTES);
+    return opened !== undefined && judgeOpened(known, f.path, opened) === undefined && holdsLines(opened.bytes, f.lines);
+  });
+}
+
+/** Drops from rg's counts the files that are other names of known secrets (or hard links newer than they are). */
+export function dropSecretCounts(fs: RuntimeFs, workdir: string, known: SecretIdentities, counts: Map<string, number>): void {
+  for (const file of counts.keys()) {
+    const st = fs.lstatSync(path.join(workdir, file));
+    if (!st?.isFile || identityVerdict(known, st) !== undefined) counts.delete(file);
+  }
+}
