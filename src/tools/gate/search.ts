@@ -4,13 +4,13 @@
 // plainly a question: then the natural-language ranker locate uses. regex:true takes a regex.
 // Ranked, gated (only an exact text too broad is refused) and token-budgeted.
 import { z } from 'zod';
-import { AppError, ErrorCode, isAppError } from '../../errors.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
 import type { ExactDispatched } from '../../retrieval/exact.ts';
 import { type GateOutcome, type GateRequest, rankWords, runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
 import { dispatchWords, isQuestion } from '../../retrieval/words.ts';
-import { compileRegex } from '../../text/linear-regex.ts';
+import { checkGrepPattern } from '../../workspace/grep/pattern.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { skippedNote } from '../skipped-note.ts';
 import { passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
@@ -36,22 +36,8 @@ export function checkPattern(pattern: string, regex: boolean): void {
   if (pattern.trim() === '') {
     throw new AppError(ErrorCode.InvalidArgument, pattern === '' ? 'pattern is empty' : 'pattern is only whitespace', { hint: 'pass the text to find, e.g. an error message or a name' });
   }
-  if (/[\r\n]/.test(pattern)) {
-    throw new AppError(ErrorCode.InvalidArgument, 'pattern holds a line break: search matches within one line', { hint: 'search for one line of the text, the most distinctive one' });
-  }
-  const control = /[\u0000-\u0008\u000b-\u001f\u007f]/.exec(pattern);
-  if (control) {
-    const code = control[0].charCodeAt(0).toString(16).padStart(2, '0');
-    throw new AppError(ErrorCode.InvalidArgument, `pattern holds the control character U+00${code.toUpperCase()} at ${control.index + 1}`, { hint: 'pass printable text (tabs are fine); for a byte pattern use regex:true with an escape such as \\x00' });
-  }
-  if (regex) {
-    try {
-      compileRegex(pattern);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      throw new AppError(error.code, error.message, { hint: `${error.hint ? `${error.hint}; ` : ''}without regex:true the pattern is searched as typed` });
-    }
-  }
+  // The engines' own judgement (line breaks, control characters, RE2 for a regex), as ctx_fs rg gets it.
+  checkGrepPattern(pattern, { literal: !regex, literalHint: 'without regex:true the pattern is searched as typed' });
 }
 
 export const search = defineTool({
