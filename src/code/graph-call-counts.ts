@@ -1,0 +1,74 @@
+// Calls per definition, for the overview: same-named definitions are counted apart. Each call of a
+// name goes to the one definition it reaches most surely — its own file, then a file (or Go package
+// folder) the calling file imports, then a qualifier naming the definition's owner or file; a name
+// with one definition gets every call of it. A call that fits several definitions equally well is
+// given to none rather than to all.
+import { type Definition, foldOverloads, stemOf, TEST_PATH, toDefinition } from './graph-definitions.ts';
+import { isDocumentation } from './languages.ts';
+import type { CodeStore } from './store.ts';
+
+export interface CountedDefinition {
+  definition: Definition;
+  calls: number;
+}
+
+const dirOf = (file: string) => file.slice(0, file.lastIndexOf('/') + 1) || './';
+
+/** How surely a call from `file` with `qualifier` reaches `d`: 0 same file, 1 imported, 2 qualified, undefined not at all. */
+function reach(d: Definition, file: string, qualifier: string | null, imported: ReadonlySet<string>): number | undefined {
+  if (d.file === file) return 0;
+  if (imported.has(d.file) || imported.has(dirOf(d.file))) return 1;
+  if (qualifier && (d.container === qualifier || stemOf(d.file) === qualifier)) return 2;
+  return undefined;
+}
+
+/**
+ * The most-called definitions of the project, or of one folder or file of it (`scope`, project-relative):
+ * up to `names` of the most-called names defined there are weighed, each call given to one definition
+ * as said above.
+ */
+export function callCountsOf(store: CodeStore, scope: { path: string; isFile: boolean } | undefined, names = 400): CountedDefinition[] {
+  const inScope = (file: string) => !scope || file === scope.path || (!scope.isFile && file.startsWith(`${scope.path}/`));
+  const definedThere = scope
+    ? ` AND name IN (SELECT d.name FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE ${scope.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})`
+    : '';
+  const params = !scope ? [] : scope.isFile ? [scope.path] : [scope.path.length + 1, `${scope.path}/`];
+  const called = store.db.all(`SELECT name, count(*) AS n FROM code_refs WHERE kind = ?${definedThere} GROUP BY name ORDER BY n DESC LIMIT ?`, ['call', ...params, names * 2]) as { name: string; n: number }[];
+  const importsOf = new Map<string, Set<string>>();
+  const imported = (file: string) => {
+    let set = importsOf.get(file);
+    if (!set) {
+      set = new Set(store.importsOf(file).flatMap((i) => (i.target ? [i.target] : [])));
+      importsOf.set(file, set);
+    }
+    return set;
+  };
+  const out: CountedDefinition[] = [];
+  let weighed = 0;
+  for (const { name } of called) {
+    if (weighed >= names) break;
+    const defs = foldOverloads(store.definitionsNamed(name).map(toDefinition)).filter((d) => !isDocumentation(d.file) && d.kind !== 'impl');
+    const own = defs.filter((d) => inScope(d.file) && !TEST_PATH.test(d.file));
+    if (!own.length) continue;
+    weighed++;
+    const counts = new Map<Definition, number>(own.map((d) => [d, 0]));
+    const sites = store.db.all('SELECT f.path AS path, r.qualifier AS qualifier, count(*) AS n FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name = ? AND r.kind = ? GROUP BY f.path, r.qualifier', [name, 'call']) as { path: string; qualifier: string | null; n: number }[];
+    for (const s of sites) {
+      let best: Definition[] = defs.length === 1 ? defs : [];
+      let bestTier = 3;
+      if (defs.length > 1) {
+        for (const d of defs) {
+          const tier = reach(d, s.path, s.qualifier, imported(s.path));
+          if (tier === undefined || tier > bestTier) continue;
+          if (tier < bestTier) best = [];
+          bestTier = tier;
+          best.push(d);
+        }
+      }
+      const only = best.length === 1 ? best[0]! : undefined;
+      if (only && counts.has(only)) counts.set(only, counts.get(only)! + Number(s.n));
+    }
+    for (const [definition, calls] of counts) if (calls > 0) out.push({ definition, calls });
+  }
+  return out.sort((a, b) => b.calls - a.calls || a.definition.file.localeCompare(b.definition.file) || a.definition.line - b.definition.line);
+}
