@@ -33,6 +33,8 @@
 //                  recall: share of the true call lines listed (a site hidden behind "+N more" is not
 //                  listed); owner precision: share of the listed lines that truly call that method;
 //                  header exact: the "N calls" of the first line equals the true number of calls.
+//                  Sites labelled as override candidates (a call on a base type that may run this
+//                  override) are neither right nor wrong: counted apart.
 //   unique name    functions and methods whose name is declared once in the corpus and which no call
 //                  binds to anything else (a builtin, another library), asked as
 //                  `explore {anchor: name, relation: "callers"}`: precision of the listed lines, and
@@ -192,6 +194,8 @@ interface Site {
   line: number;
   /** The enclosing function named after "in", null for "(top level)", undefined when not said. */
   caller: string | null | undefined;
+  /** Labelled as a candidate only (an override that a call on a base type may run). */
+  candidate: boolean;
 }
 
 /** The callers answer as data: the "N calls" of its first line, the listed sites, the count hidden behind "+N more". */
@@ -210,7 +214,7 @@ export function parseCallers(text: string, files: ReadonlySet<string>): { header
       if (!s) continue;
       const rest = s[2]!;
       const caller = /\(top level\)/.test(rest) ? null : (/ in ([^\s(]+)/.exec(rest)?.[1] ?? undefined);
-      sites.push({ file: m[1]!, line: Number(s[1]), caller });
+      sites.push({ file: m[1]!, line: Number(s[1]), caller, candidate: /\boverride\b/.test(rest) });
     }
   }
   return { header: header === undefined ? undefined : Number(header), sites, hidden };
@@ -302,14 +306,15 @@ async function callersRun(runtime: Runtime, corpus: Corpus, n: number, seed: num
   console.log(`${corpus.name}: ${defs.length} declarations, ${calls.length} calls (${Math.round(resolvedShare * 100)}% resolved by the parser); ${methods.length} Owner.method candidates, asking ${asked.length}; ${unique.length} unique names`);
 
   return withCtxgate(runtime, corpus.name, root, async (explore) => {
-    const m = { trueLines: 0, found: 0, listed: 0, right: 0, unjudged: 0, hidden: 0, headerExact: 0, headers: 0 };
+    const m = { candidates: 0, trueLines: 0, found: 0, listed: 0, right: 0, unjudged: 0, hidden: 0, headerExact: 0, headers: 0 };
     for (const d of asked) {
       const anchor = `${d.container}.${d.name}`;
       const truth = callsOf.get(key(d.file, d.line))!;
       const trueLines = new Set(truth.map((c) => key(c.file, c.line)));
       const text = await explore({ question: `what calls ${anchor}`, anchor, relation: 'callers' });
       const r = parseCallers(text, files);
-      const listed = new Set(r.sites.map((s) => key(s.file, s.line)));
+      const listed = new Set(r.sites.filter((s) => !s.candidate).map((s) => key(s.file, s.line)));
+      m.candidates += r.sites.filter((s) => s.candidate).length;
       let right = 0;
       let unjudged = 0;
       const wrong: string[] = [];
@@ -357,7 +362,7 @@ async function callersRun(runtime: Runtime, corpus: Corpus, n: number, seed: num
         else verbose(`  unique ${d.name}: ${key(s.file, s.line)} said in ${s.caller}, parser says ${t.caller.container ? `${t.caller.container}.` : ''}${t.caller.name}`);
       }
     }
-    const line = `${corpus.name.padEnd(10)} | ${pct(m.found, m.trueLines).padEnd(15)} | ${pct(m.right, m.listed).padEnd(15)} | ${pct(m.headerExact, m.headers).padEnd(12)} | ${String(m.hidden).padEnd(6)} | ${String(m.unjudged).padEnd(8)} | ${pct(u.right, u.listed).padEnd(15)} | ${pct(u.callerRight, u.callerJudged)}`;
+    const line = `${corpus.name.padEnd(10)} | ${pct(m.found, m.trueLines).padEnd(15)} | ${pct(m.right, m.listed).padEnd(15)} | ${pct(m.headerExact, m.headers).padEnd(12)} | ${String(m.hidden).padEnd(6)} | ${String(m.unjudged).padEnd(8)} | ${String(m.candidates).padEnd(10)} | ${pct(u.right, u.listed).padEnd(15)} | ${pct(u.callerRight, u.callerJudged)}`;
     return line;
   });
 }
@@ -462,8 +467,8 @@ let calleesLine: string | undefined;
 if (which === 'all' || which === 'typescript') calleesLine = await calleesRun(runtime, n, seed);
 console.log(`\nnode --import tsx scripts/bench-calls.ts ${which} ${n} ${seed}`);
 if (lines.length) {
-  console.log('corpus     | Owner.method    | owner           | "N calls"    | hidden | unjudged | unique-name     | unique-name');
-  console.log('           | recall          | precision       | exact        | +more  | (python) | precision       | enclosing fn');
+  console.log('corpus     | Owner.method    | owner           | "N calls"    | hidden | unjudged | override   | unique-name     | unique-name');
+  console.log('           | recall          | precision       | exact        | +more  | (python) | candidates | precision       | enclosing fn');
   for (const l of lines) console.log(l);
 }
 if (calleesLine) console.log(calleesLine);

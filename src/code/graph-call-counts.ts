@@ -1,8 +1,10 @@
 // Calls per definition, for the overview: same-named definitions are counted apart. Each call of a
-// name goes to the one definition it reaches most surely — its own file, then a file (or Go package
-// folder) the calling file imports, then a qualifier naming the definition's owner or file; a name
-// with one definition gets every call of it. A call that fits several definitions equally well is
-// given to none rather than to all.
+// name goes to the one definition it reaches most surely. A plain call: its own file, then a file
+// (or Go package folder) the calling file imports, then a member of its own file. One on this/self:
+// its own file, then an imported one. A qualified call (`core.map`,
+// `Option.map`): a definition whose owner or file the qualifier names, one the file imports first; a
+// qualifier naming none of them is a variable of unknown type. A name with one definition gets every
+// call of it. A call that fits several definitions equally well is given to none rather than to all.
 import { type Definition, foldOverloads, stemOf, TEST_PATH, toDefinition } from './graph-definitions.ts';
 import { isDocumentation } from './languages.ts';
 import type { CodeStore } from './store.ts';
@@ -14,12 +16,16 @@ export interface CountedDefinition {
 
 const dirOf = (file: string) => file.slice(0, file.lastIndexOf('/') + 1) || './';
 
-/** How surely a call from `file` with `qualifier` reaches `d`: 0 same file, 1 imported, 2 qualified, undefined not at all. */
+const SELF = new Set(['this', 'self', 'cls', 'super']);
+
+/** How surely a call from `file` with `qualifier` reaches `d` (0 surest), undefined when it does not. */
 function reach(d: Definition, file: string, qualifier: string | null, imported: ReadonlySet<string>): number | undefined {
-  if (d.file === file) return 0;
-  if (imported.has(d.file) || imported.has(dirOf(d.file))) return 1;
-  if (qualifier && (d.container === qualifier || stemOf(d.file) === qualifier)) return 2;
-  return undefined;
+  const near = d.file === file || imported.has(d.file) || imported.has(dirOf(d.file));
+  // A plain call reaches a member only from inside its class (Java's implicit this): after what the file imports.
+  if (!qualifier) return d.file === file ? (d.container ? 2 : 0) : near ? 1 : undefined;
+  if (SELF.has(qualifier)) return d.file === file ? 0 : near ? 1 : undefined;
+  if (d.container !== qualifier && stemOf(d.file) !== qualifier) return undefined;
+  return near ? 0 : 1;
 }
 
 /**
