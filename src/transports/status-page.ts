@@ -3,24 +3,23 @@
 // the freshly rendered body that /status/events sends, so the page and its updates share one renderer.
 import type { SessionView, StatusSnapshot } from '../app/status.ts';
 import { BASIS_MEANING } from '../kb/usage.ts';
-import { secretInText } from '../security/secret-text.ts';
 import { formatBytes, tokens } from '../tools/context/usage-printer.ts';
 import { describeTextIndex } from '../tools/gate/text-index-printer.ts';
+import { shownArgs, shownLabel, shownTail } from './status-redact.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A job's or source's label, escaped; one that holds a credential (a URL with a password) is not quoted, as in the log. */
+/** A job's or source's label, escaped; one that holds a credential is not quoted, as in the log. */
 function label(text: string): string {
-  const held = secretInText(text);
-  return escapeHtml(held ? `(label not shown: it holds ${held})` : text);
+  return escapeHtml(shownLabel(text));
 }
 
-/** A call's argument summary (already redacted when it was made), checked once more before it is shown. */
+/** A call's argument summary (already redacted when it was made), judged once more before it is shown. */
 function args(text: string): string {
-  const held = secretInText(text);
-  return held ? escapeHtml(`(arguments not shown: they hold ${held})`) : text ? `<code>${escapeHtml(text)}</code>` : '—';
+  const shown = shownArgs(text);
+  return !shown ? '—' : shown === text ? `<code>${escapeHtml(text)}</code>` : escapeHtml(shown);
 }
 
 /** A call's tool and action, as one name. */
@@ -28,17 +27,9 @@ function what(c: { tool: string; action?: string | null }): string {
   return escapeHtml(c.action ? `${c.tool} ${c.action}` : c.tool);
 }
 
-/** A job's newest output, escaped, each line that holds a credential (`cat .env`, a token echoed) replaced by why it is not shown. */
+/** A job's newest output, escaped, each line that holds a credential replaced by why it is not shown. */
 function tail(text: string): string {
-  return escapeHtml(
-    text
-      .split('\n')
-      .map((line) => {
-        const held = secretInText(line);
-        return held ? `(line not shown: it holds ${held})` : line;
-      })
-      .join('\n'),
-  );
+  return escapeHtml(shownTail(text));
 }
 
 function time(at: number): string {
