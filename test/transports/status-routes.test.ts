@@ -70,8 +70,12 @@ describe('status routes', () => {
   // Issue 23.11: the JSON quoted job output the page hides.
   it('serves /status.json with the same lines and labels hidden as the page', async () => {
     const job = { id: 'j1', pid: 1, running: false, ageMs: 5, exit_code: 0, signal: null, log_bytes: 10, log_truncated: false };
+    // Argument summaries are redacted when the call is made; one that still holds a secret is judged here too.
+    const leaky = 'command="psql postgres://app:hunter2@db/prod"';
     const snap = emptySnapshot({
       jobs: [{ ...job, label: 'deploy https://u:hunter2@db.example/x', tail: 'building\nMYPASS=hunter2\nGITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\ndone' }],
+      recent: [{ at: 0, tool: 'ctx_run', action: 'execute', args: leaky, outcome: 'ok', detail: null, durationMs: 1, replyBytes: 1, savedBytes: 0 }],
+      inFlight: [{ tool: 'ctx_run', action: 'execute', args: leaky, session: 's', startedAt: 0 }],
     });
     const { hono } = app(() => snap);
     const res = await hono.fetch(new Request(`${BASE}/status.json`, { headers: { authorization: `Bearer ${TOKEN}` } }));
@@ -80,6 +84,8 @@ describe('status routes', () => {
     assert.doesNotMatch(text, /hunter2|ghp_/);
     assert.equal(body.jobs[0]!.label, '(label not shown: it holds a URL with a password)');
     assert.equal(body.jobs[0]!.tail, 'building\n(line not shown: it holds a secret assignment)\n(line not shown: it holds an access token)\ndone');
+    assert.equal(body.recent[0]!.args, '(arguments not shown: they hold a URL with a password)');
+    assert.equal(body.inFlight[0]!.args, '(arguments not shown: they hold a URL with a password)');
     const page = await (await hono.fetch(new Request(`${BASE}/status`, { headers: { authorization: `Bearer ${TOKEN}` } }))).text();
     assert.match(page, /\(line not shown: it holds a secret assignment\)/);
     assert.doesNotMatch(page, /hunter2|ghp_/);
