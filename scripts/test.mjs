@@ -32,13 +32,13 @@ function run(label, command, args) {
   return r.status ?? 1;
 }
 
-// Tests that start deno themselves (test/helpers/env.ts) take the same one.
+// The deno binary itself (scripts/lib/deno-binary.mjs says where it comes from), found before anything runs;
+// tests that start deno themselves (test/helpers/env.ts) take the same one.
+const deno = runDeno ? denoBinaryOrExit() : undefined;
 if (deno) process.env.DENO_BIN = deno;
+
 let failed = 0;
 failed += run('build', process.execPath, ['scripts/build.mjs']);
 if (runNode) failed += run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
-// The deno binary itself (scripts/lib/deno-binary.mjs says where it comes from), found before anything runs.
-const deno = runDeno ? denoBinaryOrExit() : undefined;
-
 if (deno) failed += run('deno', deno, ['test', '-A', '--no-check', ...files]);
 process.exit(failed ? 1 : 0);
