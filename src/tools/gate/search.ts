@@ -104,18 +104,26 @@ function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome,
   let total = items.length;
   if (capped && dispatched.counts && !dispatched.estimate) total = [...dispatched.counts.values()].reduce((a, b) => a + b, 0);
   const lowerBound = capped && (!dispatched.counts || dispatched.estimate !== undefined);
-  const { kept, cut, tokens } = fitToBudget(asShown(items.slice(0, args.max_hits ?? items.length)), budget, cpt);
-  const files = groupByFile(kept).length;
-  const notShown = total - kept.length;
-  const lines = answerLines({ match, shown: kept.length, total, lowerBound, files, tokens, forced: decision.forced, openedAfterRefusals: decision.openedAfterRefusals }, inGrepOrder(kept));
-  if (notShown > 0) {
-    const budgetCut = kept.length < Math.min(items.length, args.max_hits ?? items.length);
-    const byMaxHits = args.max_hits !== undefined && args.max_hits < items.length;
-    const why = budgetCut ? `cut to fit ${budget} tokens; narrow with scope or raise max_tokens` : byMaxHits ? `cut by max_hits ${args.max_hits}` : 'not collected; narrow with scope or exclude';
-    lines.push(`(${notShown}${lowerBound ? '+' : ''} more hits ${why})`);
-  }
-  if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
-  const text = lines.join('\n');
+  const wanted = asShown(items.slice(0, args.max_hits ?? items.length));
+  const fitted = fitToBudget(wanted, budget, cpt).kept;
+  // The reply as sent (first line, file lines, notes) within the budget: rows are dropped from the
+  // end until it fits (fitToBudget counts the rows only).
+  const compose = (kept: ResultItem[]) => {
+    const tokens = fitToBudget(kept, Number.MAX_SAFE_INTEGER, cpt).tokens;
+    const files = groupByFile(kept).length;
+    const notShown = total - kept.length;
+    const lines = answerLines({ match, shown: kept.length, total, lowerBound, files, tokens, forced: decision.forced, openedAfterRefusals: decision.openedAfterRefusals }, inGrepOrder(kept));
+    if (notShown > 0) {
+      const budgetCut = kept.length < wanted.length;
+      const byMaxHits = args.max_hits !== undefined && args.max_hits < items.length;
+      const why = budgetCut ? `cut to fit ${budget} tokens; narrow with scope or raise max_tokens` : byMaxHits ? `cut by max_hits ${args.max_hits}` : 'not collected; narrow with scope or exclude';
+      lines.push(`(${notShown}${lowerBound ? '+' : ''} more hits ${why})`);
+    }
+    if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
+    return lines.join('\n');
+  };
+  const { kept, text } = fitText(fitted, compose, budget * cpt);
+  const cut = wanted.length - kept.length;
   // What `rg -n` with this pattern and scope would have printed: every line (lines not collected
   // estimated from those that were). A refusal saves nothing; neither does an answer in words.
   const rgBytes = Math.round((rgLineBytes(items) / Math.max(1, items.length)) * total);
@@ -135,6 +143,14 @@ function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome,
   };
 }
 
+/** The most of `kept` (in order) whose reply, as `compose` writes it, fits `maxChars` (one row at least). */
+function fitText<T>(kept: T[], compose: (kept: T[]) => string, maxChars: number): { kept: T[]; text: string } {
+  let n = kept.length;
+  let text = compose(kept);
+  while (n > 1 && text.length > maxChars) text = compose(kept.slice(0, --n));
+  return { kept: kept.slice(0, n), text };
+}
+
 /** An answer by the query's words (the natural-language ranker), or undefined when nothing matches them. */
 async function wordsReply(ctx: ToolCallContext, args: SearchArgs, req: GateRequest, question: boolean): Promise<ToolReply | undefined> {
   const limit = args.max_hits ?? WORDS_SHOWN;
@@ -142,14 +158,20 @@ async function wordsReply(ctx: ToolCallContext, args: SearchArgs, req: GateReque
   if (!dispatched.hits.length) return undefined;
   const items = rankWords(ctx.app, req.scope.workdir, dispatched).slice(0, limit);
   const budget = tokenBudget(ctx, args.max_tokens);
-  const { kept, cut } = fitToBudget(asShown(items), budget, ctx.app.config.estimation.charsPerToken);
+  const cpt = ctx.app.config.estimation.charsPerToken;
+  const shown = asShown(items);
   const what = dispatched.from === 'code index' ? 'definitions' : 'lines';
   const lead = question ? 'a question: answered by words' : `no exact match for "${req.query}"`;
-  const lines = [`${lead}; closest ${what} by words (${dispatched.terms.join(', ')}):`, ...hitRows(kept)];
-  if (cut) lines.push(`(${cut} more cut to fit ${budget} tokens)`);
-  if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
+  const compose = (kept: ResultItem[]) => {
+    const lines = [`${lead}; closest ${what} by words (${dispatched.terms.join(', ')}):`, ...hitRows(kept)];
+    if (kept.length < shown.length) lines.push(`(${shown.length - kept.length} more cut to fit ${budget} tokens)`);
+    if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
+    return lines.join('\n');
+  };
+  const { kept, text } = fitText(fitToBudget(shown, budget, cpt).kept, compose, budget * cpt);
+  const cut = shown.length - kept.length;
   return {
-    text: lines.join('\n'),
+    text,
     structured: { status: 'ok', match: 'words', totalFound: items.length, returned: kept.length, cut, results: kept.map((h: ResultItem) => ({ file: h.file, line: h.line, kind: h.kind, score: h.score, text: h.text })) },
   };
 }
