@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { denoBinaryOrExit } from './lib/deno-binary.mjs';
+import { denoBinaryOrExit, findDenoBinary } from './lib/deno-binary.mjs';
 
 const want = process.argv.slice(2);
 const runNode = !want.includes('--deno') || want.includes('--node');
@@ -34,6 +34,12 @@ function run(label, command, args) {
 
 // The deno binary itself (scripts/lib/deno-binary.mjs says where it comes from), found before anything runs;
 // tests that start deno themselves (test/helpers/env.ts) take the same one.
+// A fresh clone has none yet: the pinned one is fetched from the npm registry first (what the README's
+// `npm ci && npm test` needs on a new machine).
+if (runDeno && !findDenoBinary()) {
+  console.log('no deno binary yet: fetching the pinned Deno into .cache/deno/ (scripts/fetch-test-tools.mjs deno)');
+  spawnSync(process.execPath, ['scripts/fetch-test-tools.mjs', 'deno'], { stdio: 'inherit' });
+}
 const deno = runDeno ? denoBinaryOrExit() : undefined;
 if (deno) process.env.DENO_BIN = deno;
 
