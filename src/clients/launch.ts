@@ -93,3 +93,16 @@ export function serverLaunch(runtime: Runtime, installation: Installation, choic
 function missing(what: string, hint: string): never {
   throw new AppError(ErrorCode.Unavailable, `no ${what} executable found for the client to start ctxgate with`, { hint });
 }
+
+/**
+ * The command line that runs this ctxgate as the user would type it (`ctxgate`, `node /abs/dist/ctxgate.mjs`,
+ * `deno run -A /abs/src/main.ts`), for lines that tell people what to run next; `ctxgate` when it cannot tell.
+ */
+export function selfCommand(runtime: Runtime): string[] {
+  try {
+    const launch = serverLaunch(runtime, findInstallation(runtime.fs, runtime.mainScript), runtime.name);
+    return [launch.command, ...launch.args];
+  } catch {
+    return ['ctxgate'];
+  }
+}
