@@ -9,11 +9,11 @@
 // file's output is printed whole when it ends. `--jobs N` (or CTXGATE_TEST_JOBS) sets how many run at
 // once; the default is twice the cores, because most files spend their time waiting on the servers,
 // commands and browsers they start.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { denoBinaryOrExit, findDenoBinary } from './lib/deno-binary.mjs';
 
 const want = process.argv.slice(2);
 const runNode = !want.includes('--deno') || want.includes('--node');
@@ -54,9 +54,17 @@ function readTimes() {
 }
 const times = readTimes();
 
+// The deno binary itself (scripts/lib/deno-binary.mjs says where it comes from), found before anything runs;
+// tests that start deno themselves (test/helpers/env.ts) take the same one.
+// A fresh clone has none yet: the pinned one is fetched from the npm registry first (what the README's
+// `npm ci && npm test` needs on a new machine).
+if (runDeno && !findDenoBinary()) {
+  console.log('no deno binary yet: fetching the pinned Deno into .cache/deno/ (scripts/fetch-test-tools.mjs deno)');
+  spawnSync(process.execPath, ['scripts/fetch-test-tools.mjs', 'deno'], { stdio: 'inherit' });
+}
+const deno = runDeno ? denoBinaryOrExit() : undefined;
+if (deno) process.env.DENO_BIN = deno;
 const env = { ...process.env, NO_COLOR: '1' };
-// The deno binary of the `deno` dev dependency (its launcher, node_modules/.bin/deno, would start Node first).
-const deno = runDeno ? createRequire(import.meta.url)('deno/install_api.cjs').runInstall() : '';
 const commandFor = {
   node: (file) => [process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file]],
   deno: (file) => [deno, ['test', '-A', '--no-check', file]],
