@@ -66,7 +66,9 @@ const deno = runDeno ? denoBinaryOrExit() : undefined;
 if (deno) process.env.DENO_BIN = deno;
 const env = { ...process.env, NO_COLOR: '1' };
 const commandFor = {
-  node: (file) => [process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file]],
+  // The file itself, not `--test FILE` (whose runner would start it as a second process): node:test
+  // runs a file's tests when the file is run, and sets a failing exit code as the runner does.
+  node: (file) => [process.execPath, ['--import', 'tsx', '--test-reporter=spec', file]],
   deno: (file) => [deno, ['test', '-A', '--no-check', file]],
 };
 
