@@ -77,4 +77,13 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
     description: 'file identity in the catalogue: ctime, inode and when the text stage read each file',
     sql: TEXT_IDENTITY_SQL,
   },
+  {
+    version: 5,
+    description: 'call resolution: what each call is made on, the types each class builds on, the names each import binds',
+    sql: `
+      ALTER TABLE code_refs ADD COLUMN via TEXT;
+      ALTER TABLE code_defs ADD COLUMN bases TEXT;
+      ALTER TABLE code_imports ADD COLUMN names TEXT;
+    `,
+  },
 ];

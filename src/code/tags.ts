@@ -4,6 +4,7 @@
 // with `@qualifier` the object it is reached through (`Effect` in `Effect.gen(…)`); `@import` an
 // import statement with `@source` what it names; `@comment` / `@string` text scanned for mentions.
 import type { LanguageId } from './languages.ts';
+import { BINDING_QUERIES } from './tags-bindings.ts';
 
 const TS_COMMON = [
   '(function_declaration name: (identifier) @name) @def.function',
@@ -48,7 +49,7 @@ const TS_TYPES = [
   '(nested_type_identifier module: (identifier) @qualifier name: (type_identifier) @ref.type)',
 ];
 
-export const QUERIES: Record<LanguageId, readonly string[]> = {
+const TAGS: Record<LanguageId, readonly string[]> = {
   typescript: [...TS_COMMON, ...TS_TYPES],
   tsx: [...TS_COMMON, ...TS_TYPES],
   javascript: [...TS_COMMON, '(field_definition property: (property_identifier) @name) @def.field'],
@@ -210,3 +211,7 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(comment) @comment',
   ],
 };
+
+export const QUERIES: Record<LanguageId, readonly string[]> = Object.fromEntries(
+  Object.entries(TAGS).map(([id, patterns]) => [id, [...patterns, ...(BINDING_QUERIES[id as LanguageId] ?? [])]]),
+) as unknown as Record<LanguageId, readonly string[]>;
