@@ -85,7 +85,10 @@ export function typeName(text: string, language: LanguageId): string | undefined
   const head = /^[\w$.]+/.exec(t)?.[0];
   if (!head) return undefined;
   const name = head.slice(head.lastIndexOf('.') + 1);
-  return IDENT.test(name) && !PRIMITIVE.has(name) ? name : undefined;
+  if (!IDENT.test(name) || PRIMITIVE.has(name)) return undefined;
+  // Go keeps the package: `http.Handler` is Handler of whatever folder the file's import of http names.
+  const pkg = language === 'go' && head.includes('.') ? head.slice(0, head.lastIndexOf('.')) : undefined;
+  return pkg && IDENT.test(pkg) ? `${pkg}.${name}` : name;
 }
 
 /** What a constructing call builds: `Foo` for `new Foo()`/`Foo(…)`/`Foo{}`, `Foo` for Go's `NewFoo(…)`. */
@@ -93,9 +96,13 @@ function constructed(node: Node, language: LanguageId): string | undefined {
   const text = node.type === 'attribute' || node.type === 'selector_expression' ? (node.lastNamedChild?.text ?? '') : node.text;
   const name = typeName(text, language);
   if (!name) return undefined;
-  if (language === 'go' && node.parent?.type === 'call_expression') return /^New[A-Z]/.test(name) ? name.slice(3) : undefined;
+  if (language === 'go' && (node.parent?.type === 'call_expression' || node.type === 'selector_expression')) {
+    if (!/^New[A-Z]/.test(name)) return undefined;
+    const pkg = node.type === 'selector_expression' ? node.childForFieldName('operand')?.text : undefined;
+    return pkg && IDENT.test(pkg) ? `${pkg}.${name.slice(3)}` : name.slice(3);
+  }
   // A Python call builds an object only when what it calls is named like a class.
-  if (language === 'python') return /^[A-Z]/.test(name) && /[a-z]/.test(name) ? name : undefined;
+  if (language === 'python') return /^_*[A-Z]/.test(name) && /[a-z]/.test(name) ? name : undefined;
   return name;
 }
 

@@ -37,7 +37,7 @@ export class CallResolver {
   private readonly imports = new Map<string, FileImports>();
   private readonly types = new Map<string, DefinitionRow[]>();
   private readonly named = new Map<string, Definition[]>();
-  private readonly chains = new Map<string, string[]>();
+  private readonly chains = new Map<string, { name: string; rows: DefinitionRow[] }[]>();
 
   constructor(store: CodeStore) {
     this.store = store;
@@ -78,15 +78,44 @@ export class CallResolver {
     return rows;
   }
 
-  /** A type and everything it builds on, nearest first. */
-  chain(type: string): string[] {
-    let c = this.chains.get(type);
-    if (c) return c;
-    c = [type];
-    for (let i = 0; i < c.length && c.length < 60; i++) {
-      for (const row of this.typeDefs(c[i]!)) for (const base of row.bases?.split(' ') ?? []) if (base && !c.includes(base)) c.push(base);
+  /**
+   * The definitions a type name stands for, seen from `file`: those in the file, else in its folder,
+   * else all of them (`KeySpliterator` is a class of several files). `pkg.T` (Go) is T in the folder
+   * the file's import of pkg names, and nothing when that package is outside the project.
+   */
+  private typesSeen(type: string, file: string): DefinitionRow[] {
+    const dot = type.lastIndexOf('.');
+    if (dot > 0) {
+      const bound = this.importsOf(file).local.get(type.slice(0, dot));
+      if (!bound || bound.remote !== '*') return [];
+      return this.typeDefs(type.slice(dot + 1)).filter((r) => inTarget(r.path, bound.target));
     }
-    this.chains.set(type, c);
+    const rows = this.typeDefs(type);
+    if (rows.length < 2) return rows;
+    const here = rows.filter((r) => r.path === file);
+    if (here.length) return here;
+    const near = rows.filter((r) => dirOf(r.path) === dirOf(file));
+    return near.length ? near : rows;
+  }
+
+  /** A type and everything it builds on, nearest first, each with the definitions it stands for. */
+  chain(type: string, file: string): { name: string; rows: DefinitionRow[] }[] {
+    const key = `${type}\u0000${file}`;
+    let c = this.chains.get(key);
+    if (c) return c;
+    c = [{ name: type.slice(type.lastIndexOf('.') + 1), rows: this.typesSeen(type, file) }];
+    const seen = new Set(c[0]!.rows.map((r) => r.id));
+    for (let i = 0; i < c.length && c.length < 60; i++) {
+      for (const row of c[i]!.rows) {
+        for (const base of row.bases?.split(' ') ?? []) {
+          if (!base) continue;
+          const rows = this.typesSeen(base, row.path).filter((r) => !seen.has(r.id));
+          for (const r of rows) seen.add(r.id);
+          if (rows.length) c.push({ name: base.slice(base.lastIndexOf('.') + 1), rows });
+        }
+      }
+    }
+    this.chains.set(key, c);
     return c;
   }
 
@@ -94,16 +123,13 @@ export class CallResolver {
     return this.typeDefs(name).length > 0;
   }
 
-  /** The types a receiver stands for: `^C` is C's bases (a `super` call), anything else itself. */
-  private receiverChain(via: string): string[] {
-    return via.startsWith('^') ? this.chain(via.slice(1)).slice(1) : this.chain(via);
-  }
-
-  /** The methods a call on `via` reaches: the nearest type in its chain that defines `name` (several when bases tie). */
-  methodsFor(via: string, name: string): Definition[] {
+  /** The methods a call on `via` in `file` reaches: the nearest type in its chain that defines `name`. */
+  methodsFor(via: string, name: string, file: string): Definition[] {
     const defs = this.definitionsOf(name).filter((d) => d.container);
-    for (const type of this.receiverChain(via)) {
-      const own = defs.filter((d) => d.container === type);
+    const chain = via.startsWith('^') ? this.chain(via.slice(1), file).slice(1) : this.chain(via, file);
+    for (const { name: type, rows } of chain) {
+      // Go methods live in any file of the type's package; elsewhere in the type's own file.
+      const own = defs.filter((d) => d.container === type && rows.some((r) => (d.file.endsWith('.go') ? dirOf(r.path) === dirOf(d.file) : r.path === d.file)));
       if (own.length) return own;
     }
     return [];
@@ -135,17 +161,17 @@ export class CallResolver {
   /** Where a call named `name` in `file`, made on `qualifier` (as `via` tells), goes; empty when outside the project or unknown. */
   resolve(file: string, name: string, qualifier: string | null | undefined, via: string | null | undefined): { defs: Definition[]; certainty: Certainty } | undefined {
     if (via === LOCAL) return undefined;
-    if (via && via !== UNKNOWN) return { defs: this.methodsFor(via, name), certainty: 'receiver-type' };
+    if (via && via !== UNKNOWN) return { defs: this.methodsFor(via, name, file), certainty: 'receiver-type' };
     if (via === UNKNOWN) return { defs: [], certainty: 'name-only' };
     const imp = this.importsOf(file);
     if (qualifier) {
       const bound = imp.local.get(qualifier);
       if (bound?.remote === '*') return { defs: this.memberOf(bound.target, name), certainty: 'imported' };
-      if (bound && this.isType(bound.remote)) return { defs: this.methodsFor(bound.remote, name), certainty: 'imported' };
+      if (bound && this.isType(bound.remote)) return { defs: this.methodsFor(bound.remote, name, bound.target), certainty: 'imported' };
       const module = bound && this.submodule(bound.target, bound.remote);
       if (module) return { defs: this.memberOf(module, name), certainty: 'imported' };
       if (bound) return { defs: [], certainty: 'imported' };
-      if (this.isType(qualifier)) return { defs: this.methodsFor(qualifier, name), certainty: 'qualified' };
+      if (this.isType(qualifier)) return { defs: this.methodsFor(qualifier, name, file), certainty: 'qualified' };
       return { defs: [], certainty: 'name-only' };
     }
     const bound = imp.local.get(name);

@@ -60,7 +60,9 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
   const methods = definitions.some((d) => d.container);
   // Every definition of the name is the anchor's: a call by name alone can only mean it.
   const unique = resolver.definitionsOf(name).every((d) => ours.has(`${d.file}:${d.line}`));
-  const ownerChain = owner ? resolver.chain(owner) : [];
+  // A call on one of the anchor's base types may run the anchor's override.
+  const ownerChain = new Set<string>();
+  for (const d of owner ? definitions.filter((x) => x.container === owner) : []) for (const link of resolver.chain(owner!, d.file).slice(1)) ownerChain.add(link.name);
   let byNameElsewhere = 0;
   let elsewhere = 0;
   const uses: Use[] = [];
@@ -75,7 +77,7 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
       }
       if (found.defs.length) {
         if (found.defs.some((d) => ours.has(`${d.file}:${d.line}`))) certainty = found.certainty;
-        else if (found.certainty === 'receiver-type' && r.via && ownerChain.includes(r.via.replace(/^\^/, ''))) certainty = 'override';
+        else if (found.certainty === 'receiver-type' && r.via && !r.via.startsWith('^') && ownerChain.has(r.via.slice(r.via.lastIndexOf('.') + 1))) certainty = 'override';
         else {
           elsewhere++;
           continue;

@@ -72,6 +72,7 @@ export const BINDING_QUERIES: Partial<Record<LanguageId, readonly string[]>> = {
     '(var_spec name: (identifier) @bind.name)',
     '(short_var_declaration left: (expression_list (identifier) @bind.name))',
     '(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . [(composite_literal type: (_) @bind.new) (unary_expression operand: (composite_literal type: (_) @bind.new)) (call_expression function: [(identifier) (selector_expression field: (field_identifier))] @bind.new)]))',
+    '(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (type_assertion_expression type: (_) @bind.type)))',
     '(range_clause left: (expression_list (identifier) @bind.name))',
     '(field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)',
     '(type_spec name: (type_identifier) @base.of type: (struct_type (field_declaration_list (field_declaration !name type: (_) @base))))',

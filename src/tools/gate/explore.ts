@@ -119,6 +119,7 @@ const where = (d: { file: string; line: number }) => `${d.file}:${d.line}`;
 const qualified = (d: { name: string; container?: string | undefined }) => (d.container ? `${d.container}.${d.name}` : d.name);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+const SITES_PER_FILE = 15;
 const CERTAINTY_ORDER: readonly Use['certainty'][] = ['receiver-type', 'imported', 'same-package', 'same-file', 'qualified', 'override', 'name-only'];
 const CERTAINTY_WORDS: Record<Use['certainty'], string> = {
   'receiver-type': 'by receiver type',
@@ -147,7 +148,9 @@ function definitionsLine(anchor: string, defs: Definition[]): string {
 async function graphCallers(ctx: ToolCallContext, anchor: string): Promise<string[] | undefined> {
   const u = await ctx.app.graph.uses(leafSymbol(anchor), ownerSymbol(anchor));
   if (!u) return undefined;
-  const calls = u.uses.filter((x) => x.kind === 'call');
+  // A call on a base type that may run the anchor's override is a candidate, listed apart from the calls.
+  const calls = u.uses.filter((x) => x.kind === 'call' && x.certainty !== 'override');
+  const overrides = u.uses.filter((x) => x.certainty === 'override');
   const count = (kind: Use['kind']) => u.uses.filter((x) => x.kind === kind).length;
   const byFile = new Map<string, Use[]>();
   for (const c of calls) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
@@ -160,10 +163,16 @@ async function graphCallers(ctx: ToolCallContext, anchor: string): Promise<strin
   if (u.byNameElsewhere) out.push(`not listed: ${plural(u.byNameElsewhere, 'call')} of the name on receivers of unknown type (other owners define ${leafSymbol(anchor)} too)`);
   const files = [...byFile.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
   for (const [file, sites] of files.slice(0, 40)) {
-    const shown = sites.slice(0, 6).map((c) => `${c.line}${c.caller ? ` in ${qualified(c.caller)}` : ' (top level)'}${CERTAINTY_MARK[c.certainty]}`);
-    out.push(`${file}: ${shown.join('; ')}${sites.length > 6 ? `; +${sites.length - 6} more` : ''}`);
+    // How each call was resolved: once for the file when every site agrees.
+    const one = sites.every((c) => c.certainty === sites[0]!.certainty);
+    const shown = sites.slice(0, SITES_PER_FILE).map((c) => `${c.line}${c.caller ? ` in ${qualified(c.caller)}` : ' (top level)'}${one ? '' : CERTAINTY_MARK[c.certainty]}`);
+    out.push(`${file}: ${shown.join('; ')}${sites.length > SITES_PER_FILE ? `; +${sites.length - SITES_PER_FILE} more` : ''}${one ? CERTAINTY_MARK[sites[0]!.certainty] : ''}`);
   }
   if (files.length > 40) out.push(`… ${files.length - 40} more files`);
+  if (overrides.length) {
+    const shown = overrides.slice(0, 10).map((c) => `${where(c)}${c.caller ? ` in ${qualified(c.caller)}` : ''}`);
+    out.push(`override candidates, calls on a base type that may run this override (not counted above): ${plural(overrides.length, 'call')} — ${shown.join('; ')}${overrides.length > 10 ? `; +${overrides.length - 10} more` : ''}`);
+  }
   return out;
 }
 
