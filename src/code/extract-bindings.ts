@@ -133,7 +133,10 @@ export function receivers(
   };
   const field = (cls: string, name: string, type: string | undefined) => {
     let m = fields.get(cls);
-    if (!m) fields.set(cls, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      fields.set(cls, m);
+    }
     if (type || !m.has(name)) m.set(name, type);
   };
   for (const b of bindings) {

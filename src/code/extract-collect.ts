@@ -48,8 +48,11 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
         else if (n === 'bind.type') binding.type = c.node;
         else if (n === 'bind.new') binding.ctor = c.node;
         else if (n === 'bind.self') binding.self = c.node;
-      } else if (n === 'base') (base ??= {}).base = c.node;
-      else if (n === 'base.of') (base ??= {}).of = c.node;
+      } else if (n === 'base' || n === 'base.of') {
+        base ??= {};
+        if (n === 'base') base.base = c.node;
+        else base.of = c.node;
+      }
       else if (n.startsWith('ref.')) refs.push({ node: c.node, kind: n.slice(4) as ReferenceKind });
       else if (n === 'comment') {
         const t = c.node.text;

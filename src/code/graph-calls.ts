@@ -87,8 +87,9 @@ export class CallResolver {
     const dot = type.lastIndexOf('.');
     if (dot > 0) {
       const bound = this.importsOf(file).local.get(type.slice(0, dot));
-      if (!bound || bound.remote !== '*') return [];
-      return this.typeDefs(type.slice(dot + 1)).filter((r) => inTarget(r.path, bound.target));
+      if (bound?.remote !== '*') return [];
+      const target = bound.target;
+      return this.typeDefs(type.slice(dot + 1)).filter((r) => inTarget(r.path, target));
     }
     const rows = this.typeDefs(type);
     if (rows.length < 2) return rows;
