@@ -79,6 +79,23 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
+    description: 'declarations that are no definition of their own (locals, parameters, fields, enum members)',
+    // Clustered by name like code_refs, no text: a kernel tree has millions of them. Filled by the
+    // next parse of each file (the parser version was bumped with it).
+    sql: `
+      CREATE TABLE code_locals (
+        name TEXT NOT NULL,
+        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        line INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        def_id INTEGER,
+        PRIMARY KEY (name, file_id, line)
+      ) WITHOUT ROWID;
+      CREATE INDEX code_locals_file ON code_locals(file_id);
+    `,
+  },
+  {
+    version: 6,
     description: 'call resolution: what each call is made on, the types each class builds on, the names each import binds',
     sql: `
       ALTER TABLE code_refs ADD COLUMN via TEXT;

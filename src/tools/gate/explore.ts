@@ -191,11 +191,18 @@ async function graphImpact(ctx: ToolCallContext, anchor: string): Promise<string
   return out;
 }
 
+/** Why a name has nothing to explore: it is declared only as a local (say where), or not at all. */
+async function noDefinition(ctx: ToolCallContext, anchor: string): Promise<string> {
+  const local = (await ctx.app.graph.definitions(leafSymbol(anchor), ownerSymbol(anchor), { locals: true }))?.[0];
+  if (local?.local) return `${anchor} is no definition of its own: ${local.signature.replace(/:.*$/, '')} at ${local.file}:${local.line}${local.local.in ? `; explore ${local.local.in.name}` : ''}`;
+  return `no definition of ${anchor} found; try locate`;
+}
+
 async function graphCallees(ctx: ToolCallContext, anchor: string): Promise<string[] | undefined> {
   const defs = await ctx.app.graph.definitions(leafSymbol(anchor), ownerSymbol(anchor));
   if (!defs) return undefined;
   const def = defs[0];
-  if (!def) return [`no definition of ${anchor} found; try locate`];
+  if (!def) return [await noDefinition(ctx, anchor)];
   const callees = await ctx.app.graph.callees(def);
   if (!callees) return undefined;
   const others = defs.length > 1 ? ` (${defs.length - 1} other definitions: ${defs.slice(1, 4).map(where).join(', ')}; name one as Owner.${def.name})` : '';
@@ -217,7 +224,7 @@ async function graphDependencies(ctx: ToolCallContext, anchor: string): Promise<
     const defs = await ctx.app.graph.definitions(leafSymbol(anchor), ownerSymbol(anchor));
     if (!defs) return undefined;
     file = defs[0]?.file;
-    if (!file) return [`no definition of ${anchor} found; try locate`];
+    if (!file) return [await noDefinition(ctx, anchor)];
   }
   const d = await ctx.app.graph.dependencies(file);
   if (!d) return undefined;

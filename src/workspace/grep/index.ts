@@ -12,6 +12,7 @@ import { Buffer } from 'node:buffer';
 import { countBuiltin, grepBuiltin, type ListScan, scanListBuiltin } from './builtin.ts';
 import type { GrepPool } from './grep-pool.ts';
 import type { ListedFile } from './filelist.ts';
+import { checkGrepPattern } from './pattern.ts';
 import { countRg, grepRg } from './rg.ts';
 import { type GrepQuery, type GrepResult, MAX_SEARCH_FILE_BYTES, type SkippedFile } from './types.ts';
 
@@ -90,6 +91,7 @@ async function binaryAmong(deps: GrepDeps, target: SafePath, files: Iterable<str
 }
 
 export async function grep(deps: GrepDeps, target: SafePath, query: GrepQuery, options: GrepOptions = {}): Promise<GrepResult> {
+  checkGrepPattern(query.pattern, { literal: query.literal });
   const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
   if (secretTarget(deps, target)) return { engine: rgPath ? 'rg' : 'builtin', matches: 0, truncated: false, files: [] };
   const rgOptions = { exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal };
@@ -117,6 +119,7 @@ function withoutFiles(result: GrepResult, drop: (file: string, f: GrepResult['fi
  * counts when it is installed, else the built-in engine's byte search.
  */
 export async function countMatches(deps: GrepDeps, target: SafePath, query: GrepQuery, options: GrepOptions = {}): Promise<Map<string, number>> {
+  checkGrepPattern(query.pattern, { literal: query.literal });
   const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
   if (secretTarget(deps, target)) return new Map();
   const secrets = await knownSecrets(deps.runtime.fs, deps.workdirs);
@@ -136,6 +139,7 @@ export async function countMatches(deps: GrepDeps, target: SafePath, query: Grep
  * `query.limit` matches. The built-in engine reads each candidate once, in process.
  */
 export async function scanList(deps: GrepDeps, target: SafePath, query: GrepQuery, list: readonly string[], signal?: AbortSignal): Promise<ListScan> {
+  checkGrepPattern(query.pattern, { literal: query.literal });
   if (secretTarget(deps, target)) return { counts: new Map(), result: { engine: 'builtin', matches: 0, truncated: false, files: [] } };
   const secrets = await knownSecrets(deps.runtime.fs, deps.workdirs);
   const { counts, result } = await scanListBuiltin(deps.runtime.fs, target, query, list, signal, { pool: deps.grepPool, secrets });
