@@ -3,7 +3,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { calleesOf, findDefinitions, usesOf } from '../../src/code/graph.ts';
 import { createGrammars } from '../../src/code/grammars.ts';
-import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
+import { type CodeIndex, createCodeIndex, PARSER_VERSION } from '../../src/code/index.ts';
 import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
@@ -15,8 +15,8 @@ after(async () => {
   for (const d of dirs) removeDir(d);
 });
 
-async function built(files: Record<string, string>, dbFile?: string): Promise<CodeIndex> {
-  const root = fixture(files);
+async function built(files: Record<string, string> | { root: string }, dbFile?: string): Promise<CodeIndex> {
+  const root = 'root' in files && typeof files.root === 'string' ? files.root : fixture(files as Record<string, string>);
   const data = fixture();
   dirs.push(root, data);
   const index = createCodeIndex({
@@ -218,15 +218,22 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'size', 'Box'), ['src/a/Box.java:6 receiver-type']);
     });
 
-    it('works on an index database from before call resolution (schema 4), upgraded in place', async () => {
+    it('works on an index database from before call resolution (schema 5, parser version 7), upgraded in place and parsed again', async () => {
       const data = fixture();
       dirs.push(data);
       const dbFile = path.join(data, 'code.db');
-      const old = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 4) });
-      old.exec("INSERT INTO code_meta (key, value) VALUES ('parser', '6')");
-      old.close();
-      const index = await built(files, dbFile);
+      const root = fixture(files);
+      dirs.push(root);
+      const first = await built({ root }, dbFile);
+      await first.close();
+      // What schema 5 and parser version 7 left: no receivers, bases or import names.
+      const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+      db.exec("ALTER TABLE code_refs DROP COLUMN via; ALTER TABLE code_defs DROP COLUMN bases; ALTER TABLE code_imports DROP COLUMN names; PRAGMA user_version=5; UPDATE code_files SET parser = 7; UPDATE code_meta SET value = '7' WHERE key = 'parser'");
+      db.close();
+      const index = await built({ root }, dbFile);
+      assert.equal((await index.ready())?.meta('parser'), String(PARSER_VERSION));
       assert.deepEqual(await callers(index, 'get', 'Other'), ['src/b/Other.java:5 receiver-type']);
+      assert.deepEqual(await callers(index, 'get', 'Base'), ['src/a/Box.java:4 receiver-type', 'src/b/Use.java:6 receiver-type']);
     });
   });
 });
