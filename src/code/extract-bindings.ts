@@ -67,6 +67,7 @@ interface Binding {
 const NAMESPACE_LIKE = new Set(['identifier', 'member_expression', 'attribute', 'selector_expression', 'field_access', 'scoped_identifier', 'package_identifier', 'nested_identifier', 'type_identifier']);
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
+const IDENTS = /[A-Za-z_$][\w$]*/g;
 const PRIMITIVE = new Set(['string', 'number', 'boolean', 'any', 'unknown', 'void', 'never', 'object', 'int', 'str', 'float', 'bool', 'bytes', 'None', 'var', 'long', 'short', 'byte', 'char', 'double', 'error', 'int64', 'int32', 'uint', 'uint64', 'uint32', 'uint8', 'rune', 'float64', 'float32', 'interface']);
 
 /** A type's text as a class name: `*pkg.Foo` → Foo, `Foo<Bar>` → Foo, `Optional[Foo]` → Foo, `Foo | None` → Foo. */
@@ -119,6 +120,7 @@ function scopeOf(node: Node): { node: Node; kind: 'function' | 'class' | 'module
 /** Receiver types of one file's calls, and the bases of its classes. */
 export function receivers(
   language: LanguageId,
+  source: string,
   bindings: BindingCapture[],
   bases: BaseCapture[],
   calls: CallSite[],
@@ -139,8 +141,17 @@ export function receivers(
     }
     if (type || !m.has(name)) m.set(name, type);
   };
+  // Only names a call can reach matter: an unqualified call's name and the identifiers of qualifiers
+  // (most of a file's locals and parameters are never called nor called on, and finding a binding's
+  // scope walks the tree).
+  const wanted = new Set<string>();
+  for (const c of calls) {
+    if (!c.qualifier) wanted.add(c.node.text);
+    else for (const id of source.slice(c.qualifier.startIndex, Math.min(c.qualifier.endIndex, c.qualifier.startIndex + 200)).match(IDENTS) ?? []) wanted.add(id);
+  }
   for (const b of bindings) {
     const name = b.name.text;
+    if (!wanted.has(name)) continue;
     const type = b.type ? typeName(b.type.text, language) : b.ctor ? constructed(b.ctor, language) : undefined;
     if (b.self) {
       const cls = (b.self.text === 'self' || b.self.text === 'this') && classAt(b.name.startIndex);
@@ -161,11 +172,17 @@ export function receivers(
     }
     locals.push({ name, type, start: scope.node.startIndex, end: scope.node.endIndex, module: scope.kind === 'module' });
   }
-  // Innermost binding of a name around a byte (a later, typed one of the same scope wins over an untyped one).
+  const byName = new Map<string, Binding[]>();
+  for (const l of locals) {
+    const list = byName.get(l.name);
+    if (list) list.push(l);
+    else byName.set(l.name, [l]);
+  }
+  // Innermost binding of a name around a byte (a typed one of the same scope wins over an untyped one).
   const bound = (name: string, byte: number): Binding | undefined => {
     let best: Binding | undefined;
-    for (const l of locals) {
-      if (l.name !== name || byte < l.start || byte >= l.end) continue;
+    for (const l of byName.get(name) ?? []) {
+      if (byte < l.start || byte >= l.end) continue;
       if (!best || l.end - l.start < best.end - best.start || (l.end - l.start === best.end - best.start && l.type && !best.type)) best = l;
     }
     return best;
@@ -174,8 +191,9 @@ export function receivers(
   const typeOf = (node: Node, byte: number, depth = 0): string | undefined => {
     if (depth > 4) return undefined;
     const t = node.type;
-    const text = node.text;
-    if (t === 'this' || (language === 'python' && t === 'identifier' && (text === 'self' || text === 'cls'))) return classAt(byte)?.name;
+    // Only an identifier's text is read: a qualifier can be a long call chain.
+    const text = t === 'identifier' ? node.text : '';
+    if (t === 'this' || (language === 'python' && (text === 'self' || text === 'cls'))) return classAt(byte)?.name;
     if (t === 'super') {
       const cls = classAt(byte);
       return cls && `^${cls.name}`;

@@ -11,6 +11,8 @@ import type { LanguageId } from './languages.ts';
 
 const CONTAINERS = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait', 'impl', 'namespace', 'module']);
 const TYPES = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait']);
+/** Languages whose calls get a receiver (extract-bindings.ts has their patterns). */
+const RECEIVER_LANGUAGES = new Set<LanguageId>(['typescript', 'tsx', 'javascript', 'python', 'go', 'java']);
 const CODE_LIKE = /^(?:[a-z]+[A-Z][\w$]*|[A-Za-z][\w$]*_[\w$]*|[A-Z][a-z]+[A-Z][\w$]*)$/;
 
 export function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted {
@@ -146,15 +148,20 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     stack.push(i);
   }
   // Receivers: what each call is made on, and what each class builds on (when the language has the patterns).
-  if (bindings.length || bases.length || id === 'java') {
+  if (RECEIVER_LANGUAGES.has(id)) {
     const classes: ClassSpan[] = [];
+    const byIndex = new Map<number, ClassSpan>();
     definitions.forEach((d, i) => {
       if (!TYPES.has(d.kind)) return;
-      const members = new Set(definitions.filter((m) => m.parent === i).map((m) => m.name));
-      classes.push({ name: d.name, start: d.startByte, end: d.endByte, members });
+      const span = { name: d.name, start: d.startByte, end: d.endByte, members: new Set<string>() };
+      classes.push(span);
+      byIndex.set(i, span);
     });
+    for (const d of definitions) if (d.parent !== undefined) byIndex.get(d.parent)?.members.add(d.name);
+    // Untyped locals and parameters are the declarations tags.ts finds for every language.
+    for (const d of declared) if (d.kind === 'local' || d.kind === 'parameter') bindings.push({ name: d.node });
     const calls = refs.filter((r) => r.kind === 'call');
-    const found = receivers(id, bindings, bases, calls.map((r) => ({ node: r.node, qualifier: r.qualifierNode })), classes);
+    const found = receivers(id, text, bindings, bases, calls.map((r) => ({ node: r.node, qualifier: r.qualifierNode })), classes);
     calls.forEach((r, i) => {
       r.via = found.via[i];
     });
