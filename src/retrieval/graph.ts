@@ -24,7 +24,8 @@ export interface GraphAdapter {
   callees(definition: Definition): Promise<Callee[] | undefined>;
   dependencies(file: string): Promise<Dependencies | undefined>;
   impact(symbol: string, owner: string | undefined, depth: number): Promise<{ callers: ImpactEntry[]; dependents: string[] } | undefined>;
-  overview(): Promise<Overview | undefined>;
+  /** The project at a glance; with `scope` (a project-relative folder or file), that part only. */
+  overview(scope?: string): Promise<Overview | undefined>;
   searchBlocks(question: string, inScope: (file: string) => boolean, limit: number): Promise<BlockAnswer | undefined>;
   dispose(): Promise<void>;
 }
@@ -58,7 +59,7 @@ export function createBuiltinAdapter(index: CodeIndex): GraphAdapter {
     callees: (definition) => code.calleesOf(index, definition),
     dependencies: (file) => code.dependenciesOf(index, file),
     impact: (symbol, owner, depth) => code.impactOf(index, symbol, owner, depth),
-    overview: () => code.overviewOf(index),
+    overview: (scope) => code.overviewOf(index, scope),
     searchBlocks: (question, inScope, limit) => code.searchBlocks(index, question, inScope, limit),
     dispose: async () => undefined,
   };
