@@ -14,6 +14,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { Runtime, RuntimeFs } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Database } from '../storage/database.ts';
+import { isStorageError } from '../storage/storage-error.ts';
 import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
 import { catalogue } from './catalogue.ts';
@@ -148,8 +149,17 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         if (store.meta('text_complete') === '1') shared.textReady = true;
         return store;
       } catch (e) {
-        shared.state = 'unavailable';
         error = messageOf(e);
+        if (isStorageError(e) && e.reason === 'busy') {
+          // Another process held the file past the busy timeout (the one VACUUM that switches an
+          // older file to giving pages back, a long write): a later call opens it again.
+          store?.db.close();
+          store = undefined;
+          opening = undefined;
+          deps.logger.log('code_index_busy', { error });
+          return undefined;
+        }
+        shared.state = 'unavailable';
         deps.logger.log('code_index_unavailable', { error: error });
         return undefined;
       }
