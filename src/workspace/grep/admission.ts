@@ -44,10 +44,10 @@ export interface Admission {
    */
   shown(relRoot: string): boolean;
   /**
-   * A file an engine that opens files itself (ripgrep) named: true when, opened without following a
-   * symlink, it is a regular file and no secret by identity or content.
+   * A file an engine that opens files itself (ripgrep) named: its bytes when, opened without
+   * following a symlink, it is a regular file and no secret by identity or content.
    */
-  opened(relRoot: string): boolean;
+  openedText(relRoot: string): Uint8Array | undefined;
   /** ripgrep's answer checked against the files as opened (rg-verify.ts): the files to keep. */
   verified(files: readonly GrepFile[]): GrepFile[];
   /** ripgrep's counts without the files that are secrets by identity or content (`holdingNeedles`: see rg-verify.ts). */
@@ -121,7 +121,7 @@ export async function createAdmission(deps: AdmissionDeps, target: SafePath, que
       if (isSecretPath(relRoot)) return false;
       return !throughLink || judgeSecretPath(fs, workdirs, relRoot, path.join(target.workdir, relRoot)) === undefined;
     },
-    opened: (relRoot) => openedText(fs, target.workdir, secrets, relRoot) !== undefined,
+    openedText: (relRoot) => openedText(fs, target.workdir, secrets, relRoot),
     verified: (files) => verifiedFiles(fs, target.workdir, secrets, files),
     dropSecretCounts: (counts, holdingNeedles) => dropSecretCounts(fs, target.workdir, secrets, counts, holdingNeedles),
     rgWalkArgs() {

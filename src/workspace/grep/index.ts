@@ -91,16 +91,12 @@ export async function grep(deps: GrepDeps, target: SafePath, query: GrepQuery, o
   const result = rgPath
     ? await grepRg(admission, query, { rgPath, ...rgOptions }, options.files?.map((f) => f.relRoot))
     : await grepBuiltin(deps.runtime.fs, admission, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped });
-  const seen = rgPath ? keepFiles(result, new Set(admission.verified(result.files))) : result;
-  return withoutFiles(seen, (file) => !admission.shown(file));
+  // grepRg has judged and checked every file it keeps against the file as opened (admission.ts).
+  return rgPath ? result : withoutFiles(result, (file) => !admission.shown(file));
 }
 
-function keepFiles(result: GrepResult, kept: ReadonlySet<GrepResult['files'][number]>): GrepResult {
-  return withoutFiles(result, (_path, f) => !kept.has(f));
-}
-
-function withoutFiles(result: GrepResult, drop: (file: string, f: GrepResult['files'][number]) => boolean): GrepResult {
-  const files = result.files.filter((f) => !drop(f.path, f));
+function withoutFiles(result: GrepResult, drop: (file: string) => boolean): GrepResult {
+  const files = result.files.filter((f) => !drop(f.path));
   if (files.length === result.files.length) return result;
   return { ...result, files, matches: files.reduce((n, f) => n + f.lines.filter((l) => l.match).length, 0) };
 }

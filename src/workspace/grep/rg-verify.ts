@@ -18,7 +18,7 @@ function shownText(l: GrepLine): string {
 }
 
 /** True when every line rg reported is in the file's text at its line number. */
-function holdsLines(bytes: Uint8Array, lines: readonly GrepLine[]): boolean {
+export function holdsLines(bytes: Uint8Array, lines: readonly GrepLine[]): boolean {
   const text = new TextDecoder().decode(bytes).split('\n');
   return lines.every((l) => text[l.line - 1]?.includes(shownText(l)) === true);
 }

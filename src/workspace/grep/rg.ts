@@ -3,6 +3,7 @@
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { Executor } from '../../exec/executor.ts';
 import type { Admission } from './admission.ts';
+import { holdsLines } from './rg-verify.ts';
 import { unsupportedConstructError } from '../../text/linear-regex.ts';
 import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES, matchLine } from './types.ts';
 
@@ -92,15 +93,31 @@ export async function grepRg(admission: Admission, query: GrepQuery, options: Rg
   let pending = '';
   const decoder = new TextDecoder();
   // Each file rg names is judged once, at first sight, as the built-in engine judges the files it
-  // opens: a secret's lines never count towards the limit.
+  // opens (identity, content: a secret's lines never count towards the limit), and its lines are
+  // checked against the bytes opened when rg's message for the file's end comes: one read per file,
+  // one file's bytes held at a time (rg writes each file's messages together).
   const admitted = new Map<string, boolean>();
+  const verified = new Set<string>();
+  let opened: { file: string; bytes: Uint8Array } | undefined;
   const admits = (file: string): boolean => {
     let ok = admitted.get(file);
     if (ok === undefined) {
-      ok = admission.shown(file) && admission.opened(file);
+      const bytes = admission.shown(file) ? admission.openedText(file) : undefined;
+      ok = bytes !== undefined;
+      opened = bytes ? { file, bytes } : undefined;
       admitted.set(file, ok);
     }
     return ok;
+  };
+  /** At a file's end: its lines must be the text opened, else the file is dropped (it changed, or was swapped). */
+  const settle = (file: string): void => {
+    const lines = byFile.get(file);
+    if (lines && opened?.file === file && !holdsLines(opened.bytes, lines)) {
+      byFile.delete(file);
+      matchCount -= lines.filter((l) => l.match).length;
+    }
+    if (opened?.file === file) verified.add(file);
+    opened = undefined;
   };
 
   function take(line: string): boolean {
@@ -115,6 +132,7 @@ export async function grepRg(admission: Admission, query: GrepQuery, options: Rg
       // A file given by name is searched even when binary; ripgrep says where it saw the NUL.
       const file = (msg.data?.path?.text ?? '').replace(/^\.\//, '');
       if (msg.data?.binary_offset != null) binary.add(file);
+      settle(file);
       return false;
     }
     if (msg.type !== 'match' && msg.type !== 'context') return false;
@@ -179,11 +197,13 @@ export async function grepRg(admission: Admission, query: GrepQuery, options: Rg
     if (result.cancelled) break;
   }
 
+  // The file rg was stopped in (no end message) is checked by opening it again.
+  const unsettled = new Set(admission.verified([...byFile].filter(([file]) => !verified.has(file)).map(([path, lines]) => ({ path, lines }))).map((f) => f.path));
   const files: GrepFile[] = [];
   let matches = 0;
   let truncated = false;
   for (const [file, lines] of byFile) {
-    if (binary.has(file)) continue;
+    if (binary.has(file) || (!verified.has(file) && !unsettled.has(file))) continue;
     if (matches >= query.limit) {
       truncated = true;
       break;
