@@ -52,6 +52,7 @@ init options:
   --instructions         add the routing block to CLAUDE.md / AGENTS.md / GEMINI.md
   --hooks                add Claude Code's PreToolUse steering and SessionStart reminder hooks
   --dry-run              show the diff, write nothing
+  --keep-env             keep launch settings of an existing entry that load code (NODE_OPTIONS, LD_PRELOAD …)
 
 Environment: CTXGATE_TOKEN (HTTP bearer token; else the one saved in the data dir),
 CTXGATE_DATA_DIR, CTXGATE_LOG_FILE, CTXGATE_HOST, CTXGATE_PORT,
@@ -80,10 +81,11 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   instructions: { type: 'boolean' },
   hooks: { type: 'boolean' },
+  'keep-env': { type: 'boolean' },
 } as const;
 
 const SERVE_ONLY = ['host', 'port', 'allowed-host', 'allowed-origin', 'max-body', 'rotate-token'] as const;
-const INIT_ONLY = ['client', 'runtime', 'http', 'dry-run', 'instructions', 'hooks'] as const;
+const INIT_ONLY = ['client', 'runtime', 'http', 'dry-run', 'instructions', 'hooks', 'keep-env'] as const;
 
 function usage(message: string): AppError {
   return new AppError(ErrorCode.Usage, message, { hint: 'run ctxgate --help for the usage' });
@@ -175,7 +177,9 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
   }
 }
 
-function initOptions(v: { client?: string[]; runtime?: string; http?: string; 'dry-run'?: boolean; instructions?: boolean; hooks?: boolean }, common: CommonOptions): InitCommand {
+function initOptions(
+  v: { client?: string[]; runtime?: string; http?: string; 'dry-run'?: boolean; instructions?: boolean; hooks?: boolean; 'keep-env'?: boolean },
+  common: CommonOptions): InitCommand {
   const named = (v.client ?? ['claude-code']).flatMap((c) => c.split(',')).map((c) => c.trim());
   for (const c of named) {
     if (c !== 'all' && !(CLIENT_IDS as readonly string[]).includes(c)) throw usage(`--client must be one of ${CLIENT_IDS.join(', ')}, all (got '${c}')`);
@@ -199,6 +203,7 @@ function initOptions(v: { client?: string[]; runtime?: string; http?: string; 'd
     dryRun: v['dry-run'] ?? false,
     instructions: v.instructions ?? false,
     hooks: v.hooks ?? false,
+    ...(v['keep-env'] ? { keepEnv: true } : {}),
     ...(common.config ? { config: common.config } : {}),
     ...(common.graphBackend ? { graphBackend: common.graphBackend } : {}),
     ...(common.tools ? { tools: common.tools } : {}),

@@ -17,6 +17,8 @@ export interface InitCommand {
   dryRun: boolean;
   instructions: boolean;
   hooks: boolean;
+  /** Keep an existing entry's code-loading launch settings (NODE_OPTIONS, LD_PRELOAD, …). */
+  keepEnv?: boolean;
   /** Passed on to the server the clients start. */
   config?: string;
   graphBackend?: string;
@@ -55,6 +57,7 @@ export function runInit(runtime: Runtime, command: InitCommand): string {
     hooks: command.hooks,
     projectRoot,
     serverArgs: serverArgs(runtime, command),
+    keepEnv: command.keepEnv === true,
   });
   const lines: string[] = [`ctxgate init for ${projectRoot}`];
   lines.push(plan.launch ? `server: ${[plan.launch.command, ...plan.launch.args].join(' ')}` : `server: ${command.http} (HTTP)`);
@@ -72,6 +75,11 @@ export function runInit(runtime: Runtime, command: InitCommand): string {
     const width = Math.max(...plan.changes.map((c) => c.purpose.length), 0);
     for (const change of plan.changes) lines.push(`  ${change.purpose.padEnd(width)}  ${shown(projectRoot, change.file)}  ${outcome(change)}`);
     if (saved) lines.push(`previous versions of the updated files: ${saved}`);
+  }
+  for (const change of plan.changes) {
+    if (!change.kept) continue;
+    lines.push('', `kept from the ctxgate entry already in ${shown(projectRoot, change.file)} (the client starts ctxgate with these):`);
+    for (const k of change.kept) lines.push(`  ${k.shown}${k.suspicious ? `  — kept with --keep-env: ${k.suspicious}` : ''}`);
   }
   if (plan.steps.length) lines.push('', 'next:', ...plan.steps.map((s) => `  - ${s}`));
   return lines.join('\n');

@@ -4,10 +4,12 @@ import * as path from 'node:path';
 import { quote } from 'shell-quote';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
+import { isInside, realpathLoose } from '../security/resolve-safe.ts';
 import { CLIENTS, type ClientId, type ClientSpec, SERVER_NAME, TOKEN_VARIABLE, type Where } from './catalog.ts';
 import { preToolUseGroup, sessionStartGroup, withOurGroup } from './hook-settings.ts';
 import { upsertBlock } from './instructions.ts';
 import { readJsonc, sameJson, setJson, valueAt } from './json-config.ts';
+import { type KeptSetting, keptLaunchSettings } from './kept-settings.ts';
 import { type Installation, type Launch, type RuntimeChoice, serverLaunch } from './launch.ts';
 import { setTomlTable, tomlTable } from './toml-config.ts';
 
@@ -21,6 +23,8 @@ export interface InitOptions {
   projectRoot: string;
   /** Extra arguments for the server (e.g. --tools gate). */
   serverArgs: readonly string[];
+  /** Keep launch settings of an existing entry that load code (NODE_OPTIONS, LD_PRELOAD, …). */
+  keepEnv?: boolean;
 }
 
 export interface FileChange {
@@ -32,6 +36,8 @@ export interface FileChange {
   existed: boolean;
   /** Where the change is written: the file a symbolic link names, else `file`. */
   target: string;
+  /** Launch settings kept from the entry already there (env, envFile …), for the report. */
+  kept?: KeptSetting[];
 }
 
 export interface InitPlan {
@@ -49,12 +55,24 @@ interface Existing {
 }
 
 /**
- * A file as it is now, and where a change to it goes: through a symbolic link (CLAUDE.md -> AGENTS.md,
- * a config kept in a dotfiles repository) to the file it names, so the link stays a link.
+ * A file as it is now, and where a change to it goes: through a symbolic link (CLAUDE.md -> AGENTS.md)
+ * to the file it names, so the link stays a link — but only while that file lies inside `within`
+ * (the project, or the client's own config folder): a repository's `CLAUDE.md -> ~/.bashrc` must not
+ * get a block appended to the user's shell start-up (issue 23.8). Links in the folders on the way count too.
  */
-function readExisting(runtime: Runtime, file: string): Existing {
+function readExisting(runtime: Runtime, file: string, within: string): Existing {
   const link = runtime.fs.lstatSync(file);
-  if (!link) return { text: '', existed: false, target: file };
+  let { real } = realpathLoose(runtime.fs, file);
+  // A link to a file not there yet is judged where it points (one step), so the right error follows.
+  if (link?.isSymbolicLink && real.startsWith('\0')) real = realpathLoose(runtime.fs, path.resolve(path.dirname(file), runtime.fs.readlinkSync(file))).real;
+  const folder = realOrSelf(runtime, within);
+  if (!isInside(folder, real)) {
+    const how = link?.isSymbolicLink ? `is a symbolic link to ${runtime.fs.readlinkSync(file)}` : 'lies in a folder that is a symbolic link';
+    throw new AppError(ErrorCode.Config, `${file} ${how}, which leads to ${real.startsWith('\0') ? 'a link that goes nowhere' : real}, outside ${within}; ctxgate init does not write through it`, {
+      hint: `replace the link with a regular file (or make the change by hand after looking at it with --dry-run), then run ctxgate init again`,
+    });
+  }
+  if (!link) return { text: '', existed: false, target: real };
   const stat = runtime.fs.statSync(file);
   if (!stat) {
     throw new AppError(ErrorCode.Config, `${file} is a symbolic link to ${runtime.fs.readlinkSync(file)}, which does not exist`, {
@@ -62,7 +80,15 @@ function readExisting(runtime: Runtime, file: string): Existing {
     });
   }
   if (!stat.isFile) throw new AppError(ErrorCode.Config, `${file} is not a regular file`, { hint: 'move it aside, then run ctxgate init again' });
-  return { text: runtime.fs.readTextFileSync(file), existed: true, target: link.isSymbolicLink ? runtime.fs.realpathSync(file) : file };
+  return { text: runtime.fs.readTextFileSync(file), existed: true, target: real };
+}
+
+function realOrSelf(runtime: Runtime, folder: string): string {
+  try {
+    return runtime.fs.realpathSync(folder);
+  } catch {
+    return realpathLoose(runtime.fs, folder).real;
+  }
 }
 
 /** A list where the user's file has one, or nothing; anything else there is theirs to fix, not ours to replace. */
@@ -86,16 +112,18 @@ function withUserSettings(current: unknown, entry: Record<string, unknown>): Rec
 
 function serverChange(runtime: Runtime, spec: ClientSpec, where: Where, ours: Record<string, unknown>): FileChange {
   const file = spec.configFile(where);
-  const { text, existed, target } = readExisting(runtime, file);
+  // A project config stays in the project; a client's own config stays in its folder.
+  const { text, existed, target } = readExisting(runtime, file, spec.global ? path.dirname(file) : where.projectRoot);
   let after = text;
+  let entry: Record<string, unknown>;
   if (spec.format === 'toml') {
     const current = tomlTable(text, file, spec.serversKey, SERVER_NAME);
-    const entry = withUserSettings(current, ours);
+    entry = withUserSettings(current, ours);
     if (!sameJson(current, entry)) after = setTomlTable(text, file, spec.serversKey, SERVER_NAME, entry);
   } else {
     readJsonc(text, file);
     const current = valueAt(text, [spec.serversKey, SERVER_NAME]);
-    const entry = withUserSettings(current, ours);
+    entry = withUserSettings(current, ours);
     if (!sameJson(current, entry)) after = setJson(after, file, [spec.serversKey, SERVER_NAME], entry);
     const extra = spec.httpExtras;
     if (extra && entry.url !== undefined) {
@@ -103,12 +131,13 @@ function serverChange(runtime: Runtime, spec: ClientSpec, where: Where, ours: Re
       if (!list.some((i) => i && typeof i === 'object' && (i as { id?: unknown }).id === extra.item.id)) after = setJson(after, file, [extra.key], [...list, extra.item]);
     }
   }
-  return { file, purpose: spec.label, before: text, after, existed, target };
+  const kept = keptLaunchSettings(entry);
+  return { file, purpose: spec.label, before: text, after, existed, target, ...(kept.length ? { kept } : {}) };
 }
 
 function hooksChange(runtime: Runtime, projectRoot: string, launch: Launch): FileChange {
   const file = path.join(projectRoot, '.claude', 'settings.local.json');
-  const { text, existed, target } = readExisting(runtime, file);
+  const { text, existed, target } = readExisting(runtime, file, projectRoot);
   readJsonc(text, file);
   const command = quote([launch.command, ...launch.args]);
   let after = text;
@@ -147,7 +176,7 @@ export function planInit(runtime: Runtime, installation: Installation, options: 
     const files = [...new Set(options.clients.map((id) => CLIENTS[id].instructionsFile).filter((f): f is string => f !== undefined))];
     for (const name of files) {
       const file = path.join(options.projectRoot, name);
-      const { text, existed, target } = readExisting(runtime, file);
+      const { text, existed, target } = readExisting(runtime, file, options.projectRoot);
       changes.push({ file, purpose: 'agent instructions', before: text, after: upsertBlock(text, file), existed, target });
     }
   }
@@ -155,7 +184,17 @@ export function planInit(runtime: Runtime, installation: Installation, options: 
     if (options.clients.includes('claude-code')) changes.push(hooksChange(runtime, options.projectRoot, serverLaunch(runtime, installation, options.runtime, { portable: false })));
     else steps.push('Hooks: skipped — they are Claude Code hooks; add --client claude-code.');
   }
+  if (!options.keepEnv) refuseCodeLoading(changes);
   return { ...(launch ? { launch } : {}), changes, steps };
+}
+
+/** An entry already there whose launch settings would load code into ctxgate: named, nothing written. */
+function refuseCodeLoading(changes: readonly FileChange[]): void {
+  const found = changes.flatMap((c) => (c.kept ?? []).filter((k) => k.suspicious).map((k) => `${c.file}: ${k.shown} (${k.suspicious})`));
+  if (!found.length) return;
+  throw new AppError(ErrorCode.Config, `the ctxgate entry already there has launch settings that would run code when the client starts ctxgate, so nothing was written:\n  ${found.join('\n  ')}`, {
+    hint: 'remove them from the entry (a cloned repository may have put them there), or pass --keep-env if you set them yourself',
+  });
 }
 
 function withArgs(launch: Launch, extra: readonly string[]): Launch {

@@ -2,7 +2,7 @@
 // with its enclosing definition) and imports.
 import type { Node, QueryMatch } from 'web-tree-sitter';
 import { isExported, kindOf, leading, outerOf, qualifierText, searchableKind, signatureOf } from './extract-nodes.ts';
-import type { DefinitionKind, Extracted, ExtractedDefinition, ExtractedImport, ExtractedReference, ReferenceKind } from './extracted.ts';
+import type { DefinitionKind, Extracted, ExtractedDefinition, ExtractedImport, ExtractedLocal, ExtractedReference, LocalKind, ReferenceKind } from './extracted.ts';
 import { docstringOf } from './extract-docstrings.ts';
 import { bodyWords } from './identifier-words.ts';
 import type { LanguageId } from './languages.ts';
@@ -14,6 +14,7 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
   const definitions: (ExtractedDefinition & { nameByte: number; receiver?: string })[] = [];
   const seen = new Set<string>();
   const refs: { node: Node; kind: ReferenceKind; qualifier?: string; name?: string }[] = [];
+  const declared: { node: Node; kind: LocalKind }[] = [];
   const imports: ExtractedImport[] = [];
   const mentions: { name: string; line: number; byte: number }[] = [];
   const split = new Map<string, string[]>();
@@ -36,6 +37,9 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
       else if (n === 'source') source = c.node;
       else if (n === 'import') importNode = c.node;
       else if (n.startsWith('ref.')) refs.push({ node: c.node, kind: n.slice(4) as ReferenceKind });
+      else if (n.startsWith('local.')) {
+        if (declares(c.node, id)) declared.push({ node: c.node, kind: n.slice(6) as LocalKind });
+      }
       else if (n === 'comment') {
         const t = c.node.text;
         const local = new Set<string>();
@@ -60,6 +64,8 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     } else if (source && !importNode) {
       imports.push({ line: source.startPosition.row + 1, source: source.text.replace(/^["'<]|[">']$/g, '') });
     }
+    // A C global's declaration that error recovery made of attribute macros (`asmlinkage __visible`) is none.
+    if (defNode && defCapture === 'def.variable' && (id === 'c' || id === 'cpp') && (defNode.hasError || !defNode.text.trimEnd().endsWith(';'))) continue;
     if (defNode && nameNode) {
       // `struct task_struct;` that error recovery glued to what follows is a declaration, not a body.
       const key = `${defNode.startIndex}:${defNode.endIndex}:${nameNode.startIndex}`;
@@ -83,7 +89,7 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
         nameLine: nameNode.startPosition.row + 1,
         endLine: outer.endPosition.row + 1,
         exported: isExported(outer, name, id),
-        bodiless: kind === 'prototype' || ((kind === 'function' || kind === 'method') && !body && !defNode.childForFieldName('value')),
+        bodiless: kind === 'prototype' || ((kind === 'function' || kind === 'method') && !body && !defNode.childForFieldName('value')) || (kind === 'variable' && isExtern(defNode)),
         doc,
         words: searchableKind(kind, id) ? bodyWords(text, outer.startIndex, outer.endIndex, split) : '',
         searchable: searchableKind(kind, id),
@@ -140,5 +146,45 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     references.push({ name: r.name, line: r.line, kind: r.kind, qualifier: r.qualifier, enclosing: open.length ? open[open.length - 1] : undefined });
   }
   const clean = definitions.map(({ nameByte: _n, receiver: _r, ...d }) => d);
-  return { definitions: clean, references, imports };
+  return { definitions: clean, references, imports, locals: localsOf(declared, nameBytes, definitions, order) };
+}
+
+/** `extern int x;`: C and C++ say another file defines it. */
+function isExtern(node: Node): boolean {
+  return node.children.some((c) => c?.type === 'storage_class_specifier' && c.text === 'extern');
+}
+
+/** C and C++ parameters of a prototype or a function-pointer type declare nothing one can look up. */
+function declares(node: Node, id: LanguageId): boolean {
+  if (id !== 'c' && id !== 'cpp') return true;
+  let p = node.parent;
+  while (p && p.type !== 'parameter_declaration' && p.type !== 'compound_statement' && p.type !== 'translation_unit') p = p.parent;
+  if (p?.type !== 'parameter_declaration') return true;
+  let f = p.parent?.parent ?? null;
+  while (f && /_declarator$/.test(f.type)) f = f.parent;
+  return f?.type === 'function_definition';
+}
+
+/** Declarations that are no definition of their own, once per name and line, each with its innermost definition. */
+function localsOf(declared: { node: Node; kind: LocalKind }[], nameBytes: Set<number>, definitions: { startByte: number; endByte: number }[], order: number[]): ExtractedLocal[] {
+  const out: ExtractedLocal[] = [];
+  const once = new Set<string>();
+  const open: number[] = [];
+  let next = 0;
+  for (const { node, kind } of declared.sort((a, b) => a.node.startIndex - b.node.startIndex)) {
+    const byte = node.startIndex;
+    if (nameBytes.has(byte) || node.endIndex - byte > 200) continue;
+    while (next < order.length && definitions[order[next]!]!.startByte <= byte) {
+      const i = order[next++]!;
+      while (open.length && definitions[open[open.length - 1]!]!.endByte <= definitions[i]!.startByte) open.pop();
+      open.push(i);
+    }
+    while (open.length && definitions[open[open.length - 1]!]!.endByte <= byte) open.pop();
+    const line = node.startPosition.row + 1;
+    const key = `${node.text}\u0000${line}`;
+    if (once.has(key)) continue;
+    once.add(key);
+    out.push({ name: node.text, line, kind, enclosing: open.length ? open[open.length - 1] : undefined });
+  }
+  return out;
 }

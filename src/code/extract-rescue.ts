@@ -68,6 +68,7 @@ export function rescue(found: Extracted, text: string, known?: (name: string, li
   // Indexes into the list moved by one.
   for (const d of found.definitions.slice(1)) if (d.parent !== undefined) d.parent++;
   for (const r of found.references) if (r.enclosing !== undefined) r.enclosing++;
+  for (const l of found.locals) if (l.enclosing !== undefined) l.enclosing++;
 }
 
 export function shifted(e: Extracted, line: number, byte: number, defBase: number): Extracted {
@@ -83,6 +84,7 @@ export function shifted(e: Extracted, line: number, byte: number, defBase: numbe
     })),
     references: e.references.map((r) => ({ ...r, line: r.line + line, enclosing: r.enclosing === undefined ? undefined : r.enclosing + defBase })),
     imports: e.imports.map((i) => ({ ...i, line: i.line + line })),
+    locals: e.locals.map((l) => ({ ...l, line: l.line + line, enclosing: l.enclosing === undefined ? undefined : l.enclosing + defBase })),
   };
 }
 
@@ -136,7 +138,8 @@ export function rescueC(all: Extracted, text: string): void {
       startLine: start + 1,
       nameLine: i + 1,
       endLine: close + 1,
-      exported: !/^static\b/.test(header),
+      // Kernel style may put `static inline void` on the line above the name.
+      exported: !/^static\b/.test(header) && !/^static\b[^;{}]*$/.test(lines[i - 1] ?? ''),
       bodiless: false,
       doc: lines.slice(start, i).join('\n').slice(0, 600),
       words: identifierWords(name).join(' '),

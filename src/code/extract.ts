@@ -51,7 +51,7 @@ export async function extract(grammars: Grammars, language: LanguageId, text: st
   const { parser, language: lang, ts } = await grammars.parser(language);
   const query = queryFor(ts, lang, language, options.onBadPattern);
   const tree = parser.parse(text);
-  if (!tree) return { definitions: [], references: [], imports: [] };
+  if (!tree) return { definitions: [], references: [], imports: [], locals: [] };
   let all: Extracted;
   const derailed: { start: number; end: number; line: number }[] = [];
   const broken: { start: number; end: number; line: number; docLine: number; doc: string }[] = [];
@@ -89,7 +89,7 @@ export async function extract(grammars: Grammars, language: LanguageId, text: st
   }
   // C and C++ have their own rescue below (HEADER's keywords would take `struct x;` for a definition).
   for (const b of language === 'c' || language === 'cpp' ? [] : broken) {
-    const found: Extracted = { definitions: [], references: [], imports: [] };
+    const found: Extracted = { definitions: [], references: [], imports: [], locals: [] };
     const piece = text.slice(b.start, b.end);
     rescue(found, piece, (name, line) => all.definitions.some((d) => d.name === name && d.nameLine === b.line + line));
     for (const d of found.definitions) {
@@ -108,6 +108,7 @@ export async function extract(grammars: Grammars, language: LanguageId, text: st
         all.definitions.push(...part.definitions);
         all.references.push(...part.references);
         all.imports.push(...part.imports);
+        all.locals.push(...part.locals);
       } finally {
         t.delete();
       }

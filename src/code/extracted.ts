@@ -55,6 +55,18 @@ export interface ExtractedReference {
   enclosing: number | undefined;
 }
 
+/** A declaration that is not a definition of its own: a local binding, a parameter, a field of an
+ * object or record type, an enum member. Found by name, ranked below every definition. */
+export type LocalKind = 'local' | 'parameter' | 'field' | 'member';
+
+export interface ExtractedLocal {
+  name: string;
+  line: number;
+  kind: LocalKind;
+  /** Index of the innermost definition it is declared in. */
+  enclosing: number | undefined;
+}
+
 export interface ExtractedImport {
   line: number;
   source: string;
@@ -64,4 +76,5 @@ export interface Extracted {
   definitions: ExtractedDefinition[];
   references: ExtractedReference[];
   imports: ExtractedImport[];
+  locals: ExtractedLocal[];
 }

@@ -12,6 +12,8 @@ export interface FileRows {
   blocks: string;
   /** [name, line, kind, qualifier, enclosing definition index] per reference. */
   refs: string;
+  /** [name, line, kind, enclosing definition index] per declaration that is no definition. */
+  locals: string;
   definitions: number;
 }
 
@@ -34,7 +36,8 @@ export function fileRows(e: Extracted): FileRows {
     }
   });
   const refs = e.references.map((r) => [r.name, r.line, r.kind, r.qualifier ?? null, r.enclosing ?? null]);
-  return { defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), definitions: e.definitions.length };
+  const locals = e.locals.map((l) => [l.name, l.line, l.kind, l.enclosing ?? null]);
+  return { defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
 }
 
 export function parsedFile(e: Extracted): ParsedFile {

@@ -1,8 +1,10 @@
 // Definitions as answers: the row shape the graph queries share, how strong a definition is for its
-// name, overloads folded into their implementation, and the lookups by name, by line and by file.
+// name, overloads folded into their implementation, C and C++ declarations folded into the body they
+// declare, local declarations after every definition, and the lookups by name, by line and by file.
+import type { LocalKind } from './extracted.ts';
 import type { CodeIndex } from './index.ts';
-import { isDocumentation } from './languages.ts';
-import type { CodeStore, DefinitionRow } from './store.ts';
+import { isDocumentation, languageOf } from './languages.ts';
+import type { CodeStore, DefinitionRow, LocalRow } from './store.ts';
 
 export interface Definition {
   id: number;
@@ -21,6 +23,30 @@ export interface Definition {
   bodiless: boolean;
   /** Overload signatures (or prototypes) folded into this definition. */
   overloads: { line: number; signature: string }[];
+  /** C and C++: prototypes and `extern` declarations of this body, in any file. */
+  declarations?: { file: string; line: number; signature: string }[];
+  /** C and C++: a `static` body in a header while a body with external linkage exists (a configuration stub). */
+  shadowed?: boolean;
+  /** A declaration that is no definition of its own (a local, a parameter, a field, an enum member) and the definition it sits in. */
+  local?: { kind: LocalKind; in: { name: string; kind: string; start: number; end: number } | undefined };
+}
+
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'type', 'trait', 'impl', 'namespace', 'module']);
+
+/** How a local declaration is named in answers: `parameter of escape`, `member of Color`. */
+export function localLabel(d: Definition): string | undefined {
+  if (!d.local) return undefined;
+  // A field of a type, a member of an enum, a parameter of a function; a local (or an object's field) in a function.
+  const of = d.local.kind === 'parameter' || TYPE_KINDS.has(d.local.in?.kind ?? '');
+  const where = d.local.in ? ` ${of ? 'of' : 'in'} ${d.local.in.name}` : '';
+  return `${d.local.kind}${where}`;
+}
+
+function fromLocal(r: LocalRow): Definition {
+  const kind = r.kind as LocalKind;
+  const inside = r.def_name !== null ? { name: r.def_name, kind: r.def_kind ?? '', start: r.def_start ?? r.line, end: r.def_end ?? r.line } : undefined;
+  const d: Definition = { id: 0, file: r.path, name: r.name, kind, container: inside?.name, signature: '', start: r.line, line: r.line, end: r.line, exported: false, topLevel: false, bodiless: false, overloads: [], local: { kind, in: inside } };
+  return { ...d, signature: `${localLabel(d)}: ${r.name}` };
 }
 
 export function toDefinition(r: DefinitionRow): Definition {
@@ -65,12 +91,14 @@ export const TEST_PATH = /(^|\/)(tests?|__tests__|specs?|testdata|e2e|fixtures?|
 
 /** How strong a definition is as the answer for its name (0–1). */
 export function definitionStrength(d: Definition): number {
+  // Below every definition proper (the weakest, a test file's nested private prototype, is ~0.09).
+  if (d.local) return TEST_PATH.test(d.file) ? 0.025 : 0.05;
   let s = KIND_RANK[d.kind] ?? 0.6;
   if (d.bodiless && !d.overloads.length) s *= 0.7;
   if (!d.topLevel) s *= 0.85;
   // A file-private definition is rarely the one asked for when an exported one exists (a `static
   // inline` in a C header is part of the header's interface, though).
-  if (!d.exported && !/\.(h|hh|hpp|hxx)$/.test(d.file)) s *= 0.8;
+  if (!d.exported && (d.shadowed || !/\.(h|hh|hpp|hxx)$/.test(d.file))) s *= 0.8;
   if (TEST_PATH.test(d.file)) s *= 0.5;
   const stem = (d.file.split('/').pop() ?? '').replace(/\.[^.]*$/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
   if (stem && d.name.toLowerCase().replace(/[^a-z0-9]/g, '') === stem) s = Math.min(1, s * 1.1);
@@ -137,19 +165,71 @@ export async function storeHolding(index: CodeIndex, files: Iterable<string>): P
   return (await index.ready()) ?? (await index.onDemand(files));
 }
 
-/** Definitions of `name` (of `owner` when given), folded and strongest first; undefined when the index cannot answer. */
-export async function findDefinitions(index: CodeIndex, name: string, owner?: string): Promise<Definition[] | undefined> {
+const C_FAMILY = new Set(['c', 'cpp']);
+const cFamily = (file: string) => C_FAMILY.has(languageOf(file) ?? '');
+
+/**
+ * C and C++: a prototype or an `extern` declaration is no answer of its own when a body of the name
+ * exists: it is listed under the body (the strongest one with external linkage) as "declared in".
+ */
+export function foldDeclarations(defs: Definition[]): Definition[] {
+  const declares = (d: Definition) => cFamily(d.file) && d.bodiless && (d.kind === 'prototype' || d.kind === 'variable' || d.kind === 'function' || d.kind === 'method');
+  const isBody = (d: Definition) => cFamily(d.file) && !d.bodiless && (d.kind === 'function' || d.kind === 'method' || d.kind === 'variable');
+  const bodies = defs.filter(isBody);
+  if (!bodies.length) return defs;
+  const declared = defs.filter(declares);
+  const lines = (d: Definition) => d.overloads.map((o) => ({ file: d.file, line: o.line, signature: o.signature }));
+  // A `static inline` body in a header is the interface itself, unless a body with external linkage
+  // exists: then it is the stub a configuration compiles instead (`#else static inline … { }`), and
+  // the prototypes (even one beside the stub) declare the other.
+  const external = bodies.filter((d) => d.exported);
+  const target = [...(external.length ? external : bodies)].sort((a, b) => definitionStrength(b) - definitionStrength(a))[0]!;
+  const toTarget = [...declared.flatMap((d) => [{ file: d.file, line: d.line, signature: d.signature }, ...lines(d)]), ...(external.length ? bodies.filter((d) => !d.exported).flatMap(lines) : [])];
+  return defs
+    .filter((d) => !declared.includes(d))
+    .map((d) => {
+      if (!isBody(d)) return d;
+      // Same-file prototypes folded as overloads are forward declarations in C and C++.
+      const own = external.length && !d.exported ? [] : lines(d);
+      const all = d === target ? [...own, ...toTarget] : own;
+      return {
+        ...d,
+        overloads: [],
+        ...(all.length ? { declarations: all.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line) } : {}),
+        ...(external.length && !d.exported ? { shadowed: true } : {}),
+      };
+    });
+}
+
+/**
+ * Definitions of `name` (of `owner` when given), folded and strongest first; with `locals`, the
+ * declarations that are no definition of their own follow them all. Undefined when the index cannot answer.
+ */
+export async function findDefinitions(index: CodeIndex, name: string, owner?: string, options: { locals?: boolean } = {}): Promise<Definition[] | undefined> {
   const store = await storeNaming(index, name);
   if (!store) return undefined;
   let rows = store.definitionsNamed(name);
-  if (await index.fresh(rows.map((r) => r.path))) rows = store.definitionsNamed(name);
-  let defs = foldOverloads(rows.filter((r) => !isDocumentation(r.path)).map(toDefinition));
-  if (owner) {
-    const owned = defs.map((d) => ({ d, o: ownedBy(d, owner) })).filter((x) => x.o > 0);
-    return owned.sort((a, b) => b.o - a.o || definitionStrength(b.d) - definitionStrength(a.d)).map((x) => x.d);
+  let localRows = options.locals ? store.localsNamed(name) : [];
+  // A common local name (`i`, `ret`) is declared in thousands of files: the first few hundred are checked.
+  const localPaths = [...new Set(localRows.map((r) => r.path))].slice(0, 200);
+  if (await index.fresh([...rows.map((r) => r.path), ...localPaths])) {
+    rows = store.definitionsNamed(name);
+    if (options.locals) localRows = store.localsNamed(name);
   }
-  defs = defs.sort((a, b) => definitionStrength(b) - definitionStrength(a) || a.file.localeCompare(b.file) || a.line - b.line);
-  return defs;
+  let defs = foldDeclarations(foldOverloads(rows.filter((r) => !isDocumentation(r.path)).map(toDefinition)));
+  const locals = localRows.filter((r) => !isDocumentation(r.path)).map(fromLocal);
+  if (owner) {
+    const owned = (list: Definition[]) =>
+      list
+        .map((d) => ({ d, o: ownedBy(d, owner) }))
+        .filter((x) => x.o > 0)
+        .sort((a, b) => b.o - a.o || definitionStrength(b.d) - definitionStrength(a.d))
+        .map((x) => x.d);
+    return [...owned(defs), ...owned(locals)];
+  }
+  const order = (a: Definition, b: Definition) => definitionStrength(b) - definitionStrength(a) || a.file.localeCompare(b.file) || a.line - b.line;
+  defs = defs.sort(order);
+  return [...defs, ...locals.sort(order)];
 }
 
 /** The innermost definition holding `line` of `file` (a field inside a class gives the field); null when none does. */

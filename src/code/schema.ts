@@ -84,4 +84,21 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
     description: 'file identity in the catalogue: ctime, inode and when the text stage read each file',
     sql: TEXT_IDENTITY_SQL,
   },
+  {
+    version: 5,
+    description: 'declarations that are no definition of their own (locals, parameters, fields, enum members)',
+    // Clustered by name like code_refs, no text: a kernel tree has millions of them. Filled by the
+    // next parse of each file (the parser version was bumped with it).
+    sql: `
+      CREATE TABLE code_locals (
+        name TEXT NOT NULL,
+        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        line INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        def_id INTEGER,
+        PRIMARY KEY (name, file_id, line)
+      ) WITHOUT ROWID;
+      CREATE INDEX code_locals_file ON code_locals(file_id);
+    `,
+  },
 ];

@@ -39,6 +39,19 @@ export interface DefinitionRow {
   bodiless: number;
 }
 
+export interface LocalRow {
+  path: string;
+  name: string;
+  line: number;
+  kind: string;
+  def_id: number | null;
+  /** The definition it is declared in: name, kind and range. */
+  def_name: string | null;
+  def_kind: string | null;
+  def_start: number | null;
+  def_end: number | null;
+}
+
 export interface ReferenceRow {
   path: string;
   name: string;
@@ -78,6 +91,8 @@ const INSERT_DEFS =
   "SELECT ?1 + key, ?2, value->>0, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, value->>6, value->>7, value->>8, value->>9 FROM json_each(?3)";
 const INSERT_BLOCKS = "INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)";
 const INSERT_REFS = "INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) SELECT ?2, value->>0, value->>1, value->>2, value->>3, ?1 + (value->>4) FROM json_each(?3)";
+
+const INSERT_LOCALS = 'INSERT OR IGNORE INTO code_locals (file_id, name, line, kind, def_id) SELECT ?2, value->>0, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)';
 
 const FILE_COLUMNS = 'id, path, size, mtime_ms, ctime_ms, ino, taken_at, hash, language, lines, parser, version, text_of, text_doc, parsed_of';
 
@@ -134,6 +149,7 @@ export class CodeStore {
     this.db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE file_id = ?)', [fileId]);
     this.db.run('DELETE FROM code_defs WHERE file_id = ?', [fileId]);
     this.db.run('DELETE FROM code_refs WHERE file_id = ?', [fileId]);
+    this.db.run('DELETE FROM code_locals WHERE file_id = ?', [fileId]);
     this.db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
   }
 
@@ -168,6 +184,7 @@ export class CodeStore {
         this.db.run(INSERT_BLOCKS, [first, rows.blocks]);
       }
       this.db.run(INSERT_REFS, [first, fileId, rows.refs]);
+      this.db.run(INSERT_LOCALS, [first, fileId, rows.locals]);
       parsed.imports.forEach((imp, i) => {
         this.db.run('INSERT INTO code_imports (file_id, line, source, target) VALUES (?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null]);
       });
@@ -176,6 +193,15 @@ export class CodeStore {
 
   definitionsNamed(name: string): DefinitionRow[] {
     return this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE d.name = ? LIMIT 2000`, [name]);
+  }
+
+  /** Declarations of `name` that are no definition of their own, with the definition each sits in. */
+  localsNamed(name: string): LocalRow[] {
+    return this.rows<LocalRow>(
+      `SELECT f.path, l.name, l.line, l.kind, l.def_id, d.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.end_line AS def_end
+         FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_defs d ON d.id = l.def_id WHERE l.name = ? LIMIT 2000`,
+      [name],
+    );
   }
 
   definition(id: number): DefinitionRow | undefined {
@@ -256,7 +282,7 @@ export class CodeStore {
     this.db.run('INSERT INTO code_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
   }
 
-  counts(): { files: number; parsed: number; definitions: number; references: number; imports: number } {
+  counts(): { files: number; parsed: number; definitions: number; references: number; imports: number; locals: number } {
     const n = (sql: string) => Number(this.db.value(sql) ?? 0);
     return {
       files: n('SELECT count(*) FROM code_files'),
@@ -264,6 +290,7 @@ export class CodeStore {
       definitions: n('SELECT count(*) FROM code_defs'),
       references: n('SELECT count(*) FROM code_refs'),
       imports: n('SELECT count(*) FROM code_imports'),
+      locals: n('SELECT count(*) FROM code_locals'),
     };
   }
 }

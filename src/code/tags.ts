@@ -48,10 +48,52 @@ const TS_TYPES = [
   '(nested_type_identifier module: (identifier) @qualifier name: (type_identifier) @ref.type)',
 ];
 
+// Declarations that are no definition of their own (`@local.<kind>` on the declared name): local
+// bindings, parameters, fields of object literals and inline types, enum members. Type parameters are
+// left out: `A`, `E`, `R` in every signature of a functional library would be most of the rows.
+const TS_LOCALS_COMMON = [
+  '(variable_declarator name: (identifier) @local.local)',
+  '(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @local.local))',
+  '(object_pattern (pair_pattern value: (identifier) @local.local))',
+  '(array_pattern (identifier) @local.local)',
+  '(object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @local.local))',
+  '(arrow_function parameter: (identifier) @local.parameter)',
+  '(catch_clause parameter: (identifier) @local.local)',
+  '(for_in_statement kind: ["const" "let" "var"] left: (identifier) @local.local)',
+  '(pair key: (property_identifier) @local.field)',
+];
+
+const TS_LOCALS = [
+  '(index_signature name: (identifier) @local.parameter)',
+  '(required_parameter pattern: (identifier) @local.parameter)',
+  '(optional_parameter pattern: (identifier) @local.parameter)',
+  '(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @local.parameter))',
+  '(enum_body name: (property_identifier) @local.member)',
+  '(enum_assignment name: (property_identifier) @local.member)',
+  '(property_signature name: (property_identifier) @local.field)',
+];
+
+const JS_LOCALS = [
+  '(formal_parameters (identifier) @local.parameter)',
+  '(formal_parameters (assignment_pattern left: (identifier) @local.parameter))',
+];
+
+/**
+ * C globals, at the top level or inside a header guard's `#ifndef`/`#if`: with or without an
+ * initializer (`static int count;`, `extern struct x *y;` — an extern is a declaration, bodiless,
+ * shown under the definition as "declared in").
+ */
+const C_GLOBALS = ['translation_unit', 'preproc_ifdef', 'preproc_if', 'preproc_else', 'preproc_elif'].flatMap((parent) =>
+  ['(identifier) @name', '(pointer_declarator declarator: (identifier) @name)', '(array_declarator declarator: (identifier) @name)'].flatMap((declarator) => [
+    `(${parent} (declaration declarator: ${declarator}) @def.variable)`,
+    `(${parent} (declaration declarator: (init_declarator declarator: ${declarator})) @def.variable)`,
+  ]),
+);
+
 export const QUERIES: Record<LanguageId, readonly string[]> = {
-  typescript: [...TS_COMMON, ...TS_TYPES],
-  tsx: [...TS_COMMON, ...TS_TYPES],
-  javascript: [...TS_COMMON, '(field_definition property: (property_identifier) @name) @def.field'],
+  typescript: [...TS_COMMON, ...TS_TYPES, ...TS_LOCALS_COMMON, ...TS_LOCALS],
+  tsx: [...TS_COMMON, ...TS_TYPES, ...TS_LOCALS_COMMON, ...TS_LOCALS],
+  javascript: [...TS_COMMON, '(field_definition property: (property_identifier) @name) @def.field', ...TS_LOCALS_COMMON, ...JS_LOCALS],
   python: [
     '(function_definition name: (identifier) @name) @def.function',
     '(class_definition name: (identifier) @name) @def.class',
@@ -65,6 +107,19 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(import_from_statement module_name: (_) @source) @import',
     '(import_from_statement name: (dotted_name (identifier) @ref.import))',
     '(import_from_statement name: (aliased_import name: (dotted_name (identifier) @ref.import)))',
+    '(parameters (identifier) @local.parameter)',
+    '(default_parameter name: (identifier) @local.parameter)',
+    '(typed_parameter (identifier) @local.parameter)',
+    '(typed_default_parameter name: (identifier) @local.parameter)',
+    '(lambda_parameters (identifier) @local.parameter)',
+    '(list_splat_pattern (identifier) @local.parameter)',
+    '(dictionary_splat_pattern (identifier) @local.parameter)',
+    '(assignment left: (identifier) @local.local)',
+    '(assignment left: (pattern_list (identifier) @local.local))',
+    '(for_statement left: (identifier) @local.local)',
+    '(for_statement left: (pattern_list (identifier) @local.local))',
+    '(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @local.field) (#eq? @_self "self"))',
+    '(as_pattern alias: (as_pattern_target (identifier) @local.local))',
     '(comment) @comment',
   ],
   go: [
@@ -83,6 +138,12 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(type_identifier) @ref.type',
     '(qualified_type package: (package_identifier) @qualifier name: (type_identifier) @ref.type)',
     '(import_spec path: (interpreted_string_literal) @source) @import',
+    '(short_var_declaration left: (expression_list (identifier) @local.local))',
+    '(var_spec name: (identifier) @local.local)',
+    '(const_spec name: (identifier) @local.local)',
+    '(parameter_declaration name: (identifier) @local.parameter)',
+    '(variadic_parameter_declaration name: (identifier) @local.parameter)',
+    '(range_clause left: (expression_list (identifier) @local.local))',
     '(comment) @comment',
   ],
   rust: [
@@ -106,6 +167,12 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(type_identifier) @ref.type',
     '(use_declaration argument: (_) @source) @import',
     '(mod_item name: (identifier) @source !body) @import',
+    '(let_declaration pattern: (identifier) @local.local)',
+    '(tuple_pattern (identifier) @local.local)',
+    '(parameter pattern: (identifier) @local.parameter)',
+    '(closure_parameters (identifier) @local.parameter)',
+    '(enum_variant name: (identifier) @local.member)',
+    '(for_expression pattern: (identifier) @local.local)',
     '(line_comment) @comment',
     '(block_comment) @comment',
   ],
@@ -123,6 +190,12 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(object_creation_expression type: (type_identifier) @ref.call)',
     '(type_identifier) @ref.type',
     '(import_declaration (scoped_identifier) @source) @import',
+    '(local_variable_declaration declarator: (variable_declarator name: (identifier) @local.local))',
+    '(formal_parameter name: (identifier) @local.parameter)',
+    '(enum_constant name: (identifier) @local.member)',
+    '(catch_formal_parameter name: (identifier) @local.local)',
+    '(enhanced_for_statement name: (identifier) @local.local)',
+    '(lambda_expression parameters: (identifier) @local.parameter)',
     '(line_comment) @comment',
     '(block_comment) @comment',
   ],
@@ -140,6 +213,9 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(invocation_expression function: (member_access_expression expression: (_) @qualifier name: (identifier) @ref.call))',
     '(object_creation_expression type: (identifier) @ref.call)',
     '(using_directive (_) @source) @import',
+    '(variable_declaration (variable_declarator name: (identifier) @local.local))',
+    '(parameter name: (identifier) @local.parameter)',
+    '(enum_member_declaration name: (identifier) @local.member)',
     '(comment) @comment',
   ],
   c: [
@@ -154,12 +230,27 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(type_definition declarator: (type_identifier) @name) @def.type',
     '(preproc_def name: (identifier) @name) @def.macro',
     '(preproc_function_def name: (identifier) @name) @def.macro',
-    '(translation_unit (declaration declarator: (init_declarator declarator: (identifier) @name)) @def.variable)',
     '(enumerator name: (identifier) @name) @def.const',
+    '(parameter_declaration declarator: (identifier) @local.parameter)',
+    '(parameter_declaration declarator: (pointer_declarator declarator: (identifier) @local.parameter))',
+    '(parameter_declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.parameter)))',
+    '(parameter_declaration declarator: (array_declarator declarator: (identifier) @local.parameter))',
+    '(compound_statement (declaration declarator: (identifier) @local.local))',
+    '(compound_statement (declaration declarator: (init_declarator declarator: (identifier) @local.local)))',
+    '(compound_statement (declaration declarator: (pointer_declarator declarator: (identifier) @local.local)))',
+    '(compound_statement (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @local.local))))',
+    '(compound_statement (declaration declarator: (array_declarator declarator: (identifier) @local.local)))',
+    '(compound_statement (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @local.local))))',
+    '(for_statement initializer: (declaration declarator: (init_declarator declarator: (identifier) @local.local)))',
+    '(field_declaration declarator: (field_identifier) @local.field)',
+    '(field_declaration declarator: (pointer_declarator declarator: (field_identifier) @local.field))',
+    '(field_declaration declarator: (array_declarator declarator: (field_identifier) @local.field))',
+    '(field_declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @local.field))))',
+    ...C_GLOBALS,
     '(call_expression function: (identifier) @ref.call)',
     '(call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.call))',
     // C and C++ name types in every declaration: at kernel scale type uses would be most of the
-    // index, so they are left to the scan (struct members likewise).
+    // index, so they are left to the scan (struct members are declarations above, not uses).
     '(preproc_include path: (_) @source) @import',
     '(comment) @comment',
   ],
@@ -179,6 +270,16 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(alias_declaration name: (type_identifier) @name) @def.type',
     '(preproc_def name: (identifier) @name) @def.macro',
     '(preproc_function_def name: (identifier) @name) @def.macro',
+    '(parameter_declaration declarator: (identifier) @local.parameter)',
+    '(parameter_declaration declarator: (pointer_declarator declarator: (identifier) @local.parameter))',
+    '(parameter_declaration declarator: (reference_declarator (identifier) @local.parameter))',
+    '(compound_statement (declaration declarator: (identifier) @local.local))',
+    '(compound_statement (declaration declarator: (init_declarator declarator: (identifier) @local.local)))',
+    '(compound_statement (declaration declarator: (pointer_declarator declarator: (identifier) @local.local)))',
+    '(compound_statement (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @local.local))))',
+    '(field_declaration declarator: (field_identifier) @local.field)',
+    '(field_declaration declarator: (pointer_declarator declarator: (field_identifier) @local.field))',
+    '(enumerator name: (identifier) @local.member)',
     '(call_expression function: (identifier) @ref.call)',
     '(call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.call))',
     '(call_expression function: (qualified_identifier scope: (_) @qualifier name: (identifier) @ref.call))',
@@ -193,6 +294,8 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(call receiver: (_) @qualifier method: (identifier) @ref.call)',
     '(call !receiver method: (identifier) @ref.call)',
     '(call method: (identifier) @_req arguments: (argument_list (string (string_content) @source)) (#match? @_req "^require")) @import',
+    '(method_parameters (identifier) @local.parameter)',
+    '(assignment left: (identifier) @local.local)',
     '(comment) @comment',
   ],
   php: [
@@ -207,6 +310,8 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(scoped_call_expression scope: (_) @qualifier name: (name) @ref.call)',
     '(object_creation_expression (name) @ref.call)',
     '(namespace_use_clause (qualified_name) @source) @import',
+    '(simple_parameter name: (variable_name (name) @local.parameter))',
+    '(assignment_expression left: (variable_name (name) @local.local))',
     '(comment) @comment',
   ],
 };

@@ -1,22 +1,21 @@
 // run_task: structured build and test commands with a fixed argv and no shell. Targets, args and env
-// are checked against what each kind allows (task-options.ts), so that nothing can smuggle in another
+// are checked against what each kind allows (task-options.ts, task-env.ts), so that nothing can smuggle in another
 // command, build file or folder.
 import { AppError, ErrorCode } from '../errors.ts';
+import { allowedTaskEnv, taskEnvRefusal } from './task-env.ts';
 import { type ArgRules, type OptionRule, TASK_ARG_RULES } from './task-options.ts';
 
 export const TASK_KINDS = ['go_test', 'go_build', 'go_vet', 'npm_test', 'npm_run_build', 'cargo_test', 'cargo_build', 'make', 'custom'] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];
 
-/** Variables the build tools read as more options or as the program to run (MAKEFLAGS=--eval=…, GOFLAGS=-toolexec=…, RUSTC_WRAPPER, npm_config_script_shell). */
-const TOOL_CONFIG_ENV = /^(MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|MAKEFILES|GOFLAGS|GOENV|GOROOT|GOTOOLCHAIN|CC|CXX|CGO_(CFLAGS|CPPFLAGS|CXXFLAGS|FFLAGS|LDFLAGS)|RUSTC\w*|RUSTDOC\w*|RUSTFLAGS|CARGO_\w+|NPM_CONFIG_\w+)$/i;
-
-/** Refuses env overrides that would configure the build tool behind the option checks' back. */
+/** Refuses env a kind does not allow (task-env.ts): the build tools read many variables as options or programs. */
 export function validateTaskEnv(kind: TaskKind, env: Record<string, string>): void {
   if (kind === 'custom') return;
-  const key = Object.keys(env).find((k) => TOOL_CONFIG_ENV.test(k));
-  if (key !== undefined) {
-    throw new AppError(ErrorCode.InvalidArgument, `env key '${key}' may not be set for ${kind}`, {
-      hint: 'it would pass the build tool options or another program; put the option in args (checked) or use action "execute"',
+  for (const [key, value] of Object.entries(env)) {
+    const why = taskEnvRefusal(kind, key, value);
+    if (why === undefined) continue;
+    throw new AppError(ErrorCode.InvalidArgument, `env key '${key}' may not be set for ${kind}: ${why}`, {
+      hint: `${kind} takes only ${allowedTaskEnv(kind).join(' ')} in env (build tools read other variables as options or as the program to run); put options in args (checked), or use kind "custom" or action "execute" to run a command with any env`,
     });
   }
 }

@@ -12,7 +12,7 @@ import { type ScanResult, scan } from './fileio.ts';
 import type { Definition, GraphAdapter } from './graph.ts';
 import { isTestPath, type Kind, mayDefineByLine } from './kinds.ts';
 import { leafSymbol, ownerSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
-import { definitionStrength } from '../code/graph.ts';
+import { definitionStrength, localLabel } from '../code/graph.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
 
 export interface DispatchRequest {
@@ -62,7 +62,16 @@ export function definitionHit(d: Definition): Hit {
     matchIndex: Math.max(-1, d.signature.indexOf(d.name)),
     kind: isTestPath(d.file) ? 'test' : 'definition',
     source: 'graph',
-    def: { start: d.start, end: d.end, strength: definitionStrength(d), overloads: d.overloads.length, name: d.name, ...(d.container ? { container: d.container } : {}) },
+    def: {
+      start: d.start,
+      end: d.end,
+      strength: definitionStrength(d),
+      overloads: d.overloads.length,
+      name: d.name,
+      ...(d.container ? { container: d.container } : {}),
+      ...(d.local ? { local: localLabel(d) } : {}),
+      ...(d.declarations?.length ? { declarations: d.declarations.map(({ file, line }) => ({ file, line })) } : {}),
+    },
   };
 }
 
@@ -77,15 +86,16 @@ export function inScope(req: Pick<DispatchRequest, 'scope' | 'exclude'>, file: s
 /** Scan hits with the graph's knowledge: its definitions in place of guessed ones, its kinds for the rest. */
 async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: string, scanned: Hit[], known?: Definition[]): Promise<Hit[] | undefined> {
   const owner = ownerSymbol(req.query);
-  const all = known ?? (await graph.definitions(symbol));
+  const all = known ?? (await graph.definitions(symbol, undefined, { locals: true }));
   if (!all) return undefined;
-  const own = owner ? ((await graph.definitions(symbol, owner)) ?? []) : all;
+  const own = owner ? ((await graph.definitions(symbol, owner, { locals: true })) ?? []) : all;
   // Only the scanned lines are classified: the uses in their files are all that is needed.
   const uses = req.definitionsOnly ? undefined : await graph.uses(symbol, undefined, new Set(scanned.map((h) => h.file)));
   const defLines = new Set<string>();
   for (const d of all) {
     defLines.add(`${d.file}:${d.line}`);
     for (const o of d.overloads) defLines.add(`${d.file}:${o.line}`);
+    for (const o of d.declarations ?? []) defLines.add(`${o.file}:${o.line}`);
   }
   const useKind = new Map<string, Kind>();
   for (const u of uses?.uses ?? []) {
@@ -106,7 +116,8 @@ async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: stri
       continue;
     }
     const known = useKind.get(key);
-    const kind: Kind = isTestPath(h.file) ? 'test' : (known ?? (h.kind === 'definition' ? 'reference' : h.kind));
+    // A name the index knows no declaration of keeps the line heuristics' definitions (the last resort).
+    const kind: Kind = isTestPath(h.file) ? 'test' : (known ?? (h.kind === 'definition' && all.length ? 'reference' : h.kind));
     rest.push({ ...h, kind });
   }
   return [...defs, ...rest];
@@ -120,11 +131,14 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     const symbol = leafSymbol(req.query);
     // Definitions only, and the graph knows them: in a file it parses, a scanned line is never a
     // definition (the graph's rows are), so only the files it cannot parse are scanned.
-    const known = req.definitionsOnly ? await graph.definitions(symbol) : undefined;
+    // Declarations that are no definition of their own count (a local, a parameter): when the index
+    // knows none at all, every file is scanned and the line heuristics judge.
+    const declared = req.definitionsOnly ? await graph.definitions(symbol, undefined, { locals: true }) : undefined;
+    const known = declared?.length ? declared : undefined;
     const onlyFiles = known ? (file: string) => !languageOf(file) && mayDefineByLine(file) : undefined;
     const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, refuseAt: req.refuseAt, onlyFiles, signal: req.signal });
     // A refusal proved from a sample shows no hit: the graph's view of the sample is not worth asking for.
-    const fromGraph = r.sampled ? undefined : await withGraph(graph, req, symbol, r.hits, known);
+    const fromGraph = r.sampled ? undefined : await withGraph(graph, req, symbol, r.hits, declared);
     if (fromGraph) {
       out = { shape, hits: fromGraph, ...fromScan(r), strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {

@@ -44,7 +44,8 @@ export async function dispatchExact(deps: RetrievalDeps, graph: GraphAdapter, re
  */
 async function classified(graph: GraphAdapter, symbol: string, scanned: Hit[]): Promise<Hit[] | undefined> {
   if (!scanned.length) return scanned;
-  const defs = await graph.definitions(symbol);
+  // Locals and parameters too: their declaration line is a (local) definition, not a use.
+  const defs = await graph.definitions(symbol, undefined, { locals: true });
   if (!defs) return undefined;
   const uses = await graph.uses(symbol, undefined, new Set(scanned.map((h) => h.file)));
   const defAt = new Map<string, (typeof defs)[number]>();

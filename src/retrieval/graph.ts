@@ -15,7 +15,8 @@ export type { BlockAnswer, Callee, Definition, Dependencies, ImpactEntry, Overvi
 
 export interface GraphAdapter {
   readonly name: GraphBackend;
-  definitions(symbol: string, owner?: string): Promise<Definition[] | undefined>;
+  /** Definitions strongest first; with `locals`, declarations that are no definition of their own (locals, parameters, fields, enum members) after them all. */
+  definitions(symbol: string, owner?: string, options?: { locals?: boolean }): Promise<Definition[] | undefined>;
   definitionAt(file: string, line: number): Promise<Definition | null | undefined>;
   outline(file: string): Promise<Definition[] | undefined>;
   /** Every use of the name; with `within`, only the uses in those files (the rest need not be looked at). */
@@ -23,7 +24,8 @@ export interface GraphAdapter {
   callees(definition: Definition): Promise<Callee[] | undefined>;
   dependencies(file: string): Promise<Dependencies | undefined>;
   impact(symbol: string, owner: string | undefined, depth: number): Promise<{ callers: ImpactEntry[]; dependents: string[] } | undefined>;
-  overview(): Promise<Overview | undefined>;
+  /** The project at a glance; with `scope` (a project-relative folder or file), that part only. */
+  overview(scope?: string): Promise<Overview | undefined>;
   searchBlocks(question: string, inScope: (file: string) => boolean, limit: number): Promise<BlockAnswer | undefined>;
   dispose(): Promise<void>;
 }
@@ -50,14 +52,14 @@ export function createNullAdapter(name: GraphBackend = 'none'): GraphAdapter {
 export function createBuiltinAdapter(index: CodeIndex): GraphAdapter {
   return {
     name: 'builtin',
-    definitions: (symbol, owner) => code.findDefinitions(index, symbol, owner),
+    definitions: (symbol, owner, options) => code.findDefinitions(index, symbol, owner, options),
     definitionAt: (file, line) => code.definitionAt(index, file, line),
     outline: (file) => code.outlineOf(index, file),
     uses: (symbol, owner, within) => code.usesOf(index, symbol, owner, within),
     callees: (definition) => code.calleesOf(index, definition),
     dependencies: (file) => code.dependenciesOf(index, file),
     impact: (symbol, owner, depth) => code.impactOf(index, symbol, owner, depth),
-    overview: () => code.overviewOf(index),
+    overview: (scope) => code.overviewOf(index, scope),
     searchBlocks: (question, inScope, limit) => code.searchBlocks(index, question, inScope, limit),
     dispose: async () => undefined,
   };

@@ -100,7 +100,8 @@ function shape(hit: Hit, terms: string[], symbol: string | undefined): number {
     exact *= /^\s*export\b/.test(text) || indent === 0 ? 1 : indent <= 4 ? 0.75 : 0.5;
   }
   const base = (hit.file.split('/').pop() ?? '').toLowerCase().replace(/\.[^.]*$/, '').replace(/[^a-z0-9]/g, '');
-  const named = terms.some((t) => base.includes(t.replace(/[^a-z0-9]/g, ''))) ? 1 : 0;
+  // A local's file is named after what holds it, never after the local: no bonus that could lift it over a definition.
+  const named = !hit.def?.local && terms.some((t) => base.includes(t.replace(/[^a-z0-9]/g, ''))) ? 1 : 0;
   return 0.8 * exact + 0.2 * named;
 }
 

@@ -25,7 +25,18 @@ export interface Hit {
   kind: Kind;
   source: 'fileio' | 'graph';
   /** For a definition from the code index: its range and how strong an answer it is. */
-  def?: { start: number; end: number; strength: number; overloads: number; name: string; container?: string };
+  def?: {
+    start: number;
+    end: number;
+    strength: number;
+    overloads: number;
+    name: string;
+    container?: string;
+    /** A declaration that is no definition of its own: what it is and where (`parameter of escape`). */
+    local?: string;
+    /** C and C++: where the body's prototypes and `extern` declarations are. */
+    declarations?: { file: string; line: number }[];
+  };
   /** Already scored by the backend (definition blocks for a question in words). */
   blockScore?: number;
 }

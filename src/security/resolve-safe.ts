@@ -50,7 +50,7 @@ function checkShape(input: string): void {
 }
 
 /** realpath of the deepest existing ancestor, with the missing rest appended. */
-function realpathLoose(fs: RuntimeFs, absolute: string): { real: string; exists: boolean } {
+export function realpathLoose(fs: RuntimeFs, absolute: string): { real: string; exists: boolean } {
   let existing = absolute;
   const rest: string[] = [];
   for (;;) {

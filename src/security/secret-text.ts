@@ -5,14 +5,14 @@
 // with a secret query parameter (?access_token=…) and access tokens known by their prefix (ghp_…,
 // sk-…, AKIA…). Not used to strip child environments: only to decide what is not quoted. Every
 // check looks at one word at a time.
-import { credentialInValue } from './secret-values.ts';
+import { credentialInValue, KNOWN_TOKEN } from './secret-values.ts';
 
 /** Names of things that hold a secret (narrower than the child-environment rule: `AUTHOR=me` is no secret). */
-const SECRET_NAME = /token|secret|passw(?:or)?d|api[-_]?key|access[-_]?key|private[-_]?key|credential|[-_](?:pat|pwd|pass)$/i;
+// `pass$` and `_pw$` as well (MYPASS, PGPASS, DB_PW; issue 23.11): a name ending so is taken for a secret in what is shown.
+const SECRET_NAME = /token|secret|passw(?:or)?d|api[-_]?key|access[-_]?key|private[-_]?key|credential|(?:[-_](?:pat|pwd|pw)|pass)$/i;
 /** Options and parameters that name where a secret is, not the secret. */
 const NAMES_A_PLACE = /(?:file|path|env|var|name|dir|stdin|url)$/i;
 const SECRET_PARAM = /^(?:key|sig|signature|auth|code)$/i;
-const KNOWN_TOKEN = /^(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}|xox[abprs]-[\w-]{10,}|sk-[\w-]{20,}|AKIA[0-9A-Z]{16}|AIza[\w-]{30,}|npm_[A-Za-z0-9]{30,})/;
 
 /** A value that names a secret rather than holding one (`$TOKEN`, `${TOKEN}`, `$(cat file)`), a redirection, or nothing. */
 function isReference(value: string | undefined): boolean {

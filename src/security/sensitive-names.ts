@@ -5,8 +5,8 @@
 
 /** The spec's rule, kept as written. */
 export const SENSITIVE_NAME = /token|key|secret|password|passwd|credential|auth|cookie|session/i;
-/** Names the spec's rule misses: *_PWD (not PWD itself), *_PASS, *_PAT, *_JWT, *_DSN, *WEBHOOK(_URL). */
-const CREDENTIAL_NAME = /_PWD$|(^|_)(PASS|PASSPHRASE|PAT|JWT|DSN|CREDS)$|WEBHOOK(_URL)?$/i;
+/** Names the spec's rule misses: *_PWD (not PWD itself), *_PW, *_PASS, PGPASS, *_PAT, *_JWT, *_DSN, *WEBHOOK(_URL). */
+const CREDENTIAL_NAME = /_PWD$|(^|_)(PASS|PW|PASSPHRASE|PAT|JWT|DSN|CREDS)$|^PGPASS$|WEBHOOK(_URL)?$/i;
 
 export function looksSensitiveName(name: string): boolean {
   return SENSITIVE_NAME.test(name) || CREDENTIAL_NAME.test(name);

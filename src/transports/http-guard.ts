@@ -42,8 +42,11 @@ export function checkHost(header: string | undefined, names: Set<string>, port: 
   return undefined;
 }
 
-/** A reason to refuse the Origin header, or undefined. Requests without Origin (non-browser clients) pass. */
-export function checkOrigin(header: string | undefined, names: Set<string>, extraOrigins: readonly string[]): string | undefined {
+/**
+ * A reason to refuse the Origin header, or undefined. Requests without Origin (non-browser clients)
+ * pass. The port counts too (issue 23.11): another server on localhost is another origin.
+ */
+export function checkOrigin(header: string | undefined, names: Set<string>, extraOrigins: readonly string[], port: number): string | undefined {
   if (header === undefined) return undefined;
   if (extraOrigins.includes(header)) return undefined;
   let url: URL;
@@ -53,7 +56,11 @@ export function checkOrigin(header: string | undefined, names: Set<string>, extr
     return `Origin '${header}' is malformed`;
   }
   const name = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if ((url.protocol === 'http:' || url.protocol === 'https:') && names.has(name)) return undefined;
+  if ((url.protocol === 'http:' || url.protocol === 'https:') && names.has(name)) {
+    const given = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    if (given === port) return undefined;
+    return `Origin '${header}' is on port ${given}, not the server's port ${port} (start with --allowed-origin ${header} to allow it)`;
+  }
   return `Origin '${header}' is not allowed (start with --allowed-origin ${header} to allow it)`;
 }
 

@@ -15,7 +15,7 @@ export interface HostGuardOptions {
 export function guardHostAndOrigin(options: HostGuardOptions): MiddlewareHandler {
   return async function guardHostAndOrigin(c, next) {
     const hostProblem = checkHost(c.req.header('host'), options.hostNames, options.port());
-    const problem = hostProblem ?? checkOrigin(c.req.header('origin'), options.hostNames, options.allowedOrigins);
+    const problem = hostProblem ?? checkOrigin(c.req.header('origin'), options.hostNames, options.allowedOrigins, options.port());
     if (problem) {
       options.logger.log('http_refused', { reason: problem });
       return rpcError(403, -32000, `Forbidden: ${problem}`);

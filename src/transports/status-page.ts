@@ -3,31 +3,22 @@
 // the freshly rendered body that /status/events sends, so the page and its updates share one renderer.
 import type { StatusSnapshot } from '../app/status.ts';
 import { BASIS_MEANING } from '../kb/usage.ts';
-import { secretInText } from '../security/secret-text.ts';
 import { formatBytes, tokens } from '../tools/context/usage-printer.ts';
 import { describeTextIndex } from '../tools/gate/text-index-printer.ts';
+import { shownLabel, shownTail } from './status-redact.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A job's or source's label, escaped; one that holds a credential (a URL with a password) is not quoted, as in the log. */
+/** A job's or source's label, escaped; one that holds a credential is not quoted, as in the log. */
 function label(text: string): string {
-  const held = secretInText(text);
-  return escapeHtml(held ? `(label not shown: it holds ${held})` : text);
+  return escapeHtml(shownLabel(text));
 }
 
-/** A job's newest output, escaped, each line that holds a credential (`cat .env`, a token echoed) replaced by why it is not shown. */
+/** A job's newest output, escaped, each line that holds a credential replaced by why it is not shown. */
 function tail(text: string): string {
-  return escapeHtml(
-    text
-      .split('\n')
-      .map((line) => {
-        const held = secretInText(line);
-        return held ? `(line not shown: it holds ${held})` : line;
-      })
-      .join('\n'),
-  );
+  return escapeHtml(shownTail(text));
 }
 
 function time(at: number): string {

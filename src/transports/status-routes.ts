@@ -9,6 +9,7 @@ import type { StatusSnapshot } from '../app/status.ts';
 import { sameSecret, tokenMatches } from './http-guard.ts';
 import { generateToken } from './http-token.ts';
 import { createStatusFeed } from './status-feed.ts';
+import { redactSnapshot } from './status-redact.ts';
 import { renderLoginPage, renderStatusBody, renderStatusPage } from './status-page.ts';
 
 const COOKIE = 'ctxgate_status';
@@ -19,6 +20,8 @@ const HEARTBEAT_MS = 15_000;
 const MAX_LOGIN_BODY_BYTES = 16 * 1024;
 /** Updates an event stream may hold unsent (a client that stopped reading); newer ones are dropped until it drains. */
 const MAX_UNSENT_UPDATES = 4;
+/** An unused sign-in link stops working after this long (issue 23.11): a link left in a scrollback is not a key forever. */
+export const LOGIN_LINK_TTL_MS = 5 * 60_000;
 
 export interface StatusRoutesOptions {
   token: string;
@@ -26,6 +29,8 @@ export interface StatusRoutesOptions {
   /** Told each new one-time login path (`/status/login?code=…`) after the previous one was used. */
   onNewLoginPath?(path: string): void;
   updateMs?: number;
+  /** The clock (tests move it). */
+  now?: () => number;
 }
 
 export interface StatusRoutes {
@@ -45,7 +50,9 @@ function csp(nonce?: string): string {
 }
 
 export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRoutes {
+  const now = options.now ?? Date.now;
   let code = generateToken();
+  let issuedAt = now();
   const cookies: string[] = [];
   const streams = new Set<() => void>();
 
@@ -66,15 +73,25 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
     const secret = generateToken();
     cookies.push(secret);
     if (cookies.length > MAX_COOKIES) cookies.shift();
-    setCookie(c, COOKIE, secret, { httpOnly: true, sameSite: 'Strict', path: '/status' });
+    // Path '/': '/status' would not cover /status.json (a cookie path matches whole segments only).
+    setCookie(c, COOKIE, secret, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return c.redirect('/status', 303);
+  }
+
+  function newCode(): void {
+    code = generateToken();
+    issuedAt = now();
+    options.onNewLoginPath?.(`/status/login?code=${code}`);
   }
 
   hono.get('/status/login', (c) => {
     const given = c.req.query('code') ?? '';
     if (!given || !sameSecret(given, code)) return refuse('This sign-in link is not valid: each link works once. Use the newest link the server printed, or sign in with the token.');
-    code = generateToken();
-    options.onNewLoginPath?.(`/status/login?code=${code}`);
+    if (now() - issuedAt > LOGIN_LINK_TTL_MS) {
+      newCode();
+      return refuse(`This sign-in link has expired (links work for ${LOGIN_LINK_TTL_MS / 60_000} minutes). The server has printed a new one where it runs; or sign in with the token.`);
+    }
+    newCode();
     return startSession(c);
   });
 
@@ -96,7 +113,7 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
 
   hono.get('/status.json', async (c) => {
     if (!signedIn(c)) return c.json({ error: 'unauthorized: sign in, or send Authorization: Bearer <token>' }, 401, { 'www-authenticate': 'Bearer realm="ctxgate"' });
-    return c.json(await options.snapshot(), 200, { 'cache-control': 'no-store' });
+    return c.json(redactSnapshot(await options.snapshot()), 200, { 'cache-control': 'no-store' });
   });
 
   // Live updates: the rendered body whenever it changes (one shared ticker renders it every couple of
@@ -143,7 +160,14 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
   });
 
   return {
-    loginPath: () => `/status/login?code=${code}`,
+    loginPath() {
+      // Asked for a link to print: an expired one is replaced first, so what is printed works.
+      if (now() - issuedAt > LOGIN_LINK_TTL_MS) {
+        code = generateToken();
+        issuedAt = now();
+      }
+      return `/status/login?code=${code}`;
+    },
     close() {
       for (const stop of [...streams]) stop();
       feed.close();

@@ -1,5 +1,6 @@
 // Read-only git: status, diff, log. Runs git with a sanitized environment (inherited GIT_* dropped,
-// no system/global config, no pager, no prompts, no optional locks, no transports), never lets
+// no system/global config, no pager, no prompts, no optional locks, no transports), reads no
+// repository data outside the workdir (repository-bounds.ts), never lets
 // repository config start a program (git-guard.ts), leaves secret-like files out of diffs
 // (diff-secrets.ts), passes paths after `--`, and never discovers a repository above the workdir.
 import * as path from 'node:path';
@@ -11,6 +12,7 @@ import { isInside, type SafePath } from '../security/resolve-safe.ts';
 import { knownSecrets } from '../security/secret-identities.ts';
 import { type OmittedPath, parseNameStatus, secretExclusions } from './diff-secrets.ts';
 import { guardFromConfig, NO_TRANSPORT_ENV, SAFE_CONFIG, SAFE_DIFF_FLAGS, type WorktreeGuard } from './git-guard.ts';
+import { findOutsidePlace } from './repository-bounds.ts';
 
 export const GIT_TIMEOUT_MS = 60_000;
 export const DIFF_MAX_BYTES = 200 * 1024;
@@ -67,8 +69,18 @@ async function git(run: GitRun, args: string[], options: GitOptions = {}): Promi
 
 /** The repository's top folder; a clear error when the workdir is not (only) a repository. */
 export async function repositoryRoot(run: GitRun): Promise<string> {
-  const r = await git(run, ['rev-parse', '--show-toplevel']);
-  if (r.exitCode === 0) return insideWorkdir(run, r.stdout.trim());
+  const r = await git(run, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir']);
+  if (r.exitCode === 0) {
+    const [top = '', gitDir = '', commonDir = ''] = r.stdout.split('\n');
+    const root = insideWorkdir(run, top);
+    const outside = findOutsidePlace(run.runtime.fs, run.cwd.workdir, { gitDir, commonDir });
+    if (outside) {
+      throw new AppError(ErrorCode.OutsideWorkdir, `the repository at ${root} keeps its data outside the workdirs: ${outside.what} is ${outside.real}`, {
+        hint: `make the folder holding ${outside.real} the project root (or a workdir) to reach this repository`,
+      });
+    }
+    return root;
+  }
   const parent = findParentRepository(run.runtime.fs, run.cwd.workdir);
   if (parent) {
     throw new AppError(ErrorCode.Unavailable, `${run.cwd.workdir} is not a git repository itself; it lies inside the repository at ${parent}, which reaches outside the workdirs`, {

@@ -160,8 +160,13 @@ describe('definitions, calls and imports from each language', () => {
     ].join('\n');
     const r = await of('c', text);
     assert.deepEqual(
-      r.definitions.filter((d) => d.kind !== 'prototype').map((d) => `${d.name} ${d.kind} ${d.startLine}-${d.endLine}`),
+      r.definitions.filter((d) => !d.bodiless).map((d) => `${d.name} ${d.kind} ${d.startLine}-${d.endLine}`),
       ['schedule function 6-11', 'kmalloc function 13-17'],
+    );
+    // An extern declaration is kept, as a declaration (no body): its definition is elsewhere.
+    assert.deepEqual(
+      r.definitions.filter((d) => d.bodiless && d.kind !== 'prototype').map((d) => `${d.name} ${d.kind} ${d.nameLine}`),
+      ['__current variable 4'],
     );
   });
 
@@ -175,4 +180,31 @@ describe('definitions, calls and imports from each language', () => {
     assert.equal(pipe.startLine, 7);
     assert.equal(pipe.endLine, 10);
   });
+});
+
+describe('declarations that are no definition of their own', () => {
+  const locals = (r: Extracted) => r.locals.map((l) => `${l.name} ${l.kind} ${l.line} in ${l.enclosing === undefined ? '-' : r.definitions[l.enclosing]!.name}`);
+  const cases: [LanguageId, string, string[]][] = [
+    [
+      'typescript',
+      'export function escape(s: string, { a }: O, opts?: { quote: boolean }) {\n  const escapedId = s\n  for (const k of s) { try {} catch (err) {} }\n  return [1].map((v) => ({ key: v }))\n}\nenum Color { Red, Green = 2 }\n',
+      ['s parameter 1 in escape', 'a parameter 1 in escape', 'opts parameter 1 in escape', 'quote field 1 in escape', 'escapedId local 2 in escape', 'k local 3 in escape', 'err local 3 in escape', 'v parameter 4 in escape', 'key field 4 in escape', 'Red member 6 in Color', 'Green member 6 in Color'],
+    ],
+    ['javascript', 'function add(a, b = 1) {\n  let total = a + b\n  return total\n}\n', ['a parameter 1 in add', 'b parameter 1 in add', 'total local 2 in add']],
+    ['python', 'def f(a, *args, c: int = 2):\n    total = a\n\nclass K:\n    def __init__(self):\n        self.size = 0\n', ['a parameter 1 in f', 'args parameter 1 in f', 'c parameter 1 in f', 'total local 2 in f', 'self parameter 5 in __init__', 'size field 6 in __init__']],
+    ['go', 'package p\n\nfunc F(a int) int {\n\tx := a\n\tvar y = x\n\treturn y\n}\n', ['a parameter 3 in F', 'x local 4 in F', 'y local 5 in F']],
+    ['rust', 'enum Shape { Circle }\nfn area(s: Shape) -> f64 {\n    let scale = 2.0;\n    0.0\n}\n', ['Circle member 1 in Shape', 's parameter 2 in area', 'scale local 3 in area']],
+    ['java', 'enum Color { RED }\nclass A { int m(int a) { int b = a; return b; } }\n', ['RED member 1 in Color', 'a parameter 2 in m', 'b local 2 in m']],
+    // A prototype's and a function pointer's parameters declare nothing; a struct's fields do.
+    ['c', 'struct ops { int (*open)(int fd); char *name; };\nint add(int a, int *b);\nint add(int a, int *b) { int total = a; return total; }\n', ['open field 1 in ops', 'name field 1 in ops', 'a parameter 3 in add', 'b parameter 3 in add', 'total local 3 in add']],
+    ['cpp', 'enum class Color { Red };\nint add(int a, int &b) { int total = a; return total; }\n', ['Red member 1 in Color', 'a parameter 2 in add', 'b parameter 2 in add', 'total local 2 in add']],
+  ];
+  for (const [language, text, want] of cases) {
+    it(`finds ${language} locals, parameters, fields and enum members, each with the definition it sits in`, async () => {
+      const r = await of(language, text);
+      assert.deepEqual(locals(r), want);
+      // None of them is also a definition.
+      for (const l of r.locals) assert.ok(!r.definitions.some((d) => d.name === l.name && d.nameLine === l.line), l.name);
+    });
+  }
 });

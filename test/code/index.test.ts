@@ -195,6 +195,27 @@ describe('the code index', () => {
     await again.index.close();
   });
 
+  it('finds the locals of an index written before it kept them: the schema is upgraded and every file parsed again', async () => {
+    const files = { 'src/escape.ts': 'export function escape(input: string) {\n  const escapedId = input\n  return escapedId\n}\n' };
+    const first = indexOf(files);
+    await first.index.refresh();
+    await first.index.close();
+    // What schema 4 and an extraction before locals left: no table of locals.
+    const db = await openDatabase(runtime, first.dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+    db.exec("DROP TABLE code_locals; PRAGMA user_version=4; UPDATE code_files SET parser = 6; UPDATE code_meta SET value = '6' WHERE key = 'parser'");
+    db.close();
+    const again = indexOf(files, { dbFile: first.dbFile });
+    await again.index.refresh();
+    const found = await findDefinitions(again.index, 'escapedId', undefined, { locals: true });
+    assert.deepEqual(
+      found?.map((d) => [d.file, d.line, d.local?.kind, d.local?.in?.name]),
+      [['src/escape.ts', 2, 'local', 'escape']],
+    );
+    // Without asking for locals, definitions alone.
+    assert.deepEqual(await findDefinitions(again.index, 'escapedId'), []);
+    await again.index.close();
+  });
+
   it('keeps its own schema version and refuses to touch an index written by a newer ctxgate', async () => {
     const first = indexOf({ 'a.ts': 'export const a = 1;\n' });
     await first.index.refresh();

@@ -121,6 +121,11 @@ describe('Streamable HTTP server', () => {
     assert.equal(badOrigin.status, 403);
     assert.match(((await badOrigin.json()) as { error: { message: string } }).error.message, /Origin 'http:\/\/evil\.example' is not allowed/);
 
+    // Issue 23.11: another program's page on localhost is another origin.
+    const otherPort = await fetch(server.url, { method: 'POST', headers: { ...auth, ...accept, origin: `http://localhost:${server.port === 65535 ? 1 : server.port + 1}` }, body: JSON.stringify(initialize) });
+    assert.equal(otherPort.status, 403);
+    assert.match(((await otherPort.json()) as { error: { message: string } }).error.message, /is on port \d+, not the server's port/);
+
     const goodOrigin = await fetch(server.url, { method: 'POST', headers: { ...auth, ...accept, origin: `http://localhost:${server.port}` }, body: JSON.stringify(initialize) });
     assert.equal(goodOrigin.status, 200);
     await goodOrigin.body?.cancel();

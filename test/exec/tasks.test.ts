@@ -92,7 +92,24 @@ describe('run_task arguments (issue 11, item 9)', () => {
     for (const [kind, key] of [['make', 'MAKEFLAGS'], ['make', 'MAKEFILES'], ['go_test', 'GOFLAGS'], ['cargo_build', 'RUSTC_WRAPPER'], ['cargo_test', 'CARGO_BUILD_RUSTC_WRAPPER'], ['cargo_test', 'RUSTFLAGS'], ['npm_test', 'npm_config_script_shell']] as const) {
       assert.throws(() => validateTaskEnv(kind, { [key]: 'x' }), (e: AppError) => e.code === ErrorCode.InvalidArgument && e.message.includes(`'${key}'`), `${kind} ${key}`);
     }
-    validateTaskEnv('go_test', { GOPROXY: 'off', CGO_ENABLED: '0', FOO: 'bar' });
+    validateTaskEnv('go_test', { GOPROXY: 'off', CGO_ENABLED: '0', GOOS: 'linux' });
     validateTaskEnv('custom', { MAKEFLAGS: '-j4' });
+  });
+
+  it('lets through only the env each kind allows, so no variable picks the program that runs (issue 23.7)', () => {
+    const refused: [TaskKind, string, string][] = [
+      ['make', 'RM', 'sh -c "touch x" ;'], ['make', 'AR', '/tmp/ar'], ['make', 'LEX', '/tmp/lex'], ['make', 'CFLAGS', '-wrapper /bin/sh,-c,id'],
+      ['make', 'COMPILER_PATH', '/tmp'], ['make', 'FOO', 'bar'], ['cargo_test', 'RUSTUP_HOME', '/tmp/rustup'], ['cargo_build', 'RUSTUP_TOOLCHAIN', 'evil'],
+      ['cargo_test', 'CC', '/tmp/cc'], ['go_test', 'GOTOOLCHAIN', 'go1.99'], ['go_build', 'CGO_LDFLAGS', '-fuse-ld=/tmp/ld'], ['go_test', 'COMPILER_PATH', '/tmp'],
+      ['npm_test', 'npm_config_script_shell', '/tmp/sh'], ['npm_test', 'NODE_PATH', '/tmp'], ['npm_run_build', 'PREFIX', '/tmp'],
+    ];
+    for (const [kind, key, value] of refused) {
+      assert.throws(() => validateTaskEnv(kind, { [key]: value }), (e: AppError) => e.message === `env key '${key}' may not be set for ${kind}: not on the allowlist` && /takes only CI /.test(e.hint ?? ''), `${kind} ${key}`);
+    }
+    assert.throws(() => validateTaskEnv('go_test', { GOOS: 'linux;x' }), /env key 'GOOS' may not be set for go_test: its value must be a word/);
+    assert.throws(() => validateTaskEnv('make', { V: '1 -f x' }), /its value must be a whole number/);
+    validateTaskEnv('make', { CI: 'true', NO_COLOR: '1', TZ: 'UTC', LC_ALL: 'C.UTF-8', V: '1' });
+    validateTaskEnv('cargo_test', { RUST_BACKTRACE: '1', RUST_LOG: 'my_crate=debug,info', CARGO_TERM_COLOR: 'never' });
+    validateTaskEnv('npm_test', { NODE_ENV: 'test', DEBUG: 'app:*', TZ: 'Europe/Berlin', FORCE_COLOR: '0' });
   });
 });

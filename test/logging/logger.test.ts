@@ -73,6 +73,21 @@ describe('logger', () => {
     assert.equal(out.d, 'curl -H "Authorization: Bearer $TOKEN" https://example.com/v1/me');
   });
 
+  // Issues 23.9 and 23.11: the log judges values by shape, as replies do.
+  it('redacts an argv assignment of a *PASS name, token shapes and connection strings', () => {
+    const out = redactArgs({
+      action: 'run_task',
+      args: ['deploy', 'MYPASS=hunter2', 'DB_PW=hunter2', `--note=${'x'}`],
+      a: `echo sk_live_${'4eC39HqLyjWDarjtT1zdp7dc'}`,
+      b: 'sqlcmd "Server=db;User Id=sa;Password=hunter2"',
+      c: `kubectl apply --data ${Buffer.from('-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n').toString('base64')}`,
+    }) as Record<string, unknown>;
+    assert.deepEqual(out.args, ['deploy', '[redacted: holds a secret assignment]', '[redacted: holds a secret assignment]', '--note=x']);
+    assert.equal(out.a, '[redacted: holds an access token]');
+    assert.equal(out.b, '[redacted: holds a connection string with a password or signature]');
+    assert.equal(out.c, '[redacted: holds a base64-encoded private key]');
+  });
+
   it('redacts env values and sensitive keys, shortens long strings', () => {
     const out = redactArgs({ action: 'execute', env: { API: 'v', X: 'y' }, api_token: 'abc', code: 'z'.repeat(1000), n: 3 }) as Record<string, unknown>;
     assert.deepEqual(out.env, { API: '[redacted]', X: '[redacted]' });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { engineSetups } from '../helpers/engines.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
 
 describe('ctx_fs', () => {
@@ -126,4 +127,38 @@ describe('ctx_fs', () => {
     const { text: t2 } = await call({ action: 'stat', path: '--output=/tmp/x' });
     assert.match(t2, /does not exist/);
   });
+});
+
+// Issue 23.12: one rule decides what a pattern may be, whichever engine would run it.
+describe('ctx_fs rg and search judge a pattern alike on both engines', () => {
+  let root: string;
+  before(() => {
+    root = fixture({ 'a.txt': `${'x'.repeat(2000)}\nplain a\nb\n` });
+  });
+  after(() => removeDir(root));
+
+  for (const setup of engineSetups()) {
+    it(`refuses what RE2 refuses, with the same words as search, on ${setup.engine}`, { skip: setup.skip }, async () => {
+      const t = testApp(root, { graphBackend: 'none' }, setup.env);
+      try {
+        const cases: [Record<string, unknown>, Record<string, unknown>, RegExp][] = [
+          [{ pattern: '(?:x{1000}){1000}' }, { pattern: '(?:x{1000}){1000}', regex: true }, /^error INVALID_ARGUMENT: pattern is not a valid regular expression \(invalid repeat count: \{1000\}\)/],
+          [{ pattern: 'a\nb' }, { pattern: 'a\nb', regex: true }, /^error INVALID_ARGUMENT: pattern holds a line break: search matches within one line/],
+          [{ literal: 'a\nb' }, { pattern: 'a\nb' }, /^error INVALID_ARGUMENT: pattern holds a line break/],
+          [{ pattern: '(?<=a)b' }, { pattern: '(?<=a)b', regex: true }, /^error INVALID_ARGUMENT: pattern uses look-behind/],
+        ];
+        for (const [rgArgs, searchArgs, message] of cases) {
+          const rg = await t.call('ctx_fs', { action: 'rg', ...rgArgs });
+          const search = await t.call('search', searchArgs);
+          assert.equal(rg.isError, true, `${JSON.stringify(rgArgs)}: ${textOf(rg)}`);
+          assert.match(textOf(rg), message, JSON.stringify(rgArgs));
+          assert.equal(textOf(rg).split('\n')[0], textOf(search).split('\n')[0], 'the same error from both tools');
+        }
+        assert.match(textOf(await t.call('ctx_fs', { action: 'rg', pattern: 'x{1000}' })), /a\.txt/, 'a pattern RE2 takes still runs');
+        assert.match(textOf(await t.call('ctx_fs', { action: 'rg', pattern: 'Foo[bar' })).split('\n')[1] ?? '', /or pass literal: true/);
+      } finally {
+        await t.close();
+      }
+    });
+  }
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
@@ -302,6 +302,78 @@ describe('ctx_git and the rest of a repository', () => {
     await t.close();
     removeDir(repo);
     removeDir(outside);
+  });
+
+  // Issue 23.6: git reads objects wherever the repository's links point.
+  describe('refuses a repository whose data lies outside the workdir', () => {
+    const secret = 'outside-secret-7a1c';
+    let outside: string;
+    before(() => {
+      outside = committedRepo({ 'x.txt': `${secret}\n` }, `${secret} subject`);
+    });
+    after(() => removeDir(outside));
+
+    const refusedEverywhere = async (repo: string, why: RegExp) => {
+      const t = testApp(repo);
+      for (const action of ['diff', 'status', 'log']) {
+        const text = textOf(await t.call('ctx_git', { action }));
+        assert.match(text, /OUTSIDE_WORKDIR.*keeps its data outside the workdirs/, action);
+        assert.match(text, why, action);
+        assert.doesNotMatch(text, new RegExp(secret), action);
+      }
+      await t.close();
+      removeDir(repo);
+    };
+
+    it('through a .git file naming a git dir elsewhere', async () => {
+      const repo = fixture({ '.git': `gitdir: ${path.join(outside, '.git')}\n`, 'x.txt': 'changed\n' });
+      await refusedEverywhere(repo, /the git dir is .*\.git/);
+    });
+
+    it('through a .git symlink', async () => {
+      const repo = fixture({ 'x.txt': 'changed\n' });
+      symlinkSync(path.join(outside, '.git'), path.join(repo, '.git'));
+      await refusedEverywhere(repo, /the git dir is /);
+    });
+
+    it('through objects/info/alternates, relative or absolute', async () => {
+      for (const relative of [false, true]) {
+        const repo = fixture({ 'x.txt': `${secret}\n` });
+        git(repo, 'init', '-q', '-b', 'main');
+        const lent = path.join(outside, '.git/objects');
+        const entry = relative ? path.relative(path.join(repo, '.git/objects'), lent) : lent;
+        writeFileSync(path.join(repo, '.git/objects/info/alternates'), `# borrowed\n${entry}\n`);
+        // The borrowed history, as `git clone --shared` would leave it.
+        writeFileSync(path.join(repo, '.git/refs/heads/main'), git(outside, 'rev-parse', 'HEAD'));
+        await refusedEverywhere(repo, /an alternate object store \(objects\/info\/alternates\) is /);
+      }
+    });
+
+    it('through an objects folder that is a symlink', async () => {
+      const repo = fixture({ 'x.txt': 'changed\n' });
+      git(repo, 'init', '-q', '-b', 'main');
+      rmSync(path.join(repo, '.git/objects'), { recursive: true });
+      symlinkSync(path.join(outside, '.git/objects'), path.join(repo, '.git/objects'));
+      writeFileSync(path.join(repo, '.git/refs/heads/main'), git(outside, 'rev-parse', 'HEAD'));
+      await refusedEverywhere(repo, /the object store is /);
+    });
+
+    it('but reads a repository whose alternates stay inside the workdir', async () => {
+      const project = fixture();
+      const lender = path.join(project, 'lender');
+      mkdirSync(lender);
+      writeFileSync(path.join(lender, 'l.txt'), 'lent\n');
+      git(lender, 'init', '-q', '-b', 'main');
+      git(lender, 'add', '.');
+      git(lender, 'commit', '-q', '-m', 'lent commit');
+      const repo = path.join(project, 'borrower');
+      git(project, 'clone', '-q', '--shared', lender, repo);
+      const t = testApp(project);
+      const text = textOf(await t.call('ctx_git', { action: 'log', cwd: 'borrower' }));
+      assert.match(text, /Ada: lent commit/);
+      await t.close();
+      removeDir(project);
+    });
   });
 
   it('does not run git inside a submodule, where the submodule config would pick the programs', async () => {

@@ -34,7 +34,7 @@ describe('ctx_run', () => {
 
   before(() => {
     // The content has quotes, $ and #{} that must reach the code as data, never as code.
-    root = fixture({ 'who.txt': 'world "quoted" $HOME #{1+1}\n', 'Makefile': 'hello:\n\t@echo made it\nfail:\n\t@exit 4\n', 'bin.dat': new Uint8Array([0, 1, 2]) });
+    root = fixture({ 'who.txt': 'world "quoted" $HOME #{1+1}\n', 'Makefile': 'hello:\n\t@echo made it\nfail:\n\t@exit 4\nclean:\n\t@$(RM) nothing-to-clean\n', 'bin.dat': new Uint8Array([0, 1, 2]) });
     t = testApp(root, {}, { MY_API_TOKEN: 'super-secret', SESSION_COOKIE: 'c', PLAIN_SETTING: 'kept', CTXGATE_ENV_PASSTHROUGH: undefined, CTXMODE_ENV_PASSTHROUGH: undefined });
   });
   after(async () => {
@@ -232,6 +232,13 @@ describe('ctx_run', () => {
     const env = await call({ action: 'run_task', kind: 'make', target: 'hello', env: { MAKEFLAGS: `--eval=$(shell touch ${marker})` } });
     assert.match(env.text, /env key 'MAKEFLAGS' may not be set for make/);
     assert.equal(existsSync(marker), false);
+    // Issue 23.7: make takes RM, AR, LEX, CC… from the environment when the Makefile does not set them.
+    for (const [key, value] of [['RM', `touch ${marker} ;`], ['LEX', `touch ${marker}`], ['CFLAGS', `-wrapper /bin/sh,-c,touch ${marker}`]] as const) {
+      const refused = await call({ action: 'run_task', kind: 'make', target: 'clean', env: { [key]: value } });
+      assert.match(refused.text, new RegExp(`^error INVALID_ARGUMENT: env key '${key}' may not be set for make: not on the allowlist\nhint: make takes only CI .*V in env`), key);
+    }
+    assert.equal(existsSync(marker), false, 'no program named in env ran');
+    assert.match((await call({ action: 'run_task', kind: 'make', target: 'hello', env: { CI: '1', TZ: 'UTC', V: '1' } })).text, /^exit 0 .*\nstdout:\nmade it$/);
     const go = await call({ action: 'run_task', kind: 'go_test', target: './...', args: ['-run', 'TestNothing'] });
     assert.doesNotMatch(go.text, /INVALID_ARGUMENT/, 'the documented Go target passes validation');
   });

@@ -28,11 +28,21 @@ describe('HTTP guard', () => {
 
   it('lets requests without Origin through and checks those with one', () => {
     const names = allowedHostNames('127.0.0.1', []);
-    assert.equal(checkOrigin(undefined, names, []), undefined);
-    assert.equal(checkOrigin('http://localhost:3000', names, []), undefined);
-    assert.match(checkOrigin('https://evil.example', names, [])!, /not allowed/);
-    assert.match(checkOrigin('null', names, [])!, /malformed|not allowed/);
-    assert.equal(checkOrigin('https://app.example', names, ['https://app.example']), undefined);
+    assert.equal(checkOrigin(undefined, names, [], 3000), undefined);
+    assert.equal(checkOrigin('http://localhost:3000', names, [], 3000), undefined);
+    assert.match(checkOrigin('https://evil.example', names, [], 3000)!, /not allowed/);
+    assert.match(checkOrigin('null', names, [], 3000)!, /malformed|not allowed/);
+    assert.equal(checkOrigin('https://app.example', names, ['https://app.example'], 3000), undefined);
+  });
+
+  // Issue 23.11: a page served by another program on localhost is another origin.
+  it('refuses an Origin on the right host but another port, and takes a missing port as the scheme default', () => {
+    const names = allowedHostNames('127.0.0.1', []);
+    assert.match(checkOrigin('http://localhost:8000', names, [], 3000)!, /^Origin 'http:\/\/localhost:8000' is on port 8000, not the server's port 3000 \(start with --allowed-origin/);
+    assert.match(checkOrigin('http://127.0.0.1', names, [], 3000)!, /is on port 80, not the server's port 3000/);
+    assert.equal(checkOrigin('http://127.0.0.1', names, [], 80), undefined);
+    assert.equal(checkOrigin('https://localhost', names, [], 443), undefined);
+    assert.equal(checkOrigin('http://localhost:8000', names, ['http://localhost:8000'], 3000), undefined, '--allowed-origin still lets it in');
   });
 
   it('matches bearer tokens exactly', () => {

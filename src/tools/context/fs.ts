@@ -5,6 +5,7 @@ import { resolveSafe } from '../../security/resolve-safe.ts';
 import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { globFiles } from '../../workspace/glob.ts';
 import { grep } from '../../workspace/grep/index.ts';
+import { checkGrepPattern } from '../../workspace/grep/pattern.ts';
 import { listDir } from '../../workspace/list.ts';
 import { statPath } from '../../workspace/stat.ts';
 import { keepOutOfContext } from './output-policy.ts';
@@ -65,6 +66,8 @@ async function rg(args: Args, ctx: ToolCallContext) {
   }
   const pattern = literalText ?? args.pattern;
   if (!pattern) throw new AppError(ErrorCode.InvalidArgument, 'rg needs a pattern', { hint: "e.g. {action:'rg', pattern:'TODO', glob:'*.ts'}" });
+  // The same judgement search makes, before either engine runs: RE2 decides what ripgrep gets.
+  checkGrepPattern(pattern, { literal: literalText !== undefined || args.literal === true, literalHint: 'or pass literal: true to search for the text as typed' });
   const limit = args.limit ?? RG_LIMIT.default;
   if (limit > RG_LIMIT.max) {
     throw new AppError(ErrorCode.LimitExceeded, `limit for rg is at most ${RG_LIMIT.max} (got ${limit})`, { hint: 'narrow the search instead of raising the limit' });

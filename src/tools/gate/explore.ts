@@ -8,13 +8,16 @@ import { leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import type { Hit } from '../../retrieval/types.ts';
 import { isTestPath } from '../../retrieval/kinds.ts';
 import { UNENTERED_DIRS } from '../../workspace/list.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
+import { resolveSafe } from '../../security/resolve-safe.ts';
+import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { walk } from '../../workspace/walk.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { findSymbol, lineReader, reportIndexProgress, resolveScope, tokenBudget } from './common.ts';
 
 const input = z.strictObject({
-  question: z.string().min(1).max(500).describe('your question'),
-  anchor: z.string().min(1).max(200).optional().describe('symbol'),
+  question: z.string().min(1).max(500).optional().describe('your question (not needed with anchor and relation)'),
+  anchor: z.string().min(1).max(200).optional().describe('symbol; for overview a folder or file'),
   relation: z.enum(['callers', 'callees', 'dependencies', 'impact', 'overview', 'auto']).optional().describe('default auto'),
 });
 
@@ -86,11 +89,38 @@ async function dependencies(ctx: ToolCallContext, anchor: string | undefined): P
   if (!file) return ['dependencies need an anchor (a symbol whose file is examined)'];
   const lines = await lineReader(ctx, ctx.app.workdirs.dirs[0]!)(file);
   const imports = lines.map((l, i) => ({ l: l.trim(), n: i + 1 })).filter((x) => IMPORT.test(x.l));
-  return [`${file} imports ${imports.length}:`, ...imports.slice(0, 60).map((x) => `${x.n}: ${x.l.slice(0, 120)}`)];
+  const shown = imports.slice(0, 60).map((x) => `${x.n}: ${x.l.slice(0, 120)}`);
+  return [`${file} imports ${imports.length}:`, ...shown, ...(imports.length > shown.length ? [`… ${imports.length - shown.length} more imports`] : [])];
 }
 
-async function overview(ctx: ToolCallContext): Promise<string[]> {
-  const root = resolveScope(ctx, undefined);
+/** The part of the project an overview covers: the whole of it, a folder, or a file. */
+interface OverviewScope {
+  relative: string;
+  isFile: boolean;
+}
+
+/** The overview's anchor as a folder or file of the project (secrets refused); a clear error otherwise. */
+function overviewScope(ctx: ToolCallContext, anchor: string | undefined): OverviewScope {
+  if (!anchor) return { relative: '', isFile: false };
+  const target = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, anchor);
+  const stat = ctx.app.runtime.fs.statSync(target.real);
+  if (!stat) {
+    throw new AppError(ErrorCode.InvalidArgument, `overview's anchor '${anchor}' is not a folder or file of the project`, {
+      hint: 'give a folder (e.g. "src/") or a file (e.g. "src/main.ts"), or leave anchor out for the whole project',
+    });
+  }
+  const secret = judgeSecret(ctx.app.workdirs, { relative: target.relative, real: target.real, folder: stat.isDirectory });
+  if (secret) throw secretRefusal(target.relative, secret, 'described');
+  return { relative: target.relative.replace(/^\.$/, ''), isFile: !stat.isDirectory };
+}
+
+async function overview(ctx: ToolCallContext, scope: OverviewScope): Promise<string[]> {
+  if (scope.isFile) {
+    const lines = await lineReader(ctx, ctx.app.workdirs.dirs[0]!)(scope.relative);
+    const imports = lines.filter((l) => IMPORT.test(l.trim())).length;
+    return [`${scope.relative}: ${plural(lines.length, 'line')}, ${plural(imports, 'import line')}; a file's definitions and who calls them need the code index`];
+  }
+  const root = resolveScope(ctx, scope.relative || undefined);
   const dirs = new Map<string, { files: number; exts: Map<string, number> }>();
   const notable: string[] = [];
   let total = 0;
@@ -161,11 +191,18 @@ async function graphImpact(ctx: ToolCallContext, anchor: string): Promise<string
   return out;
 }
 
+/** Why a name has nothing to explore: it is declared only as a local (say where), or not at all. */
+async function noDefinition(ctx: ToolCallContext, anchor: string): Promise<string> {
+  const local = (await ctx.app.graph.definitions(leafSymbol(anchor), ownerSymbol(anchor), { locals: true }))?.[0];
+  if (local?.local) return `${anchor} is no definition of its own: ${local.signature.replace(/:.*$/, '')} at ${local.file}:${local.line}${local.local.in ? `; explore ${local.local.in.name}` : ''}`;
+  return `no definition of ${anchor} found; try locate`;
+}
+
 async function graphCallees(ctx: ToolCallContext, anchor: string): Promise<string[] | undefined> {
   const defs = await ctx.app.graph.definitions(leafSymbol(anchor), ownerSymbol(anchor));
   if (!defs) return undefined;
   const def = defs[0];
-  if (!def) return [`no definition of ${anchor} found; try locate`];
+  if (!def) return [await noDefinition(ctx, anchor)];
   const callees = await ctx.app.graph.callees(def);
   if (!callees) return undefined;
   const others = defs.length > 1 ? ` (${defs.length - 1} other definitions: ${defs.slice(1, 4).map(where).join(', ')}; name one as Owner.${def.name})` : '';
@@ -186,25 +223,28 @@ async function graphDependencies(ctx: ToolCallContext, anchor: string): Promise<
     const defs = await ctx.app.graph.definitions(leafSymbol(anchor), ownerSymbol(anchor));
     if (!defs) return undefined;
     file = defs[0]?.file;
-    if (!file) return [`no definition of ${anchor} found; try locate`];
+    if (!file) return [await noDefinition(ctx, anchor)];
   }
   const d = await ctx.app.graph.dependencies(file);
   if (!d) return undefined;
   const out = [`${file} imports ${d.imports.length}, is imported by ${d.importedBy.length}`];
   for (const i of d.imports.slice(0, 50)) out.push(`  ${i.line}: ${i.source}${i.target ? ` → ${i.target}` : ' (outside the project)'}`);
+  if (d.imports.length > 50) out.push(`  … ${d.imports.length - 50} more imports`);
   if (d.importedBy.length) out.push(`imported by: ${d.importedBy.slice(0, 40).map((i) => `${i.path}:${i.line}`).join(', ')}${d.importedBy.length > 40 ? `, +${d.importedBy.length - 40} more` : ''}`);
   return out;
 }
 
-async function graphOverview(ctx: ToolCallContext): Promise<string[] | undefined> {
-  const o = await ctx.app.graph.overview();
+async function graphOverview(ctx: ToolCallContext, scope: OverviewScope): Promise<string[] | undefined> {
+  const o = await ctx.app.graph.overview(scope.relative || undefined);
   if (!o) return undefined;
   const files = o.modules.reduce((n, m) => n + m.files, 0);
-  const out = [`${plural(files, 'source file')} in ${plural(o.modules.length, 'module')}`];
+  const within = o.scope ? ` within ${o.scope}` : '';
+  const out = [`${plural(files, 'source file')} in ${plural(o.modules.length, 'module')}${within}`];
   for (const m of o.modules.slice(0, 25)) {
-    out.push(`${m.dir}: ${plural(m.files, 'file')} (${m.languages.slice(0, 3).join(', ')})${m.key.length ? `; key: ${m.key.map((k) => `${k.name} ${where(k)} (${k.calls} calls)`).join(', ')}` : ''}`);
+    out.push(`${m.dir}: ${plural(m.files, 'file')} (${m.languages.slice(0, 3).join(', ')})${m.key.length ? `; key: ${m.key.map((k) => `${qualified(k)} ${where(k)} (${plural(k.calls, 'call')})`).join(', ')}` : ''}`);
   }
-  if (o.dependencies.length) out.push(`depends: ${o.dependencies.slice(0, 20).map((d) => `${d.from} → ${d.to} (${d.imports})`).join(' · ')}`);
+  if (o.modules.length > 25) out.push(`… ${o.modules.length - 25} more modules`);
+  if (o.dependencies.length) out.push(`depends: ${o.dependencies.slice(0, 20).map((d) => `${d.from} → ${d.to} (${d.imports})`).join(' · ')}${o.dependencies.length > 20 ? ` · +${o.dependencies.length - 20} more` : ''}`);
   return out;
 }
 
@@ -218,7 +258,8 @@ export const explore = defineTool({
     await reportIndexProgress(ctx);
     let relation = args.relation ?? 'auto';
     if (relation === 'auto') {
-      const q = args.question.toLowerCase();
+      // Without a question, an anchor is asked about its callers, no anchor gets the overview.
+      const q = (args.question ?? '').toLowerCase();
       if (!args.anchor) relation = 'overview';
       else if (/\b(calls?|uses?)\b.*\b(what|which)\b|\bcallees?\b|what does .* call/.test(q)) relation = 'callees';
       else if (/\b(import|depend|require)/.test(q)) relation = 'dependencies';
@@ -229,9 +270,10 @@ export const explore = defineTool({
       return { text: `${relation} needs an anchor symbol, e.g. {"relation":"${relation}","anchor":"OrderHandler"}`, structured: { relation, lines: [] } };
     }
     const anchor = args.anchor ?? '';
+    const scope = relation === 'overview' ? overviewScope(ctx, args.anchor) : undefined;
     const fromGraph =
-      relation === 'overview'
-        ? await graphOverview(ctx)
+      scope
+        ? await graphOverview(ctx, scope)
         : relation === 'callees'
           ? await graphCallees(ctx, anchor)
           : relation === 'dependencies'
@@ -241,8 +283,8 @@ export const explore = defineTool({
               : await graphCallers(ctx, anchor);
     const lines =
       fromGraph ??
-      (relation === 'overview'
-        ? await overview(ctx)
+      (scope
+        ? await overview(ctx, scope)
         : relation === 'callees'
           ? await callees(ctx, anchor)
           : relation === 'dependencies'

@@ -26,6 +26,31 @@ function collapseOverloads<T extends { file: string; line: number; kind: string 
   return kept;
 }
 
+interface LocateResult {
+  file: string;
+  line: number;
+  endLine: number;
+  kind: string;
+  score: number;
+  text: string;
+  overloads?: number;
+  local?: string;
+  declarations?: { file: string; line: number }[];
+}
+
+const DECLARED_SHOWN = 5;
+
+/** A result's line; a C or C++ body's prototypes and `extern` declarations follow it as "declared in" lines. */
+function resultLines(r: LocateResult): string[] {
+  const range = `${r.file}:${r.line}${r.endLine > r.line ? `-${r.endLine}` : ''}`;
+  // A local declaration is labelled as one, with the definition it sits in (`parameter of escape: s`).
+  if (r.local) return [`${range} local ${r.score}  ${r.text.slice(0, 80)}`];
+  const head = `${range} ${r.kind} ${r.score}${r.kind === 'definition' ? `  ${r.text.slice(0, 60)}${r.overloads ? ` (+${r.overloads} overloads)` : ''}` : ''}`;
+  const declared = (r.declarations ?? []).slice(0, DECLARED_SHOWN).map((d) => `    declared in ${d.file}:${d.line}`);
+  const more = (r.declarations?.length ?? 0) > DECLARED_SHOWN ? [`    … declared in ${r.declarations!.length - DECLARED_SHOWN} more places`] : [];
+  return [head, ...declared, ...more];
+}
+
 const input = z.strictObject({
   query: z.string().min(1).max(300).describe('symbol or concept'),
   kind: z.enum(['definition', 'reference', 'any']).optional().describe('default any'),
@@ -61,7 +86,7 @@ export const locate = defineTool({
     if (!decision.pass) return refineReply(decision.envelope, dispatched.capped && !dispatched.counts);
     const max = args.max_results ?? 10;
     const { kept } = fitToBudget(collapseOverloads(items).slice(0, max), tokenBudget(ctx, undefined), ctx.app.config.estimation.charsPerToken);
-    const results = [];
+    const results: LocateResult[] = [];
     const linesOf = lineReader(ctx, scope.workdir);
     for (const item of kept) {
       let end = item.line;
@@ -71,12 +96,22 @@ export const locate = defineTool({
         const block = expandBlock(lines, item.line, item.file);
         end = Math.max(item.line, block.end);
       }
-      results.push({ file: item.file, line: item.line, endLine: end, kind: item.kind, score: item.score, text: item.text.trim().slice(0, 100), ...(item.def?.overloads ? { overloads: item.def.overloads } : {}) });
+      results.push({
+        file: item.file,
+        line: item.line,
+        endLine: end,
+        kind: item.kind,
+        score: item.score,
+        text: item.text.trim().slice(0, 100),
+        ...(item.def?.overloads ? { overloads: item.def.overloads } : {}),
+        ...(item.def?.local ? { local: item.def.local } : {}),
+        ...(item.def?.declarations ? { declarations: item.def.declarations } : {}),
+      });
     }
     const spread = items.length > max ? ` — spread: ${distribution(items, scope.relative).slice(0, 5).map((d) => `${d.dir} ${d.hits}`).join(' · ')}` : '';
     const head = results.length ? `${results.length} of ${items.length}${dispatched.capped ? '+' : ''} for ${args.query}${decision.openedAfterRefusals ? ' (gate opened after repeated refusals)' : ''}${spread}` : `nothing found for ${args.query}`;
     const skipped = dispatched.skipped?.length ? [skippedNote(dispatched.skipped)] : [];
-    const text = [head, ...results.map((r) => `${r.file}:${r.line}${r.endLine > r.line ? `-${r.endLine}` : ''} ${r.kind} ${r.score}${r.kind === 'definition' ? `  ${r.text.slice(0, 60)}${r.overloads ? ` (+${r.overloads} overloads)` : ''}` : ''}`), ...skipped].join('\n');
+    const text = [head, ...results.flatMap(resultLines), ...skipped].join('\n');
     return { text, structured: { status: 'ok', query: args.query, totalFound: items.length, results }, ...passedGate(decision) };
   },
 });

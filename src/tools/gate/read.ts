@@ -14,7 +14,9 @@ import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { compileRegex, escapeRegex } from '../../text/linear-regex.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import type { Definition } from '../../retrieval/graph.ts';
+import { localLabel } from '../../code/graph.ts';
 import { findSymbol, indexedPath, reportIndexProgress, tokenBudget } from './common.ts';
+import { otherDefinitionsText } from './other-definitions.ts';
 
 const input = z.strictObject({
   target: z.string().min(1).max(1000).describe('symbol, Class.method, file, file:start-end, or file:line:col-col (part of a long line)'),
@@ -48,7 +50,12 @@ interface Located {
   columns?: Columns;
   /** The definition read, when the code index found it. */
   definition?: Definition;
+  /** The name's other definitions (then its local declarations), best first. */
+  others?: Definition[];
 }
+
+/** Lines shown around a local declaration whose enclosing definition is too big to read whole. */
+const LOCAL_WINDOW = 30;
 
 function tryFile(ctx: ToolCallContext, target: string): { file: SafePath; range?: LineRange; columns?: Columns } | undefined {
   // file:start-end, or file:line:from-to for characters of one (long) line.
@@ -92,16 +99,27 @@ function belongsTo(lines: string[], line: number, owner: string, file: string): 
   return false;
 }
 
-async function locateSymbol(ctx: ToolCallContext, target: string): Promise<Located> {
+/** A local declaration is read within the definition holding it: all of it when it fits, else the lines around the declaration. */
+function localRange(d: Definition, budgetTokens: number): LineRange {
+  const inside = d.local?.in;
+  // A rough fit: 40 characters a line, 4 to a token.
+  if (inside && (inside.end - inside.start + 1) * 10 <= budgetTokens) return { start: inside.start, end: inside.end };
+  const start = Math.max(inside?.start ?? 1, d.line - 5);
+  return { start, end: Math.max(d.line, Math.min(inside?.end ?? d.line + LOCAL_WINDOW, start + LOCAL_WINDOW)) };
+}
+
+async function locateSymbol(ctx: ToolCallContext, target: string, budget: number): Promise<Located> {
   const symbol = leafSymbol(target);
   const owner = ownerSymbol(target);
   const root = ctx.app.workdirs.dirs[0]!;
   // The code index knows each definition's whole range, doc comment and overloads included.
-  const indexed = await ctx.app.graph.definitions(symbol, owner);
+  const indexed = await ctx.app.graph.definitions(symbol, owner, { locals: true });
   const best = indexed?.[0];
   if (best) {
     const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(ctx.app.code.root, best.file));
-    return { file, source: await openSource(ctx, file), range: { start: best.start, end: best.end }, definition: best };
+    // Locals are listed only when the name has no definition of its own besides the one read.
+    const others = indexed.slice(1).filter((d) => !d.local || !!best.local);
+    return { file, source: await openSource(ctx, file), range: best.local ? localRange(best, budget) : { start: best.start, end: best.end }, definition: best, others };
   }
   const dispatched = await findSymbol(ctx, symbol);
   const defs = dispatched.hits.filter((h) => h.kind === 'definition');
@@ -167,6 +185,16 @@ async function definitionRange(ctx: ToolCallContext, file: SafePath, asked: Line
   if (!a && !b) return undefined;
   const starts = [a, b].filter((d): d is Definition => !!d);
   return { start: Math.min(asked.start, ...starts.map((d) => d.start)), end: Math.max(asked.end, ...starts.map((d) => d.end)) };
+}
+
+/** The lines of an indexed file (for the doc comment of another definition); none when it cannot be read. */
+async function readIndexed(ctx: ToolCallContext, file: string): Promise<string[]> {
+  try {
+    const safe = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(ctx.app.code.root, file));
+    return await readLines(ctx.app.runtime.fs, ctx.app.workdirs, safe.real);
+  } catch {
+    return [];
+  }
 }
 
 /** A small file's lines, or a big file's size (its lines are streamed as windows); secret files are refused. */
@@ -267,7 +295,7 @@ export const read = defineTool({
     const asFile = tryFile(ctx, args.target.trim());
     let located: Located;
     if (asFile) located = { file: asFile.file, source: await openSource(ctx, asFile.file), range: asFile.range, ...(asFile.columns ? { columns: asFile.columns } : {}) };
-    else located = await locateSymbol(ctx, args.target.trim());
+    else located = await locateSymbol(ctx, args.target.trim(), budget);
     const { file, source } = located;
     const { lines } = source;
     const maxChars = Math.floor(budget * cpt);
@@ -316,9 +344,11 @@ export const read = defineTool({
     }
 
     const def = located.definition;
-    const overloads = def ? overloadsLine(def) : '';
-    // The overload list goes along when it leaves most of the budget to the code.
-    const extra = overloads.length <= maxChars / 3 ? overloads : '';
+    // What is listed under the code (overloads, other definitions) goes along when it leaves most of
+    // the budget to the code; a local's label goes first.
+    const below = def ? overloadsLine(def) + (await otherDefinitionsText(leafSymbol(args.target.trim()), def, located.others ?? [], (f) => readIndexed(ctx, f))) : '';
+    const head = def?.local ? `(${localLabel(def)}: ${def.name} declared at line ${def.line})\n` : '';
+    const extra = below.length + head.length <= maxChars / 3 ? below : '';
     const asked = { start: Math.max(1, located.range.start), end: Math.max(located.range.start, located.range.end) };
     let range = asked;
     if (lines) {
@@ -349,9 +379,10 @@ export const read = defineTool({
         hint: `read ${file.relative}:${range.start}:1-${Math.min(firstLine.length, maxChars)}`,
       });
     }
-    const shown = render(file.relative, win, range, maxChars - extra.length, columns);
+    const shownHead = head.length <= maxChars / 3 ? head : '';
+    const shown = render(file.relative, win, range, maxChars - extra.length - shownHead.length, columns);
     return {
-      text: shown.text + extra,
+      text: shownHead + shown.text + extra,
       structured: {
         file: file.relative,
         start: shown.shown.start,
@@ -359,7 +390,20 @@ export const read = defineTool({
         total,
         complete: !shown.more,
         ...cutFields(shown.cut),
-        ...(def ? { definition: { name: def.name, kind: def.kind, container: def.container ?? null, line: def.line, overloads: def.overloads } } : {}),
+        ...(def
+          ? {
+              definition: {
+                name: def.name,
+                kind: def.kind,
+                container: def.container ?? null,
+                line: def.line,
+                overloads: def.overloads,
+                ...(def.local ? { local: localLabel(def) } : {}),
+                ...(def.declarations?.length ? { declarations: def.declarations } : {}),
+              },
+              others: (located.others ?? []).map((d) => ({ file: d.file, line: d.line, kind: d.kind, ...(d.local ? { local: localLabel(d) } : {}) })),
+            }
+          : {}),
       },
     };
   },

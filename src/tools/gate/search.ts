@@ -4,13 +4,13 @@
 // plainly a question: then the natural-language ranker locate uses. regex:true takes a regex.
 // Ranked, gated (only an exact text too broad is refused) and token-budgeted.
 import { z } from 'zod';
-import { AppError, ErrorCode, isAppError } from '../../errors.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
 import type { ExactDispatched } from '../../retrieval/exact.ts';
 import { type GateOutcome, type GateRequest, rankWords, runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
 import { dispatchWords, isQuestion } from '../../retrieval/words.ts';
-import { compileRegex } from '../../text/linear-regex.ts';
+import { checkGrepPattern } from '../../workspace/grep/pattern.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { skippedNote } from '../skipped-note.ts';
 import { passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
@@ -36,22 +36,8 @@ export function checkPattern(pattern: string, regex: boolean): void {
   if (pattern.trim() === '') {
     throw new AppError(ErrorCode.InvalidArgument, pattern === '' ? 'pattern is empty' : 'pattern is only whitespace', { hint: 'pass the text to find, e.g. an error message or a name' });
   }
-  if (/[\r\n]/.test(pattern)) {
-    throw new AppError(ErrorCode.InvalidArgument, 'pattern holds a line break: search matches within one line', { hint: 'search for one line of the text, the most distinctive one' });
-  }
-  const control = /[\u0000-\u0008\u000b-\u001f\u007f]/.exec(pattern);
-  if (control) {
-    const code = control[0].charCodeAt(0).toString(16).padStart(2, '0');
-    throw new AppError(ErrorCode.InvalidArgument, `pattern holds the control character U+00${code.toUpperCase()} at ${control.index + 1}`, { hint: 'pass printable text (tabs are fine); for a byte pattern use regex:true with an escape such as \\x00' });
-  }
-  if (regex) {
-    try {
-      compileRegex(pattern);
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      throw new AppError(error.code, error.message, { hint: `${error.hint ? `${error.hint}; ` : ''}without regex:true the pattern is searched as typed` });
-    }
-  }
+  // The engines' own judgement (line breaks, control characters, RE2 for a regex), as ctx_fs rg gets it.
+  checkGrepPattern(pattern, { literal: !regex, literalHint: 'without regex:true the pattern is searched as typed' });
 }
 
 export const search = defineTool({
@@ -104,18 +90,26 @@ function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome,
   let total = items.length;
   if (capped && dispatched.counts && !dispatched.estimate) total = [...dispatched.counts.values()].reduce((a, b) => a + b, 0);
   const lowerBound = capped && (!dispatched.counts || dispatched.estimate !== undefined);
-  const { kept, cut, tokens } = fitToBudget(asShown(items.slice(0, args.max_hits ?? items.length)), budget, cpt);
-  const files = groupByFile(kept).length;
-  const notShown = total - kept.length;
-  const lines = answerLines({ match, shown: kept.length, total, lowerBound, files, tokens, forced: decision.forced, openedAfterRefusals: decision.openedAfterRefusals }, inGrepOrder(kept));
-  if (notShown > 0) {
-    const budgetCut = kept.length < Math.min(items.length, args.max_hits ?? items.length);
-    const byMaxHits = args.max_hits !== undefined && args.max_hits < items.length;
-    const why = budgetCut ? `cut to fit ${budget} tokens; narrow with scope or raise max_tokens` : byMaxHits ? `cut by max_hits ${args.max_hits}` : 'not collected; narrow with scope or exclude';
-    lines.push(`(${notShown}${lowerBound ? '+' : ''} more hits ${why})`);
-  }
-  if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
-  const text = lines.join('\n');
+  const wanted = asShown(items.slice(0, args.max_hits ?? items.length));
+  const fitted = fitToBudget(wanted, budget, cpt).kept;
+  // The reply as sent (first line, file lines, notes) within the budget: rows are dropped from the
+  // end until it fits (fitToBudget counts the rows only).
+  const compose = (kept: ResultItem[]) => {
+    const tokens = fitToBudget(kept, Number.MAX_SAFE_INTEGER, cpt).tokens;
+    const files = groupByFile(kept).length;
+    const notShown = total - kept.length;
+    const lines = answerLines({ match, shown: kept.length, total, lowerBound, files, tokens, forced: decision.forced, openedAfterRefusals: decision.openedAfterRefusals }, inGrepOrder(kept));
+    if (notShown > 0) {
+      const budgetCut = kept.length < wanted.length;
+      const byMaxHits = args.max_hits !== undefined && args.max_hits < items.length;
+      const why = budgetCut ? `cut to fit ${budget} tokens; narrow with scope or raise max_tokens` : byMaxHits ? `cut by max_hits ${args.max_hits}` : 'not collected; narrow with scope or exclude';
+      lines.push(`(${notShown}${lowerBound ? '+' : ''} more hits ${why})`);
+    }
+    if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
+    return lines.join('\n');
+  };
+  const { kept, text } = fitText(fitted, compose, budget * cpt);
+  const cut = wanted.length - kept.length;
   // What `rg -n` with this pattern and scope would have printed: every line (lines not collected
   // estimated from those that were). A refusal saves nothing; neither does an answer in words.
   const rgBytes = Math.round((rgLineBytes(items) / Math.max(1, items.length)) * total);
@@ -135,6 +129,14 @@ function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome,
   };
 }
 
+/** The most of `kept` (in order) whose reply, as `compose` writes it, fits `maxChars` (one row at least). */
+function fitText<T>(kept: T[], compose: (kept: T[]) => string, maxChars: number): { kept: T[]; text: string } {
+  let n = kept.length;
+  let text = compose(kept);
+  while (n > 1 && text.length > maxChars) text = compose(kept.slice(0, --n));
+  return { kept: kept.slice(0, n), text };
+}
+
 /** An answer by the query's words (the natural-language ranker), or undefined when nothing matches them. */
 async function wordsReply(ctx: ToolCallContext, args: SearchArgs, req: GateRequest, question: boolean): Promise<ToolReply | undefined> {
   const limit = args.max_hits ?? WORDS_SHOWN;
@@ -142,14 +144,20 @@ async function wordsReply(ctx: ToolCallContext, args: SearchArgs, req: GateReque
   if (!dispatched.hits.length) return undefined;
   const items = rankWords(ctx.app, req.scope.workdir, dispatched).slice(0, limit);
   const budget = tokenBudget(ctx, args.max_tokens);
-  const { kept, cut } = fitToBudget(asShown(items), budget, ctx.app.config.estimation.charsPerToken);
+  const cpt = ctx.app.config.estimation.charsPerToken;
+  const shown = asShown(items);
   const what = dispatched.from === 'code index' ? 'definitions' : 'lines';
   const lead = question ? 'a question: answered by words' : `no exact match for "${req.query}"`;
-  const lines = [`${lead}; closest ${what} by words (${dispatched.terms.join(', ')}):`, ...hitRows(kept)];
-  if (cut) lines.push(`(${cut} more cut to fit ${budget} tokens)`);
-  if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
+  const compose = (kept: ResultItem[]) => {
+    const lines = [`${lead}; closest ${what} by words (${dispatched.terms.join(', ')}):`, ...hitRows(kept)];
+    if (kept.length < shown.length) lines.push(`(${shown.length - kept.length} more cut to fit ${budget} tokens)`);
+    if (dispatched.skipped?.length) lines.push(skippedNote(dispatched.skipped));
+    return lines.join('\n');
+  };
+  const { kept, text } = fitText(fitToBudget(shown, budget, cpt).kept, compose, budget * cpt);
+  const cut = shown.length - kept.length;
   return {
-    text: lines.join('\n'),
+    text,
     structured: { status: 'ok', match: 'words', totalFound: items.length, returned: kept.length, cut, results: kept.map((h: ResultItem) => ({ file: h.file, line: h.line, kind: h.kind, score: h.score, text: h.text })) },
   };
 }

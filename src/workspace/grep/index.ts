@@ -11,6 +11,7 @@ import { countBuiltin, grepBuiltin, type ListScan, scanListBuiltin } from './bui
 import type { GrepPool } from './grep-pool.ts';
 import type { ListedFile } from './filelist.ts';
 import { CONTENT_NEEDLES } from '../../security/secret-content.ts';
+import { checkGrepPattern } from './pattern.ts';
 import { countRg, filesHolding, grepRg } from './rg.ts';
 import { type GrepQuery, type GrepResult, MAX_SEARCH_FILE_BYTES, type SkippedFile } from './types.ts';
 
@@ -83,6 +84,7 @@ async function binaryAmong(deps: GrepDeps, target: SafePath, files: Iterable<str
 }
 
 export async function grep(deps: GrepDeps, target: SafePath, query: GrepQuery, options: GrepOptions = {}): Promise<GrepResult> {
+  checkGrepPattern(query.pattern, { literal: query.literal });
   const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
   const admission = await admissionOf(deps, target, query, options.admission);
   if (!admission.open) return { engine: rgPath ? 'rg' : 'builtin', matches: 0, truncated: false, files: [] };
@@ -106,6 +108,7 @@ function withoutFiles(result: GrepResult, drop: (file: string) => boolean): Grep
  * counts when it is installed, else the built-in engine's byte search.
  */
 export async function countMatches(deps: GrepDeps, target: SafePath, query: GrepQuery, options: GrepOptions = {}): Promise<Map<string, number>> {
+  checkGrepPattern(query.pattern, { literal: query.literal });
   const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
   const admission = await admissionOf(deps, target, query, options.admission);
   if (!admission.open) return new Map();
@@ -125,6 +128,7 @@ export async function countMatches(deps: GrepDeps, target: SafePath, query: Grep
  * `query.limit` matches. The built-in engine reads each candidate once, in process.
  */
 export async function scanList(deps: GrepDeps, target: SafePath, query: GrepQuery, list: readonly string[], signal?: AbortSignal, given?: Admission): Promise<ListScan> {
+  checkGrepPattern(query.pattern, { literal: query.literal });
   const admission = await admissionOf(deps, target, query, given);
   if (!admission.open) return { counts: new Map(), result: { engine: 'builtin', matches: 0, truncated: false, files: [] } };
   const { counts, result } = await scanListBuiltin(deps.runtime.fs, admission, query, list, signal, { pool: deps.grepPool });

@@ -1,0 +1,181 @@
+// `locate kind=definition` hit@1 on declarations nobody here chose, with the expected answer from a
+// parser that is not ctxgate's:
+// - effect (TypeScript): the compiler's own syntax tree gives every declaration — top-level and
+//   member definitions, and locals, parameters, object and inline-type fields, enum members. A
+//   sampled name is a hit when locate's first answer is one of its definitions proper (when it has
+//   any), else one of its local declarations: a local never comes before a definition.
+// - C (a kernel subtree, when given): functions whose body Universal Ctags finds in a .c file and
+//   that a header also declares; a hit is locate's first answer at a body (ctags' line).
+//
+//   node --import tsx scripts/bench-declarations.ts [effect|c DIR] [samples]
+//
+// The index is built first (not timed); the queries go through the tool registry as a client's would.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ts from 'typescript';
+import { createAppContext } from '../src/app/bootstrap.ts';
+import { createClientSession } from '../src/app/context.ts';
+import { loadRuntime } from '../src/runtime/index.ts';
+import { TOOLS } from '../src/tools/index.ts';
+import { createToolRegistry } from '../src/tools/registry.ts';
+
+const runtime = await loadRuntime();
+
+interface Declaration {
+  file: string;
+  name: string;
+  line: number;
+  /** A definition proper (top level, a member of a named type) or a local declaration. */
+  local: boolean;
+  what: string;
+}
+
+function filesUnder(dir: string, ext: RegExp, root = dir): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p, ext, root));
+    else if (ext.test(name)) out.push(path.relative(root, p));
+  }
+  return out;
+}
+
+/** Every declaration of the TypeScript files under `root`, from the compiler's syntax tree. */
+function typescriptDeclarations(root: string): Declaration[] {
+  const out: Declaration[] = [];
+  for (const file of filesUnder(root, /\.ts$/)) {
+    const sf = ts.createSourceFile(file, readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const add = (name: ts.Node | undefined, local: boolean, what: string) => {
+      if (name && ts.isIdentifier(name)) out.push({ file, name: name.text, line: sf.getLineAndCharacterOfPosition(name.getStart(sf)).line + 1, local, what });
+    };
+    const bindings = (name: ts.BindingName, what: string) => {
+      if (ts.isIdentifier(name)) add(name, true, what);
+      else for (const e of name.elements) if (!ts.isOmittedExpression(e)) bindings(e.name, what);
+    };
+    const topLevel = (n: ts.Node) => ts.isSourceFile(n.parent) || (ts.isModuleBlock(n.parent) && true);
+    const visit = (n: ts.Node) => {
+      if ((ts.isFunctionDeclaration(n) || ts.isClassDeclaration(n) || ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n) || ts.isEnumDeclaration(n) || ts.isModuleDeclaration(n)) && n.name && topLevel(n)) add(n.name, false, 'top-level');
+      else if (ts.isVariableDeclaration(n) && ts.isVariableStatement(n.parent.parent) && topLevel(n.parent.parent)) {
+        if (ts.isIdentifier(n.name)) add(n.name, false, 'top-level');
+        else bindings(n.name, 'local');
+        // Its type (overload signatures) and initializer hold declarations of their own.
+        if (n.type) visit(n.type);
+        if (n.initializer) visit(n.initializer);
+        return;
+      } else if ((ts.isMethodDeclaration(n) || ts.isPropertyDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n)) && ts.isClassLike(n.parent)) add(n.name, false, 'member');
+      else if ((ts.isPropertySignature(n) || ts.isMethodSignature(n)) && (ts.isInterfaceDeclaration(n.parent) || (ts.isTypeLiteralNode(n.parent) && ts.isTypeAliasDeclaration(n.parent.parent)))) add(n.name, false, 'member');
+      else if (ts.isPropertySignature(n)) add(n.name, true, 'field');
+      else if (ts.isVariableDeclaration(n)) bindings(n.name, 'local');
+      else if (ts.isParameter(n) && !ts.isThisTypeNode(n.type ?? n)) bindings(n.name, 'parameter');
+      else if (ts.isEnumMember(n)) add(n.name, true, 'member');
+      else if (ts.isPropertyAssignment(n) && ts.isObjectLiteralExpression(n.parent)) add(n.name, true, 'field');
+      // A method with a body is a definition, in an object literal too (`{ unsafeSchedule(task) { … } }`).
+      else if ((ts.isMethodDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n)) && ts.isObjectLiteralExpression(n.parent)) add(n.name, false, 'member');
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return out.filter((d) => d.name !== 'this');
+}
+
+/** Functions with a body in a .c file that a header under `root` declares too (Universal Ctags). */
+function cFunctions(root: string): Declaration[] {
+  const tags = (kinds: string, files: string[]) =>
+    execFileSync('ctags', ['-x', `--kinds-C=${kinds}`, '--language-force=C', '-f', '-', ...files], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 })
+      .split('\n')
+      .map((l) => /^(\S+)\s+\S+\s+(\d+)\s+(\S+)/.exec(l))
+      .filter((m): m is RegExpExecArray => !!m)
+      .map((m) => ({ name: m[1]!, line: Number(m[2]), file: m[3]! }));
+  const sources = filesUnder(root, /\.c$/);
+  const headers = filesUnder(root, /\.h$/);
+  const declared = new Set(tags('p', headers).map((t) => t.name));
+  const bodies = tags('f', sources);
+  const count = new Map<string, number>();
+  for (const b of bodies) count.set(b.name, (count.get(b.name) ?? 0) + 1);
+  // One body per name: several (static helpers of one name in many files) have no single answer.
+  return bodies.filter((b) => declared.has(b.name) && count.get(b.name) === 1).map((b) => ({ ...b, local: false, what: 'c-body' }));
+}
+
+/** A deterministic sample (the same every run). */
+function sample<T>(items: T[], n: number, seed0 = 12345): T[] {
+  let seed = seed0;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy.slice(0, n);
+}
+
+const pct = (a: number, b: number) => `${b ? ((100 * a) / b).toFixed(1) : '–'}% (${a}/${b})`;
+
+async function run(root: string, all: Declaration[], picks: Declaration[]): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-decl-'));
+  const env = { get: (n: string) => (n === 'CTXGATE_DATA_DIR' ? dataDir : runtime.env.get(n)), toObject: () => ({ ...runtime.env.toObject(), CTXGATE_DATA_DIR: dataDir }) };
+  const app = createAppContext({ ...runtime, env }, { projectRoot: root, debug: false, graphBackend: 'builtin' });
+  const started = performance.now();
+  await app.code.refresh();
+  const dbFile = readdirSync(dataDir, { recursive: true, withFileTypes: true }).find((e) => e.isFile() && e.name === 'code.db');
+  const dbMB = dbFile ? statSync(path.join(dbFile.parentPath, dbFile.name)).size / 1e6 : 0;
+  console.log(`index built in ${Math.round(performance.now() - started)} ms, code.db ${dbMB.toFixed(1)} MB`);
+  const registry = createToolRegistry(TOOLS);
+  const session = createClientSession('bench');
+  const byName = new Map<string, Declaration[]>();
+  for (const d of all) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
+  const tally = new Map<string, { hits: number; n: number; found: number }>();
+  const misses: string[] = [];
+  for (const pick of picks) {
+    const r = await registry.call('locate', { query: pick.name, kind: 'definition', max_results: 10 }, { app, session, signal: new AbortController().signal, progress: async () => undefined });
+    const results = ((r.structuredContent as { results?: { file: string; line: number }[] } | undefined)?.results ?? []).map((x) => `${x.file}:${x.line}`);
+    const named = byName.get(pick.name) ?? [pick];
+    const proper = named.filter((d) => !d.local);
+    const expected = new Set((proper.length ? proper : named).map((d) => `${d.file}:${d.line}`));
+    const hit = results[0] !== undefined && expected.has(results[0]);
+    const t = tally.get(pick.what) ?? { hits: 0, n: 0, found: 0 };
+    t.n++;
+    if (hit) t.hits++;
+    if (results.includes(`${pick.file}:${pick.line}`)) t.found++;
+    tally.set(pick.what, t);
+    if (!hit) misses.push(`${pick.what} ${pick.name} (${pick.file}:${pick.line}) → ${results[0] ?? 'nothing found'}`);
+  }
+  let hits = 0;
+  let n = 0;
+  for (const [what, t] of [...tally].sort()) {
+    console.log(`  ${what.padEnd(10)} hit@1 ${pct(t.hits, t.n)}; the sampled declaration itself in the first 10: ${pct(t.found, t.n)}`);
+    hits += t.hits;
+    n += t.n;
+  }
+  console.log(`locate kind=definition hit@1: ${pct(hits, n)}`);
+  if (process.env.BENCH_VERBOSE) for (const m of misses) console.log(`  miss: ${m}`);
+  else console.log(`  (${misses.length} misses; BENCH_VERBOSE=1 lists them)`);
+  await app.lifecycle.shutdown('bench done');
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const [corpus = 'effect', ...rest] = process.argv.slice(2);
+if (corpus === 'c') {
+  const root = rest[0];
+  if (!root || !existsSync(root)) throw new Error('usage: bench-declarations.ts c DIR [samples] (DIR: a C tree, e.g. a kernel subtree)');
+  const n = Number(rest[1] ?? 200);
+  const fns = cFunctions(root);
+  console.log(`C: ${root}, ${fns.length} functions with one body and a header declaration; sampling ${n}`);
+  await run(root, fns, sample(fns, n));
+} else {
+  const root = '/tmp/bench-effect/node_modules/effect/src';
+  if (!existsSync(root)) {
+    mkdirSync('/tmp/bench-effect', { recursive: true });
+    execFileSync('npm', ['install', '--prefix', '/tmp/bench-effect', '--no-save', '--no-audit', '--no-fund', 'effect@3'], { stdio: 'inherit' });
+  }
+  const n = Number(rest[0] ?? 150);
+  const decls = typescriptDeclarations(root);
+  const proper = decls.filter((d) => !d.local);
+  const locals = decls.filter((d) => d.local);
+  console.log(`effect: ${decls.length} declarations (${proper.length} definitions proper, ${locals.length} locals, parameters, fields, enum members); sampling ${n} of each`);
+  await run(root, decls, [...sample(proper, n), ...sample(locals, n, 777)]);
+}
