@@ -11,13 +11,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createAppContext } from '../src/app/bootstrap.ts';
 import { createClientSession } from '../src/app/context.ts';
 import { KB_MIGRATIONS } from '../src/kb/schema.ts';
 import { loadRuntime } from '../src/runtime/index.ts';
 import { openDatabase } from '../src/storage/database.ts';
+import { denoBinaryOrExit } from './lib/deno-binary.mjs';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
 
@@ -115,8 +115,7 @@ function percentile(sorted: number[], p: number): number {
 
 function runWorker(kind: 'node' | 'deno', args: string[]): Promise<WorkerResult> {
   const self = path.join(root, 'scripts', 'stress-storage.ts');
-  // The deno binary itself: node_modules/.bin/deno is a Node launcher that would stand between us and it.
-  const deno = (createRequire(import.meta.url)('deno/install_api.cjs') as { runInstall(): string }).runInstall();
+  const deno = denoBinaryOrExit();
   const [command, base] = kind === 'deno' ? [deno, ['run', '-A', self]] : [process.execPath, ['--import', 'tsx', self]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...base, '--worker', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });

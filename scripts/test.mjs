@@ -2,8 +2,8 @@
 // and under Deno (`deno test -A`). `--node` or `--deno` runs one of them.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { denoBinaryOrExit, findDenoBinary } from './lib/deno-binary.mjs';
 
 const want = process.argv.slice(2);
 const runNode = !want.includes('--deno') || want.includes('--node');
@@ -32,9 +32,19 @@ function run(label, command, args) {
   return r.status ?? 1;
 }
 
+// The deno binary itself (scripts/lib/deno-binary.mjs says where it comes from), found before anything runs;
+// tests that start deno themselves (test/helpers/env.ts) take the same one.
+// A fresh clone has none yet: the pinned one is fetched from the npm registry first (what the README's
+// `npm ci && npm test` needs on a new machine).
+if (runDeno && !findDenoBinary()) {
+  console.log('no deno binary yet: fetching the pinned Deno into .cache/deno/ (scripts/fetch-test-tools.mjs deno)');
+  spawnSync(process.execPath, ['scripts/fetch-test-tools.mjs', 'deno'], { stdio: 'inherit' });
+}
+const deno = runDeno ? denoBinaryOrExit() : undefined;
+if (deno) process.env.DENO_BIN = deno;
+
 let failed = 0;
 failed += run('build', process.execPath, ['scripts/build.mjs']);
 if (runNode) failed += run('node', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
-// The deno binary of the `deno` dev dependency (its launcher, node_modules/.bin/deno, would start Node first).
-if (runDeno) failed += run('deno', createRequire(import.meta.url)('deno/install_api.cjs').runInstall(), ['test', '-A', '--no-check', ...files]);
+if (deno) failed += run('deno', deno, ['test', '-A', '--no-check', ...files]);
 process.exit(failed ? 1 : 0);

@@ -14,6 +14,7 @@ export type Command =
   | { kind: 'call'; common: CommonOptions; tool: string; args: unknown; json: boolean }
   | { kind: 'doctor'; common: CommonOptions; json: boolean }
   | { kind: 'stats'; common: CommonOptions; json: boolean }
+  | { kind: 'tools'; common: CommonOptions; name?: string; json: boolean }
   | ({ kind: 'init' } & InitCommand);
 
 export const USAGE = `ctxgate — MCP server that keeps an AI coding agent's context small
@@ -24,6 +25,7 @@ Usage:
   ctxgate call TOOL ['JSON-ARGS'] [--json]  one tool call, result printed
   ctxgate doctor [--json]                what is available on this machine
   ctxgate stats [--json]                 savings, the gate's decisions, recent calls, the knowledge base
+  ctxgate tools [NAME] [--json]          each tool's parameters (the schemas tools/list sends)
   ctxgate init [init options]            configure MCP clients to start this ctxgate
   ctxgate hook pre-tool-use|session-start   Claude Code hooks (installed by init --hooks)
   ctxgate --help | --version
@@ -48,6 +50,9 @@ serve options:
 init options:
   --client NAME          ${CLIENT_IDS.join(' | ')} | all (repeatable; default claude-code)
   --runtime node|deno    what the client starts ctxgate with (default: the one running init)
+  --launcher path|npx    path (default): this copy by absolute path; npx: \`npx -y ctxgate\`, the
+                         package published on npm
+  --no-check             do not start the written command to check that it answers
   --http URL             point the clients at a running \`ctxgate serve\` (token from CTXGATE_TOKEN)
   --instructions         add the routing block to CLAUDE.md / AGENTS.md / GEMINI.md
   --hooks                add Claude Code's PreToolUse steering and SessionStart reminder hooks
@@ -77,6 +82,8 @@ const OPTIONS = {
   json: { type: 'boolean' },
   client: { type: 'string', multiple: true },
   runtime: { type: 'string' },
+  launcher: { type: 'string' },
+  'no-check': { type: 'boolean' },
   http: { type: 'string' },
   'dry-run': { type: 'boolean' },
   instructions: { type: 'boolean' },
@@ -85,7 +92,7 @@ const OPTIONS = {
 } as const;
 
 const SERVE_ONLY = ['host', 'port', 'allowed-host', 'allowed-origin', 'max-body', 'rotate-token'] as const;
-const INIT_ONLY = ['client', 'runtime', 'http', 'dry-run', 'instructions', 'hooks', 'keep-env'] as const;
+const INIT_ONLY = ['client', 'runtime', 'launcher', 'no-check', 'http', 'dry-run', 'instructions', 'hooks', 'keep-env'] as const;
 
 function usage(message: string): AppError {
   return new AppError(ErrorCode.Usage, message, { hint: 'run ctxgate --help for the usage' });
@@ -96,12 +103,43 @@ function wholeNumber(value: string, what: string, min: number, max: number): num
   return Number(value);
 }
 
+/** An option this command line does not have, named with the nearest one that exists (checked before parseArgs, whose own text talks about positionals). */
+function checkOptionNames(argv: readonly string[]): void {
+  const shorts = new Map<string, string>(Object.entries(OPTIONS).flatMap(([name, o]) => ('short' in o ? [[o.short, name] as [string, string]] : [])));
+  for (const arg of argv) {
+    if (arg === '--') return;
+    if (!arg.startsWith('-') || arg === '-') continue;
+    if (arg.startsWith('--')) {
+      const name = arg.slice(2).split('=')[0]!;
+      if (name in OPTIONS) continue;
+      const near = Object.keys(OPTIONS).find((o) => o.startsWith(name) || name.startsWith(o));
+      throw usage(`unknown option '--${name}'${near ? ` (did you mean --${near}?)` : ''}`);
+    }
+    for (const letter of arg.slice(1)) {
+      if (!shorts.has(letter)) throw usage(`unknown option '-${letter}'${arg.length > 2 ? ` in '${arg}'` : ''}`);
+    }
+  }
+}
+
+/** parseArgs' remaining complaints (a value missing, a value given to a switch), in our words. */
+function parseFailure(error: unknown): AppError {
+  const code = (error as { code?: string }).code;
+  const option = /'(--?[\w-]+)/.exec(messageOf(error))?.[1];
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    const name = option.replace(/^-+/, '');
+    const spec = (OPTIONS as Record<string, { type: string }>)[name];
+    return usage(spec?.type === 'boolean' ? `${option} takes no value` : `${option} needs a value`);
+  }
+  return usage(messageOf(error));
+}
+
 export function parseCommand(argv: readonly string[], env: (name: string) => string | undefined): Command {
+  checkOptionNames(argv);
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw usage(messageOf(error));
+    throw parseFailure(error);
   }
   const { values: v, positionals } = parsed;
   if (v.help) return { kind: 'help' };
@@ -124,7 +162,7 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     const misplaced = SERVE_ONLY.find((name) => v[name] !== undefined);
     if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate serve'`);
   }
-  if (v.json !== undefined && command !== 'call' && command !== 'doctor' && command !== 'stats') throw usage("--json belongs to 'ctxgate call', 'ctxgate doctor' and 'ctxgate stats'");
+  if (v.json !== undefined && !['call', 'doctor', 'stats', 'tools'].includes(command ?? '')) throw usage("--json belongs to 'ctxgate call', 'ctxgate doctor', 'ctxgate stats' and 'ctxgate tools'");
   if (command !== 'init') {
     const misplaced = INIT_ONLY.find((name) => v[name] !== undefined);
     if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate init'`);
@@ -169,6 +207,9 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     case 'stats':
       if (rest.length) throw usage(`unexpected argument '${rest[0]}' after stats`);
       return { kind: 'stats', common, json: v.json ?? false };
+    case 'tools':
+      if (rest.length > 1) throw usage(`unexpected argument '${rest[1]}'; name one tool, or none for all`);
+      return { kind: 'tools', common, ...(rest[0] ? { name: rest[0] } : {}), json: v.json ?? false };
     case 'init':
       if (rest.length) throw usage(`unexpected argument '${rest[0]}' after init`);
       return { kind: 'init', ...initOptions(v, common) };
@@ -178,14 +219,17 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
 }
 
 function initOptions(
-  v: { client?: string[]; runtime?: string; http?: string; 'dry-run'?: boolean; instructions?: boolean; hooks?: boolean; 'keep-env'?: boolean },
-  common: CommonOptions): InitCommand {
+  v: { client?: string[]; runtime?: string; launcher?: string; 'no-check'?: boolean; http?: string; 'dry-run'?: boolean; instructions?: boolean; hooks?: boolean; 'keep-env'?: boolean },
+  common: CommonOptions,
+): InitCommand {
   const named = (v.client ?? ['claude-code']).flatMap((c) => c.split(',')).map((c) => c.trim());
   for (const c of named) {
     if (c !== 'all' && !(CLIENT_IDS as readonly string[]).includes(c)) throw usage(`--client must be one of ${CLIENT_IDS.join(', ')}, all (got '${c}')`);
   }
   const clients = named.includes('all') ? [...CLIENT_IDS] : ([...new Set(named)] as ClientId[]);
   if (v.runtime !== undefined && v.runtime !== 'node' && v.runtime !== 'deno') throw usage(`--runtime must be node or deno (got '${v.runtime}')`);
+  if (v.launcher !== undefined && v.launcher !== 'path' && v.launcher !== 'npx') throw usage(`--launcher must be path or npx (got '${v.launcher}')`);
+  if (v.launcher !== undefined && v.http !== undefined) throw usage('--launcher and --http exclude each other: an HTTP entry starts nothing');
   if (v.http !== undefined) {
     let url: URL | undefined;
     try {
@@ -199,6 +243,8 @@ function initOptions(
     ...(common.projectRoot ? { projectRoot: common.projectRoot } : {}),
     clients,
     ...(v.runtime ? { runtime: v.runtime as 'node' | 'deno' } : {}),
+    ...(v.launcher ? { launcher: v.launcher as 'path' | 'npx' } : {}),
+    check: !v['no-check'],
     ...(v.http ? { http: v.http } : {}),
     dryRun: v['dry-run'] ?? false,
     instructions: v.instructions ?? false,

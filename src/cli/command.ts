@@ -16,6 +16,8 @@ import { runCall } from './call.ts';
 import { diagnose, formatDoctor } from './doctor.ts';
 import { formatStatsReport } from './stats.ts';
 import { runInit } from './init.ts';
+import { unsupportedNodeLine } from './node-support.ts';
+import { formatTools } from './tools.ts';
 
 /** Resolves when the server should stop: a signal, or stdin closing in stdio mode. */
 function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
@@ -46,6 +48,8 @@ function rootsFollower(app: AppContext, common: CommonOptions): StdioOptions {
 
 export async function runCli(runtime: Runtime): Promise<number> {
   let app: AppContext | undefined;
+  const unsupported = unsupportedNodeLine(runtime);
+  if (unsupported) runtime.writeStderr(unsupported);
   try {
     const command = parseCommand(runtime.args, (name) => runtime.env.get(name));
     if (command.kind === 'help' || command.kind === 'version') {
@@ -54,7 +58,15 @@ export async function runCli(runtime: Runtime): Promise<number> {
     }
     // init writes client configs; it needs no server, knowledge base or log.
     if (command.kind === 'init') {
-      await printOut(runtime, runInit(runtime, command));
+      const { text, code } = await runInit(runtime, command);
+      await printOut(runtime, text);
+      return code;
+    }
+
+    // tools prints the schemas: the tool definitions are all it reads.
+    if (command.kind === 'tools') {
+      const listed = createToolRegistry(selectTools(command.common.tools, '--tools')).list();
+      await printOut(runtime, formatTools(listed, command.name, command.json));
       return 0;
     }
 

@@ -4,15 +4,19 @@ import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { ClientId } from '../clients/catalog.ts';
 import { applyPlan, type FileChange, planInit } from '../clients/init.ts';
-import { findInstallation, type RuntimeChoice } from '../clients/launch.ts';
+import { findInstallation, type LauncherChoice, type RuntimeChoice } from '../clients/launch.ts';
 import { projectDataDir, resolveProjectRoot } from '../config/paths.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { selectTools } from '../tools/index.ts';
+import { checkLaunch } from './launch-check.ts';
 
 export interface InitCommand {
   projectRoot?: string;
   clients: readonly ClientId[];
   runtime?: RuntimeChoice;
+  launcher?: LauncherChoice;
+  /** Start the written command and list its tools (not with --dry-run or --http). */
+  check: boolean;
   http?: string;
   dryRun: boolean;
   instructions: boolean;
@@ -44,14 +48,15 @@ function outcome(change: FileChange): string {
   return change.existed ? 'updated' : 'created';
 }
 
-/** The report `ctxgate init` prints; with dryRun, unified diffs of what would change. */
-export function runInit(runtime: Runtime, command: InitCommand): string {
+/** The report `ctxgate init` prints (with dryRun, unified diffs of what would change) and its exit code. */
+export async function runInit(runtime: Runtime, command: InitCommand): Promise<{ text: string; code: number }> {
   if (command.tools) selectTools(command.tools, '--tools'); // a typo fails here, not when the client starts the server
   const projectRoot = resolveProjectRoot(runtime, command.projectRoot);
   const installation = findInstallation(runtime.fs, runtime.mainScript);
   const plan = planInit(runtime, installation, {
     clients: command.clients,
     runtime: command.runtime ?? runtime.name,
+    ...(command.launcher ? { launcher: command.launcher } : {}),
     ...(command.http ? { http: command.http } : {}),
     instructions: command.instructions,
     hooks: command.hooks,
@@ -81,6 +86,12 @@ export function runInit(runtime: Runtime, command: InitCommand): string {
     lines.push('', `kept from the ctxgate entry already in ${shown(projectRoot, change.file)} (the client starts ctxgate with these):`);
     for (const k of change.kept) lines.push(`  ${k.shown}${k.suspicious ? `  — kept with --keep-env: ${k.suspicious}` : ''}`);
   }
+  let code = 0;
+  if (plan.launch && command.check && !command.dryRun) {
+    const checked = await checkLaunch(runtime, plan.launch, projectRoot);
+    lines.push(checked.ok ? `check: ${checked.text}` : `check FAILED: ${checked.text}`);
+    if (!checked.ok) code = 1;
+  }
   if (plan.steps.length) lines.push('', 'next:', ...plan.steps.map((s) => `  - ${s}`));
-  return lines.join('\n');
+  return { text: lines.join('\n'), code };
 }

@@ -10,12 +10,14 @@ import { preToolUseGroup, sessionStartGroup, withOurGroup } from './hook-setting
 import { upsertBlock } from './instructions.ts';
 import { readJsonc, sameJson, setJson, valueAt } from './json-config.ts';
 import { type KeptSetting, keptLaunchSettings } from './kept-settings.ts';
-import { type Installation, type Launch, type RuntimeChoice, serverLaunch } from './launch.ts';
+import { type Installation, type Launch, type LauncherChoice, type RuntimeChoice, serverLaunch } from './launch.ts';
 import { setTomlTable, tomlTable } from './toml-config.ts';
 
 export interface InitOptions {
   clients: readonly ClientId[];
   runtime: RuntimeChoice;
+  /** How the configs start ctxgate: this copy by path (default), or the published package through npx. */
+  launcher?: LauncherChoice;
   /** Point the clients at a running `ctxgate serve` instead of starting ctxgate themselves. */
   http?: string;
   instructions: boolean;
@@ -154,7 +156,7 @@ function hooksChange(runtime: Runtime, projectRoot: string, launch: Launch): Fil
 
 export function planInit(runtime: Runtime, installation: Installation, options: InitOptions): InitPlan {
   const where: Where = { projectRoot: options.projectRoot, home: runtime.homeDir(), platform: runtime.platform, env: (n) => runtime.env.get(n) };
-  const launch = options.http ? undefined : withArgs(serverLaunch(runtime, installation, options.runtime, { portable: true }), options.serverArgs);
+  const launch = options.http ? undefined : withArgs(serverLaunch(runtime, installation, options.runtime, options.launcher), options.serverArgs);
   const changes: FileChange[] = [];
   const steps: string[] = [];
   for (const id of options.clients) {
@@ -181,7 +183,7 @@ export function planInit(runtime: Runtime, installation: Installation, options: 
     }
   }
   if (options.hooks) {
-    if (options.clients.includes('claude-code')) changes.push(hooksChange(runtime, options.projectRoot, serverLaunch(runtime, installation, options.runtime, { portable: false })));
+    if (options.clients.includes('claude-code')) changes.push(hooksChange(runtime, options.projectRoot, serverLaunch(runtime, installation, options.runtime, options.launcher)));
     else steps.push('Hooks: skipped — they are Claude Code hooks; add --client claude-code.');
   }
   if (!options.keepEnv) refuseCodeLoading(changes);

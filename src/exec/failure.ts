@@ -1,5 +1,5 @@
 // Names the common ways a run fails, so the reply says what happened before the agent reads output.
-export type FailureKind = 'timeout' | 'command not found' | 'file not found' | 'permission denied' | 'syntax error' | 'test failed' | 'runtime error';
+export type FailureKind = 'timeout' | 'command not found' | 'toolchain not set up' | 'file not found' | 'permission denied' | 'syntax error' | 'test failed' | 'runtime error';
 
 export interface RunOutcome {
   exitCode: number | null;
@@ -10,6 +10,8 @@ export interface RunOutcome {
 }
 
 const RULES: [FailureKind, RegExp][] = [
+  // rustup's proxy with no toolchain chosen (its message holds "error:", which is no syntax error).
+  ['toolchain not set up', /rustup could not choose a version of \w+ to run|no default (?:toolchain )?is configured|toolchain '[^']+' is not installed/i],
   ['command not found', /command not found|: not found\b|executable file not found|No such file or directory \(os error 2\)|is not recognized as an internal/i],
   ['syntax error', /SyntaxError|syntax error|ParseError|Parse error|IndentationError|unexpected token|error: expected|expected expression|\(syntax\)|error CS1\d{3}/i],
   [

@@ -36,6 +36,27 @@ function need(runtime: Runtime, language: Language, ...commands: string[]): stri
   });
 }
 
+/**
+ * rustc as rustup's proxy runs nothing until a toolchain is chosen (RUSTUP_TOOLCHAIN, or a default in
+ * rustup's settings): without one, rust is not available, whatever PATH holds (issue 24).
+ */
+function rustupReady(runtime: Runtime, rustc: string): string {
+  let real: string;
+  try {
+    real = runtime.fs.realpathSync(rustc);
+  } catch {
+    return rustc;
+  }
+  if (!/^rustup(?:\.exe)?$/.test(path.basename(real))) return rustc;
+  if (runtime.env.get('RUSTUP_TOOLCHAIN')) return rustc;
+  const home = runtime.env.get('RUSTUP_HOME') ?? path.join(runtime.env.get('HOME') ?? '', '.rustup');
+  const settings = runtime.fs.statSync(path.join(home, 'settings.toml'))?.isFile ? runtime.fs.readTextFileSync(path.join(home, 'settings.toml')) : '';
+  if (/^\s*default_toolchain\s*=\s*"[^"]+"/m.test(settings)) return rustc;
+  throw new AppError(ErrorCode.Unavailable, 'rust is not available: rustc is rustup\'s proxy and rustup has no default toolchain', {
+    hint: 'run `rustup default stable` (or set RUSTUP_TOOLCHAIN), then ctxgate doctor lists rust',
+  });
+}
+
 const json = (text: string) => JSON.stringify(text);
 
 function rustRaw(text: string): string {
@@ -174,7 +195,7 @@ function resolveTools(runtime: Runtime, language: Language): string[] {
     case 'go':
       return [need(runtime, language, 'go')];
     case 'rust':
-      return [need(runtime, language, 'rustc')];
+      return [rustupReady(runtime, need(runtime, language, 'rustc'))];
     case 'php':
       return [need(runtime, language, 'php')];
     case 'perl':

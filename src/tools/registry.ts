@@ -163,7 +163,7 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
         const parsed = tool.input.safeParse(args ?? {});
         if (!parsed.success) {
           throw new AppError(ErrorCode.InvalidArgument, `invalid arguments for ${name}:\n${formatArgumentIssues(parsed.error.issues)}`, {
-            hint: `tools/list shows every parameter of ${name} with its type and limits`,
+            hint: `tools/list (or ctxgate tools ${name}) shows every parameter of ${name} with its type and limits`,
           });
         }
         const reply = withinCap(await tool.run(parsed.data, ctx), parsed.data, ctx, name);

@@ -2,6 +2,7 @@
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import { selfCommand } from '../clients/launch.ts';
 import { pasteLines } from '../clients/paste-line.ts';
 import { createHttpApp } from './http.ts';
 import { isLoopbackHost, isWildcardHost } from './http-guard.ts';
@@ -69,7 +70,7 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
   if (resolved.untrusted) say(`made a new token: ${resolved.untrusted}`);
   const line = tokenLine(resolved);
   if (line) say(line);
-  for (const paste of pasteLines(`${origin()}/mcp`, resolved.source === 'env' ? undefined : resolved.token)) say(paste);
+  for (const paste of pasteLines(`${origin()}/mcp`, resolved.source === 'env' ? undefined : resolved.token, selfCommand(app.runtime))) say(paste);
   say(`status page: ${origin()}${http.statusLoginPath()} (a one-time sign-in link; or send the token)`);
   // Last, so that a supervisor waiting for this line has seen everything above it.
   say(`MCP endpoint ${origin()}/mcp (health: /healthz), project ${app.projectRoot}`);

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parse as parseToml } from 'smol-toml';
 import { clientVariable } from '../../src/clients/catalog.ts';
-import { fixture, onDeno, removeDir, repoRoot, writeFiles } from '../helpers/env.ts';
+import { denoExecutable, fixture, onDeno, removeDir, repoRoot, writeFiles } from '../helpers/env.ts';
 import { runCli } from '../helpers/server.ts';
 
 describe('ctxgate init', () => {
@@ -109,9 +109,9 @@ describe('ctxgate init', () => {
   it('replaces its own entry in place when run again with another runtime', () => {
     const project = fixture({ '.codex/config.toml': '[mcp_servers.docs]\ncommand = "docs-mcp"\n' });
     assert.equal(init(project, '--client', 'codex', '--runtime', 'node').status, 0);
-    const denoHere = onDeno || statSync(path.join(repoRoot, 'node_modules', 'deno', 'deno'), { throwIfNoEntry: false });
-    if (!denoHere) return;
-    const r = init(project, '--client', 'codex', '--runtime', 'deno');
+    // Under Node, init takes the deno on PATH: the one the tests run with.
+    const deno = denoExecutable();
+    const r = runCli(['init', '--project-root', project, '--client', 'codex', '--runtime', 'deno'], { env: { ...env, PATH: `${path.dirname(deno)}${path.delimiter}${process.env.PATH}` } });
     assert.equal(r.status, 0, r.stderr);
     const text = readFileSync(path.join(project, '.codex/config.toml'), 'utf8');
     assert.equal(text.match(/\[mcp_servers\.ctxgate\]/g)?.length, 1);

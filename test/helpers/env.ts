@@ -1,8 +1,8 @@
 // Test plumbing: the runtime under test, temp fixture folders, in-process app contexts.
 import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { findDenoBinary, NO_DENO } from '../../scripts/lib/deno-binary.mjs';
 import { which } from '../../src/runtime/common.ts';
 import { loadRuntime } from '../../src/runtime/index.ts';
 import type { Runtime } from '../../src/runtime/types.ts';
@@ -15,12 +15,14 @@ import { type CallResult, createToolRegistry } from '../../src/tools/registry.ts
 export const runtime: Runtime = await loadRuntime();
 export const onDeno = runtime.name === 'deno';
 /**
- * The deno executable itself. node_modules/.bin/deno is the npm package's launcher, a Node script that
- * starts deno as its child: a test that signals or names a process must not get the launcher's pid.
+ * The deno executable itself (never an npm launcher, which would stand between a test's signal and
+ * deno): the one running the tests, else the one scripts/lib/deno-binary.mjs finds.
  */
 export function denoExecutable(): string {
   if (onDeno) return (globalThis as unknown as { Deno: { execPath(): string } }).Deno.execPath();
-  return (createRequire(import.meta.url)('deno/install_api.cjs') as { runInstall(): string }).runInstall();
+  const deno = findDenoBinary();
+  if (!deno) throw new Error(NO_DENO);
+  return deno;
 }
 
 export const repoRoot = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..', '..');
