@@ -19,6 +19,8 @@ export const LEASE_NAME = 'code-index';
 const LEASE_TTL_MS = 60_000;
 /** Source bytes being parsed at once (the parser's window is counted in files; this bounds their size). */
 const PARSING_BYTES = 16_000_000;
+/** code_meta key: how long the last complete pass took (ms): passes on use are spaced by it. */
+export const PASS_MS = 'pass_ms';
 /** code_meta key: when the newest catalogue listing that has been synced began (ms since the epoch). */
 export const CATALOGUE_SYNCED_AT = 'catalogue_synced_at';
 
@@ -103,7 +105,10 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
     await collectOldest();
   }
   await writeBatch(s, batch, lease);
-  await s.db.writeTransaction(() => s.setMeta('complete', '1'));
+  await s.db.writeTransaction(() => {
+    s.setMeta('complete', '1');
+    s.setMeta(PASS_MS, String(Date.now() - started));
+  });
   shared.state = 'ready';
   // Rows of files parsed again or gone leave free pages: back to the file system.
   const returned = await returnFreePages(s.db, { renew: () => void lease.renew(), stopped: () => shared.closed, pause: yieldToLoop });

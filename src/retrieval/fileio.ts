@@ -94,9 +94,12 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   const skipped = new Map<string, SkippedFile>();
   const onSkipped = (f: SkippedFile) => void skipped.set(f.path, f);
   const withSkipped = (r: ScanResult): ScanResult => (skipped.size ? { ...r, skipped: [...skipped.values()] } : r);
-  // Which files this request may see, decided once: every list and engine below reads it.
-  const admission = await createAdmission({ fs: deps.runtime.fs, workdirs: deps.workdirs }, req.scope, query);
+  // Which files this request may see, decided once: every list and engine below reads it. Made
+  // while the index is asked (a new process walks the folders for secret identities meanwhile).
+  const admitting = createAdmission({ fs: deps.runtime.fs, workdirs: deps.workdirs }, req.scope, query);
+  admitting.catch(() => undefined);
   const indexed = req.within ? undefined : await indexCandidates(deps, req);
+  const admission = await admitting;
   const candidates = admits && indexed ? indexed.filter(admits) : indexed;
   if (candidates && req.refuseAt) {
     const proved = await sampledRefusal(deps, req, query, admission, candidates, req.refuseAt, onSkipped);
