@@ -128,9 +128,10 @@ export class CodeStore {
     return this.row<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files WHERE path = ?`, [path]);
   }
 
-  /** What the catalogue's diff compares: every file's stat and whether the text stage took it. */
+  /** What the catalogue's diff and the warm start's sweep compare with the disk (`hash`: whether the file was hashed). */
   catalogueRows(): Pick<FileRow, 'id' | 'path' | 'size' | 'mtime_ms' | 'ctime_ms' | 'ino' | 'taken_at' | 'hash' | 'text_of'>[] {
-    return this.db.bulk(['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'text_of'], 'code_files') as unknown as ReturnType<CodeStore['catalogueRows']>;
+    // `hash` is only asked whether it is empty (mayDiffer): its first character, not 64 per file.
+    return this.db.bulk(['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'text_of'], '(SELECT id, path, size, mtime_ms, ctime_ms, ino, taken_at, substr(hash, 1, 1) AS hash, text_of FROM code_files)') as unknown as ReturnType<CodeStore['catalogueRows']>;
   }
 
   /** Files the text stage has not taken in their current version. */
