@@ -107,6 +107,36 @@ describe('the code index', () => {
     await index.close();
   });
 
+  it('takes a warm start\'s sweep as its first pass: a new process does not list every file again right after its first answer', async () => {
+    const { root, index, dbFile } = indexOf({ 'a.ts': 'export const alpha = "needle";\n', 'b.ts': 'export const beta = 2;\n' });
+    await index.refresh();
+    await index.close();
+    const events: string[] = [];
+    let timerAsked!: () => void;
+    const asked = new Promise<void>((resolve) => {
+      timerAsked = resolve;
+    });
+    const second = createCodeIndex({
+      fs: runtime.fs,
+      grammars: createGrammars(runtime),
+      logger: { log: (event) => void events.push(event), file: undefined, close() {} },
+      workdirs: { dirs: [root] },
+      root,
+      scan: { excludeDirs: ['node_modules'], respectGitignore: true },
+      openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
+      // The first pass waits for the calls being answered: this says when it asked.
+      whenQuiet: async () => timerAsked(),
+    });
+    assert.deepEqual((await second.text.candidates({ pattern: 'needle', literal: true, ignoreCase: false }, ''))?.files, ['a.ts']);
+    assert.ok(events.includes('code_index_reconciled'), 'the warm start swept the catalogue');
+    // The first-pass timer does not hold the process open: this does, until it has asked.
+    const alive = setInterval(() => undefined, 1000);
+    await asked.finally(() => clearInterval(alive));
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    await second.close();
+    assert.ok(!events.includes('code_index_start'), `no pass followed the sweep (${events.join(', ')})`);
+  });
+
   it('never answers from a stale parse: a file edited since indexing is parsed again before it is used', async () => {
     const { root, index } = indexOf({ 'a.ts': 'export function target() {\n  return 1;\n}\n' });
     await index.refresh();
