@@ -3,6 +3,8 @@
 // folders and secret files as there). Before the code index's first build is done, the files an
 // answer about a name rests on are these, parsed on demand.
 import { resolveSafe, type Workdirs } from '../security/resolve-safe.ts';
+import { definitionPatternSource } from '../retrieval/kinds.ts';
+import { regularFiles } from '../workspace/grep/filelist.ts';
 import { countMatches, type GrepDeps } from '../workspace/grep/index.ts';
 
 export interface FilesNamingDeps extends GrepDeps {
@@ -12,10 +14,20 @@ export interface FilesNamingDeps extends GrepDeps {
   excludeDirs: readonly string[];
 }
 
-export function createFilesNaming(deps: FilesNamingDeps): (word: string) => Promise<string[]> {
-  return async (word) => {
+/**
+ * `defining`: only the files holding a line that may define the word (the line heuristics' pattern),
+ * when there are such: a definition lookup then parses a few files, not every file that mentions a
+ * common name (`pipe` is named in hundreds of `effect`'s files, defined in one).
+ */
+export function createFilesNaming(deps: FilesNamingDeps): (word: string, options?: { defining?: boolean }) => Promise<string[]> {
+  return async (word, options = {}) => {
     const target = resolveSafe(deps.runtime.fs, deps.workdirs, deps.root);
-    const counts = await countMatches(deps, target, { pattern: word, literal: true, wordBoundary: true, ignoreCase: false, context: 0, limit: Number.MAX_SAFE_INTEGER, excludeDirs: deps.excludeDirs, sorted: false });
-    return [...counts.keys()];
+    const query = { literal: true, wordBoundary: true, ignoreCase: false, context: 0, limit: Number.MAX_SAFE_INTEGER, excludeDirs: deps.excludeDirs, sorted: false };
+    const naming = [...(await countMatches(deps, target, { ...query, pattern: word })).keys()];
+    if (!options.defining || naming.length <= 1) return naming;
+    const files = regularFiles(deps.runtime.fs, target.workdir, naming);
+    // A narrowing, never a reason to answer nothing: any trouble with it leaves every file naming the word.
+    const defining = await countMatches(deps, target, { ...query, pattern: definitionPatternSource(word), literal: false, wordBoundary: false }, { files }).catch(() => new Map<string, number>());
+    return defining.size ? [...defining.keys()] : naming;
   };
 }

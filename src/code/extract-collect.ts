@@ -3,17 +3,24 @@
 import type { Node, QueryMatch } from 'web-tree-sitter';
 import { isExported, kindOf, leading, outerOf, qualifierText, searchableKind, signatureOf } from './extract-nodes.ts';
 import type { DefinitionKind, Extracted, ExtractedDefinition, ExtractedImport, ExtractedLocal, ExtractedReference, LocalKind, ReferenceKind } from './extracted.ts';
+import { type BaseCapture, type BindingCapture, type ClassSpan, receivers } from './extract-bindings.ts';
 import { docstringOf } from './extract-docstrings.ts';
+import { importNames } from './extract-imports.ts';
 import { bodyWords } from './identifier-words.ts';
 import type { LanguageId } from './languages.ts';
 
 const CONTAINERS = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait', 'impl', 'namespace', 'module']);
+const TYPES = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait']);
+/** Languages whose calls get a receiver (extract-bindings.ts has their patterns). */
+const RECEIVER_LANGUAGES = new Set<LanguageId>(['typescript', 'tsx', 'javascript', 'python', 'go', 'java']);
 const CODE_LIKE = /^(?:[a-z]+[A-Z][\w$]*|[A-Za-z][\w$]*_[\w$]*|[A-Z][a-z]+[A-Z][\w$]*)$/;
 
 export function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted {
   const definitions: (ExtractedDefinition & { nameByte: number; receiver?: string })[] = [];
   const seen = new Set<string>();
-  const refs: { node: Node; kind: ReferenceKind; qualifier?: string; name?: string }[] = [];
+  const refs: { node: Node; kind: ReferenceKind; qualifier?: string; qualifierNode?: Node; via?: string }[] = [];
+  const bindings: BindingCapture[] = [];
+  const bases: BaseCapture[] = [];
   const declared: { node: Node; kind: LocalKind }[] = [];
   const imports: ExtractedImport[] = [];
   const mentions: { name: string; line: number; byte: number }[] = [];
@@ -26,6 +33,8 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     let qualifier: Node | undefined;
     let source: Node | undefined;
     let importNode: Node | undefined;
+    let binding: BindingCapture | undefined;
+    let base: Partial<BaseCapture> | undefined;
     for (const c of match.captures) {
       const n = c.name;
       if (n.startsWith('def.')) {
@@ -36,6 +45,17 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
       else if (n === 'qualifier') qualifier = c.node;
       else if (n === 'source') source = c.node;
       else if (n === 'import') importNode = c.node;
+      else if (n.startsWith('bind.')) {
+        binding ??= { name: c.node };
+        if (n === 'bind.name') binding.name = c.node;
+        else if (n === 'bind.type') binding.type = c.node;
+        else if (n === 'bind.new') binding.ctor = c.node;
+        else if (n === 'bind.self') binding.self = c.node;
+      } else if (n === 'base' || n === 'base.of') {
+        base ??= {};
+        if (n === 'base') base.base = c.node;
+        else base.of = c.node;
+      }
       else if (n.startsWith('ref.')) refs.push({ node: c.node, kind: n.slice(4) as ReferenceKind });
       else if (n.startsWith('local.')) {
         if (declares(c.node, id)) declared.push({ node: c.node, kind: n.slice(6) as LocalKind });
@@ -55,12 +75,18 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
         }
       }
     }
+    if (binding) bindings.push(binding);
+    if (base?.base && base.of) bases.push(base as BaseCapture);
     if (qualifier && refs.length) {
       const last = refs[refs.length - 1]!;
-      if (!last.qualifier) last.qualifier = qualifierText(qualifier);
+      if (!last.qualifier) {
+        last.qualifier = qualifierText(qualifier);
+        last.qualifierNode = qualifier;
+      }
     }
     if (importNode && source) {
-      imports.push({ line: importNode.startPosition.row + 1, source: source.text.replace(/^["'<]|[">']$/g, '') });
+      const names = importNames(id, importNode, source);
+      imports.push({ line: importNode.startPosition.row + 1, source: source.text.replace(/^["'<]|[">']$/g, ''), ...(names ? { names } : {}) });
     } else if (source && !importNode) {
       imports.push({ line: source.startPosition.row + 1, source: source.text.replace(/^["'<]|[">']$/g, '') });
     }
@@ -121,11 +147,31 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     if (d.container && d.kind === 'function' && d.parent !== undefined && CONTAINERS.has(definitions[d.parent]!.kind)) d.kind = 'method';
     stack.push(i);
   }
+  // Receivers: what each call is made on, and what each class builds on (when the language has the patterns).
+  if (RECEIVER_LANGUAGES.has(id)) {
+    const classes: ClassSpan[] = [];
+    const byIndex = new Map<number, ClassSpan>();
+    definitions.forEach((d, i) => {
+      if (!TYPES.has(d.kind)) return;
+      const span = { name: d.name, start: d.startByte, end: d.endByte, members: new Set<string>() };
+      classes.push(span);
+      byIndex.set(i, span);
+    });
+    for (const d of definitions) if (d.parent !== undefined) byIndex.get(d.parent)?.members.add(d.name);
+    // Untyped locals and parameters are the declarations tags.ts finds for every language.
+    for (const d of declared) if (d.kind === 'local' || d.kind === 'parameter') bindings.push({ name: d.node });
+    const calls = refs.filter((r) => r.kind === 'call');
+    const found = receivers(id, text, bindings, bases, calls.map((r) => ({ node: r.node, qualifier: r.qualifierNode })), classes);
+    calls.forEach((r, i) => {
+      r.via = found.via[i];
+    });
+    for (const d of definitions) d.bases = found.basesOf.get(d.nameByte);
+  }
   // References: drop the names of definitions themselves; find each one's enclosing definition.
   const nameBytes = new Set(definitions.map((d) => d.nameByte));
   const all = [
-    ...refs.filter((r) => !nameBytes.has(r.node.startIndex) && (r.kind !== 'type' || r.node.endIndex - r.node.startIndex > 1)).map((r) => ({ name: r.node.text, line: r.node.startPosition.row + 1, kind: r.kind, qualifier: r.qualifier, byte: r.node.startIndex })),
-    ...mentions.map((m) => ({ name: m.name, line: m.line, kind: 'mention' as const, qualifier: undefined, byte: m.byte })),
+    ...refs.filter((r) => !nameBytes.has(r.node.startIndex) && (r.kind !== 'type' || r.node.endIndex - r.node.startIndex > 1)).map((r) => ({ name: r.node.text, line: r.node.startPosition.row + 1, kind: r.kind, qualifier: r.qualifier, via: r.via, byte: r.node.startIndex })),
+    ...mentions.map((m) => ({ name: m.name, line: m.line, kind: 'mention' as const, qualifier: undefined, via: undefined, byte: m.byte })),
   ].sort((a, b) => a.byte - b.byte);
   const references: ExtractedReference[] = [];
   const once = new Set<string>();
@@ -143,7 +189,7 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     const key = `${r.name}\u0000${r.kind}\u0000${r.line}`;
     if (once.has(key)) continue;
     once.add(key);
-    references.push({ name: r.name, line: r.line, kind: r.kind, qualifier: r.qualifier, enclosing: open.length ? open[open.length - 1] : undefined });
+    references.push({ name: r.name, line: r.line, kind: r.kind, qualifier: r.qualifier, ...(r.via ? { via: r.via } : {}), enclosing: open.length ? open[open.length - 1] : undefined });
   }
   const clean = definitions.map(({ nameByte: _n, receiver: _r, ...d }) => d);
   return { definitions: clean, references, imports, locals: localsOf(declared, nameBytes, definitions, order) };

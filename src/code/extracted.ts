@@ -44,6 +44,8 @@ export interface ExtractedDefinition {
   searchable: boolean;
   startByte: number;
   endByte: number;
+  /** The types it builds on: extends, implements, Python bases, Go embedded fields. */
+  bases?: string[];
 }
 
 export interface ExtractedReference {
@@ -51,6 +53,8 @@ export interface ExtractedReference {
   line: number;
   kind: ReferenceKind;
   qualifier: string | undefined;
+  /** For a call, what it is made on as far as the file tells (extract-bindings.ts): a type, `^Class`, `~` or `?`. */
+  via?: string;
   /** Index of the innermost definition the reference sits in. */
   enclosing: number | undefined;
 }
@@ -70,6 +74,8 @@ export interface ExtractedLocal {
 export interface ExtractedImport {
   line: number;
   source: string;
+  /** The names it binds (extract-imports.ts). */
+  names?: string;
 }
 
 export interface Extracted {

@@ -153,10 +153,10 @@ function ownedBy(d: Definition, owner: string): number {
  * The store to answer about `name` from: the built index, or before the first build is done, one in
  * which every file whose text names it has been parsed now (undefined when those are too many).
  */
-export async function storeNaming(index: CodeIndex, name: string): Promise<CodeStore | undefined> {
+export async function storeNaming(index: CodeIndex, name: string, options: { defining?: boolean } = {}): Promise<CodeStore | undefined> {
   const built = await index.ready();
   if (built) return built;
-  const files = await index.filesNaming(name);
+  const files = await index.filesNaming(name, options);
   return files ? index.onDemand(files) : undefined;
 }
 
@@ -206,8 +206,11 @@ export function foldDeclarations(defs: Definition[]): Definition[] {
  * declarations that are no definition of their own follow them all. Undefined when the index cannot answer.
  */
 export async function findDefinitions(index: CodeIndex, name: string, owner?: string, options: { locals?: boolean } = {}): Promise<Definition[] | undefined> {
-  const store = await storeNaming(index, name);
+  // Before the first build: the files that may define the name are parsed, not every file naming it;
+  // a name none of them defines may still be a local anywhere it is named: then those are parsed too.
+  let store = await storeNaming(index, name, { defining: true });
   if (!store) return undefined;
+  if (options.locals && !store.definitionsNamed(name).length && !(await index.ready())) store = (await storeNaming(index, name)) ?? store;
   let rows = store.definitionsNamed(name);
   let localRows = options.locals ? store.localsNamed(name) : [];
   // A common local name (`i`, `ret`) is declared in thousands of files: the first few hundred are checked.

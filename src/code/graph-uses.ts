@@ -1,10 +1,9 @@
 // Uses of a name (calls, type uses, imports, comment mentions) with their callers and how sure each
 // edge is, and the callees of a definition resolved through the file's imports.
-import { type Definition, findDefinitions, foldOverloads, stemOf, storeHolding, storeNaming, toDefinition } from './graph-definitions.ts';
+import { CallResolver, type Certainty } from './graph-calls.ts';
+import { type Definition, findDefinitions, stemOf, storeHolding, storeNaming } from './graph-definitions.ts';
 import type { CodeIndex } from './index.ts';
 import type { CodeStore, ImportRow, ReferenceRow } from './store.ts';
-
-export type Certainty = 'same-file' | 'imported' | 'qualified' | 'name-only';
 
 export interface Use {
   file: string;
@@ -17,9 +16,15 @@ export interface Use {
   certainty: Certainty;
 }
 
+export type { Certainty };
+
 export interface Uses {
   definitions: Definition[];
   uses: Use[];
+  /** Calls of the name whose receiver is unknown while other owners define it too: not in `uses`. */
+  byNameElsewhere: number;
+  /** Calls of the name resolved to another definition (another owner's method, a local). */
+  elsewhere: number;
 }
 
 /** How a use in `file` reaches one of `defs`: its own file, an import of the defining file, a qualifier naming it. */
@@ -50,28 +55,69 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
   let rows = named();
   if (await index.fresh(within ?? rows.map((r) => r.path))) rows = named();
   const imports = new Map<string, ImportRow[]>();
-  const uses: Use[] = rows.map((r: ReferenceRow) => ({
-    file: r.path,
-    line: r.line,
-    kind: r.kind as Use['kind'],
-    caller: r.def_name ? { name: r.def_name, container: r.def_container ?? undefined, line: r.def_line ?? r.line } : undefined,
-    qualifier: r.qualifier ?? undefined,
-    certainty: certaintyOf(store, r.path, r.qualifier ?? undefined, definitions, imports),
-  }));
-  // With an owner, a call through another qualifier (`Option.map` when asked for `Effect.map`) is not a use.
-  const kept = owner ? uses.filter((u) => u.kind !== 'call' || !u.qualifier || u.qualifier === owner || u.certainty !== 'name-only') : uses;
-  return { definitions, uses: kept.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line) };
+  const resolver = new CallResolver(store);
+  const ours = new Set(definitions.map((d) => `${d.file}:${d.line}`));
+  const methods = definitions.some((d) => d.container);
+  // Every definition of the name is the anchor's: a call by name alone can only mean it.
+  const unique = resolver.definitionsOf(name).every((d) => ours.has(`${d.file}:${d.line}`));
+  // A call on one of the anchor's base types may run the anchor's override.
+  const ownerChain = new Set<string>();
+  for (const d of owner ? definitions.filter((x) => x.container === owner) : []) for (const link of resolver.chain(owner!, d.file).slice(1)) ownerChain.add(link.name);
+  let byNameElsewhere = 0;
+  let elsewhere = 0;
+  const uses: Use[] = [];
+  for (const r of rows as ReferenceRow[]) {
+    let certainty: Certainty;
+    if (r.kind !== 'call') certainty = certaintyOf(store, r.path, r.qualifier ?? undefined, definitions, imports);
+    else {
+      const found = resolver.resolve(r.path, name, r.qualifier, r.via);
+      if (!found) {
+        elsewhere++;
+        continue;
+      }
+      if (found.defs.length) {
+        if (found.defs.some((d) => ours.has(`${d.file}:${d.line}`))) certainty = found.certainty;
+        else if (found.certainty === 'receiver-type' && r.via && !r.via.startsWith('^') && ownerChain.has(r.via.slice(r.via.lastIndexOf('.') + 1))) certainty = 'override';
+        else {
+          elsewhere++;
+          continue;
+        }
+      } else if (found.certainty !== 'name-only') {
+        // A known receiver or import that reaches no definition here (a library's method, say).
+        elsewhere++;
+        continue;
+      } else if (r.via && !methods) {
+        // `x.f()` on an object does not call a function `f`.
+        elsewhere++;
+        continue;
+      } else if (owner && !unique) {
+        byNameElsewhere++;
+        continue;
+      } else certainty = 'name-only';
+    }
+    uses.push({
+      file: r.path,
+      line: r.line,
+      kind: r.kind as Use['kind'],
+      caller: r.def_name ? { name: r.def_name, container: r.def_container ?? undefined, line: r.def_line ?? r.line } : undefined,
+      qualifier: r.qualifier ?? undefined,
+      certainty,
+    });
+  }
+  return { definitions, uses: uses.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line), byNameElsewhere, elsewhere };
 }
 
 export interface Callee {
   name: string;
   qualifier: string | undefined;
   count: number;
-  /** Where the called name is defined, best first (empty when outside the project). */
+  /** Where the called name is defined, best first (empty when outside the project or not known). */
   definedAt: { file: string; line: number; certainty: Certainty }[];
+  /** A parameter or local of the caller called as a function: defined nowhere else. */
+  local?: boolean;
 }
 
-/** What a definition's body calls, each name resolved to its definitions through the file's imports. */
+/** What a definition's body calls, each call resolved through its receiver, the file's imports and its package. */
 export async function calleesOf(index: CodeIndex, def: Definition): Promise<Callee[] | undefined> {
   let store = await index.ready();
   if (!store) {
@@ -83,27 +129,35 @@ export async function calleesOf(index: CodeIndex, def: Definition): Promise<Call
   if (!store) return undefined;
   await index.fresh([def.file]);
   const calls = store.referencesWithin(def.file, def.start, def.end, 'call');
-  const byName = new Map<string, { qualifier: string | undefined; count: number }>();
+  const byCall = new Map<string, { name: string; qualifier: string | undefined; via: string | null; count: number }>();
   for (const c of calls) {
     if (c.name === def.name && c.line === def.line) continue;
-    const known = byName.get(c.name);
+    const key = `${c.qualifier ?? ''}\u0000${c.name}\u0000${c.via ?? ''}`;
+    const known = byCall.get(key);
     if (known) known.count++;
-    else byName.set(c.name, { qualifier: c.qualifier ?? undefined, count: 1 });
+    else byCall.set(key, { name: c.name, qualifier: c.qualifier ?? undefined, via: c.via, count: 1 });
   }
-  const imports = new Map<string, ImportRow[]>();
+  const resolver = new CallResolver(store);
   const out: Callee[] = [];
-  for (const [name, { qualifier, count }] of byName) {
-    const defs = foldOverloads(store.definitionsNamed(name).map(toDefinition));
+  for (const { name, qualifier, via, count } of byCall.values()) {
+    const found = resolver.resolve(def.file, name, qualifier, via);
+    if (!found) {
+      out.push({ name, qualifier, count, definedAt: [], local: true });
+      continue;
+    }
+    let defs = found.defs;
+    let certainty = found.certainty;
+    if (!defs.length && certainty === 'name-only' && !qualifier && !via) {
+      // Nothing ties it to a definition: a name defined once in the project is that one, else none is shown.
+      const all = resolver.definitionsOf(name);
+      if (all.length === 1) defs = all;
+      certainty = 'name-only';
+    }
     const definedAt = defs
-      .map((d) => ({ file: d.file, line: d.line, certainty: certaintyOf(store, def.file, qualifier, [d], imports) }))
-      .filter((d) => d.certainty !== 'name-only' || defs.length === 1)
-      .sort((a, b) => order(a.certainty) - order(b.certainty))
+      .map((d) => ({ file: d.file, line: d.line, certainty }))
+      .sort((a, b) => Number(b.file === def.file) - Number(a.file === def.file) || a.file.localeCompare(b.file) || a.line - b.line)
       .slice(0, 3);
     out.push({ name, qualifier, count, definedAt });
   }
   return out.sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
-}
-
-function order(c: Certainty): number {
-  return c === 'same-file' ? 0 : c === 'imported' ? 1 : c === 'qualified' ? 2 : 3;
 }

@@ -61,7 +61,7 @@ export interface CodeIndexDeps {
    * The files whose text holds `word` as a whole word (paths relative to the root), found by a scan:
    * before the first build is done, the files an answer about a name rests on, parsed on demand.
    */
-  filesNaming?: (word: string) => Promise<readonly string[]>;
+  filesNaming?: (word: string, options?: { defining?: boolean }) => Promise<readonly string[]>;
 }
 
 export interface CodeIndexStatus {
@@ -85,7 +85,7 @@ export interface CodeIndex {
    */
   onDemand(paths: Iterable<string>): Promise<CodeStore | undefined>;
   /** The files an answer about `name` rests on, for onDemand: undefined when they cannot be found or are too many to parse now. */
-  filesNaming(name: string): Promise<readonly string[] | undefined>;
+  filesNaming(name: string, options?: { defining?: boolean }): Promise<readonly string[] | undefined>;
   /** A full refresh pass, awaited (tests, benchmarks, the first build). */
   refresh(): Promise<void>;
   /** What the index on disk holds (any process's build); undefined when its database cannot be opened. */
@@ -317,10 +317,10 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       await freshFiles(shared, s, files);
       return s;
     },
-    async filesNaming(name) {
+    async filesNaming(name, options) {
       if (!deps.filesNaming || shared.closed) return undefined;
       try {
-        const files = await deps.filesNaming(name);
+        const files = await deps.filesNaming(name, options);
         return files.length <= MAX_ON_DEMAND_FILES ? files : undefined;
       } catch (e) {
         deps.logger.log('code_on_demand_error', { error: messageOf(e) });

@@ -2,7 +2,7 @@
 // files the catalogue knows. TS/JS relative paths with extensions and index files, and tsconfig
 // `baseUrl`/`paths` mappings;
 // Python modules (relative and absolute, src layouts included); Go packages through go.mod's module
-// path; Rust `mod` and `crate::` paths; C/C++ includes (next to the file, then by path suffix).
+// path; Java classes by package path; Rust `mod` and `crate::` paths; C/C++ includes (next to the file, then by path suffix).
 import * as path from 'node:path';
 import type { LanguageId } from './languages.ts';
 import { mappedCandidates, type TsPaths } from './tsconfig-paths.ts';
@@ -130,6 +130,17 @@ function resolveInclude(files: PathSet, from: string, source: string): string | 
   return found[0];
 }
 
+/** Java: `a.b.C` is the file ending a/b/C.java; a static import `a.b.C.m` is C's file. */
+function resolveJava(files: PathSet, source: string): string | undefined {
+  const parts = source.replace(/^static\s+/, '').split('.');
+  for (const n of [parts.length, parts.length - 1]) {
+    if (n < 1) continue;
+    const found = files.withSuffix(`${parts.slice(0, n).join('/')}.java`).sort((a, b) => a.length - b.length);
+    if (found[0]) return found[0];
+  }
+  return undefined;
+}
+
 /** The file (or Go package folder, ending in `/`) an import resolves to, or undefined. */
 export function resolveImport(files: PathSet, language: LanguageId, from: string, source: string): string | undefined {
   switch (language) {
@@ -141,6 +152,8 @@ export function resolveImport(files: PathSet, language: LanguageId, from: string
       return resolvePython(files, from, source);
     case 'go':
       return resolveGo(files, source);
+    case 'java':
+      return resolveJava(files, source);
     case 'rust':
       return resolveRust(files, from, source);
     case 'c':

@@ -101,4 +101,13 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX code_locals_file ON code_locals(file_id);
     `,
   },
+  {
+    version: 6,
+    description: 'call resolution: what each call is made on, the types each class builds on, the names each import binds',
+    sql: `
+      ALTER TABLE code_refs ADD COLUMN via TEXT;
+      ALTER TABLE code_defs ADD COLUMN bases TEXT;
+      ALTER TABLE code_imports ADD COLUMN names TEXT;
+    `,
+  },
 ];

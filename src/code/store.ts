@@ -37,6 +37,8 @@ export interface DefinitionRow {
   end_line: number;
   exported: number;
   bodiless: number;
+  /** Space-separated names of the types it builds on. */
+  bases: string | null;
 }
 
 export interface LocalRow {
@@ -59,6 +61,8 @@ export interface ReferenceRow {
   kind: string;
   qualifier: string | null;
   def_id: number | null;
+  /** What a call is made on (extract-bindings.ts). */
+  via: string | null;
   /** The enclosing definition's name and container. */
   def_name: string | null;
   def_container: string | null;
@@ -70,6 +74,8 @@ export interface ImportRow {
   line: number;
   source: string;
   target: string | null;
+  /** The names it binds (extract-imports.ts). */
+  names: string | null;
 }
 
 export interface FileMeta {
@@ -87,17 +93,17 @@ export interface FileMeta {
 // A file's rows from their JSON arrays (code/file-rows.ts): definition ids are assigned here, after the
 // largest so far, so parents, blocks and references name them by their index in the file.
 const INSERT_DEFS =
-  'INSERT INTO code_defs (id, file_id, name, kind, container, parent_id, signature, start_line, name_line, end_line, exported, bodiless) ' +
-  "SELECT ?1 + key, ?2, value->>0, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, value->>6, value->>7, value->>8, value->>9 FROM json_each(?3)";
+  'INSERT INTO code_defs (id, file_id, name, kind, container, parent_id, signature, start_line, name_line, end_line, exported, bodiless, bases) ' +
+  "SELECT ?1 + key, ?2, value->>0, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10 FROM json_each(?3)";
 const INSERT_BLOCKS = "INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)";
-const INSERT_REFS = "INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id) SELECT ?2, value->>0, value->>1, value->>2, value->>3, ?1 + (value->>4) FROM json_each(?3)";
+const INSERT_REFS = "INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id, via) SELECT ?2, value->>0, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5 FROM json_each(?3)";
 
 const INSERT_LOCALS = 'INSERT OR IGNORE INTO code_locals (file_id, name, line, kind, def_id) SELECT ?2, value->>0, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)';
 
 const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'language', 'lines', 'parser', 'version', 'text_of', 'text_doc', 'parsed_of'] as const;
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 
-const DEF_COLUMNS = 'd.id, f.path, d.name, d.kind, d.container, d.parent_id, d.signature, d.start_line, d.name_line, d.end_line, d.exported, d.bodiless';
+const DEF_COLUMNS = 'd.id, f.path, d.name, d.kind, d.container, d.parent_id, d.signature, d.start_line, d.name_line, d.end_line, d.exported, d.bodiless, d.bases';
 
 export class CodeStore {
   readonly db: Database;
@@ -194,7 +200,7 @@ export class CodeStore {
       this.db.run(INSERT_REFS, [first, fileId, rows.refs]);
       this.db.run(INSERT_LOCALS, [first, fileId, rows.locals]);
       parsed.imports.forEach((imp, i) => {
-        this.db.run('INSERT INTO code_imports (file_id, line, source, target) VALUES (?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null]);
+        this.db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
       });
     });
   }
@@ -235,7 +241,7 @@ export class CodeStore {
   referencesNamed(name: string, kinds: readonly string[]): ReferenceRow[] {
     const marks = kinds.map(() => '?').join(', ');
     return this.rows<ReferenceRow>(
-      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, d.name AS def_name, d.container AS def_container, d.name_line AS def_line
+      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, r.via, d.name AS def_name, d.container AS def_container, d.name_line AS def_line
          FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id
         WHERE r.name = ? AND r.kind IN (${marks}) LIMIT 20000`,
       [name, ...kinds],
@@ -245,20 +251,20 @@ export class CodeStore {
   /** References of `kind` inside a file's lines [start, end]. */
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
     return this.rows<ReferenceRow>(
-      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, NULL AS def_name, NULL AS def_container, NULL AS def_line
+      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, r.via, NULL AS def_name, NULL AS def_container, NULL AS def_line
          FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.kind = ? ORDER BY r.line`,
       [path, start, end, kind],
     );
   }
 
   importsOf(path: string): ImportRow[] {
-    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line', [path]);
+    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target, i.names FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line', [path]);
   }
 
   /** Imports that resolve to `path` (or, for Go, to its folder). */
   importersOf(path: string): ImportRow[] {
     const dir = path.includes('/') ? `${path.slice(0, path.lastIndexOf('/'))}/` : './';
-    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE i.target = ? OR i.target = ? ORDER BY f.path, i.line', [path, dir]);
+    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target, i.names FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE i.target = ? OR i.target = ? ORDER BY f.path, i.line', [path, dir]);
   }
 
   /** Every resolved import edge (file → target). */

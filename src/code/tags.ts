@@ -4,6 +4,7 @@
 // with `@qualifier` the object it is reached through (`Effect` in `Effect.gen(…)`); `@import` an
 // import statement with `@source` what it names; `@comment` / `@string` text scanned for mentions.
 import type { LanguageId } from './languages.ts';
+import { BINDING_QUERIES } from './tags-bindings.ts';
 
 const TS_COMMON = [
   '(function_declaration name: (identifier) @name) @def.function',
@@ -90,7 +91,7 @@ const C_GLOBALS = ['translation_unit', 'preproc_ifdef', 'preproc_if', 'preproc_e
   ]),
 );
 
-export const QUERIES: Record<LanguageId, readonly string[]> = {
+const TAGS: Record<LanguageId, readonly string[]> = {
   typescript: [...TS_COMMON, ...TS_TYPES, ...TS_LOCALS_COMMON, ...TS_LOCALS],
   tsx: [...TS_COMMON, ...TS_TYPES, ...TS_LOCALS_COMMON, ...TS_LOCALS],
   javascript: [...TS_COMMON, '(field_definition property: (property_identifier) @name) @def.field', ...TS_LOCALS_COMMON, ...JS_LOCALS],
@@ -315,3 +316,7 @@ export const QUERIES: Record<LanguageId, readonly string[]> = {
     '(comment) @comment',
   ],
 };
+
+export const QUERIES: Record<LanguageId, readonly string[]> = Object.fromEntries(
+  Object.entries(TAGS).map(([id, patterns]) => [id, [...patterns, ...(BINDING_QUERIES[id as LanguageId] ?? [])]]),
+) as unknown as Record<LanguageId, readonly string[]>;

@@ -105,7 +105,7 @@ export function createCodegraphAdapter(deps: CodegraphDeps): GraphAdapter {
         }
       }
       // codegraph records only calls it resolved to a definition: none found is no answer.
-      return uses.length ? { definitions: defs, uses } : undefined;
+      return uses.length ? { definitions: defs, uses, byNameElsewhere: 0, elsewhere: 0 } : undefined;
     },
     async callees(definition) {
       const r = (await json(['callees', definition.name, '-f', definition.file, '-l', '200'])) as { definitions?: { callees: CgNode[] }[] } | undefined;

@@ -56,17 +56,22 @@ const MODIFIERS = '(?:(?:export|default|public|private|protected|internal|static
  * on the linear-time engine since `name` comes from the query (compiled once per name, cached).
  */
 function definitionPattern(name: string): LinearRegex {
+  return compileRegex(definitionPatternSource(name));
+}
+
+/** The source of definitionPattern (RE2 and ripgrep read it alike), for a scan that finds the files that may define `name`. */
+export function definitionPatternSource(name: string): string {
   const n = escapeRegex(name);
   const alternatives = [
     // class/interface/type/struct/enum/trait/module/… NAME, followed by what opens a definition
     // (`struct task_struct *p` is a use; `struct task_struct {` is the definition)
     `\\b(?:class|interface|type|struct|enum|trait|impl(?:<[^>]*>)?(?:\\s+[\\w:]+\\s+for)?|module|namespace|record|object|protocol|union|typedef\\s+struct|mod|package|macro_rules!)\\s+${n}\\b\\s*(?:\\{|<|\\(|:|=|\\bextends\\b|\\bimplements\\b|\\bwhere\\b|$)`,
     // function NAME / def NAME / func NAME / fn NAME / func (r T) NAME
-    `\\b(?:function\\*?|def|func|fn|sub|proc|fun)\\s+(?:\\([^)]*\\)\\s*)?${n}\\s*[(<[]`,
+    `\\b(?:function\\*?|def|func|fn|sub|proc|fun)\\s+(?:\\([^)]*\\)\\s*)?${n}\\s*[(<\\[]`,
     // const/let/var/val NAME = … or NAME: Type (JS, TS, Kotlin, Swift, Go, Rust statics)
     `^\\s*${MODIFIERS}(?:const|let|var|val|static|readonly)\\s+(?:mut\\s+)?${n}\\b\\s*(?::|=)`,
     // Go: type NAME struct / interface / underlying type
-    `^\\s*type\\s+${n}\\s+[\\w[*]`,
+    `^\\s*type\\s+${n}\\s+[\\w\\[*]`,
     // C/C++ #define NAME
     `^\\s*#\\s*define\\s+${n}\\b`,
     // A method: NAME(…) { / NAME(…): T at the start of a line. A bare NAME(…) is a call statement
@@ -79,7 +84,7 @@ function definitionPattern(name: string): LinearRegex {
     // Python/Ruby top-level assignment NAME = …
     `^${n}\\s*(?::[^=]+)?=[^=]`,
   ];
-  return compileRegex(alternatives.map((a) => `(?:${a})`).join('|'));
+  return alternatives.map((a) => `(?:${a})`).join('|');
 }
 
 const CALL_OR_CONTROL = /^\s*(?:return|if|else|while|for|switch|case|await|yield|throw|new|print|echo|assert)\b/;

@@ -230,9 +230,9 @@ describe('the code index', () => {
     const first = indexOf(files);
     await first.index.refresh();
     await first.index.close();
-    // What schema 4 and an extraction before locals left: no table of locals.
+    // What schema 4 and an extraction before locals left: no table of locals (nor the call resolution columns of schema 6).
     const db = await openDatabase(runtime, first.dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
-    db.exec("DROP TABLE code_locals; PRAGMA user_version=4; UPDATE code_files SET parser = 6; UPDATE code_meta SET value = '6' WHERE key = 'parser'");
+    db.exec("DROP TABLE code_locals; ALTER TABLE code_refs DROP COLUMN via; ALTER TABLE code_defs DROP COLUMN bases; ALTER TABLE code_imports DROP COLUMN names; PRAGMA user_version=4; UPDATE code_files SET parser = 6; UPDATE code_meta SET value = '6' WHERE key = 'parser'");
     db.close();
     const again = indexOf(files, { dbFile: first.dbFile });
     await again.index.refresh();

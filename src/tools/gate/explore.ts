@@ -149,6 +149,27 @@ const where = (d: { file: string; line: number }) => `${d.file}:${d.line}`;
 const qualified = (d: { name: string; container?: string | undefined }) => (d.container ? `${d.container}.${d.name}` : d.name);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+const SITES_PER_FILE = 15;
+const CERTAINTY_ORDER: readonly Use['certainty'][] = ['receiver-type', 'imported', 'same-package', 'same-file', 'qualified', 'override', 'name-only'];
+const CERTAINTY_WORDS: Record<Use['certainty'], string> = {
+  'receiver-type': 'by receiver type',
+  imported: 'through an import',
+  'same-package': 'in the same package',
+  'same-file': 'in the same file',
+  qualified: 'by class name',
+  override: 'on a base type (may run this override)',
+  'name-only': 'by name only',
+};
+const CERTAINTY_MARK: Record<Use['certainty'], string> = {
+  'receiver-type': ' (receiver type)',
+  imported: ' (import)',
+  'same-package': ' (same package)',
+  'same-file': '',
+  qualified: ' (class name)',
+  override: ' (override candidate: call on a base type)',
+  'name-only': ' (by name only)',
+};
+
 function definitionsLine(anchor: string, defs: Definition[]): string {
   return `${anchor}: ${plural(defs.length, 'definition')}${defs.length ? ` (${defs.slice(0, 3).map((d) => `${where(d)} ${d.kind}`).join(', ')}${defs.length > 3 ? ', …' : ''})` : ''}`;
 }
@@ -157,22 +178,31 @@ function definitionsLine(anchor: string, defs: Definition[]): string {
 async function graphCallers(ctx: ToolCallContext, anchor: string): Promise<string[] | undefined> {
   const u = await ctx.app.graph.uses(leafSymbol(anchor), ownerSymbol(anchor));
   if (!u) return undefined;
-  const calls = u.uses.filter((x) => x.kind === 'call');
+  // A call on a base type that may run the anchor's override is a candidate, listed apart from the calls.
+  const calls = u.uses.filter((x) => x.kind === 'call' && x.certainty !== 'override');
+  const overrides = u.uses.filter((x) => x.certainty === 'override');
   const count = (kind: Use['kind']) => u.uses.filter((x) => x.kind === kind).length;
-  const sure = (c: Use['certainty']) => calls.filter((x) => x.certainty === c).length;
   const byFile = new Map<string, Use[]>();
   for (const c of calls) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
+  const sure = CERTAINTY_ORDER.map((c) => [c, calls.filter((x) => x.certainty === c).length] as const).filter(([, n]) => n > 0);
   const out = [
     `${definitionsLine(anchor, u.definitions)}; ${plural(calls.length, 'call')} in ${plural(byFile.size, 'file')}`,
     `not calls, counted apart: ${plural(count('type'), 'type use')}, ${plural(count('import'), 'import')}, ${plural(count('mention'), 'mention')} in comments`,
-    `how sure: ${sure('same-file')} same file, ${sure('imported')} through an import, ${sure('qualified')} by qualifier, ${sure('name-only')} by name only`,
   ];
+  if (sure.length) out.push(`how resolved: ${sure.map(([c, n]) => `${n} ${CERTAINTY_WORDS[c]}`).join(', ')}`);
+  if (u.byNameElsewhere) out.push(`not listed: ${plural(u.byNameElsewhere, 'call')} of the name on receivers of unknown type (other owners define ${leafSymbol(anchor)} too)`);
   const files = [...byFile.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
   for (const [file, sites] of files.slice(0, 40)) {
-    const shown = sites.slice(0, 6).map((c) => `${c.line}${c.caller ? ` in ${qualified(c.caller)}` : ' (top level)'}${c.certainty === 'name-only' ? ' (by name)' : ''}`);
-    out.push(`${file}: ${shown.join('; ')}${sites.length > 6 ? `; +${sites.length - 6} more` : ''}`);
+    // How each call was resolved: once for the file when every site agrees.
+    const one = sites.every((c) => c.certainty === sites[0]!.certainty);
+    const shown = sites.slice(0, SITES_PER_FILE).map((c) => `${c.line}${c.caller ? ` in ${qualified(c.caller)}` : ' (top level)'}${one ? '' : CERTAINTY_MARK[c.certainty]}`);
+    out.push(`${file}: ${shown.join('; ')}${sites.length > SITES_PER_FILE ? `; +${sites.length - SITES_PER_FILE} more` : ''}${one ? CERTAINTY_MARK[sites[0]!.certainty] : ''}`);
   }
   if (files.length > 40) out.push(`… ${files.length - 40} more files`);
+  if (overrides.length) {
+    const shown = overrides.slice(0, 10).map((c) => `${where(c)}${c.caller ? ` in ${qualified(c.caller)}` : ''}`);
+    out.push(`override candidates, calls on a base type that may run this override (not counted above): ${plural(overrides.length, 'call')} — ${shown.join('; ')}${overrides.length > 10 ? `; +${overrides.length - 10} more` : ''}`);
+  }
   return out;
 }
 
@@ -208,8 +238,9 @@ async function graphCallees(ctx: ToolCallContext, anchor: string): Promise<strin
   const others = defs.length > 1 ? ` (${defs.length - 1} other definitions: ${defs.slice(1, 4).map(where).join(', ')}; name one as Owner.${def.name})` : '';
   const out = [`${qualified(def)} (${def.file}:${def.start}-${def.end}) calls ${plural(callees.length, 'name')}${others}:`];
   for (const c of callees.slice(0, 60)) {
-    const at = c.definedAt.map((d) => `${where(d)}${d.certainty === 'name-only' ? ' (by name)' : ''}`).join(', ');
-    out.push(`${c.qualifier ? `${c.qualifier}.` : ''}${c.name}${c.count > 1 ? ` ×${c.count}` : ''}${at ? ` → ${at}` : ' (outside the project)'}`);
+    const at = c.definedAt.map((d) => `${where(d)}${CERTAINTY_MARK[d.certainty]}`).join(', ');
+    const none = c.local ? ' (a parameter or local)' : ' (outside the project)';
+    out.push(`${c.qualifier ? `${c.qualifier}.` : ''}${c.name}${c.count > 1 ? ` ×${c.count}` : ''}${at ? ` → ${at}` : none}`);
   }
   if (callees.length > 60) out.push(`… ${callees.length - 60} more`);
   return out;

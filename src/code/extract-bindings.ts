@@ -1,0 +1,252 @@
+// What a call's receiver is, from one file's syntax alone: `this`/`self`/`super` and Java's implicit
+// `this` name the enclosing class; a variable, parameter or field names its declared type or the
+// class that constructed it (`new Foo()`, `Foo(…)`, `Foo{}`, `NewFoo()`); a name bound in an enclosing
+// function (a parameter, a local) called as a function is marked local. The result is each call's
+// `via`: a type name, `^Class` (super of Class), `~` (a local or parameter) or `?` (a variable of
+// unknown type). The query side (graph-calls.ts) follows types through class hierarchies and imports.
+import type { Node } from 'web-tree-sitter';
+import type { LanguageId } from './languages.ts';
+
+export interface BindingCapture {
+  name: Node;
+  type?: Node;
+  ctor?: Node;
+  self?: Node;
+}
+
+export interface BaseCapture {
+  of: Node;
+  base: Node;
+}
+
+/** A call as collect sees it: the name node and the object it is called on. */
+export interface CallSite {
+  node: Node;
+  qualifier?: Node;
+}
+
+/** A class-like definition of the file (byte range and name). */
+export interface ClassSpan {
+  name: string;
+  start: number;
+  end: number;
+  /** Names of its members defined in this file. */
+  members: Set<string>;
+}
+
+export const LOCAL = '~';
+export const UNKNOWN = '?';
+
+const FUNCTION_SCOPES = new Set([
+  'function_declaration',
+  'function_expression',
+  'function',
+  'generator_function',
+  'generator_function_declaration',
+  'arrow_function',
+  'method_definition',
+  'function_definition',
+  'lambda',
+  'method_declaration',
+  'constructor_declaration',
+  'func_literal',
+  'lambda_expression',
+]);
+const CLASS_SCOPES = new Set(['class_body', 'class_definition', 'type_spec', 'interface_body', 'enum_body', 'record_declaration']);
+
+interface Binding {
+  name: string;
+  type: string | undefined;
+  start: number;
+  end: number;
+  /** Bound at the top of the file (a module variable, not a local). */
+  module: boolean;
+}
+
+/** Qualifiers that may name a module, package, namespace or class (anything else is an object). */
+const NAMESPACE_LIKE = new Set(['identifier', 'member_expression', 'attribute', 'selector_expression', 'field_access', 'scoped_identifier', 'package_identifier', 'nested_identifier', 'type_identifier']);
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const IDENTS = /[A-Za-z_$][\w$]*/g;
+const PRIMITIVE = new Set(['string', 'number', 'boolean', 'any', 'unknown', 'void', 'never', 'object', 'int', 'str', 'float', 'bool', 'bytes', 'None', 'var', 'long', 'short', 'byte', 'char', 'double', 'error', 'int64', 'int32', 'uint', 'uint64', 'uint32', 'uint8', 'rune', 'float64', 'float32', 'interface']);
+
+/** A type's text as a class name: `*pkg.Foo` → Foo, `Foo<Bar>` → Foo, `Optional[Foo]` → Foo, `Foo | None` → Foo. */
+export function typeName(text: string, language: LanguageId): string | undefined {
+  let t = text.trim().replace(/^["']|["']$/g, '');
+  if (language === 'python') {
+    const opt = /^(?:typing\.)?Optional\[(.*)\]$/.exec(t);
+    if (opt) t = opt[1]!;
+    const parts = t.split('|').map((p) => p.trim()).filter((p) => p !== 'None');
+    if (parts.length !== 1) return undefined;
+    t = parts[0]!;
+  }
+  t = t.replace(/^(?:readonly\s+|[*&]\s*)+/, '');
+  // A slice, array, map or function type is not a class.
+  if (/^\[|\[\]$|^map\[|^func\b|^chan\b|=>/.test(t)) return undefined;
+  const head = /^[\w$.]+/.exec(t)?.[0];
+  if (!head) return undefined;
+  const name = head.slice(head.lastIndexOf('.') + 1);
+  if (!IDENT.test(name) || PRIMITIVE.has(name)) return undefined;
+  // Go keeps the package: `http.Handler` is Handler of whatever folder the file's import of http names.
+  const pkg = language === 'go' && head.includes('.') ? head.slice(0, head.lastIndexOf('.')) : undefined;
+  return pkg && IDENT.test(pkg) ? `${pkg}.${name}` : name;
+}
+
+/** What a constructing call builds: `Foo` for `new Foo()`/`Foo(…)`/`Foo{}`, `Foo` for Go's `NewFoo(…)`. */
+function constructed(node: Node, language: LanguageId): string | undefined {
+  const text = node.type === 'attribute' || node.type === 'selector_expression' ? (node.lastNamedChild?.text ?? '') : node.text;
+  const name = typeName(text, language);
+  if (!name) return undefined;
+  if (language === 'go' && (node.parent?.type === 'call_expression' || node.type === 'selector_expression')) {
+    if (!/^New[A-Z]/.test(name)) return undefined;
+    const pkg = node.type === 'selector_expression' ? node.childForFieldName('operand')?.text : undefined;
+    return pkg && IDENT.test(pkg) ? `${pkg}.${name.slice(3)}` : name.slice(3);
+  }
+  // A Python call builds an object only when what it calls is named like a class.
+  if (language === 'python') return /^_*[A-Z]/.test(name) && /[a-z]/.test(name) ? name : undefined;
+  return name;
+}
+
+function scopeOf(node: Node): { node: Node; kind: 'function' | 'class' | 'module' } {
+  for (let p = node.parent; p; p = p.parent) {
+    if (FUNCTION_SCOPES.has(p.type)) return { node: p, kind: 'function' };
+    if (CLASS_SCOPES.has(p.type)) return { node: p, kind: 'class' };
+  }
+  let root = node;
+  while (root.parent) root = root.parent;
+  return { node: root, kind: 'module' };
+}
+
+/** Receiver types of one file's calls, and the bases of its classes. */
+export function receivers(
+  language: LanguageId,
+  source: string,
+  bindings: BindingCapture[],
+  bases: BaseCapture[],
+  calls: CallSite[],
+  classes: ClassSpan[],
+): { via: (string | undefined)[]; basesOf: Map<number, string[]> } {
+  const locals: Binding[] = [];
+  const fields = new Map<string, Map<string, string | undefined>>();
+  const classAt = (byte: number): ClassSpan | undefined => {
+    let best: ClassSpan | undefined;
+    for (const c of classes) if (c.start <= byte && byte < c.end && (!best || c.start >= best.start)) best = c;
+    return best;
+  };
+  const field = (cls: string, name: string, type: string | undefined) => {
+    let m = fields.get(cls);
+    if (!m) {
+      m = new Map();
+      fields.set(cls, m);
+    }
+    if (type || !m.has(name)) m.set(name, type);
+  };
+  // Only names a call can reach matter: an unqualified call's name and the identifiers of qualifiers
+  // (most of a file's locals and parameters are never called nor called on, and finding a binding's
+  // scope walks the tree).
+  const wanted = new Set<string>();
+  for (const c of calls) {
+    if (!c.qualifier) wanted.add(c.node.text);
+    else for (const id of source.slice(c.qualifier.startIndex, Math.min(c.qualifier.endIndex, c.qualifier.startIndex + 200)).match(IDENTS) ?? []) wanted.add(id);
+  }
+  for (const b of bindings) {
+    const name = b.name.text;
+    if (!wanted.has(name)) continue;
+    const type = b.type ? typeName(b.type.text, language) : b.ctor ? constructed(b.ctor, language) : undefined;
+    if (b.self) {
+      const cls = (b.self.text === 'self' || b.self.text === 'this') && classAt(b.name.startIndex);
+      if (cls) field(cls.name, name, type);
+      continue;
+    }
+    // `constructor(private readonly svc: Svc)` declares a field too.
+    const param = b.name.parent;
+    if (param?.type === 'required_parameter' && param.namedChildren.some((c) => c?.type === 'accessibility_modifier' || c?.type === 'override_modifier')) {
+      const cls = classAt(b.name.startIndex);
+      if (cls) field(cls.name, name, type);
+    }
+    const scope = scopeOf(b.name);
+    if (scope.kind === 'class') {
+      const cls = scope.node.type === 'type_spec' ? scope.node.childForFieldName('name')?.text : classAt(b.name.startIndex)?.name;
+      if (cls) field(cls, name, type);
+      continue;
+    }
+    locals.push({ name, type, start: scope.node.startIndex, end: scope.node.endIndex, module: scope.kind === 'module' });
+  }
+  const byName = new Map<string, Binding[]>();
+  for (const l of locals) {
+    const list = byName.get(l.name);
+    if (list) list.push(l);
+    else byName.set(l.name, [l]);
+  }
+  // Innermost binding of a name around a byte (a typed one of the same scope wins over an untyped one).
+  const bound = (name: string, byte: number): Binding | undefined => {
+    let best: Binding | undefined;
+    for (const l of byName.get(name) ?? []) {
+      if (byte < l.start || byte >= l.end) continue;
+      if (!best || l.end - l.start < best.end - best.start || (l.end - l.start === best.end - best.start && l.type && !best.type)) best = l;
+    }
+    return best;
+  };
+  const fieldOf = (cls: string | undefined, name: string): string | undefined => (cls ? fields.get(cls)?.get(name) : undefined);
+  const typeOf = (node: Node, byte: number, depth = 0): string | undefined => {
+    if (depth > 4) return undefined;
+    const t = node.type;
+    // Only an identifier's text is read: a qualifier can be a long call chain.
+    const text = t === 'identifier' ? node.text : '';
+    if (t === 'this' || (language === 'python' && (text === 'self' || text === 'cls'))) return classAt(byte)?.name;
+    if (t === 'super') {
+      const cls = classAt(byte);
+      return cls && `^${cls.name}`;
+    }
+    if (t === 'call' && node.childForFieldName('function')?.text === 'super') {
+      const cls = classAt(byte);
+      return cls && `^${cls.name}`;
+    }
+    if (t === 'identifier') {
+      const b = bound(text, byte);
+      // Java reaches its own fields without `this`.
+      if (!b) return language === 'java' ? fieldOf(classAt(byte)?.name, text) : undefined;
+      // A module-level variable without a known type may be a namespace object: leave it to the query.
+      return b.type ?? (b.module ? undefined : UNKNOWN);
+    }
+    if (t === 'parenthesized_expression' && node.namedChildCount === 1) return typeOf(node.namedChild(0)!, byte, depth + 1);
+    if (t === 'new_expression' || t === 'object_creation_expression' || t === 'composite_literal') {
+      const ctor = node.childForFieldName(t === 'new_expression' ? 'constructor' : 'type');
+      return ctor ? typeName(ctor.text, language) : undefined;
+    }
+    if (t === 'call' && language === 'python') {
+      const fn = node.childForFieldName('function');
+      return fn?.type === 'identifier' ? constructed(fn, language) : undefined;
+    }
+    const obj = t === 'member_expression' || t === 'attribute' || t === 'field_access' ? node.childForFieldName('object') : t === 'selector_expression' ? node.childForFieldName('operand') : undefined;
+    const prop = t === 'member_expression' ? node.childForFieldName('property') : t === 'attribute' ? node.childForFieldName('attribute') : t === 'field_access' || t === 'selector_expression' ? node.childForFieldName('field') : undefined;
+    if (obj && prop) {
+      const owner = typeOf(obj, byte, depth + 1);
+      if (!owner || owner === UNKNOWN || owner.startsWith('^')) return owner === UNKNOWN ? UNKNOWN : undefined;
+      return fieldOf(owner, prop.text) ?? UNKNOWN;
+    }
+    return undefined;
+  };
+  const via = calls.map((c): string | undefined => {
+    const byte = c.node.startIndex;
+    if (c.qualifier) return typeOf(c.qualifier, byte) ?? (NAMESPACE_LIKE.has(c.qualifier.type) ? undefined : UNKNOWN);
+    const name = c.node.text;
+    const local = bound(name, byte);
+    if (local && !local.module) return LOCAL;
+    if (language === 'java' && c.node.parent?.type === 'method_invocation') {
+      // Implicit `this`: the innermost enclosing class that defines the name here, else the innermost.
+      const around = classes.filter((k) => k.start <= byte && byte < k.end).sort((a, b) => b.start - a.start);
+      return (around.find((k) => k.members.has(name)) ?? around[0])?.name;
+    }
+    return undefined;
+  });
+  const basesOf = new Map<number, string[]>();
+  for (const b of bases) {
+    const name = typeName(b.base.type === 'attribute' ? (b.base.lastNamedChild?.text ?? '') : b.base.text, language);
+    if (!name) continue;
+    const list = basesOf.get(b.of.startIndex) ?? [];
+    if (!list.includes(name)) list.push(name);
+    basesOf.set(b.of.startIndex, list);
+  }
+  return { via, basesOf };
+}

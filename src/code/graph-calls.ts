@@ -1,0 +1,194 @@
+// Call resolution at question time: what definition a call reaches, from what extraction stored per
+// file (each call's receiver type, each class's bases, each import's names) and the catalogue's
+// imports. Nothing here is global: a question reads the few files and names it touches, so an edit
+// anywhere is seen by the next question, like the rest of the index.
+import { type Definition, foldOverloads, toDefinition } from './graph-definitions.ts';
+import { parseNames } from './extract-imports.ts';
+import { LOCAL, UNKNOWN } from './extract-bindings.ts';
+import type { CodeStore, DefinitionRow } from './store.ts';
+
+/** How a call was tied to its definition. */
+export type Certainty = 'receiver-type' | 'imported' | 'same-package' | 'same-file' | 'qualified' | 'override' | 'name-only';
+
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'type']);
+
+interface Binding {
+  target: string;
+  remote: string;
+}
+
+interface FileImports {
+  local: Map<string, Binding>;
+  /** Targets whose every name is in scope (`from x import *`, a Go dot import). */
+  star: string[];
+  reexports: Map<string, Binding>;
+  starExports: string[];
+}
+
+const dirOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : './');
+
+/** A file's module folder for Go-style targets (`dir/`), or the file itself. */
+function inTarget(file: string, target: string): boolean {
+  return target.endsWith('/') ? dirOf(file) === target : file === target;
+}
+
+export class CallResolver {
+  private readonly store: CodeStore;
+  private readonly imports = new Map<string, FileImports>();
+  private readonly types = new Map<string, DefinitionRow[]>();
+  private readonly named = new Map<string, Definition[]>();
+  private readonly chains = new Map<string, { name: string; rows: DefinitionRow[] }[]>();
+
+  constructor(store: CodeStore) {
+    this.store = store;
+  }
+
+  /** Definitions of a name, folded (cached per question). */
+  definitionsOf(name: string): Definition[] {
+    let d = this.named.get(name);
+    if (!d) {
+      d = foldOverloads(this.store.definitionsNamed(name).map(toDefinition));
+      this.named.set(name, d);
+    }
+    return d;
+  }
+
+  importsOf(file: string): FileImports {
+    let known = this.imports.get(file);
+    if (known) return known;
+    known = { local: new Map(), star: [], reexports: new Map(), starExports: [] };
+    for (const row of this.store.importsOf(file)) {
+      if (!row.target) continue;
+      const names = parseNames(row.names);
+      for (const [local, remote] of names.local) known.local.set(local, { target: row.target, remote });
+      for (const [exported, remote] of names.reexports) known.reexports.set(exported, { target: row.target, remote });
+      if (names.star) known.star.push(row.target);
+      if (names.starExport) known.starExports.push(row.target);
+    }
+    this.imports.set(file, known);
+    return known;
+  }
+
+  private typeDefs(name: string): DefinitionRow[] {
+    let rows = this.types.get(name);
+    if (!rows) {
+      rows = this.store.definitionsNamed(name).filter((r) => TYPE_KINDS.has(r.kind));
+      this.types.set(name, rows);
+    }
+    return rows;
+  }
+
+  /**
+   * The definitions a type name stands for, seen from `file`: those in the file, else in its folder,
+   * else all of them (`KeySpliterator` is a class of several files). `pkg.T` (Go) is T in the folder
+   * the file's import of pkg names, and nothing when that package is outside the project.
+   */
+  private typesSeen(type: string, file: string): DefinitionRow[] {
+    const dot = type.lastIndexOf('.');
+    if (dot > 0) {
+      const bound = this.importsOf(file).local.get(type.slice(0, dot));
+      if (bound?.remote !== '*') return [];
+      const target = bound.target;
+      return this.typeDefs(type.slice(dot + 1)).filter((r) => inTarget(r.path, target));
+    }
+    const rows = this.typeDefs(type);
+    if (rows.length < 2) return rows;
+    const here = rows.filter((r) => r.path === file);
+    if (here.length) return here;
+    const near = rows.filter((r) => dirOf(r.path) === dirOf(file));
+    return near.length ? near : rows;
+  }
+
+  /** A type and everything it builds on, nearest first, each with the definitions it stands for. */
+  chain(type: string, file: string): { name: string; rows: DefinitionRow[] }[] {
+    const key = `${type}\u0000${file}`;
+    let c = this.chains.get(key);
+    if (c) return c;
+    c = [{ name: type.slice(type.lastIndexOf('.') + 1), rows: this.typesSeen(type, file) }];
+    const seen = new Set(c[0]!.rows.map((r) => r.id));
+    for (let i = 0; i < c.length && c.length < 60; i++) {
+      for (const row of c[i]!.rows) {
+        for (const base of row.bases?.split(' ') ?? []) {
+          if (!base) continue;
+          const rows = this.typesSeen(base, row.path).filter((r) => !seen.has(r.id));
+          for (const r of rows) seen.add(r.id);
+          if (rows.length) c.push({ name: base.slice(base.lastIndexOf('.') + 1), rows });
+        }
+      }
+    }
+    this.chains.set(key, c);
+    return c;
+  }
+
+  isType(name: string): boolean {
+    return this.typeDefs(name).length > 0;
+  }
+
+  /** The methods a call on `via` in `file` reaches: the nearest type in its chain that defines `name`. */
+  methodsFor(via: string, name: string, file: string): Definition[] {
+    const defs = this.definitionsOf(name).filter((d) => d.container);
+    const chain = via.startsWith('^') ? this.chain(via.slice(1), file).slice(1) : this.chain(via, file);
+    for (const { name: type, rows } of chain) {
+      // Go methods live in any file of the type's package; elsewhere in the type's own file.
+      const own = defs.filter((d) => d.container === type && rows.some((r) => (d.file.endsWith('.go') ? dirOf(r.path) === dirOf(d.file) : r.path === d.file)));
+      if (own.length) return own;
+    }
+    return [];
+  }
+
+  /** `name` as a module `target` exports it: its own top-level definition, else through its re-exports. */
+  memberOf(target: string, name: string, depth = 0): Definition[] {
+    if (depth > 6) return [];
+    const own = this.definitionsOf(name).filter((d) => inTarget(d.file, target) && (d.topLevel || !d.container));
+    if (own.length) return own;
+    if (target.endsWith('/')) return [];
+    const imp = this.importsOf(target);
+    const next = imp.reexports.get(name) ?? imp.local.get(name);
+    if (next) return next.remote === '*' ? [] : this.memberOf(next.target, next.remote, depth + 1);
+    for (const t of [...imp.starExports, ...imp.star]) {
+      const found = this.memberOf(t, name, depth + 1);
+      if (found.length) return found;
+    }
+    return [];
+  }
+
+  /** Python `from pkg import mod`: the module file beside the package's __init__.py, when there is one. */
+  private submodule(target: string, name: string): string | undefined {
+    if (!target.endsWith('__init__.py')) return undefined;
+    const file = `${target.slice(0, target.length - '__init__.py'.length)}${name}.py`;
+    return this.store.file(file) ? file : undefined;
+  }
+
+  /** Where a call named `name` in `file`, made on `qualifier` (as `via` tells), goes; empty when outside the project or unknown. */
+  resolve(file: string, name: string, qualifier: string | null | undefined, via: string | null | undefined): { defs: Definition[]; certainty: Certainty } | undefined {
+    if (via === LOCAL) return undefined;
+    if (via && via !== UNKNOWN) return { defs: this.methodsFor(via, name, file), certainty: 'receiver-type' };
+    if (via === UNKNOWN) return { defs: [], certainty: 'name-only' };
+    const imp = this.importsOf(file);
+    if (qualifier) {
+      const bound = imp.local.get(qualifier);
+      if (bound?.remote === '*') return { defs: this.memberOf(bound.target, name), certainty: 'imported' };
+      if (bound && this.isType(bound.remote)) return { defs: this.methodsFor(bound.remote, name, bound.target), certainty: 'imported' };
+      const module = bound && this.submodule(bound.target, bound.remote);
+      if (module) return { defs: this.memberOf(module, name), certainty: 'imported' };
+      if (bound) return { defs: [], certainty: 'imported' };
+      if (this.isType(qualifier)) return { defs: this.methodsFor(qualifier, name, file), certainty: 'qualified' };
+      return { defs: [], certainty: 'name-only' };
+    }
+    const bound = imp.local.get(name);
+    if (bound && bound.remote !== '*') return { defs: this.memberOf(bound.target, bound.remote), certainty: 'imported' };
+    const all = this.definitionsOf(name);
+    const sameFile = all.filter((d) => d.file === file && !d.container);
+    if (sameFile.length) return { defs: sameFile, certainty: 'same-file' };
+    if (file.endsWith('.go')) {
+      const dir = dirOf(file);
+      const samePackage = all.filter((d) => dirOf(d.file) === dir && !d.container && d.file.endsWith('.go'));
+      if (samePackage.length) return { defs: samePackage, certainty: 'same-package' };
+    }
+    for (const t of imp.star) {
+      const found = this.memberOf(t, name);
+      if (found.length) return { defs: found, certainty: 'imported' };
+    }
+    return { defs: [], certainty: 'name-only' };
+  }
+}

@@ -1,0 +1,239 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { calleesOf, findDefinitions, usesOf } from '../../src/code/graph.ts';
+import { createGrammars } from '../../src/code/grammars.ts';
+import { type CodeIndex, createCodeIndex, PARSER_VERSION } from '../../src/code/index.ts';
+import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import { openDatabase } from '../../src/storage/database.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+
+const dirs: string[] = [];
+const indexes: CodeIndex[] = [];
+after(async () => {
+  for (const i of indexes) await i.close();
+  for (const d of dirs) removeDir(d);
+});
+
+async function built(files: Record<string, string> | { root: string }, dbFile?: string): Promise<CodeIndex> {
+  const root = 'root' in files && typeof files.root === 'string' ? files.root : fixture(files as Record<string, string>);
+  const data = fixture();
+  dirs.push(root, data);
+  const index = createCodeIndex({
+    fs: runtime.fs,
+    grammars: createGrammars(runtime),
+    logger: { log() {}, file: undefined, close() {} },
+    workdirs: { dirs: [root] },
+    root,
+    scan: { excludeDirs: ['node_modules'], respectGitignore: true },
+    openDatabase: () => openDatabase(runtime, dbFile ?? path.join(data, 'code.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
+  });
+  indexes.push(index);
+  await index.refresh();
+  return index;
+}
+
+/** Calls of Owner.method as `file:line certainty`, in order. */
+async function callers(index: CodeIndex, name: string, owner?: string): Promise<string[]> {
+  const u = await usesOf(index, name, owner);
+  assert.ok(u, 'the index answers');
+  return u.uses.filter((x) => x.kind === 'call').map((x) => `${x.file}:${x.line} ${x.certainty}`);
+}
+
+/** Callees of a definition as `qualifier.name → file certainty` (or `local` / `none`). */
+async function callees(index: CodeIndex, name: string, owner?: string): Promise<string[]> {
+  const def = (await findDefinitions(index, name, owner))?.[0];
+  assert.ok(def, `${name} is defined`);
+  const list = await calleesOf(index, def);
+  assert.ok(list);
+  return list
+    .map((c) => `${c.qualifier ? `${c.qualifier}.` : ''}${c.name} → ${c.local ? 'local' : c.definedAt[0] ? `${c.definedAt[0].file} ${c.definedAt[0].certainty}` : 'none'}`)
+    .sort();
+}
+
+describe('calls resolved to their definitions', () => {
+  describe('TypeScript', () => {
+    const files = {
+      'src/core.ts': 'export function flatMap() {}\nexport function succeed() {}\n',
+      'src/Cause.ts': 'export function flatMap() {}\n',
+      'src/index.ts': "export * from './core.js'\nexport { flatMap as chain } from './core.js'\n",
+      'src/Effect.ts': [
+        "import * as core from './core.js'",
+        "import { succeed as ok, chain } from './index.js'",
+        'export function succeed() {}',
+        'export const run = (next: () => void) => {',
+        '  core.flatMap()',
+        '  core.succeed()',
+        '  ok()',
+        '  chain()',
+        '  next()',
+        '  Math.min(1, 2)',
+        '  return [1].map((x) => x)',
+        '}',
+        '',
+      ].join('\n'),
+      'src/shapes.ts': [
+        'export class Shape {',
+        '  area() { return 0 }',
+        '  describe() { return this.area() }',
+        '}',
+        'export class Square extends Shape {',
+        '  area() { return 4 }',
+        '}',
+        'export class Table {',
+        '  area() { return 1 }',
+        '}',
+        'export function use(s: Square, t: Table) {',
+        '  s.describe()',
+        '  t.area()',
+        '  const q = new Square()',
+        '  q.area()',
+        '}',
+        '',
+      ].join('\n'),
+    };
+
+    it('follows a namespace import, a named import through re-exports and export *, and leaves locals and outside calls without a project location', async () => {
+      const index = await built(files);
+      assert.deepEqual(await callees(index, 'run'), [
+        'Math.min → none',
+        'chain → src/core.ts imported',
+        'core.flatMap → src/core.ts imported',
+        'core.succeed → src/core.ts imported',
+        'map → none',
+        'next → local',
+        'ok → src/core.ts imported',
+      ]);
+    });
+
+    it('gives a call through a typed parameter or a constructed variable to its class, inherited methods included, and not to a same-named method of another class', async () => {
+      const index = await built(files);
+      assert.deepEqual(await callers(index, 'describe', 'Shape'), ['src/shapes.ts:12 receiver-type']);
+      assert.deepEqual(await callers(index, 'area', 'Table'), ['src/shapes.ts:13 receiver-type']);
+      assert.deepEqual(await callers(index, 'area', 'Square'), ['src/shapes.ts:3 override', 'src/shapes.ts:15 receiver-type']);
+      assert.deepEqual(await callers(index, 'area', 'Shape'), ['src/shapes.ts:3 receiver-type']);
+    });
+  });
+
+  describe('Python', () => {
+    const files = {
+      'pkg/__init__.py': '',
+      'pkg/models.py': [
+        'class Base:',
+        '    def save(self):',
+        '        pass',
+        '    def run(self):',
+        '        self.save()',
+        'class User(Base):',
+        '    def save(self):',
+        '        super().save()',
+        'class Other:',
+        '    def save(self):',
+        '        pass',
+        'def helper():',
+        '    pass',
+        '',
+      ].join('\n'),
+      'pkg/app.py': [
+        'from .models import User, Other',
+        'from . import models',
+        'def main(o: Other, cb):',
+        '    u = User()',
+        '    u.save()',
+        '    o.save()',
+        '    models.helper()',
+        '    cb()',
+        '',
+      ].join('\n'),
+    };
+
+    it('resolves self, super(), annotations and constructor assignments; a same-named method of an unrelated class is not a caller', async () => {
+      const index = await built(files);
+      // Base.run's self.save() may run User's override: a labelled candidate.
+      assert.deepEqual(await callers(index, 'save', 'User'), ['pkg/app.py:5 receiver-type', 'pkg/models.py:5 override']);
+      assert.deepEqual(await callers(index, 'save', 'Other'), ['pkg/app.py:6 receiver-type']);
+      assert.deepEqual(await callers(index, 'save', 'Base'), ['pkg/models.py:5 receiver-type', 'pkg/models.py:8 receiver-type']);
+    });
+
+    it('follows `from . import module` to the module, and a parameter called as a function is a local', async () => {
+      const index = await built(files);
+      assert.deepEqual(await callees(index, 'main'), ['User → pkg/models.py imported', 'cb → local', 'models.helper → pkg/models.py imported', 'o.save → pkg/models.py receiver-type', 'u.save → pkg/models.py receiver-type']);
+    });
+  });
+
+  describe('Go', () => {
+    const files = {
+      'go.mod': 'module example.com/m\n\ngo 1.21\n',
+      'store/store.go': [
+        'package store',
+        '',
+        'type Base struct{}',
+        '',
+        'func (b *Base) Close() {}',
+        '',
+        'type DB struct{}',
+        '',
+        'func (d *DB) Close() {}',
+        '',
+        'type Store struct {',
+        '\tBase',
+        '\tdb *DB',
+        '}',
+        '',
+        'func (s *Store) Put() {',
+        '\ts.db.Close()',
+        '\thelper()',
+        '}',
+        '',
+      ].join('\n'),
+      'store/util.go': 'package store\n\nfunc helper() {}\n\nfunc New() *Store { return nil }\n',
+      'app/main.go': ['package app', '', 'import "example.com/m/store"', '', 'func Run(s *store.Store) {', '\ts.Close()', '\tstore.New()', '}', ''].join('\n'),
+    };
+
+    it('reaches a method through an embedded struct and a field of a known type, and tells the two Close methods apart', async () => {
+      const index = await built(files);
+      assert.deepEqual(await callers(index, 'Close', 'Base'), ['app/main.go:6 receiver-type']);
+      assert.deepEqual(await callers(index, 'Close', 'DB'), ['store/store.go:17 receiver-type']);
+    });
+
+    it('resolves same-package functions and package-qualified calls', async () => {
+      const index = await built(files);
+      assert.deepEqual(await callees(index, 'Put'), ['db.Close → store/store.go receiver-type', 'helper → store/util.go same-package']);
+      assert.deepEqual(await callees(index, 'Run'), ['s.Close → store/store.go receiver-type', 'store.New → store/util.go imported']);
+    });
+  });
+
+  describe('Java', () => {
+    const files = {
+      'src/a/Base.java': 'package a;\n\npublic class Base {\n  public int get() { return 0; }\n}\n',
+      'src/a/Box.java': ['package a;', '', 'public class Box extends Base {', '  int size() { return get(); }', '  class Inner {', '    int k() { return size(); }', '  }', '}', ''].join('\n'),
+      'src/b/Other.java': ['package b;', '', 'public class Other {', '  public int get() { return 1; }', '  int run() { return get(); }', '}', ''].join('\n'),
+      'src/b/Use.java': ['package b;', '', 'import a.Box;', '', 'class Use {', '  void m(Box box) { box.get(); }', '}', ''].join('\n'),
+    };
+
+    it("gives implicit `this` calls to the enclosing class's hierarchy (nested classes reach the outer one), never to every owner of the name", async () => {
+      const index = await built(files);
+      assert.deepEqual(await callers(index, 'get', 'Base'), ['src/a/Box.java:4 receiver-type', 'src/b/Use.java:6 receiver-type']);
+      assert.deepEqual(await callers(index, 'get', 'Other'), ['src/b/Other.java:5 receiver-type']);
+      assert.deepEqual(await callers(index, 'size', 'Box'), ['src/a/Box.java:6 receiver-type']);
+    });
+
+    it('works on an index database from before call resolution (schema 5, parser version 7), upgraded in place and parsed again', async () => {
+      const data = fixture();
+      dirs.push(data);
+      const dbFile = path.join(data, 'code.db');
+      const root = fixture(files);
+      dirs.push(root);
+      const first = await built({ root }, dbFile);
+      await first.close();
+      // What schema 5 and parser version 7 left: no receivers, bases or import names.
+      const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+      db.exec("ALTER TABLE code_refs DROP COLUMN via; ALTER TABLE code_defs DROP COLUMN bases; ALTER TABLE code_imports DROP COLUMN names; PRAGMA user_version=5; UPDATE code_files SET parser = 7; UPDATE code_meta SET value = '7' WHERE key = 'parser'");
+      db.close();
+      const index = await built({ root }, dbFile);
+      assert.equal((await index.ready())?.meta('parser'), String(PARSER_VERSION));
+      assert.deepEqual(await callers(index, 'get', 'Other'), ['src/b/Other.java:5 receiver-type']);
+      assert.deepEqual(await callers(index, 'get', 'Base'), ['src/a/Box.java:4 receiver-type', 'src/b/Use.java:6 receiver-type']);
+    });
+  });
+});
