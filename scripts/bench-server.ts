@@ -5,6 +5,8 @@
 // start's sweep, the watch being set up, the graph backend, per-call work.
 //
 //   node --import tsx scripts/bench-server.ts ROOT [runs=5] [--seconds=60]
+//   BENCH_BUNDLE=dist-bench/ctxgate.mjs …   a copy of the bundle (tests rebuild dist/ while a long run goes on)
+//   BENCH_CPU_PROF=DIR …   the measured servers write V8 CPU profiles into DIR (node --cpu-prof)
 //
 // 1. builds the index once (`ctxgate call search …` builds a small project's; otherwise a server
 //    left running until `stats` says complete), in the data folder BENCH_DATA_DIR or a new one;
@@ -25,7 +27,8 @@ if (!ROOT || ROOT.startsWith('-')) {
 }
 const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
 const seconds = Number(process.argv.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 60);
-const BUNDLE = path.join(import.meta.dirname, '..', 'dist', 'ctxgate.mjs');
+const BUNDLE = path.resolve(process.env.BENCH_BUNDLE ?? path.join(import.meta.dirname, '..', 'dist', 'ctxgate.mjs'));
+const PROFILE = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
 const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-server-'));
 const env = { ...(process.env as Record<string, string>), CTXGATE_DATA_DIR: dataDir };
 
@@ -53,8 +56,8 @@ function cli(args: string[]): { status: number | null; stdout: string; stderr: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-async function connect(): Promise<{ client: Client; close: () => Promise<void> }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE, '--project-root', ROOT], env, stderr: 'ignore' });
+async function connect(profiled = true): Promise<{ client: Client; close: () => Promise<void> }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...(profiled ? PROFILE : []), BUNDLE, '--project-root', ROOT], env, stderr: 'ignore' });
   const client = new Client({ name: 'bench-server', version: '1' });
   await client.connect(transport);
   return { client, close: () => client.close() };
@@ -74,7 +77,7 @@ async function buildIndex(): Promise<void> {
   const r = cli(['call', 'search', JSON.stringify({ pattern: QUERIES[0]!.pattern })]);
   if (!onDisk()?.complete) {
     console.log(`${r.stderr.trim().split('\n').pop() ?? ''}; building through a server`);
-    const { client, close } = await connect();
+    const { client, close } = await connect(false);
     await search(client, QUERIES[0]!);
     while (!onDisk()?.complete) await new Promise((resolve) => setTimeout(resolve, 5000));
     await close();

@@ -5,7 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { createCodeIndex } from '../../src/code/index.ts';
 import { createParsePool } from '../../src/code/parse-pool.ts';
-import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { loadRuntime } from '../../src/runtime/index.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 
@@ -24,7 +24,7 @@ const index = createCodeIndex({
   workdirs: { dirs: [root] },
   root,
   scan: { excludeDirs: ['node_modules', '.codegraph'], respectGitignore: true },
-  openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: ['synchronous=NORMAL'] }),
+  openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
 });
 const started = performance.now();
 await index.refresh();

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { createGrammars } from '../code/grammars.ts';
 import { createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
-import { CODE_MIGRATIONS } from '../code/schema.ts';
+import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
 import { loadConfig } from '../config/load.ts';
 import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
 import type { GraphBackend } from '../config/schema.ts';
@@ -98,8 +98,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     filesNaming: createFilesNaming({ runtime, exec, workdirs, grepPool, root: projectRoot, excludeDirs: config.scan.excludeDirs }),
     openDatabase: async () => {
       runtime.fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-      // A rebuildable cache: NORMAL sync is enough, and batches keep commits few.
-      return openDatabase(runtime, path.join(dataDir, 'code.db'), { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: ['synchronous=NORMAL'], logger });
+      return openDatabase(runtime, path.join(dataDir, 'code.db'), { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS, logger });
     },
   });
   lifecycle.onShutdown(() => code.close());

@@ -2,6 +2,7 @@
 // trigram index reads a file again only when its size or mtime changed), then parse the files whose
 // content changed, several in flight, written in batches. One process at a time runs it (a lease in
 // the database); the others use what exists.
+import { canReturnPages, returnFreePages, switchToIncremental } from '../storage/free-pages.ts';
 import { type Lease, withLease } from '../storage/lease.ts';
 import { type CatalogueEntry, catalogue } from './catalogue.ts';
 import { syncCatalogue, textWork } from './catalogue-sync.ts';
@@ -18,8 +19,16 @@ export const LEASE_NAME = 'code-index';
 const LEASE_TTL_MS = 60_000;
 /** Source bytes being parsed at once (the parser's window is counted in files; this bounds their size). */
 const PARSING_BYTES = 16_000_000;
+/** code_meta key: how long the last complete pass took (ms): passes on use are spaced by it. */
+export const PASS_MS = 'pass_ms';
 /** code_meta key: when the newest catalogue listing that has been synced began (ms since the epoch). */
 export const CATALOGUE_SYNCED_AT = 'catalogue_synced_at';
+
+/**
+ * A file made before code.db gave pages back is switched (one VACUUM) when that is short or pays
+ * (storage/free-pages.ts): up to this size, or when a quarter of it is free.
+ */
+const SWITCH_VACUUM_MAX_BYTES = 256 * 1024 * 1024;
 
 /** A refresh pass, by the one process holding the build lease; the others use what exists. */
 export async function runPass(shared: IndexShared, s: CodeStore): Promise<void> {
@@ -34,6 +43,7 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   const started = Date.now();
   const first = shared.state !== 'ready';
   logger.log('code_index_start', { root: shared.listing.root, first });
+  if (first) switchVacuum(shared, s);
   const entries: CatalogueEntry[] = [];
   const listedFrom = Date.now();
   for await (const e of catalogue(shared.fs, shared.workdirs, shared.listing)) {
@@ -95,9 +105,27 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
     await collectOldest();
   }
   await writeBatch(s, batch, lease);
-  await s.db.writeTransaction(() => s.setMeta('complete', '1'));
+  await s.db.writeTransaction(() => {
+    s.setMeta('complete', '1');
+    s.setMeta(PASS_MS, String(Date.now() - started));
+  });
   shared.state = 'ready';
-  logger.log('code_index_done', { files: shared.total, parsed, removed: changes.removed, ms: Date.now() - started });
+  // Rows of files parsed again or gone leave free pages: back to the file system.
+  const returned = await returnFreePages(s.db, { renew: () => void lease.renew(), stopped: () => shared.closed, pause: yieldToLoop });
+  logger.log('code_index_done', { files: shared.total, parsed, removed: changes.removed, pagesReturned: returned, ms: Date.now() - started });
+}
+
+/** Puts an older code.db into incremental vacuum when that is cheap or pays; logs what it did. */
+function switchVacuum(shared: IndexShared, s: CodeStore): void {
+  const started = Date.now();
+  try {
+    if (canReturnPages(s.db)) return;
+    const switched = switchToIncremental(s.db, SWITCH_VACUUM_MAX_BYTES);
+    shared.logger.log('code_index_vacuum', { switched, ms: Date.now() - started });
+  } catch (error) {
+    // Busy readers or a full disk: the file keeps reusing its pages; the next pass tries again.
+    shared.logger.log('code_index_vacuum_failed', { error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /** The text stage of a pass: every file the text index has not taken in its current version. */

@@ -54,10 +54,7 @@ export function pathSetOf(shared: IndexShared, files: Iterable<string>): PathSet
 }
 
 export function knownPaths(shared: IndexShared, s: CodeStore): PathSet {
-  shared.paths ??= pathSetOf(
-    shared,
-    s.files().map((f) => f.path),
-  );
+  shared.paths ??= pathSetOf(shared, s.paths());
   return shared.paths;
 }
 

@@ -14,13 +14,14 @@ import type { Logger } from '../logging/logger.ts';
 import type { Runtime, RuntimeFs } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Database } from '../storage/database.ts';
+import { isStorageError } from '../storage/storage-error.ts';
 import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
 import { catalogue } from './catalogue.ts';
 import type { Grammars } from './grammars.ts';
 import { type IndexOnDisk, indexOnDisk } from './index-disk.ts';
 import { freshFiles } from './index-fresh.ts';
-import { CATALOGUE_SYNCED_AT, runPass } from './index-pass.ts';
+import { CATALOGUE_SYNCED_AT, PASS_MS, runPass } from './index-pass.ts';
 import { reconcile } from './index-reconcile.ts';
 import { type CodeIndexState, type IndexShared, PARSER_VERSION } from './index-shared.ts';
 import { createInThreadParser, type ParsePool } from './parse-pool.ts';
@@ -30,8 +31,16 @@ import { CodeStore } from './store.ts';
 export { type CodeIndexState, PARSER_VERSION } from './index-shared.ts';
 export { describeIndexOnDisk, type IndexOnDisk } from './index-disk.ts';
 
-/** A refresh pass runs at most this often on use. */
+/**
+ * A refresh pass runs at most this often on use, and at most once in PASS_COST_FACTOR times the
+ * last full pass's length: on the Linux tree a pass (a listing of 77k files) takes ~25 s of wall
+ * time, which every 30 s would be a background load beside every search (the watch tells the index
+ * of changes meanwhile).
+ */
 const REFRESH_EVERY_MS = 30_000;
+const PASS_COST_FACTOR = 20;
+/** However long the last pass took (a first build parses everything), one is due after this. */
+const REFRESH_AT_LEAST_MS = 10 * 60_000;
 
 export interface CodeIndexDeps {
   fs: RuntimeFs;
@@ -148,8 +157,17 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         if (store.meta('text_complete') === '1') shared.textReady = true;
         return store;
       } catch (e) {
-        shared.state = 'unavailable';
         error = messageOf(e);
+        if (isStorageError(e) && e.reason === 'busy') {
+          // Another process held the file past the busy timeout (the one VACUUM that switches an
+          // older file to giving pages back, a long write): a later call opens it again.
+          store?.db.close();
+          store = undefined;
+          opening = undefined;
+          deps.logger.log('code_index_busy', { error });
+          return undefined;
+        }
+        shared.state = 'unavailable';
         deps.logger.log('code_index_unavailable', { error: error });
         return undefined;
       }
@@ -162,8 +180,13 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
    * asked for it, and not before the calls being answered are (whenQuiet): that call is answered by a
    * scan, which the walk would otherwise slow down.
    */
+  function passDue(s: CodeStore): boolean {
+    const lastPassMs = Number(s.meta(PASS_MS) ?? 0);
+    return Date.now() - lastPass > Math.min(REFRESH_AT_LEAST_MS, Math.max(REFRESH_EVERY_MS, lastPassMs * PASS_COST_FACTOR));
+  }
+
   function passOnUse(s: CodeStore): void {
-    if (running || firstPassTimer || shared.closed || Date.now() - lastPass <= REFRESH_EVERY_MS) return;
+    if (running || firstPassTimer || shared.closed || (lastPass !== 0 && !passDue(s))) return;
     if (lastPass !== 0) {
       void startPass(s);
       return;
@@ -172,7 +195,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     firstPassTimer = setTimeout(async () => {
       await deps.whenQuiet?.();
       firstPassTimer = undefined;
-      if (!shared.closed) void startPass(s);
+      // A warm start's sweep (see trusted) that took every change meanwhile counts as this pass.
+      if (!shared.closed && !(shared.state === 'ready' && lastPass !== 0 && !passDue(s))) void startPass(s);
     }, FIRST_PASS_DELAY_MS);
     (firstPassTimer as { unref?: () => void }).unref?.();
   }

@@ -5,6 +5,13 @@
 import type { Migration } from '../storage/database.ts';
 import { TEXT_INDEX_SQL, TEXT_WORDS_SQL, TEXT_IDENTITY_SQL } from '../textindex/schema.ts';
 
+/**
+ * How code.db is opened: a rebuildable cache, so NORMAL sync is enough (batches keep commits few);
+ * a new file gives freed pages back a step at a time (storage/free-pages.ts) — set before its first
+ * table, it takes no VACUUM.
+ */
+export const CODE_DB_PRAGMAS: readonly string[] = ['synchronous=NORMAL', 'auto_vacuum=INCREMENTAL'];
+
 export const CODE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,

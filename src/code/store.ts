@@ -100,7 +100,8 @@ const INSERT_REFS = "INSERT INTO code_refs (file_id, name, line, kind, qualifier
 
 const INSERT_LOCALS = 'INSERT OR IGNORE INTO code_locals (file_id, name, line, kind, def_id) SELECT ?2, value->>0, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)';
 
-const FILE_COLUMNS = 'id, path, size, mtime_ms, ctime_ms, ino, taken_at, hash, language, lines, parser, version, text_of, text_doc, parsed_of';
+const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'language', 'lines', 'parser', 'version', 'text_of', 'text_doc', 'parsed_of'] as const;
+const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 
 const DEF_COLUMNS = 'd.id, f.path, d.name, d.kind, d.container, d.parent_id, d.signature, d.start_line, d.name_line, d.end_line, d.exported, d.bodiless, d.bases';
 
@@ -119,17 +120,24 @@ export class CodeStore {
     return this.db.get(sql, bind) as unknown as T | undefined;
   }
 
+  /** Every catalogued file (read in bulk: the Linux tree's 77k rows). */
   files(): FileRow[] {
-    return this.rows<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files`);
+    return this.db.bulk(FILE_COLUMN_LIST, 'code_files') as unknown as FileRow[];
+  }
+
+  /** Every catalogued path. */
+  paths(): string[] {
+    return JSON.parse(String(this.db.value('SELECT json_group_array(path) FROM code_files') ?? '[]')) as string[];
   }
 
   file(path: string): FileRow | undefined {
     return this.row<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files WHERE path = ?`, [path]);
   }
 
-  /** What the catalogue's diff compares: every file's stat and whether the text stage took it. */
+  /** What the catalogue's diff and the warm start's sweep compare with the disk (`hash`: whether the file was hashed). */
   catalogueRows(): Pick<FileRow, 'id' | 'path' | 'size' | 'mtime_ms' | 'ctime_ms' | 'ino' | 'taken_at' | 'hash' | 'text_of'>[] {
-    return this.rows('SELECT id, path, size, mtime_ms, ctime_ms, ino, taken_at, hash, text_of FROM code_files');
+    // `hash` is only asked whether it is empty (mayDiffer): its first character, not 64 per file.
+    return this.db.bulk(['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'text_of'], '(SELECT id, path, size, mtime_ms, ctime_ms, ino, taken_at, substr(hash, 1, 1) AS hash, text_of FROM code_files)') as unknown as ReturnType<CodeStore['catalogueRows']>;
   }
 
   /** Files the text stage has not taken in their current version. */

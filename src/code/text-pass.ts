@@ -4,6 +4,7 @@
 import type { Logger } from '../logging/logger.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Lease } from '../storage/lease.ts';
+import { returnFreePages } from '../storage/free-pages.ts';
 import { compact } from '../textindex/compact.ts';
 import { runTextStage, type TextStageResult, type TextWork } from '../textindex/stage.ts';
 import type { CodeStore } from './store.ts';
@@ -28,7 +29,9 @@ export async function takeText(s: CodeStore, work: readonly TextWork[], options:
   if (options.lease && !options.stopped()) {
     const compactStarted = Date.now();
     const merged = await compact(s.db, { renew, stopped: options.stopped, pause: options.pause });
-    if (merged) options.logger.log('text_index_compacted', { segments: merged, ms: Date.now() - compactStarted });
+    // The merged segments' pages go back to the file system, not only to SQLite's free list.
+    const returned = merged ? await returnFreePages(s.db, { renew, stopped: options.stopped, pause: options.pause }) : 0;
+    if (merged) options.logger.log('text_index_compacted', { segments: merged, pagesReturned: returned, ms: Date.now() - compactStarted });
   }
   if (work.length > 1 || result.segments) options.logger.log('text_index_done', { files: work.length, ...result, ms: Date.now() - started, indexedMs });
   return result;

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { SafePath, Workdirs } from '../security/resolve-safe.ts';
 import { readJudged } from '../security/secret-read.ts';
 import type { TextCandidates } from '../textindex/types.ts';
+import { type Admission, createAdmission } from '../workspace/grep/admission.ts';
 import { admitFiles, regularFiles } from '../workspace/grep/filelist.ts';
 import { countMatches, grep, scanList } from '../workspace/grep/index.ts';
 import type { GrepFile, GrepQuery, GrepResult, SkippedFile } from '../workspace/grep/types.ts';
@@ -93,13 +94,18 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   const skipped = new Map<string, SkippedFile>();
   const onSkipped = (f: SkippedFile) => void skipped.set(f.path, f);
   const withSkipped = (r: ScanResult): ScanResult => (skipped.size ? { ...r, skipped: [...skipped.values()] } : r);
+  // Which files this request may see, decided once: every list and engine below reads it. Made
+  // while the index is asked (a new process walks the folders for secret identities meanwhile).
+  const admitting = createAdmission({ fs: deps.runtime.fs, workdirs: deps.workdirs }, req.scope, query);
+  admitting.catch(() => undefined);
   const indexed = req.within ? undefined : await indexCandidates(deps, req);
+  const admission = await admitting;
   const candidates = admits && indexed ? indexed.filter(admits) : indexed;
   if (candidates && req.refuseAt) {
-    const proved = await sampledRefusal(deps, req, query, candidates, req.refuseAt, onSkipped);
+    const proved = await sampledRefusal(deps, req, query, admission, candidates, req.refuseAt, onSkipped);
     if (proved) return withSkipped(proved);
   }
-  const listed = req.within ? req.within.filter(admits ?? (() => true)) : candidates && admitCandidates(deps, req, query, candidates);
+  const listed = req.within ? req.within.filter(admits ?? (() => true)) : candidates && admitCandidates(deps, admission, candidates);
   deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex', ...(listed ? { files: listed.length } : {}) });
   let counts: Map<string, number>;
   let result: GrepResult;
@@ -111,14 +117,14 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   const rgList = listed !== undefined && !req.literal && listed.length > LIST_BUILTIN_MAX_FILES && deps.runtime.which('rg') !== undefined;
   if (listed && !rgList) {
     // Each read once, counted on its bytes, lines built for the first files only.
-    ({ counts, result } = await scanList(deps, req.scope, { ...query, sorted: true }, listed, req.signal));
+    ({ counts, result } = await scanList(deps, req.scope, { ...query, sorted: true }, listed, req.signal, admission));
     for (const f of result.skipped ?? []) onSkipped(f);
   } else {
     // Counts first (cheap: no line is built), then lines only from the files that hold the first
     // SCAN_CAP + 1 matches: a refusal on a common term costs about what an answer on a rare one does.
     // ripgrep follows a symlink it is named: the list keeps regular files only.
     const named = rgList ? { engine: 'rg' as const, files: regularFiles(deps.runtime.fs, req.scope.workdir, listed!) } : {};
-    counts = await countMatches(deps, req.scope, query, { signal: req.signal, onSkipped, ...named });
+    counts = await countMatches(deps, req.scope, query, { signal: req.signal, onSkipped, admission, ...named });
     if (admits) for (const file of counts.keys()) if (!admits(file)) counts.delete(file);
     let total = 0;
     for (const n of counts.values()) total += n;
@@ -133,7 +139,7 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     // A sample's few files are read here, in this thread: starting ripgrep or a grep worker for them
     // cost more than reading them (a fresh server's first search: ~30 and ~100 ms).
     const inThread = sampled ? { engine: 'builtin' as const } : {};
-    result = await grep(sampled ? { ...deps, grepPool: undefined } : deps, req.scope, { ...query, sorted: true }, { signal: req.signal, files: wanted, onSkipped, ...inThread });
+    result = await grep(sampled ? { ...deps, grepPool: undefined } : deps, req.scope, { ...query, sorted: true }, { signal: req.signal, files: wanted, onSkipped, admission, ...inThread });
   }
   const hits = hitsOf(req, admits ? result.files.filter((f) => admits(f.path)) : result.files);
   if (sampled) return withSkipped({ hits, capped: true, counts, sampled });
@@ -180,6 +186,7 @@ async function sampledRefusal(
   deps: RetrievalDeps,
   req: ScanRequest,
   query: GrepQuery,
+  admission: Admission,
   candidates: readonly string[],
   refuseAt: { files: number; hits: number },
   onSkipped: (f: SkippedFile) => void,
@@ -187,7 +194,7 @@ async function sampledRefusal(
   // Excluded, hidden, secret, gitignored or outside the glob: never read, never estimated (an index
   // may name ignored files: touched since it judged them, listed before a .gitignore changed, or
   // catalogued with scan.respectGitignore off). The file system (symlinked folders) is judged per batch.
-  const eligible = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false, statFolders: false }).map((f) => f.relRoot);
+  const eligible = admitFiles(deps.runtime.fs, admission, candidates, { stat: false, statFolders: false }).map((f) => f.relRoot);
   const rounds = sampleSteps(eligible.length, SAMPLE);
   if (!rounds.length) return undefined;
   const order = sampleOrder(eligible);
@@ -197,13 +204,13 @@ async function sampledRefusal(
   let hits = 0;
   for (const upto of rounds) {
     const batch = order.slice(read, upto);
-    const admitted = admitFiles(deps.runtime.fs, req.scope, query, batch, { stat: false }).map((f) => f.relRoot);
+    const admitted = admitFiles(deps.runtime.fs, admission, batch, { stat: false }).map((f) => f.relRoot);
     // Lines (for scores and tokens per hit) from the first files of the sample only; the rest are counted.
     const withLines = admitted.slice(0, Math.max(0, SAMPLE_LINE_FILES - read));
     const counted = admitted.slice(withLines.length);
     const parts = [
-      withLines.length ? await scanList(deps, req.scope, { ...query, sorted: true }, withLines, req.signal) : undefined,
-      counted.length ? await scanList(deps, req.scope, { ...query, sorted: true, limit: 0 }, counted, req.signal) : undefined,
+      withLines.length ? await scanList(deps, req.scope, { ...query, sorted: true }, withLines, req.signal, admission) : undefined,
+      counted.length ? await scanList(deps, req.scope, { ...query, sorted: true, limit: 0 }, counted, req.signal, admission) : undefined,
     ];
     for (const part of parts) {
       if (!part) continue;
@@ -252,9 +259,9 @@ async function indexCandidates(deps: RetrievalDeps, req: ScanRequest): Promise<s
 }
 
 /** The candidates a full scan would search (the walk's rules); undefined when ripgrep scanning the scope is cheaper. */
-function admitCandidates(deps: RetrievalDeps, req: ScanRequest, query: GrepQuery, candidates: readonly string[]): string[] | undefined {
+function admitCandidates(deps: RetrievalDeps, admission: Admission, candidates: readonly string[]): string[] | undefined {
   if (candidates.length > CANDIDATES_MAX && deps.runtime.which('rg')) return undefined;
-  const listed = admitFiles(deps.runtime.fs, req.scope, query, candidates, { stat: false });
+  const listed = admitFiles(deps.runtime.fs, admission, candidates, { stat: false });
   deps.logger.log('text_admitted', { candidates: candidates.length, admitted: listed.length });
   return listed.map((f) => f.relRoot);
 }

@@ -5,9 +5,14 @@ import { Buffer } from 'node:buffer';
 import { credentialInValue } from './secret-values.ts';
 
 const PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/;
+/**
+ * Text every file secret by its content holds (a git config aside: judged by its path): a search
+ * engine that does not read files in this thread finds the files to judge by these.
+ */
+export const CONTENT_NEEDLES: readonly string[] = ['PRIVATE KEY', 'aws_secret_access_key', 'AWS_SECRET_ACCESS_KEY'];
 /** Cheap needles first (a native byte search); the pattern runs only near a hit. */
-const KEY_NEEDLE = Buffer.from('PRIVATE KEY');
-const AWS_NEEDLES = [Buffer.from('aws_secret_access_key'), Buffer.from('AWS_SECRET_ACCESS_KEY')];
+const KEY_NEEDLE = Buffer.from(CONTENT_NEEDLES[0]!);
+const AWS_NEEDLES = CONTENT_NEEDLES.slice(1).map((n) => Buffer.from(n));
 /** A git config file: `.git/config`, a submodule's `.git/modules/x/config`, a worktree's `config.worktree`. */
 const GIT_CONFIG = /(?:^|\/)\.git\/(?:modules\/.+\/)?config(?:\.worktree)?$/i;
 

@@ -137,6 +137,21 @@ export class Database {
     });
   }
 
+  /**
+   * The rows of `SELECT columns FROM rest` read as one JSON text and parsed once: several times
+   * faster than `all` for tens of thousands of rows (each row and column otherwise crosses from WASM
+   * on its own). Plain column names; text, numbers and NULL only (no blobs); doubles round-trip
+   * exactly.
+   */
+  bulk<T extends Row = Row>(columns: readonly string[], rest: string, bind?: BindingSpec): T[] {
+    const json = this.value(`SELECT json_group_array(json_array(${columns.join(', ')})) FROM ${rest}`, bind);
+    return (JSON.parse(String(json ?? '[]')) as SqlValue[][]).map((values) => {
+      const row: Row = {};
+      for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i] ?? null;
+      return row as T;
+    });
+  }
+
   value(sql: string, bind?: BindingSpec): SqlValue | undefined {
     const row = this.get(sql, bind);
     return row ? Object.values(row)[0] : undefined;

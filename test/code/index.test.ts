@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, utimesSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, utimesSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { definitionAt, findDefinitions, searchBlocks, usesOf } from '../../src/code/graph.ts';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { type CodeIndex, createCodeIndex, PARSER_VERSION } from '../../src/code/index.ts';
-import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { createExecutor } from '../../src/exec/executor.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { openDatabase } from '../../src/storage/database.ts';
@@ -34,7 +34,7 @@ function indexOf(files: Record<string, string>, options: { dbFile?: string; git?
     workdirs: { dirs: [root] },
     root,
     scan: { excludeDirs: ['node_modules'], respectGitignore: true },
-    openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
+    openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
     ...(options.git ? { git: { runtime, exec: createExecutor(runtime) } } : {}),
   });
   return { root, index, events, dbFile };
@@ -87,6 +87,54 @@ describe('the code index', () => {
     assert.deepEqual(await findDefinitions(index, 'gone'), []);
     assert.equal((await findDefinitions(index, 'fresh'))?.length, 1);
     await index.close();
+  });
+
+  it('gives the pages of deleted files back: code.db shrinks after most files are deleted and the next pass', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 120; i++) {
+      const lines = Array.from({ length: 150 }, (_, j) => `export function f${i}x${j}(arg${j}: number): number {\n  const local${i}y${j} = arg${j} * ${j};\n  return g${i}z${j}(local${i}y${j});\n}`);
+      files[`src/m${i}.ts`] = `${lines.join('\n')}\n`;
+    }
+    const { root, index, dbFile } = indexOf(files);
+    await index.refresh();
+    const full = statSync(dbFile).size;
+    for (let i = 10; i < 120; i++) unlinkSync(path.join(root, `src/m${i}.ts`));
+    await index.refresh();
+    assert.deepEqual(await catalogued(index), Array.from({ length: 10 }, (_, i) => `src/m${i}.ts`).sort());
+    const size = statSync(dbFile).size;
+    assert.ok(size < full / 2, `code.db ${size} bytes after, ${full} before`);
+    assert.equal((await findDefinitions(index, 'f3x7'))?.length, 1, 'what is left still answers');
+    await index.close();
+  });
+
+  it('takes a warm start\'s sweep as its first pass: a new process does not list every file again right after its first answer', async () => {
+    const { root, index, dbFile } = indexOf({ 'a.ts': 'export const alpha = "needle";\n', 'b.ts': 'export const beta = 2;\n' });
+    await index.refresh();
+    await index.close();
+    const events: string[] = [];
+    let timerAsked!: () => void;
+    const asked = new Promise<void>((resolve) => {
+      timerAsked = resolve;
+    });
+    const second = createCodeIndex({
+      fs: runtime.fs,
+      grammars: createGrammars(runtime),
+      logger: { log: (event) => void events.push(event), file: undefined, close() {} },
+      workdirs: { dirs: [root] },
+      root,
+      scan: { excludeDirs: ['node_modules'], respectGitignore: true },
+      openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
+      // The first pass waits for the calls being answered: this says when it asked.
+      whenQuiet: async () => timerAsked(),
+    });
+    assert.deepEqual((await second.text.candidates({ pattern: 'needle', literal: true, ignoreCase: false }, ''))?.files, ['a.ts']);
+    assert.ok(events.includes('code_index_reconciled'), 'the warm start swept the catalogue');
+    // The first-pass timer does not hold the process open: this does, until it has asked.
+    const alive = setInterval(() => undefined, 1000);
+    await asked.finally(() => clearInterval(alive));
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    await second.close();
+    assert.ok(!events.includes('code_index_start'), `no pass followed the sweep (${events.join(', ')})`);
   });
 
   it('never answers from a stale parse: a file edited since indexing is parsed again before it is used', async () => {

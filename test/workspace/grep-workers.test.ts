@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { resolveSafe } from '../../src/security/resolve-safe.ts';
+import { createAdmission } from '../../src/workspace/grep/admission.ts';
 import { countBuiltin, grepBuiltin, scanListBuiltin } from '../../src/workspace/grep/builtin.ts';
 import { createGrepPool, type GrepPool } from '../../src/workspace/grep/grep-pool.ts';
 import { createControl, type ScanJobResult } from '../../src/workspace/grep/scan-files.ts';
@@ -67,28 +68,29 @@ describe('the built-in engine on grep workers', () => {
     await pool.close();
     removeDir(root);
   });
-  const target = (rel?: string) => resolveSafe(runtime.fs, { dirs: [root] }, rel);
+  /** What a search of `rel` may see (the admission every engine reads). */
+  const target = (rel?: string) => createAdmission({ fs: runtime.fs, workdirs: { dirs: [root] } }, resolveSafe(runtime.fs, { dirs: [root] }, rel), {});
   const q = (query: Partial<GrepQuery>, limit: number): GrepQuery => ({ pattern: 'x', literal: false, ignoreCase: false, context: 0, limit, ...query });
 
   for (const { name, query } of QUERIES) {
     it(`answers ${name} exactly as the main thread does: lines, counts and a list scan, at every limit`, async () => {
       for (const limit of LIMITS) {
         const full = q(query, limit);
-        const here = await grepBuiltin(runtime.fs, target(), full);
-        const there = await grepBuiltin(runtime.fs, target(), full, undefined, undefined, { pool });
+        const here = await grepBuiltin(runtime.fs, await target(), full);
+        const there = await grepBuiltin(runtime.fs, await target(), full, undefined, undefined, { pool });
         assert.deepEqual(there, here, `grep, limit ${limit}`);
-        const counts = await countBuiltin(runtime.fs, target(), full, undefined, undefined, { pool });
-        assert.deepEqual(counts, await countBuiltin(runtime.fs, target(), full), `counts, limit ${limit}`);
+        const counts = await countBuiltin(runtime.fs, await target(), full, undefined, undefined, { pool });
+        assert.deepEqual(counts, await countBuiltin(runtime.fs, await target(), full), `counts, limit ${limit}`);
         const list = [...counts.keys(), 'a-b.c', 'drivers/d03/f1.c', 'missing.c'];
-        const listed = await scanListBuiltin(runtime.fs, target(), full, list, undefined, { pool });
-        assert.deepEqual(listed, await scanListBuiltin(runtime.fs, target(), full, list), `list scan, limit ${limit}`);
+        const listed = await scanListBuiltin(runtime.fs, await target(), full, list, undefined, { pool });
+        assert.deepEqual(listed, await scanListBuiltin(runtime.fs, await target(), full, list), `list scan, limit ${limit}`);
       }
       assert.ok(events.includes('worker_ready'), 'the searches ran on workers');
     });
   }
 
   it('lists files in path order and stops once it has its matches', async () => {
-    const r = await grepBuiltin(runtime.fs, target(), q({ pattern: 'kmalloc_array', literal: true }, 3), undefined, undefined, { pool });
+    const r = await grepBuiltin(runtime.fs, await target(), q({ pattern: 'kmalloc_array', literal: true }, 3), undefined, undefined, { pool });
     assert.deepEqual(
       r.files.map((f) => f.path),
       ['a-b.c', 'a/x.c', 'bom.c'],
@@ -99,7 +101,7 @@ describe('the built-in engine on grep workers', () => {
 
   it('searches a subfolder with the same answer as the main thread', async () => {
     const full = q({ pattern: 'kmalloc_array', literal: true }, 5000);
-    assert.deepEqual(await grepBuiltin(runtime.fs, target('drivers/d03'), full, undefined, undefined, { pool }), await grepBuiltin(runtime.fs, target('drivers/d03'), full));
+    assert.deepEqual(await grepBuiltin(runtime.fs, await target('drivers/d03'), full, undefined, undefined, { pool }), await grepBuiltin(runtime.fs, await target('drivers/d03'), full));
   });
 });
 
@@ -129,7 +131,7 @@ describe('a pathological file on the grep workers', () => {
     removeDir(big);
     removeDir(small);
   });
-  const target = (root: string) => resolveSafe(runtime.fs, { dirs: [root] }, undefined);
+  const target = (root: string) => createAdmission({ fs: runtime.fs, workdirs: { dirs: [root] } }, resolveSafe(runtime.fs, { dirs: [root] }, undefined), {});
 
   it('does not hold up another call, and a cancelled search stops its worker', async () => {
     const events: string[] = [];
@@ -137,11 +139,11 @@ describe('a pathological file on the grep workers', () => {
     pools.push(pool);
     const cancel = new AbortController();
     let bigDone = false;
-    const slow = grepBuiltin(runtime.fs, target(big), SLOW, cancel.signal, undefined, { pool }).finally(() => {
+    const slow = grepBuiltin(runtime.fs, await target(big), SLOW, cancel.signal, undefined, { pool }).finally(() => {
       bigDone = true;
     });
     while (!events.includes('worker_ready')) await new Promise((r) => setTimeout(r, 20));
-    const quick = await grepBuiltin(runtime.fs, target(small), { ...SLOW, pattern: 'needle', literal: true }, undefined, undefined, { pool });
+    const quick = await grepBuiltin(runtime.fs, await target(small), { ...SLOW, pattern: 'needle', literal: true }, undefined, undefined, { pool });
     assert.equal(quick.matches, 1);
     assert.equal(bigDone, false, 'the slow search is still running when the quick one has answered');
     cancel.abort();
@@ -150,7 +152,7 @@ describe('a pathological file on the grep workers', () => {
     assert.equal(r.skipped, undefined, 'cancelled, not timed out');
     assert.ok(events.includes('worker_job_cancelled'), 'the worker running the slow match was stopped');
     // The pool goes on with a new worker.
-    const after = await grepBuiltin(runtime.fs, target(big), { ...SLOW, pattern: 'abc', literal: true }, undefined, undefined, { pool });
+    const after = await grepBuiltin(runtime.fs, await target(big), { ...SLOW, pattern: 'abc', literal: true }, undefined, undefined, { pool });
     assert.deepEqual(
       after.files.map((f) => f.path),
       ['ok.js'],
@@ -162,7 +164,7 @@ describe('a pathological file on the grep workers', () => {
     const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: 300, onEvent: (e) => events.push(e) });
     pools.push(pool);
     const skipped: string[] = [];
-    const r = await grepBuiltin(runtime.fs, target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool, onSkipped: (f) => skipped.push(`${f.path} ${f.reason}`) });
+    const r = await grepBuiltin(runtime.fs, await target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool, onSkipped: (f) => skipped.push(`${f.path} ${f.reason}`) });
     assert.deepEqual(r.skipped, [{ path: 'min.js', reason: 'timeout' }]);
     assert.deepEqual(skipped, ['min.js timeout']);
     assert.deepEqual(
@@ -170,7 +172,7 @@ describe('a pathological file on the grep workers', () => {
       ['ok.js'],
     );
     assert.ok(events.includes('worker_job_timeout'));
-    const counts = await countBuiltin(runtime.fs, target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool });
+    const counts = await countBuiltin(runtime.fs, await target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool });
     assert.deepEqual([...counts], [['ok.js', 1]]);
   });
 });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
+import { linkSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppError, ErrorCode } from '../../src/errors.ts';
 import { resolveSafe } from '../../src/security/resolve-safe.ts';
 import { readdirSync } from 'node:fs';
+import { createAdmission } from '../../src/workspace/grep/admission.ts';
 import { admitFiles } from '../../src/workspace/grep/filelist.ts';
-import { countMatches, type GrepEngine, grep } from '../../src/workspace/grep/index.ts';
+import { countMatches, type GrepEngine, grep, scanList } from '../../src/workspace/grep/index.ts';
 import type { GrepQuery, GrepResult } from '../../src/workspace/grep/types.ts';
 import { fixture, removeDir, runtime, type TestApp, testApp } from '../helpers/env.ts';
 
@@ -28,15 +29,32 @@ const FILES: Record<string, string | Uint8Array> = {
   'docs/guide.md': 'a.b literal\naxb not literal\nTODO docs\n',
   'bin/blob.bin': new Uint8Array([0, 1, 2, 84, 79, 68, 79, 10]),
   'i18n/words.txt': 'größe = "naïve wörter";\n😀 emoji then wörter\n',
+  // Secret by a name in other letters, as a backup or editor copy, and by content.
+  'config/CREDENTIALS.JSON': '{"TODO": "secret"}\n',
+  'keys/id_rsa.bak': 'TODO key copy\n',
+  'keys/server.pem.orig': 'TODO pem copy\n',
+  'notes/key.txt': '-----BEGIN RSA PRIVATE KEY-----\nTODO in a key\n-----END RSA PRIVATE KEY-----\n',
 };
 
-/** The fixture, plus symlinks that lead to secrets under harmless names (issue 11). */
+/**
+ * The fixture, plus symlinks that lead to secrets under harmless names (issue 11), a hard link of
+ * .env under a harmless name (issue 23), a symlinked folder (never entered) and a symlink leading
+ * out of the tree: every kind of file a search must not see.
+ */
 function project(): string {
   const root = fixture(FILES);
   symlinkSync('.env', path.join(root, 'env_alias.txt'));
   symlinkSync('.ssh', path.join(root, 'keys_link'));
+  linkSync(path.join(root, '.env'), path.join(root, 'env_copy.txt'));
+  symlinkSync('src', path.join(root, 'src_link'));
+  const outside = fixture({ 'far.txt': 'TODO outside\n' });
+  symlinkSync(path.join(outside, 'far.txt'), path.join(root, 'far_link.txt'));
+  mkdirSync(path.join(root, 'node_modules/pkg'), { recursive: true });
   return root;
 }
+
+/** The files a search for TODO may find in project(): every other file is excluded by one rule or another. */
+const VISIBLE = ['docs/guide.md', 'src/deep/keep.log', 'src/deep/util.go', 'src/main.ts'];
 
 function strip(r: GrepResult) {
   const { engine: _, ...rest } = r;
@@ -223,12 +241,30 @@ for (const engine of engines) {
         const target = resolveSafe(t.app.runtime.fs, t.app.workdirs, scope);
         for (const q of queries) {
           const query = { pattern: 'TODO', literal: false, ignoreCase: false, context: 0, limit: 50, ...q };
-          const files = admitFiles(t.app.runtime.fs, target, query, everything());
+          const files = admitFiles(t.app.runtime.fs, await createAdmission({ fs: t.app.runtime.fs, workdirs: t.app.workdirs }, target, query), everything());
           const label = `${scope ?? '.'} ${JSON.stringify(q)}`;
           assert.deepEqual(await grep(t.app, target, query, { engine, files }), await grep(t.app, target, query, { engine }), label);
           assert.deepEqual(await countMatches(t.app, target, query, { engine, files }), await countMatches(t.app, target, query, { engine }), label);
         }
       }
+    });
+
+    it('sees through every engine exactly the files the one admission lets through: the walk, a list of every file, counts and one-pass scans', async () => {
+      const target = resolveSafe(t.app.runtime.fs, t.app.workdirs, undefined);
+      const query = { pattern: 'TODO', literal: true, ignoreCase: false, context: 0, limit: 50 };
+      const admission = await createAdmission({ fs: t.app.runtime.fs, workdirs: t.app.workdirs }, target, query);
+      const files = admitFiles(t.app.runtime.fs, admission, everything());
+      // By path, the admission lets through the visible files and those only their opening rules out
+      // (binary, a hard link of .env, key content); symlinks are left out by the list's lstat.
+      assert.deepEqual(files.map((f) => f.relRoot), ['bin/blob.bin', 'docs/guide.md', 'env_copy.txt', 'i18n/words.txt', 'notes/key.txt', 'src/deep/keep.log', 'src/deep/util.go', 'src/helper.ts', 'src/main.ts']);
+      const found = (r: GrepResult) => r.files.map((f) => f.path);
+      assert.deepEqual(found(await grep(t.app, target, query, { engine })), VISIBLE, 'the walk');
+      assert.deepEqual(found(await grep(t.app, target, query, { engine, files, admission })), VISIBLE, 'the list');
+      assert.deepEqual([...(await countMatches(t.app, target, query, { engine })).keys()].sort(), VISIBLE, 'counts over the walk');
+      assert.deepEqual([...(await countMatches(t.app, target, query, { engine, files })).keys()].sort(), VISIBLE, 'counts over the list');
+      const listed = await scanList(t.app, target, query, files.map((f) => f.relRoot), undefined, admission);
+      assert.deepEqual([...listed.counts.keys()].sort(), VISIBLE, 'one-pass scan counts');
+      assert.deepEqual(found(listed.result), VISIBLE, 'one-pass scan lines');
     });
 
     it('counts matching lines, the same number the search finds', async () => {

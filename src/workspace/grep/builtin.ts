@@ -4,11 +4,8 @@
 // batches (src/workspace/grep/grep-pool.ts), and the main thread takes their answers in path order.
 // Small searches, and searches without a pool, match in this thread (scan-run.ts).
 import type { RuntimeFs } from '../../runtime/types.ts';
-import type { SafePath } from '../../security/resolve-safe.ts';
-import type { SecretIdentities } from '../../security/secret-identities.ts';
-import { isSecretPath } from '../../security/secret-files.ts';
-import { compileGlob } from '../../text/glob.ts';
 import { walk } from '../walk.ts';
+import type { Admission } from './admission.ts';
 import type { ListedFile } from './filelist.ts';
 import type { GrepPool } from './grep-pool.ts';
 import { compilePattern } from './matcher.ts';
@@ -21,47 +18,25 @@ export interface BuiltinRun {
   pool?: GrepPool;
   /** A file not searched (its match ran over the time limit): counts cannot say so themselves. */
   onSkipped?(file: SkippedFile): void;
-  /** Known secret identities (another name of a secret is skipped as it is opened). */
-  secrets?: SecretIdentities;
 }
 
 /**
- * A glob filter as ripgrep applies it: no slash → file name at any depth; leading ! → exclude. A
- * positive glob that matches a file overrides .gitignore for that file (hidden files stay hidden,
- * ignored folders stay unentered), exactly as `rg --glob` does.
+ * The files a search looks at, in path order as the walk of the admission's target finds them (so
+ * that matching starts before the walk ends, and a search that has its matches stops walking), or
+ * the files of a list the admission let through.
  */
-export function globFilter(glob: string | undefined): (rel: string, ignored: boolean) => boolean {
-  if (!glob) return (_rel, ignored) => !ignored;
-  const negate = glob.startsWith('!');
-  const body = negate ? glob.slice(1) : glob;
-  const matches = compileGlob(body.replace(/^\//, ''));
-  const matcher = body.includes('/') ? matches : (rel: string) => matches(rel.slice(rel.lastIndexOf('/') + 1));
-  if (negate) return (rel, ignored) => !ignored && !matcher(rel);
-  return (rel) => matcher(rel);
-}
-
-/**
- * The files a search of `target` looks at, in path order as the walk finds them (so that matching
- * starts before the walk ends, and a search that has its matches stops walking), or the admitted
- * files of a list.
- */
-async function* candidatesOf(fs: RuntimeFs, target: SafePath, query: GrepQuery, signal: AbortSignal | undefined, listed: readonly ListedFile[] | undefined): AsyncGenerator<ScanFile> {
+async function* candidatesOf(fs: RuntimeFs, admission: Admission, signal: AbortSignal | undefined, listed: readonly ListedFile[] | undefined): AsyncGenerator<ScanFile> {
   if (listed) {
     for (const l of listed) yield { abs: l.abs, relRoot: l.relRoot, size: l.size };
     return;
   }
-  const passesGlob = globFilter(query.glob);
+  const target = admission.target;
   if (!(await fs.stat(target.real))?.isDirectory) {
-    const name = target.relative.split('/').pop() ?? target.relative;
-    if (!isSecretPath(target.relative) && passesGlob(name, false)) yield { abs: target.real, relRoot: target.relative };
+    if (admission.targetFile()) yield { abs: target.real, relRoot: target.relative };
     return;
   }
-  const excludeDirs = new Set(query.excludeDirs ?? []);
-  const excluded = (query.excludePaths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
-  const walking = walk(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, keepIgnoredFiles: true, listOnlyDirs: new Set(), excludeDirs, pathOrder: true, signal });
-  for await (const e of walking) {
-    if (e.type !== 'file' || excluded.some((p) => e.relRoot === p || e.relRoot.startsWith(`${p}/`))) continue;
-    if (!isSecretPath(e.relRoot) && passesGlob(e.rel, e.ignored === true)) yield { abs: e.path, relRoot: e.relRoot };
+  for await (const e of walk(fs, { ...admission.walk, signal })) {
+    if (e.type === 'file' && admission.walked(e.relRoot, e.ignored === true)) yield { abs: e.path, relRoot: e.relRoot };
   }
 }
 
@@ -90,16 +65,16 @@ function lineCollector(query: GrepQuery) {
 }
 
 /**
- * `listed`: search these files (admitted by admitFiles) instead of walking the target — the same
+ * `listed`: search these files (admitted by the admission) instead of walking the target — the same
  * answer as the walk when the list holds every file that can match.
  */
-export async function grepBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQuery, signal?: AbortSignal, listed?: readonly ListedFile[], run: BuiltinRun = {}): Promise<GrepResult> {
+export async function grepBuiltin(fs: RuntimeFs, admission: Admission, query: GrepQuery, signal?: AbortSignal, listed?: readonly ListedFile[], run: BuiltinRun = {}): Promise<GrepResult> {
   // An invalid pattern fails here, before any file is walked or read.
   compilePattern(query);
-  const files = candidatesOf(fs, target, query, signal, listed);
+  const files = candidatesOf(fs, admission, signal, listed);
   const lines = lineCollector(query);
   const skipped: SkippedFile[] = [];
-  await runScan({ fs, pool: run.pool, mode: 'lines', workdir: target.workdir, query, files, signal, secrets: run.secrets }, {
+  await runScan({ fs, pool: run.pool, mode: 'lines', workdir: admission.target.workdir, query, files, signal, secrets: admission.secrets }, {
     take(file, outcome) {
       if (!outcome) return 'more';
       if (lines.add(file.relRoot, outcome)) return 'done';
@@ -128,14 +103,14 @@ export interface ListScan {
  * that are not regular and files past the size limit are skipped as they are read): each is read
  * once, counted on its raw bytes, and only those whose lines are returned are decoded and split.
  */
-export async function scanListBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQuery, list: readonly string[], signal?: AbortSignal, run: BuiltinRun = {}): Promise<ListScan> {
+export async function scanListBuiltin(fs: RuntimeFs, admission: Admission, query: GrepQuery, list: readonly string[], signal?: AbortSignal, run: BuiltinRun = {}): Promise<ListScan> {
   compilePattern(query);
   const files: ScanFile[] = [...list].sort().map((relRoot) => ({ abs: '', relRoot }));
   const counts = new Map<string, number>();
   const lines = lineCollector(query);
   let truncated = false;
   const skipped: SkippedFile[] = [];
-  await runScan({ fs, pool: run.pool, mode: 'list', workdir: target.workdir, query, files, signal, secrets: run.secrets }, {
+  await runScan({ fs, pool: run.pool, mode: 'list', workdir: admission.target.workdir, query, files, signal, secrets: admission.secrets }, {
     take(file, outcome) {
       if (!outcome) return 'more';
       const relRoot = file.relRoot;
@@ -156,12 +131,12 @@ export async function scanListBuiltin(fs: RuntimeFs, target: SafePath, query: Gr
  * building a line: a literal is found in the raw bytes, a regex runs only on the lines that hold the
  * text it requires, and a file without that text is skipped unread by the regex.
  */
-export async function countBuiltin(fs: RuntimeFs, target: SafePath, query: GrepQuery, signal?: AbortSignal, listed?: readonly ListedFile[], run: BuiltinRun = {}): Promise<Map<string, number>> {
+export async function countBuiltin(fs: RuntimeFs, admission: Admission, query: GrepQuery, signal?: AbortSignal, listed?: readonly ListedFile[], run: BuiltinRun = {}): Promise<Map<string, number>> {
   compilePattern(query);
-  const files = candidatesOf(fs, target, query, signal, listed);
+  const files = candidatesOf(fs, admission, signal, listed);
   const counts = new Map<string, number>();
   const skipped: SkippedFile[] = [];
-  await runScan({ fs, pool: run.pool, mode: 'count', workdir: target.workdir, query, files, signal, secrets: run.secrets }, {
+  await runScan({ fs, pool: run.pool, mode: 'count', workdir: admission.target.workdir, query, files, signal, secrets: admission.secrets }, {
     take(file, outcome) {
       if (outcome) counts.set(file.relRoot, outcome.n);
       return 'more';

@@ -1,14 +1,12 @@
 // A search over named files (the candidates a text index gave) instead of a walk: each file is
-// admitted only when the walk would have searched it — under the target, not hidden, not in an
-// excluded folder, not gitignored (unless the glob asks for it), not secret, a regular file reached
-// through no symlink, not too big — so a search over the list answers exactly as the full scan.
+// admitted only when the walk would have searched it (the admission's `named`: under the target, not
+// hidden, not in an excluded folder, not gitignored unless the glob asks for it, not secret), and is
+// a regular file reached through no symlink, not too big — so a search over the list answers exactly
+// as the full scan.
 import * as path from 'node:path';
 import type { RuntimeFs } from '../../runtime/types.ts';
-import type { SafePath } from '../../security/resolve-safe.ts';
-import { isSecretPath } from '../../security/secret-files.ts';
-import { createPathJudge } from '../walk.ts';
-import { globFilter } from './builtin.ts';
-import { type GrepQuery, MAX_SEARCH_FILE_BYTES } from './types.ts';
+import type { Admission } from './admission.ts';
+import { MAX_SEARCH_FILE_BYTES } from './types.ts';
 
 export interface ListedFile {
   abs: string;
@@ -19,29 +17,22 @@ export interface ListedFile {
 }
 
 /**
- * The files of `files` (relative to the target's workdir) that a full search of `target` (a folder)
- * would search, sorted by path. With `stat` (the default) each file is looked at too: symlinks,
- * files that are not regular, too big or gone (deleted since indexing) are left out; without it the
- * reader must skip those itself (readRegularFileSync does). `statFolders: false` does not look at the
- * folders either (whether one is a symlink, which the walk never enters): a first cut, for lists whose
- * files are admitted again before they are read.
+ * The files of `files` (relative to the target's workdir) that a full search of the admission's
+ * target (a folder) would search, sorted by path. With `stat` (the default) each file is looked at
+ * too: symlinks, files that are not regular, too big or gone (deleted since indexing) are left out;
+ * without it the reader must skip those itself (readRegularFileSync does). `statFolders: false` does
+ * not look at the folders either (whether one is a symlink, which the walk never enters): a first
+ * cut, for lists whose files are admitted again before they are read.
  */
-export function admitFiles(fs: RuntimeFs, target: SafePath, query: Pick<GrepQuery, 'glob' | 'excludeDirs' | 'excludePaths'>, files: Iterable<string>, options: { stat?: boolean; statFolders?: boolean } = {}): ListedFile[] {
-  const judge = createPathJudge(fs, { root: target.workdir, base: target.real, includeHidden: false, respectGitignore: true, excludeDirs: new Set(query.excludeDirs ?? []), statFolders: options.statFolders });
-  const baseRel = target.relative;
-  const excluded = (query.excludePaths ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
-  const passesGlob = globFilter(query.glob);
+export function admitFiles(fs: RuntimeFs, admission: Admission, files: Iterable<string>, options: { stat?: boolean; statFolders?: boolean } = {}): ListedFile[] {
+  const workdir = admission.target.workdir;
   const out: ListedFile[] = [];
   const seen = new Set<string>();
   for (const relRoot of files) {
     if (seen.has(relRoot)) continue;
     seen.add(relRoot);
-    if (isSecretPath(relRoot) || excluded.some((p) => relRoot === p || relRoot.startsWith(`${p}/`))) continue;
-    const verdict = judge.judge(relRoot);
-    if (!verdict) continue;
-    const relBase = baseRel ? relRoot.slice(baseRel.length + 1) : relRoot;
-    if (!passesGlob(relBase, verdict.ignored)) continue;
-    const abs = path.join(target.workdir, relRoot);
+    if (!admission.named(relRoot, options)) continue;
+    const abs = path.join(workdir, relRoot);
     if (options.stat === false) {
       out.push({ abs, relRoot });
       continue;

@@ -1,19 +1,18 @@
 // ctx_fs rg: ripgrep when it is installed, the built-in engine otherwise; the reply names the engine.
 import * as path from 'node:path';
+import { Buffer } from 'node:buffer';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { childEnv } from '../../exec/env.ts';
 import type { Executor } from '../../exec/executor.ts';
 import type { Runtime } from '../../runtime/types.ts';
 import type { SafePath, Workdirs } from '../../security/resolve-safe.ts';
-import { judgeSecret, judgeSecretPath } from '../../security/secret-files.ts';
-import { knownSecrets } from '../../security/secret-identities.ts';
-import { dropSecretCounts, verifiedFiles } from './rg-verify.ts';
-import { Buffer } from 'node:buffer';
+import { type Admission, createAdmission } from './admission.ts';
 import { countBuiltin, grepBuiltin, type ListScan, scanListBuiltin } from './builtin.ts';
 import type { GrepPool } from './grep-pool.ts';
 import type { ListedFile } from './filelist.ts';
+import { CONTENT_NEEDLES } from '../../security/secret-content.ts';
 import { checkGrepPattern } from './pattern.ts';
-import { countRg, grepRg } from './rg.ts';
+import { countRg, filesHolding, grepRg } from './rg.ts';
 import { type GrepQuery, type GrepResult, MAX_SEARCH_FILE_BYTES, type SkippedFile } from './types.ts';
 
 export type GrepEngine = 'auto' | 'rg' | 'builtin';
@@ -29,20 +28,12 @@ export interface GrepDeps {
 
 const RG_TIMEOUT_MS = 60_000;
 
-/** True when the search target itself is secret, by its name or by where its symlinks lead. */
-function secretTarget(deps: GrepDeps, target: SafePath): boolean {
-  const folder = deps.runtime.fs.statSync(target.real)?.isDirectory === true;
-  return judgeSecret(deps.workdirs, { relative: target.relative, real: target.real, folder }) !== undefined;
-}
-
 /**
- * Both engines skip secret files by name and never follow a symlink inside the tree they walk, so
- * every path they report is real — unless the target itself was reached through a symlink (ripgrep
- * follows a link it is given). Then each file is judged again by where it really is.
+ * Which files the search may see (admission.ts): the one given (a caller that admitted a list with
+ * it), else one made for this target and query.
  */
-function reachedThroughLink(deps: GrepDeps, target: SafePath): (file: string) => boolean {
-  if (target.path === target.real) return () => false;
-  return (file) => judgeSecretPath(deps.runtime.fs, deps.workdirs, file, path.join(target.workdir, file)) !== undefined;
+function admissionOf(deps: GrepDeps, target: SafePath, query: GrepQuery, given: Admission | undefined): Promise<Admission> {
+  return given ? Promise.resolve(given) : createAdmission({ fs: deps.runtime.fs, workdirs: deps.workdirs }, target, query);
 }
 
 export interface GrepOptions {
@@ -53,6 +44,8 @@ export interface GrepOptions {
    * whole target: the same answer as the full search when they hold every file that can match.
    */
   files?: readonly ListedFile[];
+  /** The admission the caller made for this target and query (one per request); made here when absent. */
+  admission?: Admission;
   /** A file the built-in engine could not search (its match ran over the time limit). */
   onSkipped?(file: SkippedFile): void;
 }
@@ -93,23 +86,19 @@ async function binaryAmong(deps: GrepDeps, target: SafePath, files: Iterable<str
 export async function grep(deps: GrepDeps, target: SafePath, query: GrepQuery, options: GrepOptions = {}): Promise<GrepResult> {
   checkGrepPattern(query.pattern, { literal: query.literal });
   const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
-  if (secretTarget(deps, target)) return { engine: rgPath ? 'rg' : 'builtin', matches: 0, truncated: false, files: [] };
+  const admission = await admissionOf(deps, target, query, options.admission);
+  if (!admission.open) return { engine: rgPath ? 'rg' : 'builtin', matches: 0, truncated: false, files: [] };
   const rgOptions = { exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal };
   // Over a list, ripgrep's end-of-file message says which named files were binary (grepRg drops them).
-  const secrets = await knownSecrets(deps.runtime.fs, deps.workdirs);
   const result = rgPath
-    ? await grepRg(target, query, { rgPath, ...rgOptions }, options.files?.map((f) => f.relRoot))
-    : await grepBuiltin(deps.runtime.fs, target, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped, secrets });
-  const seen = rgPath ? keepFiles(result, new Set(verifiedFiles(deps.runtime.fs, target.workdir, secrets, result.files))) : result;
-  return withoutFiles(seen, reachedThroughLink(deps, target));
+    ? await grepRg(admission, query, { rgPath, ...rgOptions }, options.files?.map((f) => f.relRoot))
+    : await grepBuiltin(deps.runtime.fs, admission, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped });
+  // grepRg has judged and checked every file it keeps against the file as opened (admission.ts).
+  return rgPath ? result : withoutFiles(result, (file) => !admission.shown(file));
 }
 
-function keepFiles(result: GrepResult, kept: ReadonlySet<GrepResult['files'][number]>): GrepResult {
-  return withoutFiles(result, (_path, f) => !kept.has(f));
-}
-
-function withoutFiles(result: GrepResult, drop: (file: string, f: GrepResult['files'][number]) => boolean): GrepResult {
-  const files = result.files.filter((f) => !drop(f.path, f));
+function withoutFiles(result: GrepResult, drop: (file: string) => boolean): GrepResult {
+  const files = result.files.filter((f) => !drop(f.path));
   if (files.length === result.files.length) return result;
   return { ...result, files, matches: files.reduce((n, f) => n + f.lines.filter((l) => l.match).length, 0) };
 }
@@ -121,15 +110,15 @@ function withoutFiles(result: GrepResult, drop: (file: string, f: GrepResult['fi
 export async function countMatches(deps: GrepDeps, target: SafePath, query: GrepQuery, options: GrepOptions = {}): Promise<Map<string, number>> {
   checkGrepPattern(query.pattern, { literal: query.literal });
   const rgPath = pickEngine(deps, options.engine ?? 'auto', options.files);
-  if (secretTarget(deps, target)) return new Map();
-  const secrets = await knownSecrets(deps.runtime.fs, deps.workdirs);
-  const counts = rgPath
-    ? await countRg(target, query, { rgPath, exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal }, options.files?.map((f) => f.relRoot))
-    : await countBuiltin(deps.runtime.fs, target, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped, secrets });
-  if (rgPath && options.files) for (const f of await binaryAmong(deps, target, counts.keys())) counts.delete(f);
-  if (rgPath) dropSecretCounts(deps.runtime.fs, target.workdir, secrets, counts);
-  const secret = reachedThroughLink(deps, target);
-  for (const file of counts.keys()) if (secret(file)) counts.delete(file);
+  const admission = await admissionOf(deps, target, query, options.admission);
+  if (!admission.open) return new Map();
+  const rgOptions = rgPath ? { rgPath, exec: deps.exec, env: childEnv(deps.runtime), timeoutMs: RG_TIMEOUT_MS, signal: options.signal } : undefined;
+  const counts = rgOptions
+    ? await countRg(admission, query, rgOptions, options.files?.map((f) => f.relRoot))
+    : await countBuiltin(deps.runtime.fs, admission, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped });
+  if (rgOptions && options.files) for (const f of await binaryAmong(deps, target, counts.keys())) counts.delete(f);
+  if (rgOptions) await admission.dropSecretCounts(counts, (files) => filesHolding(admission, CONTENT_NEEDLES, files, rgOptions));
+  for (const file of counts.keys()) if (!admission.shown(file)) counts.delete(file);
   return counts;
 }
 
@@ -138,12 +127,11 @@ export async function countMatches(deps: GrepDeps, target: SafePath, query: Grep
  * rules): matching lines per file for all of them, the lines of the first files in path order up to
  * `query.limit` matches. The built-in engine reads each candidate once, in process.
  */
-export async function scanList(deps: GrepDeps, target: SafePath, query: GrepQuery, list: readonly string[], signal?: AbortSignal): Promise<ListScan> {
+export async function scanList(deps: GrepDeps, target: SafePath, query: GrepQuery, list: readonly string[], signal?: AbortSignal, given?: Admission): Promise<ListScan> {
   checkGrepPattern(query.pattern, { literal: query.literal });
-  if (secretTarget(deps, target)) return { counts: new Map(), result: { engine: 'builtin', matches: 0, truncated: false, files: [] } };
-  const secrets = await knownSecrets(deps.runtime.fs, deps.workdirs);
-  const { counts, result } = await scanListBuiltin(deps.runtime.fs, target, query, list, signal, { pool: deps.grepPool, secrets });
-  const secret = reachedThroughLink(deps, target);
-  for (const file of counts.keys()) if (secret(file)) counts.delete(file);
-  return { counts, result: withoutFiles(result, secret) };
+  const admission = await admissionOf(deps, target, query, given);
+  if (!admission.open) return { counts: new Map(), result: { engine: 'builtin', matches: 0, truncated: false, files: [] } };
+  const { counts, result } = await scanListBuiltin(deps.runtime.fs, admission, query, list, signal, { pool: deps.grepPool });
+  for (const file of counts.keys()) if (!admission.shown(file)) counts.delete(file);
+  return { counts, result: withoutFiles(result, (file) => !admission.shown(file)) };
 }

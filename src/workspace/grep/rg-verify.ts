@@ -18,23 +18,38 @@ function shownText(l: GrepLine): string {
 }
 
 /** True when every line rg reported is in the file's text at its line number. */
-function holdsLines(bytes: Uint8Array, lines: readonly GrepLine[]): boolean {
+export function holdsLines(bytes: Uint8Array, lines: readonly GrepLine[]): boolean {
   const text = new TextDecoder().decode(bytes).split('\n');
   return lines.every((l) => text[l.line - 1]?.includes(shownText(l)) === true);
+}
+
+/** The bytes of a file opened without following a symlink, when it is a regular file and no secret (identity, content). */
+export function openedText(fs: RuntimeFs, workdir: string, known: SecretIdentities, file: string): Uint8Array | undefined {
+  const opened = fs.readOpenedSync(path.join(workdir, file), MAX_SEARCH_FILE_BYTES);
+  return opened !== undefined && judgeOpened(known, file, opened) === undefined ? opened.bytes : undefined;
 }
 
 /** The files of rg's answer that are what they seem: regular files, no secret, holding the lines shown. */
 export function verifiedFiles(fs: RuntimeFs, workdir: string, known: SecretIdentities, files: readonly GrepFile[]): GrepFile[] {
   return files.filter((f) => {
-    const opened = fs.readOpenedSync(path.join(workdir, f.path), MAX_SEARCH_FILE_BYTES);
-    return opened !== undefined && judgeOpened(known, f.path, opened) === undefined && holdsLines(opened.bytes, f.lines);
+    const bytes = openedText(fs, workdir, known, f.path);
+    return bytes !== undefined && holdsLines(bytes, f.lines);
   });
 }
 
-/** Drops from rg's counts the files that are other names of known secrets (or hard links newer than they are). */
-export function dropSecretCounts(fs: RuntimeFs, workdir: string, known: SecretIdentities, counts: Map<string, number>): void {
+/**
+ * Drops from rg's counts the files that are other names of known secrets (or hard links newer than
+ * they are), and those whose content makes them secret: `holdingNeedles` names the counted files
+ * that hold one of CONTENT_NEEDLES (ripgrep finds them without this thread reading every file), and
+ * only those are opened and judged.
+ */
+export async function dropSecretCounts(fs: RuntimeFs, workdir: string, known: SecretIdentities, counts: Map<string, number>, holdingNeedles: (files: readonly string[]) => Promise<ReadonlySet<string>>): Promise<void> {
   for (const file of counts.keys()) {
     const st = fs.lstatSync(path.join(workdir, file));
     if (!st?.isFile || identityVerdict(known, st) !== undefined) counts.delete(file);
+  }
+  if (!counts.size) return;
+  for (const file of await holdingNeedles([...counts.keys()])) {
+    if (counts.has(file) && openedText(fs, workdir, known, file) === undefined) counts.delete(file);
   }
 }

@@ -2,8 +2,8 @@
 // JSON output parsed as it streams, stopped once one match past the limit shows the answer is cut.
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { Executor } from '../../exec/executor.ts';
-import type { SafePath } from '../../security/resolve-safe.ts';
-import { isSecretPath, SECRET_EXCLUDE_GLOBS } from '../../security/secret-files.ts';
+import type { Admission } from './admission.ts';
+import { holdsLines } from './rg-verify.ts';
 import { unsupportedConstructError } from '../../text/linear-regex.ts';
 import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES, matchLine } from './types.ts';
 
@@ -20,7 +20,8 @@ export interface RgOptions {
   signal?: AbortSignal;
 }
 
-export function rgArgs(target: SafePath, query: GrepQuery): string[] {
+/** Arguments for a walk of the admission's target: its rules as ripgrep flags (admission.ts). */
+export function rgArgs(admission: Admission, query: GrepQuery): string[] {
   const args = [
     '--no-config',
     '--json',
@@ -37,15 +38,9 @@ export function rgArgs(target: SafePath, query: GrepQuery): string[] {
   else args.push('--case-sensitive');
   if (query.literal) args.push('--fixed-strings');
   if (query.wordBoundary) args.push('--word-regexp');
-  // `!name/`: a folder of that name at any depth, never entered (the walk's rule); cheaper than
-  // `!**/name/**`, which is matched against every file path.
-  for (const d of query.excludeDirs ?? []) args.push('--glob', `!${d}/`);
-  for (const p of query.excludePaths ?? []) args.push('--glob', `!/${p.replace(/^\/+|\/+$/g, '')}/**`);
   if (query.context > 0) args.push('--context', String(query.context));
-  if (query.glob) args.push('--glob', query.glob);
-  // Given after the caller's glob, so they win even when the caller asks for such a file.
-  for (const g of SECRET_EXCLUDE_GLOBS) args.push('--iglob', g);
-  args.push('--regexp', query.pattern, '--', target.relative || '.');
+  args.push(...admission.rgWalkArgs());
+  args.push('--regexp', query.pattern, '--', admission.target.relative || '.');
   return args;
 }
 
@@ -86,13 +81,44 @@ export function chunkFiles(files: readonly string[], maxBytes = LIST_CHUNK_BYTES
   return chunks;
 }
 
-/** `files`: search only these (relative to the workdir, admitted by admitFiles), in runs that fit a command line. */
-export async function grepRg(target: SafePath, query: GrepQuery, options: RgOptions, list?: readonly string[]): Promise<GrepResult> {
+/**
+ * `list`: search only these (relative to the workdir, admitted by the admission), in runs that fit a
+ * command line. Every file rg names passes the admission's `shown` before it is kept.
+ */
+export async function grepRg(admission: Admission, query: GrepQuery, options: RgOptions, list?: readonly string[]): Promise<GrepResult> {
+  const target = admission.target;
   const byFile = new Map<string, GrepLine[]>();
   const binary = new Set<string>();
   let matchCount = 0;
   let pending = '';
   const decoder = new TextDecoder();
+  // Each file rg names is judged once, at first sight, as the built-in engine judges the files it
+  // opens (identity, content: a secret's lines never count towards the limit), and its lines are
+  // checked against the bytes opened when rg's message for the file's end comes: one read per file,
+  // one file's bytes held at a time (rg writes each file's messages together).
+  const admitted = new Map<string, boolean>();
+  const verified = new Set<string>();
+  let opened: { file: string; bytes: Uint8Array } | undefined;
+  const admits = (file: string): boolean => {
+    let ok = admitted.get(file);
+    if (ok === undefined) {
+      const bytes = admission.shown(file) ? admission.openedText(file) : undefined;
+      ok = bytes !== undefined;
+      opened = bytes ? { file, bytes } : undefined;
+      admitted.set(file, ok);
+    }
+    return ok;
+  };
+  /** At a file's end: its lines must be the text opened, else the file is dropped (it changed, or was swapped). */
+  const settle = (file: string): void => {
+    const lines = byFile.get(file);
+    if (lines && opened?.file === file && !holdsLines(opened.bytes, lines)) {
+      byFile.delete(file);
+      matchCount -= lines.filter((l) => l.match).length;
+    }
+    if (opened?.file === file) verified.add(file);
+    opened = undefined;
+  };
 
   function take(line: string): boolean {
     if (!line) return false;
@@ -106,12 +132,13 @@ export async function grepRg(target: SafePath, query: GrepQuery, options: RgOpti
       // A file given by name is searched even when binary; ripgrep says where it saw the NUL.
       const file = (msg.data?.path?.text ?? '').replace(/^\.\//, '');
       if (msg.data?.binary_offset != null) binary.add(file);
+      settle(file);
       return false;
     }
     if (msg.type !== 'match' && msg.type !== 'context') return false;
     const file = (msg.data?.path?.text ?? '').replace(/^\.\//, '');
     const text = msg.data?.lines?.text;
-    if (!file || msg.data?.line_number === undefined) return false;
+    if (!file || msg.data?.line_number === undefined || !admits(file)) return false;
     if (text === undefined || text.includes('\0')) {
       binary.add(file);
       return false;
@@ -130,7 +157,7 @@ export async function grepRg(target: SafePath, query: GrepQuery, options: RgOpti
     return matchCount > query.limit;
   }
 
-  const runs = list ? chunkFiles(list).map((chunk) => rgListArgs(query, chunk)) : [rgArgs(target, query)];
+  const runs = list ? chunkFiles(list).map((chunk) => rgListArgs(query, chunk)) : [rgArgs(admission, query)];
   for (const args of runs) {
     if (matchCount > query.limit) break;
     pending = '';
@@ -170,11 +197,13 @@ export async function grepRg(target: SafePath, query: GrepQuery, options: RgOpti
     if (result.cancelled) break;
   }
 
+  // The file rg was stopped in (no end message) is checked by opening it again.
+  const unsettled = new Set(admission.verified([...byFile].filter(([file]) => !verified.has(file)).map(([path, lines]) => ({ path, lines }))).map((f) => f.path));
   const files: GrepFile[] = [];
   let matches = 0;
   let truncated = false;
   for (const [file, lines] of byFile) {
-    if (binary.has(file) || isSecretPath(file)) continue;
+    if (binary.has(file) || (!verified.has(file) && !unsettled.has(file))) continue;
     if (matches >= query.limit) {
       truncated = true;
       break;
@@ -206,9 +235,10 @@ export function utf8OffsetToIndex(text: string, offset: number): number {
  * Matching lines per file for the whole search (no line content), or for the named files only:
  * exact totals without building a line.
  */
-export async function countRg(target: SafePath, query: GrepQuery, options: RgOptions, files?: readonly string[]): Promise<Map<string, number>> {
+export async function countRg(admission: Admission, query: GrepQuery, options: RgOptions, files?: readonly string[]): Promise<Map<string, number>> {
+  const target = admission.target;
   const counting = { ...query, context: 0, sorted: false };
-  const runs = files ? chunkFiles(files).map((chunk) => rgListArgs(counting, chunk)) : [rgArgs(target, counting)];
+  const runs = files ? chunkFiles(files).map((chunk) => rgListArgs(counting, chunk)) : [rgArgs(admission, counting)];
   const counts = new Map<string, number>();
   for (const base of runs) {
     const args = base.filter((a) => a !== '--json');
@@ -220,18 +250,31 @@ export async function countRg(target: SafePath, query: GrepQuery, options: RgOpt
       if (unsupported) throw unsupported;
       throw new AppError(ErrorCode.InvalidArgument, `rg refused the search: ${result.stderr.trim().split('\n').slice(0, 6).join('\n')}`, { hint: 'fix the pattern (Rust regex syntax), or pass literal: true' });
     }
-    readCounts(result.stdout, counts);
+    readCounts(result.stdout, counts, admission);
     if (result.cancelled) break;
   }
   return counts;
 }
 
-function readCounts(stdout: string, counts: Map<string, number>): void {
+/** The files among `files` that hold any of `needles` (literal, case as given): ripgrep reads them, on every core. */
+export async function filesHolding(admission: Admission, needles: readonly string[], files: readonly string[], options: RgOptions): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const chunk of chunkFiles(files)) {
+    const args = ['--no-config', '--files-with-matches', '--case-sensitive', '--fixed-strings', '--max-filesize', String(MAX_SEARCH_FILE_BYTES), ...needles.flatMap((n) => ['--regexp', n]), '--', ...chunk];
+    const result = await options.exec.run({ command: options.rgPath, args, cwd: admission.target.workdir, env: options.env, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 16 * 1024 * 1024 });
+    if (result.timedOut) throw new AppError(ErrorCode.Timeout, `rg did not finish within ${options.timeoutMs} ms`, { hint: 'narrow the path or the glob' });
+    for (const line of result.stdout.split('\n')) if (line) found.add(line.replace(/^\.\//, ''));
+    if (result.cancelled) break;
+  }
+  return found;
+}
+
+function readCounts(stdout: string, counts: Map<string, number>, admission: Admission): void {
   for (const line of stdout.split('\n')) {
     const cut = line.lastIndexOf(':');
     if (cut <= 0) continue;
     const file = line.slice(0, cut).replace(/^\.\//, '');
     const n = Number(line.slice(cut + 1));
-    if (Number.isFinite(n) && n > 0 && !isSecretPath(file)) counts.set(file, n);
+    if (Number.isFinite(n) && n > 0 && admission.shown(file)) counts.set(file, n);
   }
 }

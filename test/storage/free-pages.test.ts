@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { openDatabase } from '../../src/storage/database.ts';
+import { canReturnPages, freePages, returnFreePages, switchToIncremental } from '../../src/storage/free-pages.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+
+const MIGRATIONS = [{ version: 1, description: 'blobs', sql: 'CREATE TABLE b (id INTEGER PRIMARY KEY, data BLOB NOT NULL)' }];
+/** 8 MB of rows, 64 KB each (overflow pages, as the text index's buckets are). */
+const ROWS = 128;
+
+async function filled(file: string, pragmas: readonly string[]) {
+  const db = await openDatabase(runtime, file, { busyTimeoutMs: 2000, migrations: MIGRATIONS, pragmas });
+  await db.writeTransaction(() => {
+    for (let i = 0; i < ROWS; i++) db.run('INSERT INTO b (id, data) VALUES (?, randomblob(65536))', [i]);
+  });
+  return db;
+}
+
+describe('giving freed pages back to the file system', () => {
+  let dir: string;
+  before(() => {
+    dir = fixture();
+  });
+  after(() => removeDir(dir));
+
+  it('shrinks a file opened with incremental vacuum after most of its rows are deleted', async () => {
+    const file = path.join(dir, 'incremental.db');
+    const db = await filled(file, ['auto_vacuum=INCREMENTAL']);
+    const full = statSync(file).size;
+    await db.writeTransaction(() => db.run('DELETE FROM b WHERE id >= 16'));
+    assert.ok(freePages(db) > 0, 'the deleted rows left free pages');
+    assert.equal(statSync(file).size, full, 'a delete alone keeps the file as big');
+    const returned = await returnFreePages(db);
+    assert.ok(returned > 0);
+    assert.equal(freePages(db), 0);
+    const size = statSync(file).size;
+    assert.ok(size < full / 4, `${size} bytes after, ${full} before`);
+    assert.equal(db.value('SELECT count(*) FROM b'), 16, 'the rows kept are all there');
+    assert.equal(db.value('PRAGMA integrity_check'), 'ok');
+    db.close();
+  });
+
+  it('switches a file made without it by one VACUUM when the file is small, and then gives pages back', async () => {
+    const file = path.join(dir, 'legacy.db');
+    const db = await filled(file, []);
+    assert.equal(canReturnPages(db), false);
+    assert.equal(await returnFreePages(db), 0, 'a file not in incremental mode gives nothing back');
+    assert.equal(switchToIncremental(db, 1024), false, 'too big to rewrite, and nothing free: left as it is');
+    assert.equal(canReturnPages(db), false);
+    assert.equal(switchToIncremental(db, 64 * 1024 * 1024), true);
+    assert.equal(canReturnPages(db), true);
+    const full = statSync(file).size;
+    await db.writeTransaction(() => db.run('DELETE FROM b WHERE id % 2 = 0'));
+    await returnFreePages(db);
+    assert.ok(statSync(file).size < full * 0.6, 'half the rows deleted, about half the file given back');
+    db.close();
+  });
+
+  it('switches a big file too when a quarter or more of it is free pages (the rewrite then shrinks it)', async () => {
+    const file = path.join(dir, 'legacy-free.db');
+    const db = await filled(file, []);
+    const full = statSync(file).size;
+    await db.writeTransaction(() => db.run('DELETE FROM b WHERE id >= 64'));
+    assert.equal(switchToIncremental(db, 1024), true);
+    assert.ok(statSync(file).size < full * 0.6);
+    db.close();
+  });
+});
