@@ -112,32 +112,6 @@ const files: SyncFiles = {
   },
 };
 
-/** A regular file's bytes, opened without following a final symlink; undefined for anything else or past maxBytes. */
-function readRegularFileSync(p: string, maxBytes: number): Uint8Array | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch {
-    return undefined; // missing, a symlink (ELOOP), unreadable
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > maxBytes) return undefined;
-    const out = new Uint8Array(st.size);
-    let at = 0;
-    while (at < out.length) {
-      const n = fs.readSync(fd, out, at, out.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return at === out.length ? out : out.subarray(0, at);
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 const NO_FOLLOW = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
 
 /** Where a descriptor really is, as Linux names it; undefined elsewhere (no /proc) or when unreadable. */
@@ -193,6 +167,11 @@ function readOpenedSync(p: string, maxBytes: number, options: { location?: boole
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A regular file's bytes, opened without following a final symlink; undefined for anything else or past maxBytes. */
+function readRegularFileSync(p: string, maxBytes: number): Uint8Array | undefined {
+  return readOpenedSync(p, maxBytes)?.bytes;
 }
 
 export const nodeFs: RuntimeFs = {

@@ -52,15 +52,7 @@ export interface JudgedRead {
  * 'read', 'indexed'…), a path that changed while it was opened, a file over `maxBytes`.
  */
 export async function readJudged(fs: RuntimeFs, workdirs: Workdirs, abs: string, refused: string, options: { shown?: string; maxBytes?: number } = {}): Promise<JudgedRead> {
-  const shown = options.shown ?? shownPath(workdirs, abs);
-  const real = fs.realpathSync(abs);
-  const named = judgeSecret(workdirs, { relative: shown, real });
-  if (named) throw secretRefusal(shown, named, refused);
-  if (!workdirs.dirs.some((d) => isInside(d, real))) {
-    throw new AppError(ErrorCode.OutsideWorkdir, `'${shown}' leads outside the workdirs`, { hint: `pass a path under ${workdirs.dirs.join(' or ')}` });
-  }
-  const judged = fs.lstatSync(real);
-  if (!judged?.isFile) throw changedWhileRead(shown);
+  const { shown, real, stat: judged } = judgePath(fs, workdirs, abs, refused, options.shown);
   let opened: OpenedFile;
   try {
     opened = await fs.readOpened(real, options.maxBytes);
@@ -73,16 +65,33 @@ export async function readJudged(fs: RuntimeFs, workdirs: Workdirs, abs: string,
   // The descriptor must be the file judged, where it was judged: not a file swapped in meanwhile,
   // nor one reached through a folder swapped for a symlink.
   if (!sameFile(opened.stat, judged) || (opened.location !== undefined && opened.location !== real)) throw changedWhileRead(shown);
-  const relative = shownPath(workdirs, real);
-  let known = await knownSecrets(fs, workdirs);
-  let verdict = judgeOpened(known, relative, opened);
-  if (verdict === 'unknown') {
-    known = await knownSecrets(fs, workdirs, opened.stat.ctimeMs);
-    verdict = judgeOpened(known, relative, opened);
-    if (verdict === 'unknown') throw changedWhileRead(shown);
-  }
-  if (verdict) throw secretRefusal(shown, verdict, refused);
+  await refuseByIdentityOrContent(fs, workdirs, { shown, real }, opened, refused);
   return { bytes: opened.bytes, stat: opened.stat, real };
+}
+
+/** The judgement before a file is opened: its names (as given and where its links lead), inside the workdirs, a regular file. */
+function judgePath(fs: RuntimeFs, workdirs: Workdirs, abs: string, refused: string, shownAs: string | undefined): { shown: string; real: string; stat: FileStat } {
+  const shown = shownAs ?? shownPath(workdirs, abs);
+  const real = fs.realpathSync(abs);
+  const named = judgeSecret(workdirs, { relative: shown, real });
+  if (named) throw secretRefusal(shown, named, refused);
+  if (!workdirs.dirs.some((d) => isInside(d, real))) {
+    throw new AppError(ErrorCode.OutsideWorkdir, `'${shown}' leads outside the workdirs`, { hint: `pass a path under ${workdirs.dirs.join(' or ')}` });
+  }
+  const stat = fs.lstatSync(real);
+  if (!stat?.isFile) throw changedWhileRead(shown);
+  return { shown, real, stat };
+}
+
+/** Refuses an opened file that is another name of a known secret or holds one (a hard link newer than the known identities: they are looked for again once). */
+async function refuseByIdentityOrContent(fs: RuntimeFs, workdirs: Workdirs, file: { shown: string; real: string }, opened: Pick<OpenedFile, 'bytes' | 'stat'>, refused: string): Promise<void> {
+  const relative = shownPath(workdirs, file.real);
+  let verdict = judgeOpened(await knownSecrets(fs, workdirs), relative, opened);
+  if (verdict === 'unknown') {
+    verdict = judgeOpened(await knownSecrets(fs, workdirs, opened.stat.ctimeMs), relative, opened);
+    if (verdict === 'unknown') throw changedWhileRead(file.shown);
+  }
+  if (verdict) throw secretRefusal(file.shown, verdict, refused);
 }
 
 /** Of a file read in chunks (too big to read whole), the part its content is judged by. */
@@ -95,15 +104,7 @@ const STREAMED_HEAD_BYTES = 1024 * 1024;
  * so unlike readJudged a swap after this check is not caught on the descriptor.
  */
 export async function judgeStreamed(fs: RuntimeFs, workdirs: Workdirs, abs: string, refused: string, shownAs?: string): Promise<void> {
-  const shown = shownAs ?? shownPath(workdirs, abs);
-  const real = fs.realpathSync(abs);
-  const named = judgeSecret(workdirs, { relative: shown, real });
-  if (named) throw secretRefusal(shown, named, refused);
-  if (!workdirs.dirs.some((d) => isInside(d, real))) {
-    throw new AppError(ErrorCode.OutsideWorkdir, `'${shown}' leads outside the workdirs`, { hint: `pass a path under ${workdirs.dirs.join(' or ')}` });
-  }
-  const stat = fs.lstatSync(real);
-  if (!stat?.isFile) throw changedWhileRead(shown);
+  const { shown, real, stat } = judgePath(fs, workdirs, abs, refused, shownAs);
   const head = new Uint8Array(Math.min(STREAMED_HEAD_BYTES, stat.size));
   const fd = fs.files.open(real, 'r');
   try {
@@ -111,13 +112,5 @@ export async function judgeStreamed(fs: RuntimeFs, workdirs: Workdirs, abs: stri
   } finally {
     fs.files.close(fd);
   }
-  const relative = shownPath(workdirs, real);
-  let known = await knownSecrets(fs, workdirs);
-  let verdict = judgeOpened(known, relative, { bytes: head, stat });
-  if (verdict === 'unknown') {
-    known = await knownSecrets(fs, workdirs, stat.ctimeMs);
-    verdict = judgeOpened(known, relative, { bytes: head, stat });
-    if (verdict === 'unknown') throw changedWhileRead(shown);
-  }
-  if (verdict) throw secretRefusal(shown, verdict, refused);
+  await refuseByIdentityOrContent(fs, workdirs, { shown, real }, { bytes: head, stat }, refused);
 }
