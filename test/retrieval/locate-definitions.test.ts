@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { scan } from '../../src/retrieval/fileio.ts';
 import type { RetrievalDeps } from '../../src/retrieval/types.ts';
 import type { TextIndexReader } from '../../src/textindex/types.ts';
-import { fixture, removeDir, type TestApp, testApp } from '../helpers/env.ts';
+import type { TestApp } from '../helpers/env.ts';
+import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
 
 // Issue 14: locate kind=definition with the code index. The index knows the definitions in the files
 // it parses, so only the files it cannot parse (a shell script, a Lua file) are scanned for
@@ -27,14 +28,9 @@ describe('locate kind=definition with the code index', () => {
   let t: TestApp;
   let root: string;
   before(async () => {
-    root = fixture(FILES);
-    t = testApp(root, { graphBackend: 'builtin' });
-    await t.app.code.refresh();
+    ({ t, root } = await indexedFixture(FILES));
   });
-  after(async () => {
-    await t.close();
-    removeDir(root);
-  });
+  after(() => closeFixture(t, root));
 
   const definitions = async () => {
     const r = await t.call('locate', { query: 'widget_make', kind: 'definition' });

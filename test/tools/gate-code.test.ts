@@ -5,6 +5,7 @@ import { TOOLS } from '../../src/tools/index.ts';
 import { createBuiltinAdapter } from '../../src/retrieval/graph.ts';
 import { createToolRegistry } from '../../src/tools/registry.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
 
 type Structured = Record<string, unknown>;
 
@@ -91,14 +92,9 @@ describe('gate tools answering from the code index', () => {
   };
 
   before(async () => {
-    root = fixture(FILES);
-    t = testApp(root, { graphBackend: 'builtin' });
-    await t.app.code.refresh();
+    ({ t, root } = await indexedFixture(FILES));
   });
-  after(async () => {
-    await t.close();
-    removeDir(root);
-  });
+  after(() => closeFixture(t, root));
 
   it('reads an overloaded function as its implementation, with its doc comment and one line listing the overloads', async () => {
     const r = await call('read', { target: 'pipe' });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { type TestApp, textOf } from '../helpers/env.ts';
+import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
 
 type Structured = Record<string, unknown>;
 interface Result {
@@ -101,14 +102,9 @@ describe('every declaration is findable; C bodies before their declarations; sev
   };
 
   before(async () => {
-    root = fixture(FILES);
-    t = testApp(root, { graphBackend: 'builtin' });
-    await t.app.code.refresh();
+    ({ t, root } = await indexedFixture(FILES));
   });
-  after(async () => {
-    await t.close();
-    removeDir(root);
-  });
+  after(() => closeFixture(t, root));
 
   it('locates a local binding inside a function, labelled as a local with the function it sits in', async () => {
     const r = await locate('escapedId');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
 
 const manyImports = Array.from({ length: 55 }, (_, i) => `import { m${i} } from 'pkg${i}'`).join('\n');
 
@@ -22,14 +23,9 @@ describe('explore with the code index: overview anchors, per-definition counts, 
   };
 
   before(async () => {
-    root = fixture(FILES);
-    t = testApp(root, { graphBackend: 'builtin' });
-    await t.app.code.refresh();
+    ({ t, root } = await indexedFixture(FILES));
   });
-  after(async () => {
-    await t.close();
-    removeDir(root);
-  });
+  after(() => closeFixture(t, root));
 
   it('counts calls per definition: two same-named functions keep their own counts', async () => {
     const r = await explore({ relation: 'overview' });
