@@ -55,6 +55,7 @@ import { loadRuntime } from '../src/runtime/index.ts';
 import type { Runtime } from '../src/runtime/types.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
+import { sample, seededRandom } from './lib/seeded.ts';
 
 const SRC = '/tmp/bench-calls-src';
 const HERE = path.dirname(new URL(import.meta.url).pathname);
@@ -165,26 +166,6 @@ const CORPORA: Corpus[] = [
   },
 ];
 
-/** mulberry32: a small seeded generator, so every run asks the same questions. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function sample<T>(items: T[], n: number, next: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy.slice(0, n);
-}
 
 const pct = (n: number, of: number) => `${of ? Math.round((n / of) * 100) : 0}% (${n}/${of})`;
 
@@ -283,7 +264,7 @@ async function callersRun(runtime: Runtime, corpus: Corpus, n: number, seed: num
   const typeKinds = new Set(['class', 'type']);
   const ownersNamed = new Map<string, number>();
   for (const d of defs) if (typeKinds.has(d.kind)) ownersNamed.set(d.name, (ownersNamed.get(d.name) ?? 0) + 1);
-  const next = random(seed);
+  const next = seededRandom(seed);
 
   // Owner.method: names several owners declare; the owner's name unique; called at least once.
   const methods = defs.filter((d) => {
@@ -426,7 +407,7 @@ async function calleesRun(runtime: Runtime, n: number, seed: number): Promise<st
   };
 
   const candidates = fns.filter((f) => byStemName.get(`${stem(f.file)}.${f.name}`) === 1 && calledNames(f).size >= 2);
-  const asked = sample(candidates, n, random(seed));
+  const asked = sample(candidates, n, seededRandom(seed));
   console.log(`typescript: ${fns.length} top-level functions and consts, ${candidates.length} with a unique stem.name and two or more called names; asking ${asked.length}`);
   return withCtxgate(runtime, 'typescript', root, async (explore) => {
     const s = { project: 0, right: 0, listed: 0, otherDef: 0, notProject: 0, keptOut: 0 };

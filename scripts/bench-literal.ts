@@ -26,7 +26,8 @@ import { defaultConfig } from '../src/config/schema.ts';
 import { secretReason } from '../src/security/secret-files.ts';
 import { MAX_SEARCH_FILE_BYTES } from '../src/workspace/grep/types.ts';
 import { coveredByRanges, parseRgLines, parseSearchReply, type RgLine, rowIndexes, type SuggestedCall, suggestedCalls } from './lib/literal-reply.ts';
-import { acceptablePattern, candidates, languageOf, seededRandom, shuffled, SORTS, type Sort } from './lib/literal-sample.ts';
+import { acceptablePattern, candidates, languageOf, SORTS, type Sort } from './lib/literal-sample.ts';
+import { seededRandom, shuffled } from './lib/seeded.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const BUNDLE = path.join(REPO, 'dist', 'ctxgate.mjs');

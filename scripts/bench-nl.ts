@@ -39,6 +39,7 @@ import { loadRuntime } from '../src/runtime/index.ts';
 import type { Runtime } from '../src/runtime/types.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
+import { sample, seededRandom } from './lib/seeded.ts';
 
 /** One declaration as the language's own parser sees it. */
 interface Declared {
@@ -207,26 +208,6 @@ export function firstSentence(doc: string): string | undefined {
   return sentence;
 }
 
-/** mulberry32: a small seeded generator, so every run asks the same questions. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function sample<T>(items: T[], n: number, next: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy.slice(0, n);
-}
 
 interface Row {
   file: string;
@@ -256,7 +237,7 @@ async function run(runtime: Runtime, corpus: Corpus, questions: number, names: n
   console.log(`\n${corpus.name}: ${root} (${(bytes / 1e6).toFixed(1)} MB, ${declared.length} declarations); code index built in ${built} ms`);
 
   // Questions from docs: unique first sentences of functions and methods outside tests.
-  const next = random(seed);
+  const next = seededRandom(seed);
   const bySentence = new Map<string, Declared[]>();
   for (const d of declared) {
     if (d.kind !== 'function' && d.kind !== 'method' && d.kind !== 'variable') continue;

@@ -15,27 +15,6 @@ export function languageOf(file: string): Language | undefined {
   return undefined;
 }
 
-/** mulberry32: a small seeded generator, so a sample is the same from one run to the next. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function shuffled<T>(items: readonly T[], random: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
 // A call whose first argument is a message: throw/raise/panic/errors.New/fmt.Errorf/new Error/loggers.
 const MESSAGE_CALLS: Record<Language, RegExp> = {
   ts: /(?:new\s+\w*Error|throw\s+\w*|console\.\w+|\blog\w*|\bdie\w*|\bfail\w*|\bwarn\w*)\s*\(\s*(["'`])((?:(?!\1)[^\\\n])+)\1/g,
