@@ -38,8 +38,9 @@ describe('real MCP clients', { skip: missing && `${missing}: run node scripts/fe
     removeDir(project);
   });
 
+  const spawn = (command: string, args: string[]) => spawnSync(command, args, { cwd: project, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
   const run = (command: string, args: string[]) => {
-    const r = spawnSync(command, args, { cwd: project, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+    const r = spawn(command, args);
     return `${r.stdout}${r.stderr}`;
   };
 
@@ -75,7 +76,8 @@ describe('real MCP clients', { skip: missing && `${missing}: run node scripts/fe
 
   it('the MCP Inspector lists all nine tools and calls one through the configured command', () => {
     const entry = JSON.parse(readFileSync(path.join(project, '.mcp.json'), 'utf8')).mcpServers.ctxgate as { command: string; args: string[] };
-    const listed = JSON.parse(run(inspector, ['--cli', entry.command, ...entry.args, '--method', 'tools/list'])) as { tools: { name: string }[] };
+    // Its answer is the JSON on stdout; the server's stderr (a line about an unsupported Node, say) passes through on stderr.
+    const listed = JSON.parse(spawn(inspector, ['--cli', entry.command, ...entry.args, '--method', 'tools/list']).stdout) as { tools: { name: string }[] };
     assert.deepEqual(listed.tools.map((t) => t.name).sort(), ['ctx_bg', 'ctx_fs', 'ctx_git', 'ctx_kb', 'ctx_run', 'explore', 'locate', 'read', 'search']);
     const called = run(inspector, ['--cli', entry.command, ...entry.args, '--method', 'tools/call', '--tool-name', 'locate', '--tool-arg', 'query=handle_order']);
     assert.match(called, /src\/orders\.py:1/);
