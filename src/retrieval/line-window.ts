@@ -2,6 +2,7 @@
 // file: a big file (a 200 MB log, a 50 MB line) is read in fixed chunks, the event loop let go between
 // chunks, and only the characters asked for are kept. Lines before the window and after it are only
 // counted, byte by byte; characters are counted (decoded) only on the lines the window touches.
+import { AppError, ErrorCode } from '../errors.ts';
 import type { SyncFiles } from '../runtime/types.ts';
 
 /** Bytes read at a time: memory held is this buffer plus what the window keeps. */
@@ -43,9 +44,31 @@ function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
 
-/** Reads the window of `abs` through `files` (positional reads), `chunkBytes` at a time. */
-export async function readLineWindow(files: Pick<SyncFiles, 'open' | 'read' | 'close'>, abs: string, req: WindowRequest, chunkBytes = CHUNK_BYTES): Promise<LineWindow> {
-  const fd = files.open(abs, 'r');
+/** The file a reader judged before opening it: the descriptor it reads must be that file, there. */
+export interface JudgedFile {
+  dev: number;
+  ino: number;
+  real: string;
+}
+
+/**
+ * Reads the window of `abs` through `files` (positional reads), `chunkBytes` at a time; opened without
+ * following a final symlink, and refused when the descriptor is not the file judged (`judged`: a file
+ * swapped for another or for a link since).
+ */
+export async function readLineWindow(files: Pick<SyncFiles, 'openRead' | 'read' | 'close'>, abs: string, req: WindowRequest, chunkBytes = CHUNK_BYTES, judged?: JudgedFile): Promise<LineWindow> {
+  let fd: number;
+  try {
+    const opened = files.openRead(abs);
+    fd = opened.fd;
+    if (judged && (opened.stat.dev !== judged.dev || opened.stat.ino !== judged.ino || (opened.location !== undefined && opened.location !== judged.real))) {
+      files.close(fd);
+      throw new AppError(ErrorCode.Unavailable, `'${abs}' changed while it was being opened (it was replaced, or a link was made to it), so it was not read`, { hint: 'try again once the file stays put' });
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(ErrorCode.Unavailable, `'${abs}' could not be opened as a regular file (${(error as { code?: string }).code ?? 'error'})`, { hint: 'try again once the file stays put' });
+  }
   try {
     return await scan(files, fd, req, chunkBytes);
   } finally {

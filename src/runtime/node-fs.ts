@@ -81,6 +81,17 @@ function writeFileAtomicSync(file: string, data: string | Uint8Array, mode = 0o6
 
 const files: SyncFiles = {
   open: (p, flags, mode = 0o600) => fs.openSync(p, flags, mode),
+  openRead(p) {
+    const fd = fs.openSync(p, NO_FOLLOW);
+    try {
+      const stat = toStat(fs.fstatSync(fd));
+      const location = locationOf(fd);
+      return location === undefined ? { fd, stat } : { fd, stat, location };
+    } catch (error) {
+      fs.closeSync(fd);
+      throw error;
+    }
+  },
   read(fd, into, position) {
     let total = 0;
     while (total < into.length) {

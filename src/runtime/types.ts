@@ -82,6 +82,12 @@ export interface RuntimeFs {
 export interface SyncFiles {
   /** flags as in fopen-style node flags: 'r', 'r+', 'w+', 'wx'… */
   open(path: string, flags: string, mode?: number): number;
+  /**
+   * Opens a file for reading without following a final symlink (ELOOP for one), with fstat of the
+   * descriptor and, where the kernel tells (/proc/self/fd), where it really is: what a reader compares
+   * with the file it judged before opening it.
+   */
+  openRead(path: string): { fd: number; stat: FileStat; location?: string };
   read(fd: number, into: Uint8Array, position: number): number;
   write(fd: number, from: Uint8Array, position: number): number;
   sync(fd: number): void;

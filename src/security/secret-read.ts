@@ -99,18 +99,25 @@ const STREAMED_HEAD_BYTES = 1024 * 1024;
 
 /**
  * The judgement readJudged makes, for a file that is then read a chunk at a time instead of whole
- * (read of a file over a few MB): its names, where it really is, its identity (a hard link or mount
- * of a known secret) and the content of its first megabyte. The chunks are read by path afterwards,
- * so unlike readJudged a swap after this check is not caught on the descriptor.
+ * (read of a file over a few MB): its names, where it really is, and — on the descriptor, opened
+ * without following a final symlink — its identity (a hard link or mount of a known secret) and the
+ * content of its first megabyte. What it returns is what every later open of the chunks must find.
  */
-export async function judgeStreamed(fs: RuntimeFs, workdirs: Workdirs, abs: string, refused: string, shownAs?: string): Promise<void> {
-  const { shown, real, stat } = judgePath(fs, workdirs, abs, refused, shownAs);
-  const head = new Uint8Array(Math.min(STREAMED_HEAD_BYTES, stat.size));
-  const fd = fs.files.open(real, 'r');
+export async function judgeStreamed(fs: RuntimeFs, workdirs: Workdirs, abs: string, refused: string, shownAs?: string): Promise<{ dev: number; ino: number; real: string }> {
+  const { shown, real, stat: judged } = judgePath(fs, workdirs, abs, refused, shownAs);
+  let opened: ReturnType<RuntimeFs['files']['openRead']>;
   try {
-    fs.files.read(fd, head, 0);
-  } finally {
-    fs.files.close(fd);
+    opened = fs.files.openRead(real);
+  } catch {
+    throw changedWhileRead(shown);
   }
-  await refuseByIdentityOrContent(fs, workdirs, { shown, real }, { bytes: head, stat }, refused);
+  const head = new Uint8Array(Math.min(STREAMED_HEAD_BYTES, opened.stat.size));
+  try {
+    if (!sameFile(opened.stat, judged) || (opened.location !== undefined && opened.location !== real)) throw changedWhileRead(shown);
+    fs.files.read(opened.fd, head, 0);
+  } finally {
+    fs.files.close(opened.fd);
+  }
+  await refuseByIdentityOrContent(fs, workdirs, { shown, real }, { bytes: head, stat: opened.stat }, refused);
+  return { dev: opened.stat.dev, ino: opened.stat.ino, real };
 }

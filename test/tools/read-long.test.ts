@@ -94,6 +94,11 @@ describe('read of a big file while other calls come in', () => {
             if (p === big) watchedFds.add(fd);
             return fd;
           },
+          openRead: (p) => {
+            const opened = fs.files.openRead(p);
+            if (p === big) watchedFds.add(opened.fd);
+            return opened;
+          },
           read: (fd, into, position) => {
             const n = fs.files.read(fd, into, position);
             if (watchedFds.has(fd)) started();

@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import { expandBlock, type LineRange, outline } from '../../retrieval/block.ts';
 import { readLines } from '../../retrieval/fileio.ts';
 import { judgeStreamed } from '../../security/secret-read.ts';
-import { type LineWindow, readLineWindow, type WindowRequest, windowOfLines } from '../../retrieval/line-window.ts';
+import { type JudgedFile, type LineWindow, readLineWindow, type WindowRequest, windowOfLines } from '../../retrieval/line-window.ts';
 import { leafSymbol, ownerSymbol } from '../../retrieval/query.ts';
 import { rankHits } from '../../retrieval/ranking.ts';
 import { resolveSafe, type SafePath } from '../../security/resolve-safe.ts';
@@ -35,6 +35,8 @@ export const WHOLE_FILE_MAX_BYTES = 2 * 1024 * 1024;
 interface Source {
   lines?: string[];
   size: number;
+  /** A big file, read in chunks: the file judged, which every open of a chunk must find. */
+  judged?: JudgedFile;
 }
 
 /** Characters of a line asked for (1-based, inclusive; `to` absent: to the line's end). */
@@ -202,12 +204,12 @@ async function openSource(ctx: ToolCallContext, file: SafePath): Promise<Source>
   const fs = ctx.app.runtime.fs;
   const size = fs.statSync(file.real)?.size ?? 0;
   if (size <= WHOLE_FILE_MAX_BYTES) return { lines: await readLines(fs, ctx.app.workdirs, file.real, file.relative), size };
-  await judgeStreamed(fs, ctx.app.workdirs, file.real, 'read', file.relative);
-  return { size };
+  const judged = await judgeStreamed(fs, ctx.app.workdirs, file.real, 'read', file.relative);
+  return { size, judged };
 }
 
 function windowOf(ctx: ToolCallContext, file: SafePath, source: Source, req: WindowRequest): Promise<LineWindow> {
-  return source.lines ? Promise.resolve(windowOfLines(source.lines, req)) : readLineWindow(ctx.app.runtime.fs.files, file.real, req);
+  return source.lines ? Promise.resolve(windowOfLines(source.lines, req)) : readLineWindow(ctx.app.runtime.fs.files, file.real, req, undefined, source.judged);
 }
 
 interface Cut {
