@@ -1,6 +1,7 @@
 // The code index's parse step, shared by the pass and the freshness checks: read a file (the version
 // its catalogue row names), hand it to the parser, and write what comes back in batches.
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
+import { isSecretOpened } from '../security/secret-read.ts';
 import type { Lease } from '../storage/lease.ts';
 import { type CatalogueEntry, MAX_PARSE_BYTES } from './catalogue.ts';
 import type { ParsedFile } from './file-rows.ts';
@@ -33,7 +34,14 @@ export async function prepareFile(shared: IndexShared, s: CodeStore, entry: Cata
   if (!language) return { result: Promise.resolve({ meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, parsed: undefined, targets: [] }) };
   let text: string;
   try {
-    text = await shared.fs.readTextFile(entry.abs);
+    // Opened without following a link, and judged as every reader judges it: a hard link of a secret,
+    // or a file holding a private key, is catalogued with nothing parsed (its names and signatures would
+    // show through locate and read).
+    const opened = await shared.fs.readOpened(entry.abs, MAX_PARSE_BYTES);
+    if (await isSecretOpened(shared.fs, shared.workdirs, entry.abs, opened)) {
+      return { result: Promise.resolve({ meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, parsed: undefined, targets: [] }) };
+    }
+    text = new TextDecoder().decode(opened.bytes);
   } catch {
     return { result: Promise.resolve(undefined) };
   }

@@ -83,6 +83,17 @@ function judgePath(fs: RuntimeFs, workdirs: Workdirs, abs: string, refused: stri
   return { shown, real, stat };
 }
 
+/**
+ * Whether an opened file (`real`: where it is) is another name of a known secret or holds one: for
+ * readers that leave such a file out rather than refuse (the code index's parse step).
+ */
+export async function isSecretOpened(fs: RuntimeFs, workdirs: Workdirs, real: string, opened: Pick<OpenedFile, 'bytes' | 'stat'>): Promise<boolean> {
+  const relative = shownPath(workdirs, real);
+  let verdict = judgeOpened(await knownSecrets(fs, workdirs), relative, opened);
+  if (verdict === 'unknown') verdict = judgeOpened(await knownSecrets(fs, workdirs, opened.stat.ctimeMs), relative, opened);
+  return verdict !== undefined;
+}
+
 /** Refuses an opened file that is another name of a known secret or holds one (a hard link newer than the known identities: they are looked for again once). */
 async function refuseByIdentityOrContent(fs: RuntimeFs, workdirs: Workdirs, file: { shown: string; real: string }, opened: Pick<OpenedFile, 'bytes' | 'stat'>, refused: string): Promise<void> {
   const relative = shownPath(workdirs, file.real);
