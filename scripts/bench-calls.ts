@@ -56,6 +56,7 @@ import type { Runtime } from '../src/runtime/types.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
 import { sample, seededRandom } from './lib/seeded.ts';
+import { effectSources } from './lib/corpora.ts';
 
 const SRC = '/tmp/bench-calls-src';
 const HERE = path.dirname(new URL(import.meta.url).pathname);
@@ -350,11 +351,7 @@ async function callersRun(runtime: Runtime, corpus: Corpus, n: number, seed: num
 
 /** The TypeScript corpus: effect's sources, and the checker's view of every top-level function's calls. */
 async function calleesRun(runtime: Runtime, n: number, seed: number): Promise<string> {
-  const from = '/tmp/bench-effect/node_modules/effect/src';
-  if (!existsSync(from)) {
-    mkdirSync('/tmp/bench-effect', { recursive: true });
-    execFileSync('npm', ['install', '--prefix', '/tmp/bench-effect', '--no-save', '--no-audit', '--no-fund', 'effect@3'], { stdio: 'inherit' });
-  }
+  const from = effectSources();
   const root = copied('typescript', from, ['.']);
   const rootNames = filesUnder(root, (rel) => rel.endsWith('.ts')).map((f) => path.join(root, f));
   const program = ts.createProgram(rootNames, { target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noEmit: true, skipLibCheck: true, lib: ['lib.esnext.d.ts'] });

@@ -7,7 +7,7 @@
 //
 // codegraph is looked up on PATH or in CTXGATE_CODEGRAPH; its index goes into a copy of the corpus.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
@@ -20,16 +20,14 @@ import { loadRuntime } from '../src/runtime/index.ts';
 import { openDatabase } from '../src/storage/database.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
+import { effectSources } from './lib/corpora.ts';
+import { lcgSample } from './lib/seeded.ts';
 
 const runtime = await loadRuntime();
 const silent = { log() {}, file: undefined, close() {} };
 
 function effectRoot(): string {
-  const dir = '/tmp/bench-effect/node_modules/effect/src';
-  if (!existsSync(dir)) {
-    mkdirSync('/tmp/bench-effect', { recursive: true });
-    execFileSync('npm', ['install', '--prefix', '/tmp/bench-effect', '--no-save', '--no-audit', '--no-fund', 'effect@3'], { stdio: 'inherit' });
-  }
+  const dir = effectSources();
   return dir;
 }
 
@@ -162,20 +160,6 @@ function oracle(root: string): { defs: OracleDef[]; members: OracleDef[]; calls:
   return { defs, members, calls };
 }
 
-/** A deterministic sample (the same every run). */
-function sample<T>(items: T[], n: number): T[] {
-  let seed = 12345;
-  const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy.slice(0, n);
-}
 
 const pct = (a: number, b: number) => `${b ? ((100 * a) / b).toFixed(1) : '–'}% (${a}/${b})`;
 
@@ -193,7 +177,7 @@ async function quality(root: string, cg: CodegraphRun | undefined): Promise<void
   // that line (a method of a class, else the definition itself), all of it, doc comment included.
   let whole = 0;
   let exact = 0;
-  const picked = sample(defs, 300);
+  const picked = lcgSample(defs, 300);
   for (const top of picked) {
     const mid = Math.floor((top.start + top.end) / 2);
     const inner = members.filter((m) => m.file === top.file && m.start <= mid && mid <= m.end && m.start >= top.start).sort((a, b) => a.end - a.start - (b.end - b.start))[0];
@@ -224,7 +208,7 @@ async function quality(root: string, cg: CodegraphRun | undefined): Promise<void
   let cgReal = 0;
   let agreeBoth = 0;
   let agreeEither = 0;
-  for (const name of sample(candidates, 60)) {
+  for (const name of lcgSample(candidates, 60)) {
     const truth = byName.get(name)!;
     const truthAt = new Map(truth.map((c) => [`${c.file}:${c.line}`, c]));
     const uses = (await app.graph.uses(name))?.uses.filter((u) => u.kind === 'call') ?? [];

@@ -11,7 +11,7 @@
 //
 // The index is built first (not timed); the queries go through the tool registry as a client's would.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
@@ -20,6 +20,8 @@ import { createClientSession } from '../src/app/context.ts';
 import { loadRuntime } from '../src/runtime/index.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
+import { effectSources } from './lib/corpora.ts';
+import { lcgSample } from './lib/seeded.ts';
 
 const runtime = await loadRuntime();
 
@@ -98,20 +100,6 @@ function cFunctions(root: string): Declaration[] {
   return bodies.filter((b) => declared.has(b.name) && count.get(b.name) === 1).map((b) => ({ ...b, local: false, what: 'c-body' }));
 }
 
-/** A deterministic sample (the same every run). */
-function sample<T>(items: T[], n: number, seed0 = 12345): T[] {
-  let seed = seed0;
-  const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy.slice(0, n);
-}
 
 const pct = (a: number, b: number) => `${b ? ((100 * a) / b).toFixed(1) : '–'}% (${a}/${b})`;
 
@@ -165,17 +153,13 @@ if (corpus === 'c') {
   const n = Number(rest[1] ?? 200);
   const fns = cFunctions(root);
   console.log(`C: ${root}, ${fns.length} functions with one body and a header declaration; sampling ${n}`);
-  await run(root, fns, sample(fns, n));
+  await run(root, fns, lcgSample(fns, n));
 } else {
-  const root = '/tmp/bench-effect/node_modules/effect/src';
-  if (!existsSync(root)) {
-    mkdirSync('/tmp/bench-effect', { recursive: true });
-    execFileSync('npm', ['install', '--prefix', '/tmp/bench-effect', '--no-save', '--no-audit', '--no-fund', 'effect@3'], { stdio: 'inherit' });
-  }
+  const root = effectSources();
   const n = Number(rest[0] ?? 150);
   const decls = typescriptDeclarations(root);
   const proper = decls.filter((d) => !d.local);
   const locals = decls.filter((d) => d.local);
   console.log(`effect: ${decls.length} declarations (${proper.length} definitions proper, ${locals.length} locals, parameters, fields, enum members); sampling ${n} of each`);
-  await run(root, decls, [...sample(proper, n), ...sample(locals, n, 777)]);
+  await run(root, decls, [...lcgSample(proper, n), ...lcgSample(locals, n, 777)]);
 }

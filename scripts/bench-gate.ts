@@ -11,8 +11,8 @@
 // Corpora: the `effect` package's TypeScript sources (npm install effect into /tmp/bench-effect) and
 // the Linux 6.1 kernel (apt-get install linux-source-6.1; unpacked into /tmp/linux-full). Both are
 // prepared on demand.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadRuntime } from '../src/runtime/index.ts';
@@ -22,6 +22,7 @@ import { createAppContext } from '../src/app/bootstrap.ts';
 import { createClientSession } from '../src/app/context.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
+import { effectSources, linuxTree } from './lib/corpora.ts';
 
 interface Corpus {
   name: string;
@@ -34,11 +35,7 @@ const CORPORA: Corpus[] = [
   {
     name: 'effect',
     root() {
-      const dir = '/tmp/bench-effect/node_modules/effect/src';
-      if (!existsSync(dir)) {
-        mkdirSync('/tmp/bench-effect', { recursive: true });
-        execFileSync('npm', ['install', '--prefix', '/tmp/bench-effect', '--no-save', '--no-audit', '--no-fund', 'effect@3'], { stdio: 'inherit' });
-      }
+      const dir = effectSources();
       return dir;
     },
     symbols: {
@@ -57,17 +54,7 @@ const CORPORA: Corpus[] = [
   {
     name: 'linux',
     root() {
-      const dir = '/tmp/linux-full/linux-source-6.1';
-      if (!existsSync(dir)) {
-        mkdirSync('/tmp/linux-full', { recursive: true });
-        execFileSync('tar', ['-xJf', '/usr/src/linux-source-6.1.tar.xz', '-C', '/tmp/linux-full'], { stdio: 'inherit' });
-      }
-      // Debian's source package appends "/*" and "!/debian/" to the kernel's .gitignore, which
-      // ignores the whole tree; restore the kernel's own rules.
-      const gitignore = path.join(dir, '.gitignore');
-      const text = readFileSync(gitignore, 'utf8');
-      if (/^\/\*$/m.test(text)) writeFileSync(gitignore, text.replace(/^\/\*\n!\/debian\/\n?/m, ''));
-      return dir;
+      return linuxTree();
     },
     symbols: {
       vfs_read: ['fs/read_write.c'],

@@ -28,6 +28,7 @@ import { MAX_SEARCH_FILE_BYTES } from '../src/workspace/grep/types.ts';
 import { coveredByRanges, parseRgLines, parseSearchReply, type RgLine, rowIndexes, type SuggestedCall, suggestedCalls } from './lib/literal-reply.ts';
 import { acceptablePattern, candidates, languageOf, SORTS, type Sort } from './lib/literal-sample.ts';
 import { seededRandom, shuffled } from './lib/seeded.ts';
+import { effectSources, linuxTree } from './lib/corpora.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const BUNDLE = path.join(REPO, 'dist', 'ctxgate.mjs');
@@ -65,11 +66,7 @@ const CORPORA: Corpus[] = [
   {
     name: 'effect',
     prepare() {
-      const src = '/tmp/bench-effect/node_modules/effect/src';
-      if (!existsSync(src)) {
-        mkdirSync('/tmp/bench-effect', { recursive: true });
-        execFileSync('npm', ['install', '--prefix', '/tmp/bench-effect', '--no-save', '--no-audit', '--no-fund', 'effect@3'], { stdio: 'inherit' });
-      }
+      const src = effectSources();
       return copyOnce('effect', src, readdirSync(src));
     },
   },
@@ -90,17 +87,7 @@ const CORPORA: Corpus[] = [
   {
     name: 'linux',
     prepare() {
-      const dir = '/tmp/linux-full/linux-source-6.1';
-      if (!existsSync(dir)) {
-        mkdirSync('/tmp/linux-full', { recursive: true });
-        execFileSync('tar', ['-xJf', '/usr/src/linux-source-6.1.tar.xz', '-C', '/tmp/linux-full'], { stdio: 'inherit' });
-      }
-      // Debian's source package appends "/*" and "!/debian/" to the kernel's .gitignore, which
-      // ignores the whole tree; restore the kernel's own rules.
-      const gitignore = path.join(dir, '.gitignore');
-      const text = readFileSync(gitignore, 'utf8');
-      if (/^\/\*$/m.test(text)) writeFileSync(gitignore, text.replace(/^\/\*\n!\/debian\/\n?/m, ''));
-      return dir;
+      return linuxTree();
     },
   },
 ];

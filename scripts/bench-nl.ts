@@ -40,6 +40,7 @@ import type { Runtime } from '../src/runtime/types.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
 import { sample, seededRandom } from './lib/seeded.ts';
+import { effectSources } from './lib/corpora.ts';
 
 /** One declaration as the language's own parser sees it. */
 interface Declared {
@@ -141,11 +142,7 @@ const CORPORA: Corpus[] = [
   {
     name: 'typescript',
     root() {
-      const from = '/tmp/bench-effect/node_modules/effect/src';
-      if (!existsSync(from)) {
-        mkdirSync('/tmp/bench-effect', { recursive: true });
-        execFileSync('npm', ['install', '--prefix', '/tmp/bench-effect', '--no-save', '--no-audit', '--no-fund', 'effect@3'], { stdio: 'inherit' });
-      }
+      const from = effectSources();
       return copied('typescript', from, ['.']);
     },
     declarations: typescriptDeclarations,

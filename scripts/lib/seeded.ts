@@ -25,3 +25,13 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
 export function sample<T>(items: readonly T[], n: number, random: () => number): T[] {
   return shuffled(items, random).slice(0, n);
 }
+
+/** `n` of `items` by a linear congruential draw from `seed` (bench-code's and bench-declarations' samples). */
+export function lcgSample<T>(items: readonly T[], n: number, seed0 = 12345): T[] {
+  let seed = seed0;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  return shuffled(items, next).slice(0, n);
+}
