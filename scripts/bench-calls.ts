@@ -56,7 +56,7 @@ import type { Runtime } from '../src/runtime/types.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
 import { sample, seededRandom } from './lib/seeded.ts';
-import { effectSources } from './lib/corpora.ts';
+import { effectSources, javaUtilSources } from './lib/corpora.ts';
 
 const SRC = '/tmp/bench-calls-src';
 const HERE = path.dirname(new URL(import.meta.url).pathname);
@@ -150,19 +150,7 @@ const CORPORA: Corpus[] = [
   },
   {
     name: 'java',
-    root() {
-      const dir = path.join(SRC, 'java');
-      if (!existsSync(dir)) {
-        // unzip's * crosses folders: the subpackages come along and are dropped here.
-        const part = `${dir}.part`;
-        rmSync(part, { recursive: true, force: true });
-        execFileSync('unzip', ['-q', '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip', 'java.base/java/util/*.java', '-d', part]);
-        const util = path.join(part, 'java.base/java/util');
-        for (const e of readdirSync(util, { withFileTypes: true })) if (e.isDirectory()) rmSync(path.join(util, e.name), { recursive: true });
-        renameSync(part, dir);
-      }
-      return dir;
-    },
+    root: () => javaUtilSources(path.join(SRC, 'java')),
     truth: (root) => jsonLines(execFileSync('java', [path.join(HERE, 'bench-calls/JavaCalls.java'), root], { encoding: 'utf8', maxBuffer: 1 << 28 })),
   },
 ];

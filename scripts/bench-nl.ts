@@ -29,7 +29,7 @@
 // first row is a definition whose line lies inside a declaration of that name as the language's parser
 // sees it (any kind: a function, a method, a field, a class, a variable).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
@@ -40,7 +40,7 @@ import type { Runtime } from '../src/runtime/types.ts';
 import { TOOLS } from '../src/tools/index.ts';
 import { createToolRegistry } from '../src/tools/registry.ts';
 import { sample, seededRandom } from './lib/seeded.ts';
-import { effectSources } from './lib/corpora.ts';
+import { effectSources, javaUtilSources } from './lib/corpora.ts';
 
 /** One declaration as the language's own parser sees it. */
 interface Declared {
@@ -162,19 +162,7 @@ const CORPORA: Corpus[] = [
   },
   {
     name: 'java',
-    root() {
-      const dir = path.join(SRC, 'java');
-      if (!existsSync(dir)) {
-        // unzip's * crosses folders: the subpackages come along and are dropped here.
-        const part = `${dir}.part`;
-        rmSync(part, { recursive: true, force: true });
-        execFileSync('unzip', ['-q', '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip', 'java.base/java/util/*.java', '-d', part]);
-        const util = path.join(part, 'java.base/java/util');
-        for (const e of readdirSync(util, { withFileTypes: true })) if (e.isDirectory()) rmSync(path.join(util, e.name), { recursive: true });
-        renameSync(part, dir);
-      }
-      return dir;
-    },
+    root: () => javaUtilSources(path.join(SRC, 'java')),
     declarations: (root) => jsonLines(execFileSync('java', [path.join(HERE, 'bench-nl/JavaDocs.java'), root], { encoding: 'utf8', maxBuffer: 1 << 28 })),
   },
 ];

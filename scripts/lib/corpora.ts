@@ -1,6 +1,6 @@
 // Code nobody here wrote, for the benchmarks: prepared on first use, reused after.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The `effect` package's TypeScript sources (npm install effect@3 into /tmp/bench-effect). */
@@ -25,5 +25,19 @@ export function linuxTree(): string {
   const gitignore = path.join(dir, '.gitignore');
   const text = readFileSync(gitignore, 'utf8');
   if (/^\/\*$/m.test(text)) writeFileSync(gitignore, text.replace(/^\/\*\n!\/debian\/\n?/m, ''));
+  return dir;
+}
+
+/** `java.base`'s `java/util/*.java` of the JDK's src.zip, copied into `dir` (subpackages left out). */
+export function javaUtilSources(dir: string): string {
+  if (!existsSync(dir)) {
+    // unzip's * crosses folders: the subpackages come along and are dropped here.
+    const part = `${dir}.part`;
+    rmSync(part, { recursive: true, force: true });
+    execFileSync('unzip', ['-q', '/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip', 'java.base/java/util/*.java', '-d', part]);
+    const util = path.join(part, 'java.base/java/util');
+    for (const e of readdirSync(util, { withFileTypes: true })) if (e.isDirectory()) rmSync(path.join(util, e.name), { recursive: true });
+    renameSync(part, dir);
+  }
   return dir;
 }
