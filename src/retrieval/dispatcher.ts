@@ -9,7 +9,7 @@ import { escapeRegex } from '../text/linear-regex.ts';
 import type { SkippedFile } from '../workspace/grep/types.ts';
 import type { Estimate } from './estimate.ts';
 import { type ScanResult, scan } from './fileio.ts';
-import type { Definition, GraphAdapter } from './graph.ts';
+import type { Definition, GraphAdapter, Uses } from './graph.ts';
 import { isTestPath, type Kind, mayDefineByLine } from './kinds.ts';
 import { leafSymbol, ownerSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
 import { definitionStrength, localLabel } from '../code/graph.ts';
@@ -62,20 +62,35 @@ export function definitionHit(d: Definition): Hit {
     matchIndex: Math.max(-1, d.signature.indexOf(d.name)),
     kind: isTestPath(d.file) ? 'test' : 'definition',
     source: 'graph',
-    def: {
-      start: d.start,
-      end: d.end,
-      strength: definitionStrength(d),
-      overloads: d.overloads.length,
-      name: d.name,
-      ...(d.container ? { container: d.container } : {}),
-      ...(d.local ? { local: localLabel(d) } : {}),
-      ...(d.declarations?.length ? { declarations: d.declarations.map(({ file, line }) => ({ file, line })) } : {}),
-    },
+    def: definitionInfo(d),
   };
 }
 
-export const USE_KIND: Record<string, Kind> = { call: 'call', type: 'reference', import: 'reference', mention: 'comment' };
+/** What a hit carries of the definition it is: its range, strength, overloads, container, local label, declarations. */
+export function definitionInfo(d: Definition): NonNullable<Hit['def']> {
+  return {
+    start: d.start,
+    end: d.end,
+    strength: definitionStrength(d),
+    overloads: d.overloads.length,
+    name: d.name,
+    ...(d.container ? { container: d.container } : {}),
+    ...(d.local ? { local: localLabel(d) } : {}),
+    ...(d.declarations?.length ? { declarations: d.declarations.map(({ file, line }) => ({ file, line })) } : {}),
+  };
+}
+
+const USE_KIND: Record<string, Kind> = { call: 'call', type: 'reference', import: 'reference', mention: 'comment' };
+
+/** The kind of each line (`file:line`) the index records a use of the name on; a line that calls it is a call, whatever else it does. */
+export function useKinds(uses: Uses | undefined): Map<string, Kind> {
+  const useKind = new Map<string, Kind>();
+  for (const u of uses?.uses ?? []) {
+    const key = `${u.file}:${u.line}`;
+    if (useKind.get(key) !== 'call') useKind.set(key, USE_KIND[u.kind] ?? 'reference');
+  }
+  return useKind;
+}
 
 export function inScope(req: Pick<DispatchRequest, 'scope' | 'exclude'>, file: string): boolean {
   const rel = req.scope.relative;
@@ -97,12 +112,7 @@ async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: stri
     for (const o of d.overloads) defLines.add(`${d.file}:${o.line}`);
     for (const o of d.declarations ?? []) defLines.add(`${o.file}:${o.line}`);
   }
-  const useKind = new Map<string, Kind>();
-  for (const u of uses?.uses ?? []) {
-    const key = `${u.file}:${u.line}`;
-    // A line that calls the name is a call, whatever else it does with it.
-    if (useKind.get(key) !== 'call') useKind.set(key, USE_KIND[u.kind] ?? 'reference');
-  }
+  const useKind = useKinds(uses);
   const defs = own.filter((d) => inScope(req, d.file)).map(definitionHit);
   const shown = new Set(defs.map((d) => `${d.file}:${d.line}`));
   const rest: Hit[] = [];

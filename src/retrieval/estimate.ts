@@ -21,6 +21,18 @@ export interface Estimate {
   expected: ReadonlyMap<string, Expected>;
 }
 
+/** Hits and matching files over the scope: the files counted, plus what the unread ones are expected to hold. */
+export function scopeTotals(counts: ReadonlyMap<string, number>, expected?: Estimate['expected']): { hits: number; files: number } {
+  let hits = 0;
+  for (const n of counts.values()) hits += n;
+  let files = counts.size;
+  for (const e of expected?.values() ?? []) {
+    hits += e.hits;
+    files += e.p;
+  }
+  return { hits, files };
+}
+
 /** FNV-1a: a fixed spread of paths, so the same query reads the same sample every time. */
 function hash(text: string): number {
   let h = 0x811c9dc5;

@@ -3,10 +3,9 @@
 // index may say what a line is (the definition of the name, a call, a type use) and give a
 // definition's range, never replace the line.
 import { languageOf } from '../code/languages.ts';
-import { type Dispatched, type DispatchRequest, fromScan, USE_KIND } from './dispatcher.ts';
+import { type Dispatched, type DispatchRequest, definitionInfo, fromScan, useKinds } from './dispatcher.ts';
 import { scan } from './fileio.ts';
 import type { GraphAdapter } from './graph.ts';
-import { definitionStrength } from '../code/graph.ts';
 import { isTestPath, type Kind } from './kinds.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
 
@@ -54,19 +53,12 @@ async function classified(graph: GraphAdapter, symbol: string, scanned: Hit[]): 
     defAt.set(`${d.file}:${d.line}`, d);
     for (const o of d.overloads) overloadLines.add(`${d.file}:${o.line}`);
   }
-  const useKind = new Map<string, Kind>();
-  for (const u of uses?.uses ?? []) {
-    const key = `${u.file}:${u.line}`;
-    if (useKind.get(key) !== 'call') useKind.set(key, USE_KIND[u.kind] ?? 'reference');
-  }
+  const useKind = useKinds(uses);
   return scanned.map((h) => {
     const key = `${h.file}:${h.line}`;
     const test = isTestPath(h.file);
     const d = defAt.get(key);
-    if (d) {
-      const def = { start: d.start, end: d.end, strength: definitionStrength(d), overloads: d.overloads.length, name: d.name, ...(d.container ? { container: d.container } : {}) };
-      return { ...h, kind: (test ? 'test' : 'definition') as Kind, def };
-    }
+    if (d) return { ...h, kind: (test ? 'test' : 'definition') as Kind, def: definitionInfo(d) };
     // An overload signature declares the name too; its range is the implementation's, not its own.
     if (overloadLines.has(key)) return { ...h, kind: (test ? 'test' : 'definition') as Kind };
     // Files without a grammar keep the line heuristics' verdict.

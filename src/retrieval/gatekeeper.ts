@@ -4,7 +4,7 @@
 // following them really returns). Near-misses on one axis within the compound margin pass; after
 // maxRefusals refusals in a row the gate opens; force bypasses it; absoluteMaxTokens always holds.
 import type { Config } from '../config/schema.ts';
-import type { Estimate } from './estimate.ts';
+import { type Estimate, scopeTotals } from './estimate.ts';
 import { escapeRegex } from '../text/linear-regex.ts';
 import { wholeWord } from './query.ts';
 import { itemTokens } from './ranking.ts';
@@ -145,20 +145,20 @@ interface Axes {
   topScore: number;
 }
 
+/** The tokens a hit costs on average among `items`. */
+function tokensPerHit(items: readonly ResultItem[], charsPerToken: number): number {
+  return items.reduce((n, i) => n + itemTokens(i, charsPerToken), 0) / Math.max(1, items.length);
+}
+
 function measure(items: ResultItem[], charsPerToken: number, counts?: Map<string, number>, sample: ResultItem[] = items, expected?: Estimate['expected']): Axes {
   const collected = items.reduce((n, i) => n + itemTokens(i, charsPerToken), 0);
   if (!counts) return { files: new Set(items.map((i) => i.file)).size, hits: items.length, estTokens: collected, topScore: items[0]?.score ?? 0 };
   // A capped scan: totals from the counts; tokens and the best score from the collected sample
   // (a folder the sample did not reach is judged by the sample as a whole). Unread files (a refusal
   // proved from a sample) add what they are expected to hold.
-  let hits = [...counts.values()].reduce((a, b) => a + b, 0);
-  let files = counts.size;
-  for (const e of expected?.values() ?? []) {
-    hits += e.hits;
-    files += e.p;
-  }
+  const { hits, files } = scopeTotals(counts, expected);
   const basis = items.length ? items : sample;
-  const perHit = basis.reduce((n, i) => n + itemTokens(i, charsPerToken), 0) / Math.max(1, basis.length);
+  const perHit = tokensPerHit(basis, charsPerToken);
   return { files: Math.round(files), hits: Math.round(hits), estTokens: Math.round(perHit * hits), topScore: basis[0]?.score ?? 0 };
 }
 
@@ -224,8 +224,7 @@ function suggestions(input: GateInput, dist: { dir: string; hits: number }[], co
     if (input.wholeWord) {
       // Counted over the scope by a whole-word scan; offered only when following it passes the gate.
       const w = input.wholeWord;
-      const perHit = input.items.reduce((n, i) => n + itemTokens(i, cpt), 0) / Math.max(1, input.items.length);
-      const wholeAxes = { files: w.files, hits: w.hits, estTokens: Math.round(perHit * w.hits), topScore: 1 };
+      const wholeAxes = { files: w.files, hits: w.hits, estTokens: Math.round(tokensPerHit(input.items, cpt) * w.hits), topScore: 1 };
       if (w.hits > 0 && passes(wholeAxes, config, true)) {
         out.push({ action: 'use_regex', arg: `\\b${escapeRegex(input.query)}\\b`, wouldYield: w.hits, hint: 'whole-word matches only', ...(w.estimated ? { estimated: true as const } : {}) });
       }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { SafePath } from '../security/resolve-safe.ts';
 import { type Dispatched, dispatch } from './dispatcher.ts';
 import { dispatchExact, type ExactDispatched } from './exact.ts';
+import { scopeTotals } from './estimate.ts';
 import { scan } from './fileio.ts';
 import { type GateDecision, gate, type RefusalCounter } from './gatekeeper.ts';
 import type { GraphAdapter } from './graph.ts';
@@ -90,9 +91,8 @@ export function rankWords(deps: RetrievalDeps, workdir: string, dispatched: Word
 /** Whether the scan found more matching files or hits than the gate allows (a refusal is likely). */
 function tooBroad(d: Dispatched, limits: { files: number; hits: number }): boolean {
   if (d.sampled) return true;
-  const perFile = d.counts ?? new Map(d.hits.map((h) => [h.file, 0]));
-  const hits = d.counts ? [...d.counts.values()].reduce((a, b) => a + b, 0) : d.hits.length;
-  return perFile.size > limits.files || hits > limits.hits;
+  const { hits, files } = d.counts ? scopeTotals(d.counts) : { hits: d.hits.length, files: new Set(d.hits.map((h) => h.file)).size };
+  return files > limits.files || hits > limits.hits;
 }
 
 /** A word whole-word matching can narrow (`\b` sees only letters, digits and underscores). */
@@ -102,12 +102,6 @@ const WORD = /^\w+$/;
 async function wholeWordCount(deps: RetrievalDeps, req: GateRequest, refuseAt: { files: number; hits: number }): Promise<{ hits: number; files: number; estimated: boolean }> {
   const r = await scan(deps, { pattern: req.query, literal: true, wordBoundary: true, ignoreCase: false, scope: req.scope, exclude: req.exclude, refuseAt, signal: req.signal });
   if (!r.counts) return { hits: r.hits.length, files: new Set(r.hits.map((h) => h.file)).size, estimated: false };
-  let hits = 0;
-  for (const n of r.counts.values()) hits += n;
-  let files = r.counts.size;
-  for (const e of r.estimate?.expected.values() ?? []) {
-    hits += e.hits;
-    files += e.p;
-  }
+  const { hits, files } = scopeTotals(r.counts, r.estimate?.expected);
   return { hits: Math.round(hits), files: Math.round(files), estimated: r.estimate !== undefined };
 }

@@ -5,6 +5,7 @@
 // Ranked, gated (only an exact text too broad is refused) and token-budgeted.
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../errors.ts';
+import { scopeTotals } from '../../retrieval/estimate.ts';
 import type { ExactDispatched } from '../../retrieval/exact.ts';
 import { type GateOutcome, type GateRequest, rankWords, runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
@@ -88,7 +89,7 @@ function hitsReply(ctx: ToolCallContext, args: SearchArgs, outcome: GateOutcome,
   const capped = dispatched.capped;
   // Whole-scope counts when the scan collected only part of the lines: the total is still exact.
   let total = items.length;
-  if (capped && dispatched.counts && !dispatched.estimate) total = [...dispatched.counts.values()].reduce((a, b) => a + b, 0);
+  if (capped && dispatched.counts && !dispatched.estimate) total = scopeTotals(dispatched.counts).hits;
   const lowerBound = capped && (!dispatched.counts || dispatched.estimate !== undefined);
   const wanted = asShown(items.slice(0, args.max_hits ?? items.length));
   const fitted = fitToBudget(wanted, budget, cpt).kept;
