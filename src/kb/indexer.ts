@@ -8,7 +8,7 @@
 import { AppError, ErrorCode } from '../errors.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { SafePath, Workdirs } from '../security/resolve-safe.ts';
-import { holdsPrivateKey, judgeSecret, judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
+import { judgeSecret, judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
 import { readJudged } from '../security/secret-read.ts';
 import { acquireLease } from '../storage/lease.ts';
 import { isStorageError, StorageError } from '../storage/storage-error.ts';
@@ -224,12 +224,8 @@ async function indexFiles(run: IndexRun, files: Candidate[]): Promise<void> {
       skip('binary', file.label);
       continue;
     }
+    // A private key in it was refused by readJudged above (its content is judged as opened).
     const text = new TextDecoder().decode(bytes);
-    if (holdsPrivateKey(text)) {
-      if (single) throw new AppError(ErrorCode.SecretRefused, `'${file.label}' holds a private key block and is not indexed`, { hint: 'remove the key from the file' });
-      skip('private key', file.label);
-      continue;
-    }
     const chunks = chunkDocument(text, file.label, formatFor(file.label));
     const full = batcher.add({ source: { key, kind: 'file', label: file.label, path: file.abs, mtimeMs: file.mtimeMs, size: file.size, chunks }, bytes: bytes.length });
     if (full) await batcher.flush();

@@ -62,9 +62,7 @@ export async function readJudged(fs: RuntimeFs, workdirs: Workdirs, abs: string,
     if (code === 'ENOENT') throw new AppError(ErrorCode.NotFound, `'${shown}' does not exist`);
     throw changedWhileRead(shown);
   }
-  // The descriptor must be the file judged, where it was judged: not a file swapped in meanwhile,
-  // nor one reached through a folder swapped for a symlink.
-  if (!sameFile(opened.stat, judged) || (opened.location !== undefined && opened.location !== real)) throw changedWhileRead(shown);
+  refuseUnlessJudged(opened, judged, real, shown);
   await refuseByIdentityOrContent(fs, workdirs, { shown, real }, opened, refused);
   return { bytes: opened.bytes, stat: opened.stat, real };
 }
@@ -84,25 +82,33 @@ function judgePath(fs: RuntimeFs, workdirs: Workdirs, abs: string, refused: stri
 }
 
 /**
+ * What identity and content say of an opened file (`real`: where it is): a hard link newer than the
+ * known identities has them looked for again once; 'unknown' only when it is still newer after that.
+ */
+async function verdictOf(fs: RuntimeFs, workdirs: Workdirs, real: string, opened: Pick<OpenedFile, 'bytes' | 'stat'>): Promise<SecretMatch | 'unknown' | undefined> {
+  const relative = shownPath(workdirs, real);
+  const verdict = judgeOpened(await knownSecrets(fs, workdirs), relative, opened);
+  return verdict === 'unknown' ? judgeOpened(await knownSecrets(fs, workdirs, opened.stat.ctimeMs), relative, opened) : verdict;
+}
+
+/**
  * Whether an opened file (`real`: where it is) is another name of a known secret or holds one: for
  * readers that leave such a file out rather than refuse (the code index's parse step).
  */
 export async function isSecretOpened(fs: RuntimeFs, workdirs: Workdirs, real: string, opened: Pick<OpenedFile, 'bytes' | 'stat'>): Promise<boolean> {
-  const relative = shownPath(workdirs, real);
-  let verdict = judgeOpened(await knownSecrets(fs, workdirs), relative, opened);
-  if (verdict === 'unknown') verdict = judgeOpened(await knownSecrets(fs, workdirs, opened.stat.ctimeMs), relative, opened);
-  return verdict !== undefined;
+  return (await verdictOf(fs, workdirs, real, opened)) !== undefined;
 }
 
-/** Refuses an opened file that is another name of a known secret or holds one (a hard link newer than the known identities: they are looked for again once). */
+/** Refuses an opened file that is another name of a known secret or holds one. */
 async function refuseByIdentityOrContent(fs: RuntimeFs, workdirs: Workdirs, file: { shown: string; real: string }, opened: Pick<OpenedFile, 'bytes' | 'stat'>, refused: string): Promise<void> {
-  const relative = shownPath(workdirs, file.real);
-  let verdict = judgeOpened(await knownSecrets(fs, workdirs), relative, opened);
-  if (verdict === 'unknown') {
-    verdict = judgeOpened(await knownSecrets(fs, workdirs, opened.stat.ctimeMs), relative, opened);
-    if (verdict === 'unknown') throw changedWhileRead(file.shown);
-  }
+  const verdict = await verdictOf(fs, workdirs, file.real, opened);
+  if (verdict === 'unknown') throw changedWhileRead(file.shown);
   if (verdict) throw secretRefusal(file.shown, verdict, refused);
+}
+
+/** The descriptor must be the file judged, where it was judged: not a file swapped in meanwhile, nor one reached through a folder swapped for a symlink. */
+function refuseUnlessJudged(opened: { stat: FileStat; location?: string }, judged: FileStat, real: string, shown: string): void {
+  if (!sameFile(opened.stat, judged) || (opened.location !== undefined && opened.location !== real)) throw changedWhileRead(shown);
 }
 
 /** Of a file read in chunks (too big to read whole), the part its content is judged by. */
@@ -124,7 +130,7 @@ export async function judgeStreamed(fs: RuntimeFs, workdirs: Workdirs, abs: stri
   }
   const head = new Uint8Array(Math.min(STREAMED_HEAD_BYTES, opened.stat.size));
   try {
-    if (!sameFile(opened.stat, judged) || (opened.location !== undefined && opened.location !== real)) throw changedWhileRead(shown);
+    refuseUnlessJudged(opened, judged, real, shown);
     fs.files.read(opened.fd, head, 0);
   } finally {
     fs.files.close(opened.fd);
