@@ -67,7 +67,7 @@ function readExisting(runtime: Runtime, file: string, within: string): Existing 
   let { real } = realpathLoose(runtime.fs, file);
   // A link to a file not there yet is judged where it points (one step), so the right error follows.
   if (link?.isSymbolicLink && real.startsWith('\0')) real = realpathLoose(runtime.fs, path.resolve(path.dirname(file), runtime.fs.readlinkSync(file))).real;
-  const folder = realOrSelf(runtime, within);
+  const folder = realpathLoose(runtime.fs, within).real;
   if (!isInside(folder, real)) {
     const how = link?.isSymbolicLink ? `is a symbolic link to ${runtime.fs.readlinkSync(file)}` : 'lies in a folder that is a symbolic link';
     throw new AppError(ErrorCode.Config, `${file} ${how}, which leads to ${real.startsWith('\0') ? 'a link that goes nowhere' : real}, outside ${within}; ctxgate init does not write through it`, {
@@ -83,14 +83,6 @@ function readExisting(runtime: Runtime, file: string, within: string): Existing 
   }
   if (!stat.isFile) throw new AppError(ErrorCode.Config, `${file} is not a regular file`, { hint: 'move it aside, then run ctxgate init again' });
   return { text: runtime.fs.readTextFileSync(file), existed: true, target: real };
-}
-
-function realOrSelf(runtime: Runtime, folder: string): string {
-  try {
-    return runtime.fs.realpathSync(folder);
-  } catch {
-    return realpathLoose(runtime.fs, folder).real;
-  }
 }
 
 /** A list where the user's file has one, or nothing; anything else there is theirs to fix, not ours to replace. */

@@ -8,11 +8,11 @@ import { docstringOf } from './extract-docstrings.ts';
 import { importNames } from './extract-imports.ts';
 import { bodyWords } from './identifier-words.ts';
 import type { LanguageId } from './languages.ts';
+import { BINDING_QUERIES } from './tags-bindings.ts';
 
 const CONTAINERS = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait', 'impl', 'namespace', 'module']);
 const TYPES = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', 'trait']);
 /** Languages whose calls get a receiver (extract-bindings.ts has their patterns). */
-const RECEIVER_LANGUAGES = new Set<LanguageId>(['typescript', 'tsx', 'javascript', 'python', 'go', 'java']);
 const CODE_LIKE = /^(?:[a-z]+[A-Z][\w$]*|[A-Za-z][\w$]*_[\w$]*|[A-Z][a-z]+[A-Z][\w$]*)$/;
 
 export function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted {
@@ -148,7 +148,7 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     stack.push(i);
   }
   // Receivers: what each call is made on, and what each class builds on (when the language has the patterns).
-  if (RECEIVER_LANGUAGES.has(id)) {
+  if (BINDING_QUERIES[id] !== undefined) {
     const classes: ClassSpan[] = [];
     const byIndex = new Map<number, ClassSpan>();
     definitions.forEach((d, i) => {

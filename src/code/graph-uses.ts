@@ -146,12 +146,11 @@ export async function calleesOf(index: CodeIndex, def: Definition): Promise<Call
       continue;
     }
     let defs = found.defs;
-    let certainty = found.certainty;
+    const certainty = found.certainty;
     if (!defs.length && certainty === 'name-only' && !qualifier && !via) {
       // Nothing ties it to a definition: a name defined once in the project is that one, else none is shown.
       const all = resolver.definitionsOf(name);
       if (all.length === 1) defs = all;
-      certainty = 'name-only';
     }
     const definedAt = defs
       .map((d) => ({ file: d.file, line: d.line, certainty }))

@@ -31,7 +31,9 @@ export async function prepareFile(shared: IndexShared, s: CodeStore, entry: Cata
   const language: LanguageId | undefined = isDocumentation(entry.path) || entry.size > MAX_PARSE_BYTES ? undefined : languageOf(entry.path);
   const hash = row?.hash ?? '';
   const version = row?.version;
-  if (!language) return { result: Promise.resolve({ meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, parsed: undefined, targets: [] }) };
+  // Catalogued with nothing parsed: no grammar for it, or a secret under another name.
+  const unparsed = () => ({ result: Promise.resolve<Pending>({ meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, parsed: undefined, targets: [] }) });
+  if (!language) return unparsed();
   let text: string;
   try {
     // Opened without following a link, and judged as every reader judges it: a hard link of a secret,
@@ -39,7 +41,7 @@ export async function prepareFile(shared: IndexShared, s: CodeStore, entry: Cata
     // show through locate and read).
     const opened = await shared.fs.readOpened(entry.abs, MAX_PARSE_BYTES);
     if (await isSecretOpened(shared.fs, shared.workdirs, entry.abs, opened)) {
-      return { result: Promise.resolve({ meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, parsed: undefined, targets: [] }) };
+      return unparsed();
     }
     text = new TextDecoder().decode(opened.bytes);
   } catch {

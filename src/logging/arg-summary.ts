@@ -26,9 +26,13 @@ function value(v: unknown): string {
  * (shown beside the tool's name), each value shortened, the whole line at most ~120 characters.
  */
 export function summarizeArgs(args: unknown, maxChars = ARG_SUMMARY_MAX_CHARS): string {
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return args === undefined ? '' : shorten(value(redactArgs(args)), maxChars);
-  const redacted = redactArgs(args) as Record<string, unknown>;
-  const parts = Object.entries(redacted)
+  return args === undefined ? '' : summarizeRedacted(redactArgs(args), maxChars);
+}
+
+/** summarizeArgs of arguments already redacted (the registry redacts them once for the log and the summary). */
+export function summarizeRedacted(redacted: unknown, maxChars = ARG_SUMMARY_MAX_CHARS): string {
+  if (!redacted || typeof redacted !== 'object' || Array.isArray(redacted)) return shorten(value(redacted), maxChars);
+  const parts = Object.entries(redacted as Record<string, unknown>)
     .filter(([k]) => k !== 'action')
     .map(([k, v]) => `${k}=${value(v)}`);
   return shorten(parts.join(' '), maxChars);

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { SavingBasis } from '../kb/usage.ts';
-import { summarizeArgs } from '../logging/arg-summary.ts';
+import { summarizeRedacted } from '../logging/arg-summary.ts';
 import { redactArgs } from '../logging/logger.ts';
 import type { AppContext, ClientSession } from '../app/context.ts';
 
@@ -155,9 +155,11 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
       const { logger } = ctx.app;
       const started = Date.now();
       const action = actionOf(args);
-      const summary = summarizeArgs(args ?? {});
+      // Redacted once: the log line and the one-line summary (status page, stats) show the same copy.
+      const redacted = redactArgs(args ?? {});
+      const summary = summarizeRedacted(redacted);
       const ended = ctx.app.foreground.begin({ tool: name, ...(action ? { action } : {}), args: summary, session: ctx.session.id });
-      logger.log('tool_call', { tool: name, session: ctx.session.id, args: redactArgs(args ?? {}) });
+      logger.log('tool_call', { tool: name, session: ctx.session.id, args: redacted });
       try {
         const tool = byName.get(name);
         if (!tool) {
