@@ -118,7 +118,8 @@ export async function countMatches(deps: GrepDeps, target: SafePath, query: Grep
     : await countBuiltin(deps.runtime.fs, admission, query, options.signal, options.files, { pool: deps.grepPool, onSkipped: options.onSkipped });
   if (rgOptions && options.files) for (const f of await binaryAmong(deps, target, counts.keys())) counts.delete(f);
   if (rgOptions) await admission.dropSecretCounts(counts, (files) => filesHolding(admission, CONTENT_NEEDLES, files, rgOptions));
-  for (const file of counts.keys()) if (!admission.shown(file)) counts.delete(file);
+  // ripgrep's counts were judged as they were read (readCounts keeps only what the admission shows).
+  else for (const file of counts.keys()) if (!admission.shown(file)) counts.delete(file);
   return counts;
 }
 
