@@ -78,20 +78,25 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
     return c.redirect('/status', 303);
   }
 
-  function newCode(): void {
+  /** A new sign-in code, valid from now. */
+  function rotate(): void {
     code = generateToken();
     issuedAt = now();
+  }
+  const expired = () => now() - issuedAt > LOGIN_LINK_TTL_MS;
+
+  /** A new code, and its link printed where the server runs. */
+  function newCode(): void {
+    rotate();
     options.onNewLoginPath?.(`/status/login?code=${code}`);
   }
 
   hono.get('/status/login', (c) => {
     const given = c.req.query('code') ?? '';
     if (!given || !sameSecret(given, code)) return refuse('This sign-in link is not valid: each link works once. Use the newest link the server printed, or sign in with the token.');
-    if (now() - issuedAt > LOGIN_LINK_TTL_MS) {
-      newCode();
-      return refuse(`This sign-in link has expired (links work for ${LOGIN_LINK_TTL_MS / 60_000} minutes). The server has printed a new one where it runs; or sign in with the token.`);
-    }
+    const stale = expired();
     newCode();
+    if (stale) return refuse(`This sign-in link has expired (links work for ${LOGIN_LINK_TTL_MS / 60_000} minutes). The server has printed a new one where it runs; or sign in with the token.`);
     return startSession(c);
   });
 
@@ -162,10 +167,7 @@ export function mountStatus(hono: Hono, options: StatusRoutesOptions): StatusRou
   return {
     loginPath() {
       // Asked for a link to print: an expired one is replaced first, so what is printed works.
-      if (now() - issuedAt > LOGIN_LINK_TTL_MS) {
-        code = generateToken();
-        issuedAt = now();
-      }
+      if (expired()) rotate();
       return `/status/login?code=${code}`;
     },
     close() {
