@@ -155,7 +155,11 @@ function undelivered(printed: ExecResult, rows: readonly ReplyRow[], req: JudgeR
   if (printed.truncated) return `(more than ${PRINT_CAP_BYTES / 1024} KB printed)`;
   const root = path.resolve(req.root);
   const byFile = new Map<string, ReplyRow[]>();
-  for (const r of rows) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
+  for (const r of rows) {
+    const list = byFile.get(r.file);
+    if (list) list.push(r);
+    else byFile.set(r.file, [r]);
+  }
   const used = new Set<ReplyRow>();
   const out = printed.stdout.split('\n');
   if (out[out.length - 1] === '') out.pop();
