@@ -4,7 +4,9 @@
 // anywhere is seen by the next question, like the rest of the index.
 import { type Definition, foldOverloads, toDefinition } from './graph-definitions.ts';
 import { parseNames } from './extract-imports.ts';
-import { LOCAL, UNKNOWN } from './extract-bindings.ts';
+import { LOCAL, typeName, UNKNOWN } from './extract-bindings.ts';
+import { languageOf } from './languages.ts';
+import { fieldTypeText, returnTypeText } from './return-types.ts';
 import type { CodeStore, DefinitionRow } from './store.ts';
 
 /** How a call was tied to its definition. */
@@ -25,6 +27,12 @@ interface FileImports {
   starExports: string[];
 }
 
+/** A type name and the file it is written in (what the name means depends on that file's imports). */
+interface Receiver {
+  type: string;
+  file: string;
+}
+
 const dirOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : './');
 
 /** A file's module folder for Go-style targets (`dir/`), or the file itself. */
@@ -38,6 +46,7 @@ export class CallResolver {
   private readonly types = new Map<string, DefinitionRow[]>();
   private readonly named = new Map<string, Definition[]>();
   private readonly chains = new Map<string, { name: string; rows: DefinitionRow[] }[]>();
+  private readonly receivers = new Map<string, Receiver | null>();
 
   constructor(store: CodeStore) {
     this.store = store;
@@ -136,6 +145,62 @@ export class CallResolver {
     return [];
   }
 
+  /**
+   * The type a receiver (`via`) stands for, seen from `file`: a type name as it is, or what a chain of
+   * calls and fields yields (`T>m`: what m on T returns; `T#f`: T's field f; `>f`: what the plain call
+   * f returns; `=q>f`: what q.f returns, q a module or class). Undefined when a step is not known.
+   */
+  receiverOf(via: string, file: string, depth = 0): Receiver | undefined {
+    const cut = Math.max(via.lastIndexOf('>'), via.lastIndexOf('#'));
+    if (cut < 0) return via === UNKNOWN || via === LOCAL ? undefined : { type: via, file };
+    const key = `${via}\u0000${file}`;
+    const known = this.receivers.get(key);
+    if (known !== undefined) return known ?? undefined;
+    if (depth > 8) return undefined;
+    const base = via.slice(0, cut);
+    const name = via.slice(cut + 1);
+    let defs: Definition[] = [];
+    if (base === '' || base.startsWith('=')) defs = this.resolve(file, name, base.slice(1) || null, null)?.defs ?? [];
+    else {
+      const owner = this.receiverOf(base, file, depth + 1);
+      if (owner) defs = this.methodsFor(owner.type, name, owner.file);
+    }
+    let found: Receiver | undefined;
+    for (const d of defs) {
+      const t = via[cut] === '#' ? this.fieldType(d) : this.returnType(d);
+      // Definitions that disagree (overloads returning different types) leave it unknown.
+      if (!t || (found && found.type !== t.type)) {
+        found = undefined;
+        break;
+      }
+      found ??= t;
+    }
+    this.receivers.set(key, found ?? null);
+    return found;
+  }
+
+  /** What calling a definition gives: the class it constructs, or its declared return type. */
+  private returnType(d: Definition): Receiver | undefined {
+    if (TYPE_KINDS.has(d.kind)) return { type: d.name, file: d.file };
+    if (d.kind === 'constructor') return d.container ? { type: d.container, file: d.file } : undefined;
+    const language = languageOf(d.file);
+    const text = language && returnTypeText(d.signature, d.name, language);
+    return text ? this.projectType(typeName(text, language), d.file) : undefined;
+  }
+
+  private fieldType(d: Definition): Receiver | undefined {
+    const language = languageOf(d.file);
+    const text = language && fieldTypeText(d.signature, d.name, language);
+    return text ? this.projectType(typeName(text, language), d.file) : undefined;
+  }
+
+  /** A type name read in `file`; a type parameter (`T`, `E`) that names no type of the project is not known. */
+  private projectType(type: string | undefined, file: string): Receiver | undefined {
+    if (!type) return undefined;
+    if (/^[A-Z][A-Z0-9]?$/.test(type) && !this.isType(type)) return undefined;
+    return { type, file };
+  }
+
   /** `name` as a module `target` exports it: its own top-level definition, else through its re-exports. */
   memberOf(target: string, name: string, depth = 0): Definition[] {
     if (depth > 6) return [];
@@ -160,9 +225,13 @@ export class CallResolver {
   }
 
   /** Where a call named `name` in `file`, made on `qualifier` (as `via` tells), goes; empty when outside the project or unknown. */
-  resolve(file: string, name: string, qualifier: string | null | undefined, via: string | null | undefined): { defs: Definition[]; certainty: Certainty } | undefined {
+  resolve(file: string, name: string, qualifier: string | null | undefined, via: string | null | undefined): { defs: Definition[]; certainty: Certainty; receiver?: string } | undefined {
     if (via === LOCAL) return undefined;
-    if (via && via !== UNKNOWN) return { defs: this.methodsFor(via, name, file), certainty: 'receiver-type' };
+    if (via && via !== UNKNOWN) {
+      const receiver = this.receiverOf(via, file);
+      if (!receiver) return { defs: [], certainty: 'name-only' };
+      return { defs: this.methodsFor(receiver.type, name, receiver.file), certainty: 'receiver-type', receiver: receiver.type };
+    }
     if (via === UNKNOWN) return { defs: [], certainty: 'name-only' };
     const imp = this.importsOf(file);
     if (qualifier) {

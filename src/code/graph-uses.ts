@@ -77,7 +77,7 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
       }
       if (found.defs.length) {
         if (found.defs.some((d) => ours.has(`${d.file}:${d.line}`))) certainty = found.certainty;
-        else if (found.certainty === 'receiver-type' && r.via && !r.via.startsWith('^') && ownerChain.has(r.via.slice(r.via.lastIndexOf('.') + 1))) certainty = 'override';
+        else if (found.receiver && !found.receiver.startsWith('^') && ownerChain.has(found.receiver.slice(found.receiver.lastIndexOf('.') + 1))) certainty = 'override';
         else {
           elsewhere++;
           continue;
