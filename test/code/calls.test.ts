@@ -236,4 +236,78 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'get', 'Base'), ['src/a/Box.java:4 receiver-type', 'src/b/Use.java:6 receiver-type']);
     });
   });
+
+  describe('through what a call returns and fields of other files', () => {
+    it('TypeScript: follows declared return types through a chain of calls and a variable holding one; a call on an unknown result is no caller', async () => {
+      const index = await built({
+        'src/repo.ts': ['export class Row { save() {} }', 'export class Repo {', '  first(): Row { return new Row() }', '}', 'export function open(): Repo { return new Repo() }', ''].join('\n'),
+        'src/doc.ts': 'export class Doc { save() {} }\n',
+        'src/use.ts': [
+          "import { open } from './repo.js'",
+          "import { Doc } from './doc.js'",
+          'declare function mystery(): any',
+          'export function main() {',
+          '  open().first().save()',
+          '  const repo = open()',
+          '  repo.first().save()',
+          '  const d = new Doc()',
+          '  d.save()',
+          '  mystery().save()',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'save', 'Row'), ['src/use.ts:5 receiver-type', 'src/use.ts:7 receiver-type']);
+      assert.deepEqual(await callers(index, 'save', 'Doc'), ['src/use.ts:9 receiver-type']);
+    });
+
+    it('Python: a return annotation and an assigned call result give the receiver; an unannotated result stays unknown', async () => {
+      const index = await built({
+        'pkg/__init__.py': '',
+        'pkg/models.py': ['class Row:', '    def save(self): pass', '', 'class Table:', '    def row(self) -> "Row":', '        return Row()', '', 'def table() -> Table:', '    return Table()', '', 'def loose():', '    return Row()', '', 'class Other:', '    def save(self): pass', ''].join('\n'),
+        'pkg/app.py': ['from .models import table, loose', '', 'def main():', '    t = table()', '    t.row().save()', '    loose().save()', ''].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'save', 'Row'), ['pkg/app.py:5 receiver-type']);
+      assert.deepEqual(await callers(index, 'save', 'Other'), []);
+    });
+
+    it('Go: the first result of a multi-value call, a field declared in another file of the package, and not a same-named method of another type', async () => {
+      const index = await built({
+        'go.mod': 'module example.com/m\n\ngo 1.21\n',
+        'fs/fs.go': ['package fs', '', 'type File struct{}', '', 'func (f *File) Stat() {}', '', 'type FS struct {', '\troot *File', '}', '', 'func (s *FS) Open(name string) (f *File, err error) { return nil, nil }', ''].join('\n'),
+        'fs/dir.go': ['package fs', '', 'type Dir struct{}', '', 'func (d *Dir) Stat() {}', '', 'func Walk(s *FS) {', '\tr := s.root', '\tr.Stat()', '}', ''].join('\n'),
+        'app/main.go': ['package app', '', 'import "example.com/m/fs"', '', 'func Run(s *fs.FS) {', '\tf, err := s.Open("x")', '\tf.Stat()', '\t_ = err', '}', ''].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'Stat', 'File'), ['app/main.go:7 receiver-type', 'fs/dir.go:9 receiver-type']);
+      assert.deepEqual(await callers(index, 'Stat', 'Dir'), []);
+    });
+
+    it('Java: implicit-this and chained calls by return type, casts, and fields of an enclosing or same-file base class', async () => {
+      const index = await built({
+        'src/a/Entry.java': 'package a;\n\npublic class Entry {\n  public boolean check() { return true; }\n}\n',
+        'src/a/Other.java': 'package a;\n\npublic class Other {\n  public boolean check() { return false; }\n}\n',
+        'src/a/Table.java': [
+          'package a;',
+          '',
+          'public class Table {',
+          '  Entry cell;',
+          '  public Entry first() { return cell; }',
+          '  boolean same(Object o) {',
+          '    return first().check() && ((Table) o).first().check();',
+          '  }',
+          '  class Inner {',
+          '    boolean k() { return cell.check(); }',
+          '  }',
+          '  static class Base { Other kept; }',
+          '  static class Sub extends Base {',
+          '    boolean m() { return kept.check(); }',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'check', 'Entry'), ['src/a/Table.java:7 receiver-type', 'src/a/Table.java:10 receiver-type']);
+      assert.deepEqual(await callers(index, 'check', 'Other'), ['src/a/Table.java:14 receiver-type']);
+    });
+  });
 });
