@@ -64,6 +64,8 @@ interface FieldBinding {
 
 interface Binding extends FieldBinding {
   name: string;
+  /** Go `a, b := f()`: which of the call's results it holds. */
+  result: number;
   /** Where the name is bound. */
   at: number;
   start: number;
@@ -207,7 +209,8 @@ export function receivers(
       if (cls) field(cls, name, type, value);
       continue;
     }
-    locals.push({ name, type, value, at: b.name.startIndex, start: scope.node.startIndex, end: scope.node.endIndex, module: scope.kind === 'module' });
+    const result = value && b.name.parent?.type === 'expression_list' ? b.name.parent.namedChildren.findIndex((c) => c?.startIndex === b.name.startIndex) : 0;
+    locals.push({ name, type, value, result: Math.max(0, result), at: b.name.startIndex, start: scope.node.startIndex, end: scope.node.endIndex, module: scope.kind === 'module' });
   }
   const byName = new Map<string, Binding[]>();
   for (const l of locals) {
@@ -310,7 +313,9 @@ export function receivers(
         return undefined;
       }
       if (b.type) return b.type;
-      const fromValue = b.value ? valueType(b, b.value, depth) : undefined;
+      let fromValue = b.value ? valueType(b, b.value, depth) : undefined;
+      // A later result of a call is what its signature lists there (`T>m%1`); of anything else, unknown.
+      if (b.result > 0) fromValue = fromValue && />[^>#%]+$/.test(fromValue) ? `${fromValue}%${b.result}` : UNKNOWN;
       // A module-level variable without a known type may be a namespace object: leave it to the query.
       return fromValue ?? (b.module ? undefined : UNKNOWN);
     }

@@ -158,7 +158,8 @@ export class CallResolver {
     if (known !== undefined) return known ?? undefined;
     if (depth > 8) return undefined;
     const base = via.slice(0, cut);
-    const name = via.slice(cut + 1);
+    // `m%1`: the second result of m (Go).
+    const [name = '', result] = via.slice(cut + 1).split('%');
     let defs: Definition[] = [];
     if (base === '' || base.startsWith('=')) defs = this.resolve(file, name, base.slice(1) || null, null)?.defs ?? [];
     else {
@@ -167,7 +168,7 @@ export class CallResolver {
     }
     let found: Receiver | undefined;
     for (const d of defs) {
-      const t = via[cut] === '#' ? this.fieldType(d) : this.returnType(d);
+      const t = via[cut] === '#' ? this.fieldType(d) : this.returnType(d, Number(result ?? 0));
       // Definitions that disagree (overloads returning different types) leave it unknown.
       if (!t || (found && found.type !== t.type)) {
         found = undefined;
@@ -180,11 +181,11 @@ export class CallResolver {
   }
 
   /** What calling a definition gives: the class it constructs, or its declared return type. */
-  private returnType(d: Definition): Receiver | undefined {
-    if (TYPE_KINDS.has(d.kind)) return { type: d.name, file: d.file };
+  private returnType(d: Definition, result = 0): Receiver | undefined {
+    if (TYPE_KINDS.has(d.kind)) return result === 0 ? { type: d.name, file: d.file } : undefined;
     if (d.kind === 'constructor') return d.container ? { type: d.container, file: d.file } : undefined;
     const language = languageOf(d.file);
-    const text = language && returnTypeText(d.signature, d.name, language);
+    const text = language && returnTypeText(d.signature, d.name, language, result);
     return text ? this.projectType(typeName(text, language), d.file) : undefined;
   }
 

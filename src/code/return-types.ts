@@ -37,16 +37,35 @@ function parametersAt(signature: string, name: string): { at: number; open: numb
   return undefined;
 }
 
-/** The first element of a top-level comma list (`A, error` → `A`). */
-function firstOfList(text: string): string {
+/** The elements of a top-level comma list (`A, error` → `A`, `error`). */
+function listItems(text: string): string[] {
+  const out: string[] = [];
   let depth = 0;
+  let from = 0;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (ch === '(' || ch === '[' || ch === '{' || ch === '<') depth++;
     else if (ch === ')' || ch === ']' || ch === '}' || ch === '>') depth--;
-    else if (ch === ',' && depth === 0) return text.slice(0, i);
+    else if (ch === ',' && depth === 0) {
+      out.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
   }
-  return text;
+  out.push(text.slice(from).trim());
+  return out;
+}
+
+/** Go: the type of result `index` of a result list (`*File, error`; `f *File, err error`; `a, b *T`). */
+function goResult(list: string, index: number): string | undefined {
+  const items = listItems(list);
+  const named = items.some((i) => /^[A-Za-z_]\w*\s+\S/.test(i));
+  if (!named) return items[index];
+  // Named results: a lone name shares the type of the next item that has one.
+  for (let k = index; k < items.length; k++) {
+    const m = /^[A-Za-z_]\w*\s+(.+)$/.exec(items[k]!);
+    if (m) return m[1];
+  }
+  return undefined;
 }
 
 /** Java: the type written before the name, after modifiers, annotations and `<T>` type parameters. */
@@ -66,8 +85,8 @@ function javaReturn(prefix: string): string | undefined {
   return type && type !== 'void' ? type : undefined;
 }
 
-/** The return type's text as `signature` declares it for `name`, or undefined when it declares none. */
-export function returnTypeText(signature: string, name: string, language: LanguageId): string | undefined {
+/** The return type's text as `signature` declares it for `name` (Go: its result `index`), or undefined when it declares none. */
+export function returnTypeText(signature: string, name: string, language: LanguageId, index = 0): string | undefined {
   const found = parametersAt(signature, name);
   if (!found) return undefined;
   if (language === 'java') return javaReturn(signature.slice(0, found.at));
@@ -83,11 +102,9 @@ export function returnTypeText(signature: string, name: string, language: Langua
       return rest.startsWith('->') ? rest.slice(2).replace(/:$/, '').trim() || undefined : undefined;
     case 'go': {
       if (!rest) return undefined;
-      if (!rest.startsWith('(')) return rest;
-      // `(n int, err error)` names its results: the type is the last word of the first.
-      const first = firstOfList(rest.slice(1, closing(rest, 0) < 0 ? rest.length : closing(rest, 0))).trim();
-      const words = first.split(/\s+/);
-      return words.length > 1 && /^[A-Za-z_]\w*$/.test(words[0]!) ? words.slice(1).join(' ') : first;
+      if (!rest.startsWith('(')) return index === 0 ? rest : undefined;
+      const end = closing(rest, 0);
+      return goResult(rest.slice(1, end < 0 ? rest.length : end), index);
     }
     default:
       return undefined;

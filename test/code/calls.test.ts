@@ -271,15 +271,15 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'save', 'Other'), []);
     });
 
-    it('Go: the first result of a multi-value call, a field declared in another file of the package, and not a same-named method of another type', async () => {
+    it('Go: each result of a multi-value call, a field declared in another file of the package, and not a same-named method of another type', async () => {
       const index = await built({
         'go.mod': 'module example.com/m\n\ngo 1.21\n',
-        'fs/fs.go': ['package fs', '', 'type File struct{}', '', 'func (f *File) Stat() {}', '', 'type FS struct {', '\troot *File', '}', '', 'func (s *FS) Open(name string) (f *File, err error) { return nil, nil }', ''].join('\n'),
+        'fs/fs.go': ['package fs', '', 'type File struct{}', '', 'func (f *File) Stat() {}', '', 'type FS struct {', '\troot *File', '}', '', 'func (s *FS) Open(name string) (f *File, err error) { return nil, nil }', '', 'func (s *FS) Pair() (*Dir, *File) { return nil, nil }', ''].join('\n'),
         'fs/dir.go': ['package fs', '', 'type Dir struct{}', '', 'func (d *Dir) Stat() {}', '', 'func Walk(s *FS) {', '\tr := s.root', '\tr.Stat()', '}', ''].join('\n'),
-        'app/main.go': ['package app', '', 'import "example.com/m/fs"', '', 'func Run(s *fs.FS) {', '\tf, err := s.Open("x")', '\tf.Stat()', '\t_ = err', '}', ''].join('\n'),
+        'app/main.go': ['package app', '', 'import "example.com/m/fs"', '', 'func Run(s *fs.FS) {', '\tf, err := s.Open("x")', '\tf.Stat()', '\t_ = err', '\td, g := s.Pair()', '\tg.Stat()', '\td.Stat()', '}', ''].join('\n'),
       });
-      assert.deepEqual(await callers(index, 'Stat', 'File'), ['app/main.go:7 receiver-type', 'fs/dir.go:9 receiver-type']);
-      assert.deepEqual(await callers(index, 'Stat', 'Dir'), []);
+      assert.deepEqual(await callers(index, 'Stat', 'File'), ['app/main.go:7 receiver-type', 'app/main.go:10 receiver-type', 'fs/dir.go:9 receiver-type']);
+      assert.deepEqual(await callers(index, 'Stat', 'Dir'), ['app/main.go:11 receiver-type']);
     });
 
     it('Java: implicit-this and chained calls by return type, casts, and fields of an enclosing or same-file base class', async () => {
