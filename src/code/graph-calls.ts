@@ -13,6 +13,7 @@ import type { CodeStore, DefinitionRow } from './store.ts';
 export type Certainty = 'receiver-type' | 'imported' | 'same-package' | 'same-file' | 'qualified' | 'override' | 'name-only';
 
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'type']);
+const FIELD_KINDS = new Set(['field', 'variable', 'const']);
 
 interface Binding {
   target: string;
@@ -166,9 +167,12 @@ export class CallResolver {
       const owner = this.receiverOf(base, file, depth + 1);
       if (owner) defs = this.methodsFor(owner.type, name, owner.file);
     }
+    // A field and a method may share a name (Java's `entrySet` and `entrySet()`): each step reads its own.
+    const field = via[cut] === '#';
+    defs = defs.filter((d) => FIELD_KINDS.has(d.kind) === field);
     let found: Receiver | undefined;
     for (const d of defs) {
-      const t = via[cut] === '#' ? this.fieldType(d) : this.returnType(d, Number(result ?? 0));
+      const t = field ? this.fieldType(d) : this.returnType(d, Number(result ?? 0));
       // Definitions that disagree (overloads returning different types) leave it unknown.
       if (!t || (found && found.type !== t.type)) {
         found = undefined;
