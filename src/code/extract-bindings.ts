@@ -6,6 +6,7 @@
 // unknown type). The query side (graph-calls.ts) follows types through class hierarchies and imports.
 import type { Node } from 'web-tree-sitter';
 import type { LanguageId } from './languages.ts';
+import { typeArguments } from './return-types.ts';
 
 export interface BindingCapture {
   name: Node;
@@ -103,6 +104,17 @@ export function typeName(text: string, language: LanguageId): string | undefined
   return pkg && IDENT.test(pkg) ? `${pkg}.${name}` : name;
 }
 
+/** Languages whose declared types keep their type arguments (`List<Foo>` → `List{Foo}`): what `get` returns is then Foo. */
+const GENERIC = new Set<LanguageId>(['java', 'typescript', 'tsx']);
+
+/** A declared type as a receiver: its class name, with the class names of its type arguments where the language has them. */
+export function declaredType(text: string, language: LanguageId): string | undefined {
+  const name = typeName(text, language);
+  if (!name || !GENERIC.has(language)) return name;
+  const args = typeArguments(text.trim()).map((a) => typeName(a, language) ?? '');
+  return args.some(Boolean) ? `${name}{${args.join(',')}}` : name;
+}
+
 /** What a constructing call builds: `Foo` for `new Foo()`/`Foo(…)`/`Foo{}`, `Foo` for Go's `NewFoo(…)`. */
 function constructed(node: Node, language: LanguageId): string | undefined {
   const text = node.type === 'attribute' || node.type === 'selector_expression' ? (node.lastNamedChild?.text ?? '') : node.text;
@@ -190,7 +202,7 @@ export function receivers(
   for (const b of bindings) {
     const name = b.name.text;
     if (!wanted.has(name)) continue;
-    const type = b.type ? typeName(b.type.text, language) : b.ctor ? constructed(b.ctor, language) : undefined;
+    const type = b.type ? declaredType(b.type.text, language) : b.ctor ? constructed(b.ctor, language) : undefined;
     const value = type ? undefined : b.value;
     if (b.self) {
       const cls = (b.self.text === 'self' || b.self.text === 'this') && classAt(b.name.startIndex);
@@ -331,9 +343,9 @@ export function receivers(
     // Casts and assertions say the type: `(Foo) x`, `x as Foo`, Go's `x.(Foo)`.
     if (t === 'cast_expression' || t === 'type_assertion_expression') {
       const type = node.childForFieldName('type');
-      return type ? typeName(type.text, language) : undefined;
+      return type ? declaredType(type.text, language) : undefined;
     }
-    if (t === 'as_expression' && node.namedChildCount === 2) return typeName(node.namedChild(1)!.text, language);
+    if (t === 'as_expression' && node.namedChildCount === 2) return declaredType(node.namedChild(1)!.text, language);
     if (t === 'call' || t === 'call_expression' || t === 'method_invocation') return returned(node, byte, depth);
     const obj = t === 'member_expression' || t === 'attribute' || t === 'field_access' ? node.childForFieldName('object') : t === 'selector_expression' ? node.childForFieldName('operand') : undefined;
     const prop = t === 'member_expression' ? node.childForFieldName('property') : t === 'attribute' ? node.childForFieldName('attribute') : t === 'field_access' || t === 'selector_expression' ? node.childForFieldName('field') : undefined;

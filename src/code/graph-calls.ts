@@ -6,7 +6,7 @@ import { type Definition, foldOverloads, toDefinition } from './graph-definition
 import { parseNames } from './extract-imports.ts';
 import { LOCAL, typeName, UNKNOWN } from './extract-bindings.ts';
 import { languageOf } from './languages.ts';
-import { fieldTypeText, returnTypeText } from './return-types.ts';
+import { fieldTypeText, returnTypeText, typeArguments, typeParameters } from './return-types.ts';
 import type { CodeStore, DefinitionRow } from './store.ts';
 
 /** How a call was tied to its definition. */
@@ -32,6 +32,15 @@ interface FileImports {
 interface Receiver {
   type: string;
   file: string;
+  /** The class names its type arguments name (`List<Foo>`: Foo), '' where not a class. */
+  args?: string[];
+}
+
+/** A receiver type as stored, `List{Foo,}` or `List`. */
+function withArguments(via: string, file: string): Receiver {
+  const open = via.indexOf('{');
+  if (open < 0 || !via.endsWith('}')) return { type: via, file };
+  return { type: via.slice(0, open), file, args: via.slice(open + 1, -1).split(',') };
 }
 
 const dirOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : './');
@@ -153,7 +162,7 @@ export class CallResolver {
    */
   receiverOf(via: string, file: string, depth = 0): Receiver | undefined {
     const cut = Math.max(via.lastIndexOf('>'), via.lastIndexOf('#'));
-    if (cut < 0) return via === UNKNOWN || via === LOCAL ? undefined : { type: via, file };
+    if (cut < 0) return via === UNKNOWN || via === LOCAL ? undefined : withArguments(via, file);
     const key = `${via}\u0000${file}`;
     const known = this.receivers.get(key);
     if (known !== undefined) return known ?? undefined;
@@ -162,9 +171,10 @@ export class CallResolver {
     // `m%1`: the second result of m (Go).
     const [name = '', result] = via.slice(cut + 1).split('%');
     let defs: Definition[] = [];
+    let owner: Receiver | undefined;
     if (base === '' || base.startsWith('=')) defs = this.resolve(file, name, base.slice(1) || null, null)?.defs ?? [];
     else {
-      const owner = this.receiverOf(base, file, depth + 1);
+      owner = this.receiverOf(base, file, depth + 1);
       if (owner) defs = this.methodsFor(owner.type, name, owner.file);
     }
     // A field and a method may share a name (Java's `entrySet` and `entrySet()`): each step reads its own.
@@ -172,7 +182,7 @@ export class CallResolver {
     defs = defs.filter((d) => FIELD_KINDS.has(d.kind) === field);
     let found: Receiver | undefined;
     for (const d of defs) {
-      const t = field ? this.fieldType(d) : this.returnType(d, Number(result ?? 0));
+      const t = this.declaredOf(d, field, Number(result ?? 0), owner);
       // Definitions that disagree (overloads returning different types) leave it unknown.
       if (!t || (found && found.type !== t.type)) {
         found = undefined;
@@ -184,19 +194,34 @@ export class CallResolver {
     return found;
   }
 
-  /** What calling a definition gives: the class it constructs, or its declared return type. */
-  private returnType(d: Definition, result = 0): Receiver | undefined {
-    if (TYPE_KINDS.has(d.kind)) return result === 0 ? { type: d.name, file: d.file } : undefined;
-    if (d.kind === 'constructor') return d.container ? { type: d.container, file: d.file } : undefined;
+  /**
+   * What a definition gives as a receiver: calling a class constructs it; a function or method gives
+   * its declared return type (Go: its result `result`), a field its declared type. A type parameter
+   * of the owner's class (`E` of `List<E>`) is the argument the receiver's type gave it (`List<Foo>`).
+   */
+  private declaredOf(d: Definition, field: boolean, result: number, owner: Receiver | undefined): Receiver | undefined {
+    if (!field && TYPE_KINDS.has(d.kind)) return result === 0 ? { type: d.name, file: d.file } : undefined;
+    if (!field && d.kind === 'constructor') return d.container ? { type: d.container, file: d.file } : undefined;
     const language = languageOf(d.file);
-    const text = language && returnTypeText(d.signature, d.name, language, result);
-    return text ? this.projectType(typeName(text, language), d.file) : undefined;
-  }
-
-  private fieldType(d: Definition): Receiver | undefined {
-    const language = languageOf(d.file);
-    const text = language && fieldTypeText(d.signature, d.name, language);
-    return text ? this.projectType(typeName(text, language), d.file) : undefined;
+    const text = language && (field ? fieldTypeText(d.signature, d.name, language) : returnTypeText(d.signature, d.name, language, result));
+    if (!text) return undefined;
+    const bound = new Map<string, string>();
+    if (owner?.args) {
+      const params = this.typeParametersOf(owner.type, owner.file);
+      params.forEach((p, i) => {
+        const arg = owner.args?.[i];
+        if (p && arg) bound.set(p, arg);
+      });
+    }
+    const head = typeName(text, language);
+    const substituted = head && bound.get(head);
+    if (substituted) return { type: substituted, file: owner!.file };
+    const args = typeArguments(text).map((a) => {
+      const n = typeName(a, language) ?? '';
+      return bound.get(n) ?? n;
+    });
+    const type = this.projectType(head, d.file);
+    return type && args.some(Boolean) ? { ...type, args } : type;
   }
 
   /** A type name read in `file`; a type parameter (`T`, `E`) that names no type of the project is not known. */
@@ -204,6 +229,12 @@ export class CallResolver {
     if (!type) return undefined;
     if (/^[A-Z][A-Z0-9]?$/.test(type) && !this.isType(type)) return undefined;
     return { type, file };
+  }
+
+  /** The type parameters a type declares (`E` of `interface List<E>`), as the file sees that type. */
+  private typeParametersOf(type: string, file: string): string[] {
+    const row = this.typesSeen(type, file)[0];
+    return row ? typeParameters(row.signature, row.name) : [];
   }
 
   /** `name` as a module `target` exports it: its own top-level definition, else through its re-exports. */

@@ -129,3 +129,27 @@ export function fieldTypeText(signature: string, name: string, language: Languag
   const typed = /^[?!]?\s*:\s*(.+)$/.exec(rest);
   return typed ? typed[1]!.replace(/\s*=.*$/, '').trim() || undefined : undefined;
 }
+
+/** The type arguments a type's text gives its head (`Map<K, List<V>>` → `K`, `List<V>`), none when it has none. */
+export function typeArguments(text: string): string[] {
+  const open = text.indexOf('<');
+  if (open < 0) return [];
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '<') depth++;
+    else if (text[i] === '>' && --depth === 0) return listItems(text.slice(open + 1, i)).filter(Boolean);
+  }
+  return [];
+}
+
+/** The type parameters a class declares after its name (`class Box<K extends Key, V>` → `K`, `V`). */
+export function typeParameters(signature: string, name: string): string[] {
+  for (let at = signature.indexOf(name); at >= 0; at = signature.indexOf(name, at + 1)) {
+    const before = signature[at - 1];
+    if (before !== undefined && /[\w$]/.test(before)) continue;
+    const after = signature.slice(at + name.length).trimStart();
+    if (!after.startsWith('<')) return [];
+    return typeArguments(after).map((p) => /^[A-Za-z_$][\w$]*/.exec(p)?.[0] ?? '');
+  }
+  return [];
+}

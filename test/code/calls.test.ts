@@ -309,5 +309,30 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'check', 'Entry'), ['src/a/Table.java:7 receiver-type', 'src/a/Table.java:10 receiver-type']);
       assert.deepEqual(await callers(index, 'check', 'Other'), ['src/a/Table.java:14 receiver-type']);
     });
+
+    it("Java: a type argument stands for the class's type parameter (List<Entry>.get gives an Entry), through `var` too", async () => {
+      const index = await built({
+        'src/a/List.java': 'package a;\n\npublic interface List<E> {\n  E get(int i);\n  Iter<E> iterator();\n}\n',
+        'src/a/Iter.java': 'package a;\n\npublic interface Iter<T> {\n  T next();\n}\n',
+        'src/a/Entry.java': 'package a;\n\npublic class Entry {\n  public boolean check() { return true; }\n}\n',
+        'src/a/Other.java': 'package a;\n\npublic class Other {\n  public boolean check() { return false; }\n}\n',
+        'src/a/Use.java': [
+          'package a;',
+          '',
+          'class Use {',
+          '  boolean m(List<Entry> entries, List<Other> others) {',
+          '    var e = entries.get(0);',
+          '    boolean a = e.check();',
+          '    boolean b = entries.iterator().next().check();',
+          '    return a && b && others.get(1).check();',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'check', 'Entry'), ['src/a/Use.java:6 receiver-type', 'src/a/Use.java:7 receiver-type']);
+      assert.deepEqual(await callers(index, 'check', 'Other'), ['src/a/Use.java:8 receiver-type']);
+    });
   });
 });
+

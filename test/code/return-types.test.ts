@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fieldTypeText, returnTypeText } from '../../src/code/return-types.ts';
+import { fieldTypeText, returnTypeText, typeArguments, typeParameters } from '../../src/code/return-types.ts';
 
 describe('return and field types read from a signature', () => {
   it('reads the declared return type of each language, and nothing where none is declared', () => {
@@ -25,5 +25,12 @@ describe('return and field types read from a signature', () => {
     assert.equal(fieldTypeText('private transient LocaleExtensions localeExtensions;', 'localeExtensions', 'java'), 'LocaleExtensions');
     assert.equal(fieldTypeText('private readonly repo?: Repo = undefined', 'repo', 'typescript'), 'Repo');
     assert.equal(fieldTypeText('count = 0', 'count', 'typescript'), undefined);
+  });
+
+  it("reads a type's arguments and a class's parameters, nested brackets kept whole", () => {
+    assert.deepEqual(typeArguments('Map<K, List<V>>'), ['K', 'List<V>']);
+    assert.deepEqual(typeArguments('String'), []);
+    assert.deepEqual(typeParameters('public class HashMap<K extends Comparable<? super K>, V> extends AbstractMap<K,V>', 'HashMap'), ['K', 'V']);
+    assert.deepEqual(typeParameters('class Box extends Base<T>', 'Box'), []);
   });
 });
