@@ -254,7 +254,7 @@ export function receivers(
     if (hops > 4) return undefined;
     for (const base of basesNamed.get(cls) ?? []) {
       const name2 = typeName(base, language);
-      const found = name2 && fields.has(name2) ? fieldOf(name2, name, depth, hops + 1) : undefined;
+      const found = name2 ? fieldOf(name2, name, depth, hops + 1) : undefined;
       if (found) return found;
     }
     return undefined;
@@ -277,7 +277,7 @@ export function receivers(
       const fn = node.childForFieldName('function');
       const built = fn && (language === 'python' || language === 'go') ? constructed(fn, language) : undefined;
       if (built) return built;
-      const local = bound(name.text, byte);
+      const local = language === 'java' ? undefined : bound(name.text, byte);
       if (local && !local.module) return UNKNOWN;
       base = language === 'java' ? implicitThis(name.text, byte) : '';
       if (base === undefined) return undefined;
@@ -294,10 +294,16 @@ export function receivers(
     const via = `${base}>${name.text}`;
     return steps(via) > MAX_STEPS ? UNKNOWN : via;
   };
-  /** Java's implicit `this`: the innermost enclosing class that defines the name here, else the innermost. */
+  /**
+   * Java's implicit `this`: the innermost enclosing class that defines the name in this file; when none
+   * does, every enclosing class innermost first (`Inner|Outer`), for the question to try in turn
+   * through what each inherits.
+   */
   const implicitThis = (name: string, byte: number): string | undefined => {
     const around = classes.filter((k) => k.start <= byte && byte < k.end).sort((a, b) => b.start - a.start);
-    return (around.find((k) => k.members.has(name)) ?? around[0])?.name;
+    const own = around.find((k) => k.members.has(name));
+    if (own) return own.name;
+    return around.length ? around.map((k) => k.name).join('|') : undefined;
   };
   const typeOf = (node: Node, byte: number, depth = 0): string | undefined => {
     if (depth > 8) return undefined;
@@ -347,6 +353,11 @@ export function receivers(
     }
     if (t === 'as_expression' && node.namedChildCount === 2) return declaredType(node.namedChild(1)!.text, language);
     if (t === 'call' || t === 'call_expression' || t === 'method_invocation') return returned(node, byte, depth);
+    // Java's `Outer.this`.
+    if (t === 'field_access' && node.childForFieldName('field')?.type === 'this') {
+      const outer = node.childForFieldName('object');
+      return outer ? typeName(outer.text, language) : undefined;
+    }
     const obj = t === 'member_expression' || t === 'attribute' || t === 'field_access' ? node.childForFieldName('object') : t === 'selector_expression' ? node.childForFieldName('operand') : undefined;
     const prop = t === 'member_expression' ? node.childForFieldName('property') : t === 'attribute' ? node.childForFieldName('attribute') : t === 'field_access' || t === 'selector_expression' ? node.childForFieldName('field') : undefined;
     if (obj && prop) {
@@ -365,9 +376,10 @@ export function receivers(
     const byte = c.node.startIndex;
     if (c.qualifier) return typeOf(c.qualifier, byte) ?? (NAMESPACE_LIKE.has(c.qualifier.type) ? undefined : UNKNOWN);
     const name = c.node.text;
+    // Java keeps methods and variables apart: a local named like a method does not hide it.
+    if (language === 'java') return c.node.parent?.type === 'method_invocation' ? implicitThis(name, byte) : undefined;
     const local = bound(name, byte);
     if (local && !local.module) return LOCAL;
-    if (language === 'java' && c.node.parent?.type === 'method_invocation') return implicitThis(name, byte);
     return undefined;
   });
   const basesOf = new Map<number, string[]>();

@@ -123,18 +123,25 @@ export class CallResolver {
     const key = `${type}\u0000${file}`;
     let c = this.chains.get(key);
     if (c) return c;
-    c = [{ name: type.slice(type.lastIndexOf('.') + 1), rows: this.typesSeen(type, file) }];
-    const seen = new Set(c[0]!.rows.map((r) => r.id));
-    for (let i = 0; i < c.length && c.length < 60; i++) {
-      for (const row of c[i]!.rows) {
+    const out = [{ name: type.slice(type.lastIndexOf('.') + 1), rows: this.typesSeen(type, file) }];
+    const seen = new Set(out[0]!.rows.map((r) => r.id));
+    // Depth first, each type's bases in the order written: a superclass (written first) and what it
+    // inherits come before the interfaces, as Java, TypeScript and Python's MRO find a method.
+    const visit = (rows: DefinitionRow[], depth: number) => {
+      if (depth > 12) return;
+      for (const row of rows) {
         for (const base of row.bases?.split(' ') ?? []) {
-          if (!base) continue;
-          const rows = this.typesSeen(base, row.path).filter((r) => !seen.has(r.id));
-          for (const r of rows) seen.add(r.id);
-          if (rows.length) c.push({ name: base.slice(base.lastIndexOf('.') + 1), rows });
+          if (!base || out.length >= 60) continue;
+          const found = this.typesSeen(base, row.path).filter((r) => !seen.has(r.id));
+          if (!found.length) continue;
+          for (const r of found) seen.add(r.id);
+          out.push({ name: base.slice(base.lastIndexOf('.') + 1), rows: found });
+          visit(found, depth + 1);
         }
       }
-    }
+    };
+    visit(out[0]!.rows, 0);
+    c = out;
     this.chains.set(key, c);
     return c;
   }
@@ -145,6 +152,14 @@ export class CallResolver {
 
   /** The methods a call on `via` in `file` reaches: the nearest type in its chain that defines `name`. */
   methodsFor(via: string, name: string, file: string): Definition[] {
+    // `Inner|Outer` (Java's implicit this from a nested class): the first enclosing class that has it.
+    if (via.includes('|')) {
+      for (const type of via.split('|')) {
+        const found = this.methodsFor(type, name, file);
+        if (found.length) return found;
+      }
+      return [];
+    }
     const defs = this.definitionsOf(name).filter((d) => d.container);
     const chain = via.startsWith('^') ? this.chain(via.slice(1), file).slice(1) : this.chain(via, file);
     for (const { name: type, rows } of chain) {

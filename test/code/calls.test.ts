@@ -333,6 +333,33 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'check', 'Entry'), ['src/a/Use.java:6 receiver-type', 'src/a/Use.java:7 receiver-type']);
       assert.deepEqual(await callers(index, 'check', 'Other'), ['src/a/Use.java:8 receiver-type']);
     });
+
+    it("Java: Outer.this, a local named like the method, a nested class calling what its outer class inherits, and a superclass's method before an interface's", async () => {
+      const index = await built({
+        'src/a/Coll.java': 'package a;\n\npublic interface Coll {\n  int size();\n  boolean addAll(Coll c);\n}\n',
+        'src/a/AbstractColl.java': 'package a;\n\npublic abstract class AbstractColl implements Coll {\n  public boolean addAll(Coll c) { return true; }\n}\n',
+        'src/a/Bag.java': [
+          'package a;',
+          '',
+          'public class Bag extends AbstractColl implements Coll {',
+          '  public int size() { return 0; }',
+          '  Bag(Coll c) { addAll(c); }',
+          '  int twice() {',
+          '    int size = size();',
+          '    return size * 2;',
+          '  }',
+          '  class View {',
+          '    int n() { return Bag.this.size(); }',
+          '    boolean more(Coll c) { return addAll(c); }',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'size', 'Bag'), ['src/a/Bag.java:7 receiver-type', 'src/a/Bag.java:11 receiver-type']);
+      assert.deepEqual(await callers(index, 'addAll', 'AbstractColl'), ['src/a/Bag.java:5 receiver-type', 'src/a/Bag.java:12 receiver-type']);
+      assert.deepEqual(await callers(index, 'addAll', 'Coll'), []);
+    });
   });
 });
 
