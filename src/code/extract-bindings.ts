@@ -277,6 +277,11 @@ export function receivers(
       const fn = node.childForFieldName('function');
       const built = fn && (language === 'python' || language === 'go') ? constructed(fn, language) : undefined;
       if (built) return built;
+      // Go's `new(T)`.
+      if (language === 'go' && name.text === 'new') {
+        const type = node.childForFieldName('arguments')?.namedChild(0);
+        return type ? typeName(type.text, language) : undefined;
+      }
       const local = language === 'java' ? undefined : bound(name.text, byte);
       if (local && !local.module) return UNKNOWN;
       base = language === 'java' ? implicitThis(name.text, byte) : '';

@@ -195,6 +195,14 @@ export class CallResolver {
     // A field and a method may share a name (Java's `entrySet` and `entrySet()`): each step reads its own.
     const field = via[cut] === '#';
     defs = defs.filter((d) => FIELD_KINDS.has(d.kind) === field);
+    // Go: an embedded struct is reached as a field named like its type (`mh.http2HeadersFrame`).
+    if (field && !defs.length && owner) {
+      const link = this.chain(owner.type, owner.file).find((l, i) => i > 0 && l.name === name && l.rows.length);
+      const row = link?.rows[0];
+      const embedded = row ? { type: row.name, file: row.path } : undefined;
+      this.receivers.set(key, embedded ?? null);
+      return embedded;
+    }
     let found: Receiver | undefined;
     for (const d of defs) {
       const t = this.declaredOf(d, field, Number(result ?? 0), owner);

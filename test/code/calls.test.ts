@@ -360,6 +360,28 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'addAll', 'AbstractColl'), ['src/a/Bag.java:5 receiver-type', 'src/a/Bag.java:12 receiver-type']);
       assert.deepEqual(await callers(index, 'addAll', 'Coll'), []);
     });
+
+    it('Go: new(T), an embedded struct reached by its type name, and an owner named exactly: not a same-named type of other case, nor a method in a file named like the owner', async () => {
+      const index = await built({
+        'go.mod': 'module example.com/m\n\ngo 1.21\n',
+        'web/handler.go': ['package web', '', 'type Handler interface {', '\tServe()', '}', '', 'type handler struct{}', '', 'func (h handler) Serve() {}', ''].join('\n'),
+        'web/frame.go': ['package web', '', 'type Frame struct{}', '', 'func (f *Frame) reset() {}', '', 'type MetaFrame struct {', '\t*Frame', '}', ''].join('\n'),
+        'web/use.go': [
+          'package web',
+          '',
+          'func Run(h Handler, m *MetaFrame) {',
+          '\th.Serve()',
+          '\tm.Frame.reset()',
+          '\tx := new(handler)',
+          '\tx.Serve()',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'Serve', 'handler'), ['web/use.go:7 receiver-type']);
+      assert.deepEqual(await callers(index, 'Serve', 'Handler'), ['web/use.go:4 receiver-type']);
+      assert.deepEqual(await callers(index, 'reset', 'Frame'), ['web/use.go:5 receiver-type']);
+    });
   });
 });
 
