@@ -67,6 +67,8 @@ interface Binding extends FieldBinding {
   name: string;
   /** Go `a, b := f()`: which of the call's results it holds. */
   result: number;
+  /** Go `for _, x := range xs`: an element of its value. */
+  element: boolean;
   /** Where the name is bound. */
   at: number;
   start: number;
@@ -107,10 +109,39 @@ export function typeName(text: string, language: LanguageId): string | undefined
 /** Languages whose declared types keep their type arguments (`List<Foo>` → `List{Foo}`): what `get` returns is then Foo. */
 const GENERIC = new Set<LanguageId>(['java', 'typescript', 'tsx']);
 
+/** A slice, array or map as a receiver of an index or a range: `[]{Foo}` for `[]*Foo`, `[4]Foo`, `map[K]*Foo`, `Foo[]`. */
+export function collectionType(text: string, language: LanguageId): string | undefined {
+  const t = text.trim().replace(/^(?:readonly\s+|[*&]\s*)+/, '');
+  let element: string | undefined;
+  if (language === 'go') {
+    const open = t.startsWith('map[') ? 3 : t.startsWith('[') ? 0 : -1;
+    if (open >= 0) {
+      let depth = 0;
+      for (let i = open; i < t.length; i++) {
+        if (t[i] === '[') depth++;
+        else if (t[i] === ']' && --depth === 0) {
+          element = t.slice(i + 1);
+          break;
+        }
+      }
+    }
+  } else if (t.endsWith('[]')) element = t.slice(0, -2);
+  const name = element && typeName(element, language);
+  return name ? `[]{${name}}` : undefined;
+}
+
+/** The element type of a receiver: known now for a collection type, else a step for the question (`T#items@`). */
+function elementOf(owner: string | undefined): string | undefined {
+  if (!owner || owner === UNKNOWN || owner === LOCAL || owner.startsWith('^')) return UNKNOWN;
+  if (owner.startsWith('[]{')) return owner.slice(3, -1) || UNKNOWN;
+  return steps(owner) >= MAX_STEPS ? UNKNOWN : `${owner}@`;
+}
+
 /** A declared type as a receiver: its class name, with the class names of its type arguments where the language has them. */
 export function declaredType(text: string, language: LanguageId): string | undefined {
   const name = typeName(text, language);
-  if (!name || !GENERIC.has(language)) return name;
+  if (!name) return collectionType(text, language);
+  if (!GENERIC.has(language)) return name;
   const args = typeArguments(text.trim()).map((a) => typeName(a, language) ?? '');
   return args.some(Boolean) ? `${name}{${args.join(',')}}` : name;
 }
@@ -153,9 +184,12 @@ function callParts(node: Node): { name?: Node; qualifier?: Node } {
   return { name: fn.childForFieldName(fields[0]) ?? undefined, qualifier: fn.childForFieldName(fields[1]) ?? undefined };
 }
 
+/** Index expressions, with the field naming what is indexed. */
+const INDEXED: Record<string, string> = { index_expression: 'operand', array_access: 'array', subscript_expression: 'object' };
+
 /** Steps a receiver may take from a known type (`T>m>n`): more is not followed. */
 const MAX_STEPS = 4;
-const steps = (via: string) => via.split(/[>#]/).length - 1;
+const steps = (via: string) => via.split(/[>#@]/).length - 1;
 
 /** Receiver types of one file's calls, and the bases of its classes. */
 export function receivers(
@@ -221,8 +255,9 @@ export function receivers(
       if (cls) field(cls, name, type, value);
       continue;
     }
-    const result = value && b.name.parent?.type === 'expression_list' ? b.name.parent.namedChildren.findIndex((c) => c?.startIndex === b.name.startIndex) : 0;
-    locals.push({ name, type, value, result: Math.max(0, result), at: b.name.startIndex, start: scope.node.startIndex, end: scope.node.endIndex, module: scope.kind === 'module' });
+    const element = value?.parent?.type === 'range_clause';
+    const result = value && !element && b.name.parent?.type === 'expression_list' ? b.name.parent.namedChildren.findIndex((c) => c?.startIndex === b.name.startIndex) : 0;
+    locals.push({ name, type, value, result: Math.max(0, result), element, at: b.name.startIndex, start: scope.node.startIndex, end: scope.node.endIndex, module: scope.kind === 'module' });
   }
   const byName = new Map<string, Binding[]>();
   for (const l of locals) {
@@ -337,6 +372,7 @@ export function receivers(
       }
       if (b.type) return b.type;
       let fromValue = b.value ? valueType(b, b.value, depth) : undefined;
+      if (b.element) return elementOf(fromValue);
       // A later result of a call is what its signature lists there (`T>m%1`); of anything else, unknown.
       if (b.result > 0) fromValue = fromValue && />[^>#%]+$/.test(fromValue) ? `${fromValue}%${b.result}` : UNKNOWN;
       // A module-level variable without a known type may be a namespace object: leave it to the query.
@@ -358,6 +394,12 @@ export function receivers(
     }
     if (t === 'as_expression' && node.namedChildCount === 2) return declaredType(node.namedChild(1)!.text, language);
     if (t === 'call' || t === 'call_expression' || t === 'method_invocation') return returned(node, byte, depth);
+    // An element of a slice, array or map: `xs[i]`.
+    const indexed = INDEXED[t];
+    if (indexed) {
+      const of = node.childForFieldName(indexed);
+      return of ? elementOf(typeOf(of, byte, depth + 1)) : undefined;
+    }
     // Java's `Outer.this`.
     if (t === 'field_access' && node.childForFieldName('field')?.type === 'this') {
       const outer = node.childForFieldName('object');

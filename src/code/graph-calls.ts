@@ -4,7 +4,7 @@
 // anywhere is seen by the next question, like the rest of the index.
 import { type Definition, foldOverloads, toDefinition } from './graph-definitions.ts';
 import { parseNames } from './extract-imports.ts';
-import { LOCAL, typeName, UNKNOWN } from './extract-bindings.ts';
+import { collectionType, LOCAL, typeName, UNKNOWN } from './extract-bindings.ts';
 import { languageOf } from './languages.ts';
 import { fieldTypeText, returnTypeText, typeArguments, typeParameters } from './return-types.ts';
 import type { CodeStore, DefinitionRow } from './store.ts';
@@ -173,9 +173,16 @@ export class CallResolver {
   /**
    * The type a receiver (`via`) stands for, seen from `file`: a type name as it is, or what a chain of
    * calls and fields yields (`T>m`: what m on T returns; `T#f`: T's field f; `>f`: what the plain call
-   * f returns; `=q>f`: what q.f returns, q a module or class). Undefined when a step is not known.
+   * f returns; `=q>f`: what q.f returns, q a module or class; `xs@`: an element of xs). Undefined when
+   * a step is not known.
    */
   receiverOf(via: string, file: string, depth = 0): Receiver | undefined {
+    // `xs@`: an element of the slice, array or map xs is.
+    if (via.endsWith('@')) {
+      const of = depth > 8 ? undefined : this.receiverOf(via.slice(0, -1), file, depth + 1);
+      const element = of?.type === '[]' ? of.args?.[0] : undefined;
+      return element ? withArguments(element, of!.file) : undefined;
+    }
     const cut = Math.max(via.lastIndexOf('>'), via.lastIndexOf('#'));
     if (cut < 0) return via === UNKNOWN || via === LOCAL ? undefined : withArguments(via, file);
     const key = `${via}\u0000${file}`;
@@ -237,6 +244,8 @@ export class CallResolver {
       });
     }
     const head = typeName(text, language);
+    const collection = head ? undefined : collectionType(text, language);
+    if (collection) return withArguments(collection, d.file);
     const substituted = head && bound.get(head);
     if (substituted) return { type: substituted, file: owner!.file };
     const args = typeArguments(text).map((a) => {

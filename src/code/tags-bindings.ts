@@ -49,6 +49,7 @@ export const BINDING_QUERIES: Partial<Record<LanguageId, readonly string[]>> = {
     '(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . (_) @bind.value))',
     '(short_var_declaration left: (expression_list (identifier) (identifier) @bind.name) right: (expression_list . (call_expression) @bind.value .))',
     '(var_spec name: (identifier) @bind.name !type value: (expression_list . (_) @bind.value))',
+    '(range_clause left: (expression_list (identifier) (identifier) @bind.name) right: (_) @bind.value)',
     '(field_declaration name: (field_identifier) @bind.name type: (_) @bind.type)',
     '(type_spec name: (type_identifier) @base.of type: (struct_type (field_declaration_list (field_declaration !name type: (_) @base))))',
     '(type_spec name: (type_identifier) @base.of type: (interface_type (type_elem (_) @base)))',

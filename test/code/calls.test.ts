@@ -382,6 +382,29 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'Serve', 'Handler'), ['web/use.go:4 receiver-type']);
       assert.deepEqual(await callers(index, 'reset', 'Frame'), ['web/use.go:5 receiver-type']);
     });
+
+    it('Go: an element of a slice or map, by index and by range, from a local or a field declared in another file', async () => {
+      const index = await built({
+        'go.mod': 'module example.com/m\n\ngo 1.21\n',
+        'pool/conn.go': ['package pool', '', 'type Conn struct{}', '', 'func (c *Conn) Close() {}', '', 'type Pool struct {', '\tbyKey map[string]*Conn', '\tall   []*Conn', '}', ''].join('\n'),
+        'pool/file.go': ['package pool', '', 'type File struct{}', '', 'func (f *File) Close() {}', ''].join('\n'),
+        'pool/use.go': [
+          'package pool',
+          '',
+          'func Drain(p *Pool, files []*File) {',
+          '\tc := p.byKey["a"]',
+          '\tc.Close()',
+          '\tfor _, d := range p.all {',
+          '\t\td.Close()',
+          '\t}',
+          '\tfiles[0].Close()',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'Close', 'Conn'), ['pool/use.go:5 receiver-type', 'pool/use.go:7 receiver-type']);
+      assert.deepEqual(await callers(index, 'Close', 'File'), ['pool/use.go:9 receiver-type']);
+    });
   });
 });
 
