@@ -61,6 +61,7 @@ export const BINDING_QUERIES: Partial<Record<LanguageId, readonly string[]>> = {
     '(local_variable_declaration declarator: (variable_declarator name: (identifier) @bind.name value: (_) @bind.value))',
     '(field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name))',
     '(enhanced_for_statement type: (_) @bind.type name: (identifier) @bind.name)',
+    '(instanceof_expression right: (_) @bind.type name: (identifier) @bind.name)',
     '(class_declaration name: (identifier) @base.of superclass: (superclass (_) @base))',
     '(class_declaration name: (identifier) @base.of interfaces: (super_interfaces (type_list (_) @base)))',
     '(enum_declaration name: (identifier) @base.of interfaces: (super_interfaces (type_list (_) @base)))',

@@ -282,7 +282,7 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'Stat', 'Dir'), ['app/main.go:11 receiver-type']);
     });
 
-    it('Java: implicit-this and chained calls by return type, casts, and fields of an enclosing or same-file base class', async () => {
+    it('Java: implicit-this and chained calls by return type, casts, instanceof patterns, and fields of an enclosing or same-file base class', async () => {
       const index = await built({
         'src/a/Entry.java': 'package a;\n\npublic class Entry {\n  public boolean check() { return true; }\n}\n',
         'src/a/Other.java': 'package a;\n\npublic class Other {\n  public boolean check() { return false; }\n}\n',
@@ -295,6 +295,9 @@ describe('calls resolved to their definitions', () => {
           '  boolean same(Object o) {',
           '    return first().check() && ((Table) o).first().check();',
           '  }',
+          '  boolean like(Object o) {',
+          '    return o instanceof Other other && other.check();',
+          '  }',
           '  class Inner {',
           '    boolean k() { return cell.check(); }',
           '  }',
@@ -306,8 +309,8 @@ describe('calls resolved to their definitions', () => {
           '',
         ].join('\n'),
       });
-      assert.deepEqual(await callers(index, 'check', 'Entry'), ['src/a/Table.java:7 receiver-type', 'src/a/Table.java:10 receiver-type']);
-      assert.deepEqual(await callers(index, 'check', 'Other'), ['src/a/Table.java:14 receiver-type']);
+      assert.deepEqual(await callers(index, 'check', 'Entry'), ['src/a/Table.java:7 receiver-type', 'src/a/Table.java:13 receiver-type']);
+      assert.deepEqual(await callers(index, 'check', 'Other'), ['src/a/Table.java:10 receiver-type', 'src/a/Table.java:17 receiver-type']);
     });
 
     it("Java: a type argument stands for the class's type parameter (List<Entry>.get gives an Entry), through `var` too", async () => {
