@@ -1,5 +1,5 @@
 // Runs one parsed command and returns the process exit code (0 ok, 1 failure, 2 usage/config).
-import { ErrorCode, isAppError, messageOf } from '../errors.ts';
+import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { type CommonOptions, createAppContext } from '../app/bootstrap.ts';
 import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
@@ -92,6 +92,10 @@ export async function runCli(runtime: Runtime): Promise<number> {
         await ctx.lifecycle.shutdown('doctor done');
         return 0;
       }
+      case 'users':
+        throw new AppError(ErrorCode.Unavailable, 'ctxgate users needs the Postgres backend: people and their tokens are a team endpoint\'s, kept in its database', {
+          hint: 'set storage.backend: "postgres" and storage.url (or CTXGATE_DATABASE_URL), see README "Team endpoint"; with SQLite, serve has one bearer token (ctxgate serve --rotate-token replaces it)',
+        });
       case 'stats': {
         const snapshot = await collectStatus(ctx, { sessions: [], startedAt: Date.now() });
         await printOut(runtime, command.json ? JSON.stringify(snapshot, null, 2) : formatStatsReport(snapshot));
