@@ -59,8 +59,10 @@ export interface ClientSession {
   refusals: RefusalCounter;
   /** The ctx_kb search flood guard (ctx_kb search, ctx_run batch queries). */
   flood: FloodState;
+  /** The team endpoint's user whose token opened the session (none for the server's own token, stdio, the CLI). */
+  user?: string;
 }
 
-export function createClientSession(id: string): ClientSession {
-  return { id, refusals: createRefusalCounter(), flood: createFloodState() };
+export function createClientSession(id: string, user?: string): ClientSession {
+  return { id, refusals: createRefusalCounter(), flood: createFloodState(), ...(user !== undefined ? { user } : {}) };
 }

@@ -23,6 +23,8 @@ export interface CallRecord {
   at: number;
   processSession: string;
   clientSession: string;
+  /** The team endpoint's user who made the call (recorded on Postgres; none for the server's own token). */
+  userName?: string;
   tool: string;
   action?: string;
   /** The arguments in one short, redacted line (logging/arg-summary.ts). */
