@@ -3,7 +3,8 @@
 // `reason`), so the tool layer can recognize it and keep a command's output some other way.
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 
-export type StorageFailure = 'busy' | 'full' | 'readonly' | 'io' | 'corrupt';
+/** `unreachable`: a database server (Postgres) could not be reached or dropped the connection. */
+export type StorageFailure = 'busy' | 'full' | 'readonly' | 'io' | 'corrupt' | 'unreachable';
 
 export class StorageError extends AppError {
   readonly reason: StorageFailure;
