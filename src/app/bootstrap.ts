@@ -5,6 +5,7 @@ import { createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
 import { loadConfig } from '../config/load.ts';
+import { resolveStorageSettings } from '../config/storage.ts';
 import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
 import type { GraphBackend } from '../config/schema.ts';
 import { messageOf } from '../errors.ts';
@@ -50,6 +51,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   if (options.graphBackend) config.backend.graph = options.graphBackend;
   if (options.tools) config.tools = options.tools;
   const workdirs = { dirs: resolveWorkdirs(runtime, projectRoot, config.workdirs, file) };
+  const storage = resolveStorageSettings(runtime, config.storage);
   const dataDir = projectDataDir(runtime, projectRoot);
   let dataDirUsable = true;
   try {
@@ -112,6 +114,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     runtime,
     config,
     configFile: file,
+    storage,
     projectRoot,
     workdirs,
     dataDir,
