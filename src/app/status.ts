@@ -7,6 +7,7 @@ import { gateDecisions, type GateDecisions, type RecentCall, recentCalls, saving
 import { databaseBytes } from '../kb/open.ts';
 import type { KbStats } from '../kb/store.ts';
 import type { TextIndexStatus } from '../textindex/types.ts';
+import type { UserUsage } from '../users/user-usage.ts';
 import type { CallInFlight } from '../time/foreground.ts';
 import { VERSION } from '../version.ts';
 import type { AppContext } from './context.ts';
@@ -51,6 +52,8 @@ export interface StatusSnapshot {
   /** The code text index: its state, coverage and size; null without one. */
   textIndex: TextIndexStatus | null;
   charsPerToken: number;
+  /** On a team endpoint (Postgres): the project key, and calls and savings per user of it. */
+  team?: { projectKey: string; users: UserUsage[]; error?: string };
 }
 
 const SERIES_BUCKETS = 24;
@@ -60,6 +63,8 @@ export interface StatusOptions {
   startedAt: number;
   now?: number;
   recentLimit?: number;
+  /** A team endpoint's per-user figures (app/team.ts). */
+  team?: { projectKey: string; usage(): Promise<UserUsage[]> };
 }
 
 export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs' | 'projectRoot' | 'runtime' | 'config' | 'processSessionId' | 'code' | 'textIndex' | 'foreground'>, options: StatusOptions): Promise<StatusSnapshot> {
@@ -93,6 +98,7 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
     kbPart = { file: app.kb.file, error: error instanceof Error ? error.message : String(error) };
   }
   const codeIndex = await app.code.onDisk().catch(() => undefined);
+  const team = options.team ? await teamPart(options.team) : undefined;
   const jobs = app.jobs.list().map((j) => ({ ...j, tail: jobTail(app, j.id) }));
   return {
     at: now,
@@ -112,7 +118,16 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
     codeIndex: codeIndex ?? null,
     textIndex: app.textIndex?.status() ?? null,
     charsPerToken: app.config.estimation.charsPerToken,
+    ...(team ? { team } : {}),
   };
+}
+
+async function teamPart(team: NonNullable<StatusOptions['team']>): Promise<NonNullable<StatusSnapshot['team']>> {
+  try {
+    return { projectKey: team.projectKey, users: await team.usage() };
+  } catch (error) {
+    return { projectKey: team.projectKey, users: [], error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 function describeCodeSearch(app: Pick<AppContext, 'code' | 'config' | 'runtime'>, onDisk: IndexOnDisk | undefined, pid: number): string {

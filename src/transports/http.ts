@@ -14,14 +14,15 @@ import { requireBearer, type TeamAccess } from './http-auth.ts';
 import { guardHostAndOrigin } from './http-middleware.ts';
 import { rpcError } from './http-responses.ts';
 import { mountStatus } from './status-routes.ts';
+import type { UserUsage } from '../users/user-usage.ts';
 
 export interface HttpAppOptions extends McpSessionsOptions {
   bindHost: string;
   /** The port clients reach; a getter because port 0 is only known after listening. */
   port: () => number;
   token: string;
-  /** User tokens (a team endpoint on Postgres), beside the server's own token. */
-  team?: TeamAccess;
+  /** User tokens (a team endpoint on Postgres), beside the server's own token; `usage` feeds the status page. */
+  team?: TeamAccess & { usage(): Promise<UserUsage[]> };
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
   maxBodyBytes: number;
@@ -57,7 +58,7 @@ export function createHttpApp(app: AppContext, registry: ToolRegistry, options: 
   const startedAt = Date.now();
   const status = mountStatus(hono, {
     token: options.token,
-    snapshot: () => collectStatus(app, { sessions: sessions.list(), startedAt }),
+    snapshot: () => collectStatus(app, { sessions: sessions.list(), startedAt, ...(options.team ? { team: options.team } : {}) }),
     onNewLoginPath: options.onNewStatusLoginPath,
   });
 
