@@ -5,10 +5,11 @@
 // request (c.get('sender')) into its MCP session and from there into every call record.
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../logging/logger.ts';
-import { refusalFor, type UserStore } from '../users/user-store.ts';
+import { messageOf } from '../errors.ts';
+import { refusalFor, type TeamUser, type UserStore } from '../users/user-store.ts';
 import { hashUserToken, looksLikeUserToken } from '../users/user-token.ts';
 import { sameSecret } from './http-guard.ts';
-import { rpcError, unauthorized } from './http-responses.ts';
+import { RETRY_AFTER_SECONDS, rpcError, unauthorized } from './http-responses.ts';
 
 export interface TeamAccess {
   store: Pick<UserStore, 'findByTokenHash'>;
@@ -47,7 +48,14 @@ export function requireBearer(options: BearerOptions): MiddlewareHandler {
       return next();
     }
     if (!options.team || !looksLikeUserToken(token)) return unauthorized(authorization !== undefined);
-    const user = await options.team.store.findByTokenHash(hashUserToken(token));
+    let user: TeamUser | undefined;
+    try {
+      user = await options.team.store.findByTokenHash(hashUserToken(token));
+    } catch (error) {
+      // The database is down or the connection was lost: the next request tries again.
+      options.logger.log('http_refused', { reason: 'users could not be looked up', error: messageOf(error), status: 503 });
+      return rpcError(503, -32000, `Unavailable: this endpoint cannot check user tokens now: ${messageOf(error)}; retry in a moment`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    }
     const refusal = refusalFor(user, options.team.projectKey);
     if (refusal) {
       options.logger.log('http_refused', { reason: refusal.reason, status: refusal.status, ...(user ? { user: user.name } : {}) });

@@ -162,6 +162,38 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
     assert.match((await errorOf(taken)).message, /this session was opened with another token/);
   });
 
+  it('answers 503 with the reason, not 500, while the users cannot be looked up', async () => {
+    const lost = await openPostgres(await cluster!.createDatabase('lost'));
+    const store = await openPostgresUsers(lost);
+    await lost.close();
+    const cut = createHttpApp(t.app, createToolRegistry(TOOLS), {
+      bindHost: '127.0.0.1',
+      port: () => 8787,
+      token: SERVER_TOKEN,
+      team: { store, projectKey: PROJECT, usage: async () => [] },
+      allowedHosts: [],
+      allowedOrigins: [],
+      maxBodyBytes: 1024 * 1024,
+      maxSessions: 4,
+      sessionIdleMs: 60_000,
+      sessionUnusedGraceMs: 60_000,
+    });
+    try {
+      const response = await cut.fetch(
+        new Request('http://127.0.0.1:8787/mcp', {
+          method: 'POST',
+          headers: { host: '127.0.0.1:8787', authorization: `Bearer ${tokens.alice}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+          body: JSON.stringify(initialize),
+        }),
+      );
+      assert.equal(response.status, 503);
+      assert.equal(response.headers.get('retry-after'), '5');
+      assert.match((await errorOf(response)).message, /^Unavailable: this endpoint cannot check user tokens now: .+; retry in a moment$/);
+    } finally {
+      await cut.close();
+    }
+  });
+
   it('shows calls and savings per user of this project on the status JSON, and no token', async () => {
     // Call rows as the servers of a team write them (the knowledge base's Postgres tables), one of them another project's.
     const row = (project: string, user: string | null, saved: number, outcome = 'ok') => ({
