@@ -12,7 +12,8 @@ import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
 import { createProcessTracker } from '../exec/tracker.ts';
-import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { createKbHandle, createPostgresKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { defaultProjectKey } from '../vcs/project-key.ts';
 import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -72,7 +73,14 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   procs.sweepDeadServers();
   const exec = createExecutor(runtime, procs);
   lifecycle.onShutdown(() => exec.killAll());
-  const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
+  const kb =
+    storage.backend === 'postgres'
+      ? createPostgresKbHandle({
+          url: storage.url,
+          projectKey: async () => storage.projectKey ?? (await defaultProjectKey({ runtime, exec }, projectRoot)),
+          sessionId: processSessionId,
+        })
+      : createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
   lifecycle.onShutdown(() => kb.close());
   const usage = createUsageRecorder(kb, { onError: (error) => logger.log('usage_write_failed', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => usage.flush());

@@ -77,7 +77,8 @@ function destroyAllOnExit(): void {
 }
 
 /** Starts a cluster, or answers undefined (with a printed warning) when PostgreSQL cannot be had. */
-export async function startCluster(what = 'the Postgres tests'): Promise<PgCluster | undefined> {
+/** `durable`: keep fsync on (benchmarks); tests run without it, as nothing must survive a power cut. */
+export async function startCluster(what = 'the Postgres tests', options: { durable?: boolean } = {}): Promise<PgCluster | undefined> {
   const reason = postgresUnavailable();
   if (reason) {
     warnSkipped(what, reason);
@@ -114,7 +115,7 @@ export async function startCluster(what = 'the Postgres tests'): Promise<PgClust
       return `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(name)}`;
     },
     startServer() {
-      run('pg_ctl', ['-D', dataDir, '-l', path.join(root, 'server.log'), '-o', `-p ${port} -k ${sockDir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`, '-w', 'start']);
+      run('pg_ctl', ['-D', dataDir, '-l', path.join(root, 'server.log'), '-o', `-p ${port} -k ${sockDir} -c listen_addresses=127.0.0.1${options.durable ? '' : ' -c fsync=off -c full_page_writes=off'}`, '-w', 'start']);
       running = true;
     },
     stopServer() {

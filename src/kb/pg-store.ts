@@ -1,0 +1,141 @@
+// The knowledge base on a team's Postgres: the KnowledgeStore interface over the shared tables
+// (pg-schema.ts), every query limited to this project's key. Saving a source is one transaction
+// under an advisory lock on (project key, source key): a reader never sees half a document, a
+// writer killed mid-way leaves nothing behind, and concurrent writers of one source end with one
+// whole version (the last to commit).
+import type { PgDatabase, TransactionSql } from '../storage/postgres/connection.ts';
+import { advisoryXactLock } from '../storage/postgres/locks.ts';
+import type { KnowledgeStore } from './knowledge-store.ts';
+import { KB_PG_COMPONENT } from './pg-schema.ts';
+import { searchPostgres } from './pg-search.ts';
+import { gateDecisionsPg, recentCallsPg, savingsSeriesPg, usageTotalsPg, writeCallsPg } from './pg-usage.ts';
+import { distinctWords, type SourceInput, type SourceKind, type SourceRow } from './store.ts';
+
+/** Rows per INSERT (the protocol allows 65 535 parameters; a chunk row has 8). */
+const INSERT_ROWS = 1000;
+
+const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+function sourceRow(r: Record<string, unknown>): SourceRow {
+  return {
+    id: Number(r.id),
+    key: String(r.key),
+    kind: String(r.kind) as SourceKind,
+    label: String(r.label),
+    path: r.path === null ? null : String(r.path),
+    mtime_ms: numberOrNull(r.mtime_ms),
+    size: numberOrNull(r.size),
+    session_id: String(r.session_id),
+    indexed_at: Number(r.indexed_at),
+    chunk_count: Number(r.chunk_count),
+    bytes: Number(r.bytes),
+  };
+}
+
+const SOURCE_COLUMNS = 'id, key, kind, label, path, mtime_ms, size, session_id, indexed_at, chunk_count, bytes';
+
+export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessionId: string): KnowledgeStore {
+  async function put(tx: TransactionSql, input: SourceInput): Promise<SourceRow> {
+    const bytes = input.chunks.reduce((n, c) => n + c.body.length, 0);
+    const [row] = await tx`INSERT INTO kb_sources (project_key, key, kind, label, path, mtime_ms, size, session_id, indexed_at, chunk_count, bytes)
+      VALUES (${projectKey}, ${input.key}, ${input.kind}, ${input.label}, ${input.path ?? null}, ${input.mtimeMs ?? null}, ${input.size ?? null}, ${sessionId}, ${Date.now()}, ${input.chunks.length}, ${bytes})
+      ON CONFLICT (project_key, key) DO UPDATE SET kind = excluded.kind, label = excluded.label, path = excluded.path, mtime_ms = excluded.mtime_ms,
+        size = excluded.size, session_id = excluded.session_id, indexed_at = excluded.indexed_at, chunk_count = excluded.chunk_count, bytes = excluded.bytes
+      RETURNING ${tx.unsafe(SOURCE_COLUMNS)}`;
+    const source = sourceRow(row!);
+    await tx`DELETE FROM kb_chunks WHERE source_id = ${source.id}`;
+    const rows = input.chunks.map((c, seq) => ({
+      project_key: projectKey,
+      source_id: source.id,
+      seq,
+      title: c.title,
+      body: c.body,
+      line_start: c.lineStart || null,
+      line_end: c.lineEnd || null,
+      words: distinctWords(`${c.title}\n${c.body}`),
+    }));
+    for (let i = 0; i < rows.length; i += INSERT_ROWS) await tx`INSERT INTO kb_chunks ${tx(rows.slice(i, i + INSERT_ROWS))}`;
+    return source;
+  }
+
+  /** Locks the sources in one order (their keys sorted), so two batches never wait on each other in a circle. */
+  async function lockSources(tx: TransactionSql, keys: readonly string[]): Promise<void> {
+    for (const key of [...new Set(keys)].sort()) await advisoryXactLock(tx, projectKey, key);
+  }
+
+  return {
+    backend: 'postgres',
+    where: db.where,
+    sessionId,
+    source: (key) =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT ${sql.unsafe(SOURCE_COLUMNS)} FROM kb_sources WHERE project_key = ${projectKey} AND key = ${key}`;
+        return row ? sourceRow(row) : undefined;
+      }),
+    firstChunkBody: (sourceId) =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT body FROM kb_chunks WHERE project_key = ${projectKey} AND source_id = ${sourceId} ORDER BY seq LIMIT 1`;
+        return row ? String(row.body) : undefined;
+      }),
+    save: (input) =>
+      db.transaction(async (tx) => {
+        await lockSources(tx, [input.key]);
+        return put(tx, input);
+      }),
+    saveAll: (inputs, during) =>
+      db.transaction(async (tx) => {
+        await lockSources(
+          tx,
+          inputs.map((i) => i.key),
+        );
+        for (const input of inputs) await put(tx, input);
+        during?.();
+      }),
+    remove: (key) =>
+      db.transaction(async (tx) => {
+        await lockSources(tx, [key]);
+        const gone = await tx`DELETE FROM kb_sources WHERE project_key = ${projectKey} AND key = ${key} RETURNING id`;
+        return gone.length > 0;
+      }),
+    // Servers on other machines index their own checkouts: each batch's per-source locks keep every
+    // document whole, so a second indexer of one folder only repeats work, and no lease is kept.
+    indexLease: async (name) => ({ ok: true, lease: { name, renew: () => true, release: async () => {} } }),
+    stats: () =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT count(*) AS documents, coalesce(sum(chunk_count), 0) AS chunks, coalesce(sum(bytes), 0) AS bytes FROM kb_sources WHERE project_key = ${projectKey}`;
+        // The tables are shared by every project in the database: their size is the database's, not this project's.
+        const [size] = await sql`SELECT pg_total_relation_size('kb_sources') + pg_total_relation_size('kb_chunks') AS bytes`;
+        return { documents: Number(row?.documents ?? 0), chunks: Number(row?.chunks ?? 0), bytes: Number(row?.bytes ?? 0), databaseBytes: Number(size?.bytes ?? 0), sessionId };
+      }),
+    purge: (scope, purgeSession, dryRun) =>
+      db.transaction(async (tx) => {
+        const which = scope === 'project' ? tx`project_key = ${projectKey}` : tx`project_key = ${projectKey} AND session_id = ${purgeSession}`;
+        const [row] = await tx`SELECT count(*) AS documents, coalesce(sum(chunk_count), 0) AS chunks FROM kb_sources WHERE ${which}`;
+        const result = { scope, documents: Number(row?.documents ?? 0), chunks: Number(row?.chunks ?? 0), dryRun, ...(scope === 'session' ? { sessionId: purgeSession } : {}) };
+        if (!dryRun) await tx`DELETE FROM kb_sources WHERE ${which}`;
+        return result;
+      }),
+    search: (req, stat) => db.run((sql) => searchPostgres(sql, projectKey, req, stat)),
+    recentSources: (limit) =>
+      db.run(async (sql) => {
+        const rows = await sql`SELECT label, kind, chunk_count, bytes FROM kb_sources WHERE project_key = ${projectKey} ORDER BY indexed_at DESC, id DESC LIMIT ${limit}`;
+        return rows.map((r) => ({ label: String(r.label), kind: String(r.kind), chunks: Number(r.chunk_count), bytes: Number(r.bytes) }));
+      }),
+    writeCalls: (records) => db.run((sql) => writeCallsPg(sql, projectKey, records)),
+    usageTotals: (filter) => db.run((sql) => usageTotalsPg(sql, projectKey, filter)),
+    gateDecisions: (filter) => db.run((sql) => gateDecisionsPg(sql, projectKey, filter)),
+    recentCalls: (limit) => db.run((sql) => recentCallsPg(sql, projectKey, limit)),
+    savingsSeries: (since, bucketMs) => db.run((sql) => savingsSeriesPg(sql, projectKey, since, bucketMs)),
+    firstCallSince: (since) =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT min(at) AS at FROM calls WHERE project_key = ${projectKey} AND at >= ${since}`;
+        return numberOrNull(row?.at) ?? undefined;
+      }),
+    schemaVersion: () =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT coalesce(max(version), 0) AS version FROM ctxgate_migrations WHERE component = ${KB_PG_COMPONENT}`;
+        return Number(row?.version ?? 0);
+      }),
+    close: () => db.close(),
+  };
+}
