@@ -25,8 +25,6 @@ export interface CallRecord {
   userName?: string;
   processSession: string;
   clientSession: string;
-  /** The team endpoint's user who made the call (recorded on Postgres; none for the server's own token). */
-  userName?: string;
   tool: string;
   action?: string;
   /** The arguments in one short, redacted line (logging/arg-summary.ts). */

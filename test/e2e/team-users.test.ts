@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { openPostgres } from '../../src/storage/postgres/connection.ts';
 import { fixture, removeDir } from '../helpers/env.ts';
 import { type PgCluster, startCluster } from '../helpers/postgres.ts';
 import { type HttpServer, runCli, startHttp } from '../helpers/server.ts';
@@ -87,8 +88,24 @@ describe('ctxgate users and serve on a team endpoint', { skip: cluster ? false :
     await assert.rejects(connect(tokens.bob!), /403|no access to project/);
     const status = await fetch(`${server.url.replace(/\/mcp$/, '')}/status.json`, { headers: { authorization: `Bearer ${/token: (\S+)/.exec(server.stderr())![1]}` } });
     assert.equal(status.status, 200);
-    const snapshot = (await status.json()) as { team?: { projectKey: string; users: unknown[] } };
+    const snapshot = (await status.json()) as { team?: { projectKey: string; users: { user: string | null; calls: number }[] } };
     assert.equal(snapshot.team?.projectKey, PROJECT);
+    assert.deepEqual(
+      snapshot.team?.users.map((u) => [u.user, u.calls]),
+      [['alice', 1]],
+      "the status shows alice's call, under her name",
+    );
+    const db = await openPostgres(env.CTXGATE_DATABASE_URL!);
+    try {
+      const rows = await db.run((sql) => sql`SELECT project_key, user_name, tool FROM calls`);
+      assert.deepEqual(
+        rows.map((r) => [r.project_key, r.user_name, r.tool]),
+        [[PROJECT, 'alice', 'ctx_fs']],
+        "the call's record names its user and its project",
+      );
+    } finally {
+      await db.close();
+    }
   });
 
   it('never shows a user token or the URL password in the log, the data dir, doctor or the server output', async () => {
