@@ -4,9 +4,11 @@
 //   node --import tsx scripts/bench-kb.ts [CORPUS_DIR]
 //   node --import tsx scripts/bench-kb.ts --postgres URL [CORPUS_DIR]
 //
-// With --postgres, the shipped SQLite store (wasm) and the Postgres store (postgres: the team
-// endpoint's tables on the database at URL, under a fresh project key removed at the end) do the
-// same work through the KnowledgeStore interface the tools use.
+// With --postgres, ctxgate's app on its SQLite store (sqlite-app) and on the Postgres store
+// (postgres-app: the team endpoint's tables on the database at URL, under a fresh project key removed
+// at the end) do the same work: indexing through the KnowledgeStore interface the tools use, and
+// queries as ctx_kb search tool calls (the tool's code, reply text and call record included; each
+// call in a fresh client session so the flood guard stays out of it; no JSON-RPC transport).
 //
 // CORPUS_DIR defaults to the Linux kernel's Documentation/ unpacked from Debian's linux-source-6.1
 // (apt-get install linux-source-6.1) into /tmp/linux. better-sqlite3 is installed on demand into
@@ -28,7 +30,11 @@ import { chunkDocument, formatFor } from '../src/kb/chunk/index.ts';
 import type { Chunk } from '../src/kb/chunk/types.ts';
 import { isBinary } from '../src/kb/indexer.ts';
 import type { KnowledgeStore } from '../src/kb/knowledge-store.ts';
-import { createPostgresKbHandle } from '../src/kb/open.ts';
+import { createAppContext } from '../src/app/bootstrap.ts';
+import { createClientSession } from '../src/app/context.ts';
+import { TOOLS } from '../src/tools/index.ts';
+import { createToolRegistry } from '../src/tools/registry.ts';
+import { writeFileSync } from 'node:fs';
 import { KB_MIGRATIONS } from '../src/kb/schema.ts';
 import { searchKnowledge } from '../src/kb/search.ts';
 import { KnowledgeBase } from '../src/kb/store.ts';
@@ -163,10 +169,25 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
   let store: KnowledgeStore | undefined;
   let naive: import('better-sqlite3').Database | undefined;
   const openStarted = performance.now();
-  if (engine === 'postgres') {
-    const url = process.env.BENCH_POSTGRES_URL!;
-    const projectKey = `bench/${crypto.randomUUID()}`;
-    store = await createPostgresKbHandle({ url, projectKey: async () => projectKey, sessionId: 'bench' }).get();
+  let toolSearch: ((q: string) => Promise<number>) | undefined;
+  let shutdown: (() => Promise<void>) | undefined;
+  if (engine === 'postgres-app' || engine === 'sqlite-app') {
+    const base = await loadRuntime();
+    const config = path.join(dir, 'ctxgate.config.yaml');
+    writeFileSync(config, engine === 'postgres-app' ? `storage:\n  backend: postgres\n  projectKey: bench/${crypto.randomUUID()}\n` : '{}\n');
+    const env: Record<string, string> = { ...base.env.toObject(), CTXGATE_DATA_DIR: path.join(dir, 'data'), CTXGATE_CONFIG: config, CTXGATE_DATABASE_URL: process.env.BENCH_POSTGRES_URL ?? '' };
+    // An empty project root: the corpus goes in through the store, and no code index is built meanwhile.
+    const projectRoot = path.join(dir, 'project');
+    mkdirSync(projectRoot);
+    const app = createAppContext({ ...base, env: { get: (k) => env[k], toObject: () => ({ ...env }) } }, { projectRoot, debug: false });
+    store = await app.kb.get();
+    const registry = createToolRegistry(TOOLS);
+    toolSearch = async (q) => {
+      const r = await registry.call('ctx_kb', { action: 'search', query: q }, { app, session: createClientSession(crypto.randomUUID()), signal: new AbortController().signal, progress: async () => undefined });
+      if (r.isError) throw new Error(JSON.stringify(r.content));
+      return ((r.structuredContent as { hits?: unknown[] }).hits ?? []).length;
+    };
+    shutdown = () => app.lifecycle.shutdown('bench done');
   } else if (engine === 'wasm') {
     kb = new KnowledgeBase(await openDatabase(await loadRuntime(), file, { exclusive: true, busyTimeoutMs: 1000, migrations: KB_MIGRATIONS, pragmas: process.env.BENCH_PRAGMAS ? process.env.BENCH_PRAGMAS.split(';') : undefined }), 'bench');
   } else {
@@ -209,6 +230,7 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
   const insertMs = performance.now() - insertStarted;
 
   const search = async (q: string) => {
+    if (toolSearch) return toolSearch(q);
     if (store) return (await store.search({ query: q, limit: 5 })).hits.length;
     if (!naive) return searchKnowledge(kb!, { query: q, limit: 5 }).hits.length;
     const terms = [...new Set(q.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])];
@@ -238,8 +260,8 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
   times.sort((x, y) => x - y);
   const dbBytes = store ? (await store.stats()).databaseBytes : statSync(file).size;
   if (store) {
-    await store.purge('project', 'bench', false);
-    await store.close();
+    await store.purge('project', store.sessionId, false);
+    await (shutdown ? shutdown() : store.close());
   }
   kb?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -269,17 +291,17 @@ if (mode === '--postgres') {
   if (!url) throw new Error('--postgres needs a URL: postgres://USER@HOST:PORT/DB');
   const corpus = corpusDir(process.argv[4]);
   const rows: Record<string, unknown>[] = [];
-  for (const engine of ['wasm', 'postgres']) {
+  for (const engine of ['sqlite-app', 'postgres-app']) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'bench-kb.ts'), '--engine', engine, corpus], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, BENCH_POSTGRES_URL: url } });
     if (r.status !== 0) throw new Error(`${engine} failed:\n${r.stderr}`);
     rows.push(JSON.parse(r.stdout.trim().split('\n').pop()!));
   }
   const f = (n: unknown, d = 1) => Number(n).toFixed(d);
   console.log(`corpus ${corpus}: ${rows[0]!.files} files, ${f(rows[0]!.mb)} MB, ${rows[0]!.chunks} chunks`);
-  console.log('engine        insert MB/s  query p50 ms  p95 ms  answered');
-  for (const r of rows) console.log(`${String(r.engine).padEnd(13)} ${f(r.insertMBps, 2).padStart(11)}  ${f(r.queryP50, 2).padStart(12)}  ${f(r.queryP95, 2).padStart(6)}  ${f(Number(r.answered) * 100, 0).padStart(7)}%`);
+  console.log('engine        insert MB/s  ctx_kb search p50 ms  p95 ms  answered');
+  for (const r of rows) console.log(`${String(r.engine).padEnd(13)} ${f(r.insertMBps, 2).padStart(11)}  ${f(r.queryP50, 2).padStart(20)}  ${f(r.queryP95, 2).padStart(6)}  ${f(Number(r.answered) * 100, 0).padStart(7)}%`);
   const [wasm, pg] = rows;
-  console.log(`postgres vs wasm: ${f(Number(pg!.insertMBps) / Number(wasm!.insertMBps), 2)}× insert throughput`);
+  console.log(`postgres vs sqlite: ${f(Number(pg!.insertMBps) / Number(wasm!.insertMBps), 2)}× insert throughput`);
 } else if (mode === '--engine') {
   const [engine, corpus] = process.argv.slice(3);
   console.log(JSON.stringify(await runEngine(engine!, corpus!)));

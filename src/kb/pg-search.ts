@@ -19,51 +19,62 @@ function filter({ sql, req }: Scope) {
     ${req.sourceIds ? sql`AND s.id = ANY(${req.sourceIds.map(Number)}::bigint[])` : sql``}`;
 }
 
-async function textQuery(scope: Scope, query: string, websearch: boolean): Promise<number[]> {
-  const { sql, projectKey } = scope;
-  const q = websearch ? sql`websearch_to_tsquery('english', ${query})` : sql`plainto_tsquery('english', ${query})`;
-  const rows = await sql`SELECT c.id FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id
-    WHERE c.project_key = ${projectKey} AND c.tsv @@ ${q} ${filter(scope)}
-    ORDER BY ts_rank_cd(c.tsv, ${q}) DESC, c.id LIMIT ${CANDIDATES}`;
-  return rows.map((r) => Number(r.id));
-}
-
-/** Chunks holding every word first (few, precise); any word only when that finds too little. */
-async function stemmedRanks(scope: Scope, terms: string[]): Promise<number[]> {
-  const all = await textQuery(scope, terms.join(' '), false);
-  if (terms.length === 1 || all.length >= scope.req.limit * 2) return all;
-  const seen = new Set(all);
-  const any = await textQuery(scope, terms.join(' or '), true);
-  return [...all, ...any.filter((id) => !seen.has(id))].slice(0, CANDIDATES);
-}
-
 const likeEscape = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Substring matches (a piece of an identifier), confirmed against the chunk's text. */
-async function substringRanks(scope: Scope, terms: string[], stemmedFound: number): Promise<number[]> {
+/**
+ * Every candidate list in one round trip: chunks holding every word (ts_rank_cd order); chunks
+ * holding any word, only when that found too little; and per word, chunks holding it as a
+ * substring (through the trigram index, confirmed against the text) — every word when the stemmed
+ * side found little, else only words it does not know whole ("rderHandl" finds "OrderHandler").
+ */
+async function candidates(scope: Scope, terms: string[]): Promise<{ stemmed: number[]; substring: number[] }> {
   const { sql, projectKey, req } = scope;
-  const wide = stemmedFound < req.limit * 2;
+  const enough = req.limit * 2;
+  const probes = terms.filter((t) => t.length >= 3);
+  const rows = await sql`
+    WITH q AS (SELECT plainto_tsquery('english', ${terms.join(' ')}) AS every, websearch_to_tsquery('english', ${terms.join(' or ')}) AS some),
+    every_word AS (
+      SELECT c.id, row_number() OVER (ORDER BY ts_rank_cd(c.tsv, q.every) DESC, c.id) AS rank
+      FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id, q
+      WHERE c.project_key = ${projectKey} AND c.tsv @@ q.every ${filter(scope)}
+      ORDER BY rank LIMIT ${CANDIDATES}),
+    some_word AS (
+      SELECT c.id, row_number() OVER (ORDER BY ts_rank_cd(c.tsv, q.some) DESC, c.id) AS rank
+      FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id, q
+      WHERE ${terms.length > 1} AND (SELECT count(*) FROM every_word) < ${enough}
+        AND c.project_key = ${projectKey} AND c.tsv @@ q.some ${filter(scope)}
+      ORDER BY rank LIMIT ${CANDIDATES}),
+    probe AS (
+      SELECT p.term, p.pattern FROM unnest(${probes}::text[], ${probes.map((t) => `%${likeEscape(t)}%`)}::text[]) AS p(term, pattern)
+      WHERE (SELECT count(*) FROM every_word) + (SELECT count(*) FROM some_word) < ${enough}
+         OR NOT EXISTS (SELECT 1 FROM kb_chunks k WHERE k.project_key = ${projectKey} AND k.tsv @@ plainto_tsquery('english', p.term))),
+    substring_match AS (
+      SELECT m.id FROM probe p CROSS JOIN LATERAL (
+        SELECT c.id FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id
+        WHERE c.project_key = ${projectKey} AND c.words LIKE p.pattern AND strpos(lower(c.title || E'\n' || c.body), p.term) > 0 ${filter(scope)}
+        LIMIT ${CANDIDATES}) AS m)
+    SELECT 'every' AS list, id, rank FROM every_word
+    UNION ALL SELECT 'some', id, rank FROM some_word
+    UNION ALL SELECT 'substring', id, 0 FROM substring_match`;
+  const every: number[] = [];
+  const some: number[] = [];
   const weights = new Map<number, number>();
-  for (const term of terms) {
-    if (term.length < 3) continue;
-    if (!wide) {
-      // A whole word the stemmed side knows already needs no substring probe.
-      const [known] = await sql`SELECT 1 AS one FROM kb_chunks WHERE project_key = ${projectKey} AND tsv @@ plainto_tsquery('english', ${term}) LIMIT 1`;
-      if (known) continue;
-    }
-    const rows = await sql`SELECT c.id FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id
-      WHERE c.project_key = ${projectKey} AND c.words LIKE ${`%${likeEscape(term)}%`}
-        AND strpos(lower(c.title || E'\n' || c.body), ${term}) > 0 ${filter(scope)}
-      LIMIT ${CANDIDATES}`;
-    for (const r of rows) weights.set(Number(r.id), (weights.get(Number(r.id)) ?? 0) + 1);
+  for (const r of [...rows].sort((a, b) => Number(a.rank) - Number(b.rank))) {
+    const id = Number(r.id);
+    if (r.list === 'every') every.push(id);
+    else if (r.list === 'some') some.push(id);
+    else weights.set(id, (weights.get(id) ?? 0) + 1);
   }
-  return [...weights.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+  const seen = new Set(every);
+  const stemmed = [...every, ...some.filter((id) => !seen.has(id))].slice(0, CANDIDATES);
+  const substring = [...weights.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+  return { stemmed, substring };
 }
 
 async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined): Promise<SearchHit[]> {
   const { sql } = scope;
-  const stemmed = await stemmedRanks(scope, terms);
-  const fused = fuse([stemmed, await substringRanks(scope, terms, stemmed.length)]);
+  const { stemmed, substring } = await candidates(scope, terms);
+  const fused = fuse([stemmed, substring]);
   const top = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RERANK);
   if (!top.length) return [];
   const rows = await sql`SELECT c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size

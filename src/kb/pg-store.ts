@@ -4,7 +4,7 @@
 // writer killed mid-way leaves nothing behind, and concurrent writers of one source end with one
 // whole version (the last to commit).
 import type { PgDatabase, TransactionSql } from '../storage/postgres/connection.ts';
-import { advisoryXactLock } from '../storage/postgres/locks.ts';
+import { advisoryXactLock, advisoryXactLocks } from '../storage/postgres/locks.ts';
 import type { KnowledgeStore } from './knowledge-store.ts';
 import { KB_PG_COMPONENT } from './pg-schema.ts';
 import { searchPostgres } from './pg-search.ts';
@@ -35,32 +35,61 @@ function sourceRow(r: Record<string, unknown>): SourceRow {
 const SOURCE_COLUMNS = 'id, key, kind, label, path, mtime_ms, size, session_id, indexed_at, chunk_count, bytes';
 
 export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessionId: string): KnowledgeStore {
-  async function put(tx: TransactionSql, input: SourceInput): Promise<SourceRow> {
-    const bytes = input.chunks.reduce((n, c) => n + c.body.length, 0);
-    const [row] = await tx`INSERT INTO kb_sources (project_key, key, kind, label, path, mtime_ms, size, session_id, indexed_at, chunk_count, bytes)
-      VALUES (${projectKey}, ${input.key}, ${input.kind}, ${input.label}, ${input.path ?? null}, ${input.mtimeMs ?? null}, ${input.size ?? null}, ${sessionId}, ${Date.now()}, ${input.chunks.length}, ${bytes})
-      ON CONFLICT (project_key, key) DO UPDATE SET kind = excluded.kind, label = excluded.label, path = excluded.path, mtime_ms = excluded.mtime_ms,
-        size = excluded.size, session_id = excluded.session_id, indexed_at = excluded.indexed_at, chunk_count = excluded.chunk_count, bytes = excluded.bytes
-      RETURNING ${tx.unsafe(SOURCE_COLUMNS)}`;
-    const source = sourceRow(row!);
-    await tx`DELETE FROM kb_chunks WHERE source_id = ${source.id}`;
-    const rows = input.chunks.map((c, seq) => ({
+  /**
+   * Inserts or replaces sources and all their chunks inside the caller's transaction, in a handful
+   * of statements whatever their number (one round trip per source would dominate indexing).
+   */
+  async function putAll(tx: TransactionSql, inputs: readonly SourceInput[]): Promise<SourceRow[]> {
+    // One row per key (the last wins): an upsert may not touch one row twice.
+    const unique = [...new Map(inputs.map((i) => [i.key, i])).values()];
+    if (!unique.length) return [];
+    await lockSources(
+      tx,
+      unique.map((i) => i.key),
+    );
+    const now = Date.now();
+    const sources = unique.map((i) => ({
       project_key: projectKey,
-      source_id: source.id,
-      seq,
-      title: c.title,
-      body: c.body,
-      line_start: c.lineStart || null,
-      line_end: c.lineEnd || null,
-      words: distinctWords(`${c.title}\n${c.body}`),
+      key: i.key,
+      kind: i.kind,
+      label: i.label,
+      path: i.path ?? null,
+      mtime_ms: i.mtimeMs ?? null,
+      size: i.size ?? null,
+      session_id: sessionId,
+      indexed_at: now,
+      chunk_count: i.chunks.length,
+      bytes: i.chunks.reduce((n, c) => n + c.body.length, 0),
     }));
-    for (let i = 0; i < rows.length; i += INSERT_ROWS) await tx`INSERT INTO kb_chunks ${tx(rows.slice(i, i + INSERT_ROWS))}`;
-    return source;
+    const rows: SourceRow[] = [];
+    for (let i = 0; i < sources.length; i += INSERT_ROWS) {
+      const written = await tx`INSERT INTO kb_sources ${tx(sources.slice(i, i + INSERT_ROWS))}
+        ON CONFLICT (project_key, key) DO UPDATE SET kind = excluded.kind, label = excluded.label, path = excluded.path, mtime_ms = excluded.mtime_ms,
+          size = excluded.size, session_id = excluded.session_id, indexed_at = excluded.indexed_at, chunk_count = excluded.chunk_count, bytes = excluded.bytes
+        RETURNING ${tx.unsafe(SOURCE_COLUMNS)}`;
+      rows.push(...written.map(sourceRow));
+    }
+    const idOf = new Map(rows.map((r) => [r.key, r.id]));
+    await tx`DELETE FROM kb_chunks WHERE source_id = ANY(${rows.map((r) => r.id)}::bigint[])`;
+    const chunks = unique.flatMap((input) =>
+      input.chunks.map((c, seq) => ({
+        project_key: projectKey,
+        source_id: idOf.get(input.key)!,
+        seq,
+        title: c.title,
+        body: c.body,
+        line_start: c.lineStart || null,
+        line_end: c.lineEnd || null,
+        words: distinctWords(`${c.title}\n${c.body}`),
+      })),
+    );
+    for (let i = 0; i < chunks.length; i += INSERT_ROWS) await tx`INSERT INTO kb_chunks ${tx(chunks.slice(i, i + INSERT_ROWS))}`;
+    return rows;
   }
 
   /** Locks the sources in one order (their keys sorted), so two batches never wait on each other in a circle. */
   async function lockSources(tx: TransactionSql, keys: readonly string[]): Promise<void> {
-    for (const key of [...new Set(keys)].sort()) await advisoryXactLock(tx, projectKey, key);
+    await (keys.length === 1 ? advisoryXactLock(tx, projectKey, keys[0]!) : advisoryXactLocks(tx, projectKey, keys));
   }
 
   return {
@@ -77,18 +106,10 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
         const [row] = await sql`SELECT body FROM kb_chunks WHERE project_key = ${projectKey} AND source_id = ${sourceId} ORDER BY seq LIMIT 1`;
         return row ? String(row.body) : undefined;
       }),
-    save: (input) =>
-      db.transaction(async (tx) => {
-        await lockSources(tx, [input.key]);
-        return put(tx, input);
-      }),
+    save: (input) => db.transaction(async (tx) => (await putAll(tx, [input]))[0]!),
     saveAll: (inputs, during) =>
       db.transaction(async (tx) => {
-        await lockSources(
-          tx,
-          inputs.map((i) => i.key),
-        );
-        for (const input of inputs) await put(tx, input);
+        await putAll(tx, inputs);
         during?.();
       }),
     remove: (key) =>
