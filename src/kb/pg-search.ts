@@ -87,10 +87,10 @@ async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined
     body: String(r.body),
     line_start: r.line_start === null ? null : Number(r.line_start),
     line_end: r.line_end === null ? null : Number(r.line_end),
-    key: scope.paths.toLocal(String(r.key)),
+    key: scope.paths.localKey(String(r.key)),
     kind: r.kind,
     label: String(r.label),
-    path: r.path === null ? null : scope.paths.toLocal(String(r.path)),
+    path: r.path === null ? null : scope.paths.localPath(String(r.path)),
     mtime_ms: r.mtime_ms === null ? null : Number(r.mtime_ms),
     size: r.size === null ? null : Number(r.size),
   }));

@@ -38,7 +38,7 @@ const SOURCE_COLUMNS = 'id, key, kind, label, path, mtime_ms, size, session_id, 
 export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessionId: string, paths: SharedPaths = SAME_PATHS): KnowledgeStore {
   const localRow = (r: Record<string, unknown>): SourceRow => {
     const row = sourceRow(r);
-    return { ...row, key: paths.toLocal(row.key), path: row.path === null ? null : paths.toLocal(row.path) };
+    return { ...row, key: paths.localKey(row.key), path: row.path === null ? null : paths.localPath(row.path) };
   };
 
   /**
@@ -47,7 +47,7 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
    */
   async function putAll(tx: TransactionSql, inputs: readonly SourceInput[]): Promise<SourceRow[]> {
     // One row per key (the last wins): an upsert may not touch one row twice.
-    const unique = [...new Map(inputs.map((i) => [paths.toShared(i.key), { ...i, key: paths.toShared(i.key), ...(i.path ? { path: paths.toShared(i.path) } : {}) }])).values()];
+    const unique = [...new Map(inputs.map((i) => [paths.sharedKey(i.key), { ...i, key: paths.sharedKey(i.key), ...(i.path ? { path: paths.sharedPath(i.path) } : {}) }])).values()];
     if (!unique.length) return [];
     await lockSources(
       tx,
@@ -90,7 +90,7 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
       })),
     );
     for (let i = 0; i < chunks.length; i += INSERT_ROWS) await tx`INSERT INTO kb_chunks ${tx(chunks.slice(i, i + INSERT_ROWS))}`;
-    return rows.map((r) => ({ ...r, key: paths.toLocal(r.key), path: r.path === null ? null : paths.toLocal(r.path) }));
+    return rows.map((r) => ({ ...r, key: paths.localKey(r.key), path: r.path === null ? null : paths.localPath(r.path) }));
   }
 
   /** Locks the sources in one order (their keys sorted), so two batches never wait on each other in a circle. */
@@ -104,7 +104,7 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
     sessionId,
     source: (key) =>
       db.run(async (sql) => {
-        const [row] = await sql`SELECT ${sql.unsafe(SOURCE_COLUMNS)} FROM kb_sources WHERE project_key = ${projectKey} AND key = ${paths.toShared(key)}`;
+        const [row] = await sql`SELECT ${sql.unsafe(SOURCE_COLUMNS)} FROM kb_sources WHERE project_key = ${projectKey} AND key = ${paths.sharedKey(key)}`;
         return row ? localRow(row) : undefined;
       }),
     firstChunkBody: (sourceId) =>
@@ -120,7 +120,7 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
       }),
     remove: (key) =>
       db.transaction(async (tx) => {
-        const shared = paths.toShared(key);
+        const shared = paths.sharedKey(key);
         await lockSources(tx, [shared]);
         const gone = await tx`DELETE FROM kb_sources WHERE project_key = ${projectKey} AND key = ${shared} RETURNING id`;
         return gone.length > 0;

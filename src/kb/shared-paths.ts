@@ -5,23 +5,30 @@
 import * as path from 'node:path';
 
 export interface SharedPaths {
-  /** This machine's absolute path (or a `file:` key holding one) → the form stored. */
-  toShared(p: string): string;
-  /** The stored form → this machine's absolute path (or key). */
-  toLocal(p: string): string;
+  /** A source key as stored: a `file:` key of a file under the project root becomes relative. */
+  sharedKey(key: string): string;
+  /** A stored source key as this machine names it. */
+  localKey(key: string): string;
+  /** A file's absolute path → the form stored. */
+  sharedPath(p: string): string;
+  /** A stored path → this machine's absolute path. */
+  localPath(p: string): string;
 }
 
 const FILE = 'file:';
 
 export function sharedPaths(projectRoot: string): SharedPaths {
   const root = projectRoot.endsWith(path.sep) ? projectRoot : projectRoot + path.sep;
-  const share = (p: string) => (p.startsWith(root) ? p.slice(root.length) : p);
-  const local = (p: string) => (path.isAbsolute(p) ? p : root + p);
+  const sharedPath = (p: string) => (p.startsWith(root) ? p.slice(root.length) : p);
+  const localPath = (p: string) => (path.isAbsolute(p) ? p : root + p);
   return {
-    toShared: (p) => (p.startsWith(FILE) ? FILE + share(p.slice(FILE.length)) : share(p)),
-    toLocal: (p) => (p.startsWith(FILE) ? FILE + local(p.slice(FILE.length)) : local(p)),
+    sharedKey: (key) => (key.startsWith(FILE) ? FILE + sharedPath(key.slice(FILE.length)) : key),
+    localKey: (key) => (key.startsWith(FILE) ? FILE + localPath(key.slice(FILE.length)) : key),
+    sharedPath,
+    localPath,
   };
 }
 
+const same = (p: string) => p;
 /** No translation (a store used without a project root: benchmarks, tests of the store itself). */
-export const SAME_PATHS: SharedPaths = { toShared: (p) => p, toLocal: (p) => p };
+export const SAME_PATHS: SharedPaths = { sharedKey: same, localKey: same, sharedPath: same, localPath: same };
