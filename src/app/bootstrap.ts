@@ -79,6 +79,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
           url: storage.url,
           projectKey: async () => storage.projectKey ?? (await defaultProjectKey({ runtime, exec }, projectRoot)),
           sessionId: processSessionId,
+          projectRoot,
         })
       : createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
   lifecycle.onShutdown(() => kb.close());

@@ -121,7 +121,8 @@ export function formatDoctor(r: DoctorReport): string {
     ...Object.entries(r.commands).map(([name, where]) => `${name.padEnd(13)} ${where ?? 'not found'}`),
     `languages     ${Object.entries(r.languages).map(([lang, cmd]) => `${lang}${cmd ? '' : ' (missing)'}`).join(', ')}`,
     ...formatStorage(r.storage),
-    ...formatDatabase(r.database),
+    // On Postgres the knowledge base has no file here: the storage line says everything.
+    ...(r.storage.backend === 'sqlite' ? formatDatabase(r.database) : []),
     `graph         ${formatGraph(r.graph)}`,
     describeIndexOnDisk(r.codeIndex ?? undefined).replace(/^code index: /, 'code index    '),
   ];

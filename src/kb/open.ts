@@ -9,6 +9,7 @@ import { openDatabase } from '../storage/database.ts';
 import { redactUrl } from '../storage/postgres/redact.ts';
 import type { KnowledgeStore } from './knowledge-store.ts';
 import { KB_MIGRATIONS } from './schema.ts';
+import { SAME_PATHS, sharedPaths } from './shared-paths.ts';
 import { sqliteKnowledgeStore } from './sqlite-store.ts';
 import { KnowledgeBase } from './store.ts';
 
@@ -77,6 +78,8 @@ export interface PostgresKbOptions {
   /** The project's key (storage.projectKey, else worked out from the repository on first use). */
   projectKey: () => Promise<string>;
   sessionId: string;
+  /** Files under it are stored relative to it, so every checkout of the project shares them. */
+  projectRoot?: string;
 }
 
 /** The knowledge base on Postgres: connects, migrates (once across servers) and names the project on first use. */
@@ -92,7 +95,7 @@ export function createPostgresKbHandle(options: PostgresKbOptions): KbHandle {
     const db = await openPostgres(options.url);
     try {
       await migratePostgres(db, KB_PG_COMPONENT, KB_PG_MIGRATIONS);
-      return postgresKnowledgeStore(db, await options.projectKey(), options.sessionId);
+      return postgresKnowledgeStore(db, await options.projectKey(), options.sessionId, options.projectRoot ? sharedPaths(options.projectRoot) : SAME_PATHS);
     } catch (error) {
       await db.close().catch(() => {});
       throw error;

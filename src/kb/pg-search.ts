@@ -5,9 +5,11 @@
 // corrected to the closest word the chunks hold (pg_trgm's word similarity narrows, edit distance
 // decides) and the search runs once more. User text reaches SQL only as bound parameters.
 import type { Sql } from '../storage/postgres/connection.ts';
+import type { SharedPaths } from './shared-paths.ts';
 import { CANDIDATES, type ChunkRow, editDistance, fuse, queryTerms, RERANK, rerank, type SearchHit, type SearchRequest, type SearchResponse, type StatFn } from './search.ts';
 
 interface Scope {
+  paths: SharedPaths;
   sql: Sql;
   projectKey: string;
   req: SearchRequest;
@@ -85,10 +87,10 @@ async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined
     body: String(r.body),
     line_start: r.line_start === null ? null : Number(r.line_start),
     line_end: r.line_end === null ? null : Number(r.line_end),
-    key: String(r.key),
+    key: scope.paths.localKey(String(r.key)),
     kind: r.kind,
     label: String(r.label),
-    path: r.path === null ? null : String(r.path),
+    path: r.path === null ? null : scope.paths.localPath(String(r.path)),
     mtime_ms: r.mtime_ms === null ? null : Number(r.mtime_ms),
     size: r.size === null ? null : Number(r.size),
   }));
@@ -112,10 +114,10 @@ async function correctTerm(scope: Scope, term: string): Promise<string | undefin
   return best?.word;
 }
 
-export async function searchPostgres(sql: Sql, projectKey: string, req: SearchRequest, stat?: StatFn): Promise<SearchResponse> {
+export async function searchPostgres(sql: Sql, projectKey: string, req: SearchRequest, stat: StatFn | undefined, paths: SharedPaths): Promise<SearchResponse> {
   const terms = queryTerms(req.query);
   if (!terms.length) return { terms, hits: [] };
-  const scope = { sql, projectKey, req };
+  const scope = { sql, projectKey, req, paths };
   const hits = await runSearch(scope, terms, stat);
   if (hits.length) return { terms, hits };
   const corrected: string[] = [];

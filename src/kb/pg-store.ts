@@ -8,6 +8,7 @@ import { advisoryXactLock, advisoryXactLocks } from '../storage/postgres/locks.t
 import type { KnowledgeStore } from './knowledge-store.ts';
 import { KB_PG_COMPONENT } from './pg-schema.ts';
 import { searchPostgres } from './pg-search.ts';
+import { SAME_PATHS, type SharedPaths } from './shared-paths.ts';
 import { gateDecisionsPg, recentCallsPg, savingsSeriesPg, usageTotalsPg, writeCallsPg } from './pg-usage.ts';
 import { distinctWords, type SourceInput, type SourceKind, type SourceRow } from './store.ts';
 
@@ -34,14 +35,19 @@ function sourceRow(r: Record<string, unknown>): SourceRow {
 
 const SOURCE_COLUMNS = 'id, key, kind, label, path, mtime_ms, size, session_id, indexed_at, chunk_count, bytes';
 
-export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessionId: string): KnowledgeStore {
+export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessionId: string, paths: SharedPaths = SAME_PATHS): KnowledgeStore {
+  const localRow = (r: Record<string, unknown>): SourceRow => {
+    const row = sourceRow(r);
+    return { ...row, key: paths.localKey(row.key), path: row.path === null ? null : paths.localPath(row.path) };
+  };
+
   /**
    * Inserts or replaces sources and all their chunks inside the caller's transaction, in a handful
    * of statements whatever their number (one round trip per source would dominate indexing).
    */
   async function putAll(tx: TransactionSql, inputs: readonly SourceInput[]): Promise<SourceRow[]> {
     // One row per key (the last wins): an upsert may not touch one row twice.
-    const unique = [...new Map(inputs.map((i) => [i.key, i])).values()];
+    const unique = [...new Map(inputs.map((i) => [paths.sharedKey(i.key), { ...i, key: paths.sharedKey(i.key), ...(i.path ? { path: paths.sharedPath(i.path) } : {}) }])).values()];
     if (!unique.length) return [];
     await lockSources(
       tx,
@@ -84,7 +90,7 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
       })),
     );
     for (let i = 0; i < chunks.length; i += INSERT_ROWS) await tx`INSERT INTO kb_chunks ${tx(chunks.slice(i, i + INSERT_ROWS))}`;
-    return rows;
+    return rows.map((r) => ({ ...r, key: paths.localKey(r.key), path: r.path === null ? null : paths.localPath(r.path) }));
   }
 
   /** Locks the sources in one order (their keys sorted), so two batches never wait on each other in a circle. */
@@ -98,8 +104,8 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
     sessionId,
     source: (key) =>
       db.run(async (sql) => {
-        const [row] = await sql`SELECT ${sql.unsafe(SOURCE_COLUMNS)} FROM kb_sources WHERE project_key = ${projectKey} AND key = ${key}`;
-        return row ? sourceRow(row) : undefined;
+        const [row] = await sql`SELECT ${sql.unsafe(SOURCE_COLUMNS)} FROM kb_sources WHERE project_key = ${projectKey} AND key = ${paths.sharedKey(key)}`;
+        return row ? localRow(row) : undefined;
       }),
     firstChunkBody: (sourceId) =>
       db.run(async (sql) => {
@@ -114,8 +120,9 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
       }),
     remove: (key) =>
       db.transaction(async (tx) => {
-        await lockSources(tx, [key]);
-        const gone = await tx`DELETE FROM kb_sources WHERE project_key = ${projectKey} AND key = ${key} RETURNING id`;
+        const shared = paths.sharedKey(key);
+        await lockSources(tx, [shared]);
+        const gone = await tx`DELETE FROM kb_sources WHERE project_key = ${projectKey} AND key = ${shared} RETURNING id`;
         return gone.length > 0;
       }),
     // Servers on other machines index their own checkouts: each batch's per-source locks keep every
@@ -136,7 +143,7 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
         if (!dryRun) await tx`DELETE FROM kb_sources WHERE ${which}`;
         return result;
       }),
-    search: (req, stat) => db.run((sql) => searchPostgres(sql, projectKey, req, stat)),
+    search: (req, stat) => db.run((sql) => searchPostgres(sql, projectKey, req, stat, paths)),
     recentSources: (limit) =>
       db.run(async (sql) => {
         const rows = await sql`SELECT label, kind, chunk_count, bytes FROM kb_sources WHERE project_key = ${projectKey} ORDER BY indexed_at DESC, id DESC LIMIT ${limit}`;

@@ -59,6 +59,8 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
     sessionGoneGraceMs: 60_000,
     onNewStatusLoginPath: (path) => say(`next one-time status sign-in link: ${origin()}${path}`),
   });
+  // A team endpoint without its database would only fail call after call: it does not start, and says why.
+  if (app.kb.backend === 'postgres') await app.kb.get();
   let listener: Awaited<ReturnType<typeof app.runtime.listen>>;
   try {
     listener = await app.runtime.listen(http.fetch, { hostname: options.host, port: options.port });

@@ -10,7 +10,7 @@ import { runCli } from '../helpers/server.ts';
 const cluster: PgCluster | undefined = await startCluster('the Postgres doctor tests');
 
 // On Node this runs the bundle (dist/ctxgate.mjs), on Deno src/main.ts: both must load the driver.
-describe('doctor on the Postgres backend', { skip: cluster ? false : 'PostgreSQL cannot be started here (see the warning above)' }, () => {
+describe('doctor and serve on the Postgres backend', { skip: cluster ? false : 'PostgreSQL cannot be started here (see the warning above)' }, () => {
   let project: string;
   let dataDir: string;
   let url: string;
@@ -45,5 +45,14 @@ describe('doctor on the Postgres backend', { skip: cluster ? false : 'PostgreSQL
     assert.match(r.stdout, /storage {7}postgres postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/doctor — unreachable/);
     assert.match(r.stdout, /the Postgres database is unreachable: cannot reach the Postgres database at .* — check that the server is running/);
     assert.doesNotMatch(r.stdout + r.stderr, /hunter22/);
+  });
+
+  it('refuses to serve when the database cannot be reached at start, saying where and what to do', () => {
+    const closed = `postgres://postgres:hunter22@127.0.0.1:${cluster!.port + 1}/doctor`;
+    const r = runCli(['serve', '--port', '0', '--project-root', project], { env: { CTXGATE_DATA_DIR: dataDir, CTXGATE_DATABASE_URL: closed } });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /cannot reach the Postgres database at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/doctor/);
+    assert.match(r.stderr, /check that the server is running/);
+    assert.doesNotMatch(r.stdout + r.stderr, /hunter22|MCP endpoint/);
   });
 });

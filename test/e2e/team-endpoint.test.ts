@@ -95,6 +95,18 @@ describe('three servers on three machines sharing one Postgres', { skip: cluster
     assert.deepEqual(rows.map((r) => [r.project_key, r.n]), [['example.test/acme/shop', MACHINES * 40 + MACHINES]]);
   });
 
+  it('shares one document per file between checkouts, found under each checkout\'s own path', async () => {
+    // Machine 1 indexes area0 of its own checkout: the same files machine 0 indexed, not new ones.
+    const again = await call(1, 'ctx_kb', { action: 'index', path: 'area0' });
+    assert.equal(again.r.isError, undefined, again.text);
+    const [row] = await query((sql) => sql`SELECT count(*)::int AS n FROM kb_sources WHERE key LIKE 'file:area0/%'`);
+    assert.equal(row?.n, 40, 'one document per file, stored relative to the project root');
+    // Found under this checkout's own path: not stale here, where it was indexed last.
+    const seen = await call(1, 'ctx_kb', { action: 'search', query: 'zebra0 harbor0' });
+    assert.match(seen.text, /area0\/doc\d+\.md/);
+    assert.doesNotMatch(seen.text, /stale/);
+  });
+
   it('records every call of every server in the shared call records, each able to name its user', async () => {
     for (const s of servers) await s.client.callTool({ name: 'ctx_kb', arguments: { action: 'stats' } });
     const stats = await call(0, 'ctx_kb', { action: 'stats' });
@@ -117,7 +129,7 @@ describe('three servers on three machines sharing one Postgres', { skip: cluster
       stdio: 'ignore',
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    const countBig = () => query(async (sql) => (await sql`SELECT count(*)::int AS n FROM kb_sources WHERE key LIKE ${`file:${project}/big/%`}`)[0]!.n as number);
+    const countBig = () => query(async (sql) => (await sql`SELECT count(*)::int AS n FROM kb_sources WHERE key LIKE 'file:big/%'`)[0]!.n as number);
     // Killed as soon as its first batch is committed: later batches are being written then.
     for (let i = 0; i < 600 && (await countBig()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGKILL');

@@ -37,7 +37,7 @@ export function postgresBinDir(): string | undefined {
 export function postgresUnavailable(): string | undefined {
   if (!postgresBinDir()) return `PostgreSQL is not installed (no ${PG_LIB}/*/bin/initdb; Debian: apt-get install postgresql)`;
   const user = userInfo().username;
-  if (user !== 'root' && user !== 'postgres') return `PostgreSQL refuses to run as root and this user (${user}) cannot switch to postgres: run the tests as root or as postgres`;
+  if (user !== 'root' && user !== 'postgres') return `a PostgreSQL server must run as the postgres user, and this user (${user}) cannot switch to it: run the tests as root (they switch with runuser) or as postgres`;
   if (user === 'root' && spawnSync('id', ['-u', 'postgres']).status !== 0) return 'there is no postgres user to run the server as';
   return undefined;
 }

@@ -140,7 +140,9 @@ async function doctor(_args: Args, ctx: ToolCallContext) {
   let storage: Record<string, unknown> = { database: ctx.app.kb.file, bytes: databaseBytes(ctx.app.runtime.fs, ctx.app.kb.file) };
   try {
     const kb = await ctx.app.kb.get();
-    storage = { ...storage, backend: kb.backend, documents: (await kb.stats()).documents, schemaVersion: await kb.schemaVersion() };
+    const s = await kb.stats();
+    // On Postgres there is no file here: the size is that of the shared tables.
+    storage = { ...storage, backend: kb.backend, documents: s.documents, schemaVersion: await kb.schemaVersion(), ...(kb.backend === 'postgres' ? { bytes: s.databaseBytes } : {}) };
   } catch (error) {
     warnings.push(`knowledge base unavailable: ${messageOf(error)}`);
   }
