@@ -1,23 +1,18 @@
 // Runs one parsed command and returns the process exit code (0 ok, 1 failure, 2 usage/config).
+// What only one command uses (init, doctor, stats, call, the HTTP server) is imported when that command
+// runs: an MCP client starts the stdio server for every session and waits for its tool list.
 import { ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { type CommonOptions, createAppContext } from '../app/bootstrap.ts';
 import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
 import { projectRootNamed } from '../config/paths.ts';
 import type { AppContext } from '../app/context.ts';
-import { collectStatus } from '../app/status.ts';
 import { selectTools } from '../tools/index.ts';
 import { createToolRegistry } from '../tools/registry.ts';
 import { runStdio, type StdioOptions } from '../transports/stdio.ts';
-import { serveHttp } from '../transports/serve.ts';
 import { VERSION } from '../version.ts';
 import { parseCommand, USAGE } from './args.ts';
-import { runCall } from './call.ts';
-import { diagnose, formatDoctor } from './doctor.ts';
-import { formatStatsReport } from './stats.ts';
-import { runInit } from './init.ts';
 import { unsupportedNodeLine } from './node-support.ts';
-import { formatTools } from './tools.ts';
 
 /** Resolves when the server should stop: a signal, or stdin closing in stdio mode. */
 function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
@@ -58,6 +53,7 @@ export async function runCli(runtime: Runtime): Promise<number> {
     }
     // init writes client configs; it needs no server, knowledge base or log.
     if (command.kind === 'init') {
+      const { runInit } = await import('./init.ts');
       const { text, code } = await runInit(runtime, command);
       await printOut(runtime, text);
       return code;
@@ -65,6 +61,7 @@ export async function runCli(runtime: Runtime): Promise<number> {
 
     // tools prints the schemas: the tool definitions are all it reads.
     if (command.kind === 'tools') {
+      const { formatTools } = await import('./tools.ts');
       const listed = createToolRegistry(selectTools(command.common.tools, '--tools')).list();
       await printOut(runtime, formatTools(listed, command.name, command.json));
       return 0;
@@ -79,20 +76,25 @@ export async function runCli(runtime: Runtime): Promise<number> {
         console.log = console.error;
         console.info = console.error;
         return await runServer(ctx, () => runStdio(ctx, registry, rootsFollower(ctx, command.common)), true);
-      case 'serve':
+      case 'serve': {
+        const { serveHttp } = await import('../transports/serve.ts');
         return await runServer(ctx, () => serveHttp(ctx, registry, command), false);
+      }
       case 'call': {
+        const { runCall } = await import('./call.ts');
         const code = await runCall(ctx, registry, command.tool, command.args, command.json);
         await ctx.lifecycle.shutdown('call done');
         return code;
       }
       case 'doctor': {
+        const { diagnose, formatDoctor } = await import('./doctor.ts');
         const report = await diagnose(ctx, registry);
         await printOut(runtime, command.json ? JSON.stringify(report, null, 2) : formatDoctor(report));
         await ctx.lifecycle.shutdown('doctor done');
         return 0;
       }
       case 'stats': {
+        const [{ collectStatus }, { formatStatsReport }] = await Promise.all([import('../app/status.ts'), import('./stats.ts')]);
         const snapshot = await collectStatus(ctx, { sessions: [], startedAt: Date.now() });
         await printOut(runtime, command.json ? JSON.stringify(snapshot, null, 2) : formatStatsReport(snapshot));
         await ctx.lifecycle.shutdown('stats done');
