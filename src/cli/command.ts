@@ -3,16 +3,13 @@
 // runs: an MCP client starts the stdio server for every session and waits for its tool list.
 import { ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { type CommonOptions, createAppContext } from '../app/bootstrap.ts';
-import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
-import { projectRootNamed } from '../config/paths.ts';
 import type { AppContext } from '../app/context.ts';
 import { selectTools } from '../tools/index.ts';
 import { createToolRegistry } from '../tools/registry.ts';
-import { runStdio, type StdioOptions } from '../transports/stdio.ts';
 import { VERSION } from '../version.ts';
 import { parseCommand, USAGE } from './args.ts';
 import { unsupportedNodeLine } from './node-support.ts';
+import { serveStdio } from './serve-stdio.ts';
 
 /** Resolves when the server should stop: a signal, or stdin closing in stdio mode. */
 function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
@@ -33,12 +30,6 @@ async function runServer(app: AppContext, start: () => Promise<void>, watchStdin
   app.logger.log('server_stop', { reason });
   await app.lifecycle.shutdown(reason);
   return 0;
-}
-
-/** With no project root named, a client's MCP roots decide it (GUI clients do not start in the project). */
-function rootsFollower(app: AppContext, common: CommonOptions): StdioOptions {
-  if (projectRootNamed(app.runtime, common.projectRoot)) return {};
-  return { onRoots: (roots, first) => (first ? followRoots(app, common, roots) : updateRootWorkdirs(app, roots)) };
 }
 
 export async function runCli(runtime: Runtime): Promise<number> {
@@ -67,15 +58,18 @@ export async function runCli(runtime: Runtime): Promise<number> {
       return 0;
     }
 
+    if (command.kind === 'stdio') {
+      // stdout belongs to the protocol: anything a dependency logs goes to stderr instead.
+      console.log = console.error;
+      console.info = console.error;
+      return await serveStdio(runtime, command.common, untilStopped(runtime, true));
+    }
+
+    const { createAppContext } = await import('../app/bootstrap.ts');
     app = createAppContext(runtime, command.common);
     const registry = createToolRegistry(selectTools(app.config.tools, command.common.tools ? '--tools' : `${app.configFile ?? 'config'} tools`));
     const ctx = app;
     switch (command.kind) {
-      case 'stdio':
-        // stdout belongs to the protocol: anything a dependency logs goes to stderr instead.
-        console.log = console.error;
-        console.info = console.error;
-        return await runServer(ctx, () => runStdio(ctx, registry, rootsFollower(ctx, command.common)), true);
       case 'serve': {
         const { serveHttp } = await import('../transports/serve.ts');
         return await runServer(ctx, () => serveHttp(ctx, registry, command), false);
