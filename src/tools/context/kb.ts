@@ -2,7 +2,7 @@
 // stats, purge, doctor.
 // The declaration (what tools/list shows); the work is in kb-handler.ts, loaded on the first call.
 import { z } from 'zod';
-import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
+import { MAX_BODY_BYTES } from '../../net/body-limit.ts';
 import { defineTool } from '../registry.ts';
 
 const input = z.strictObject({
