@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { SavingBasis } from '../kb/usage.ts';
+import { summarizeRedacted } from '../logging/arg-summary.ts';
+import { redactArgs } from '../logging/logger.ts';
 import type { AppContext, ClientSession } from '../app/context.ts';
 
 export interface ToolAnnotations {
@@ -154,8 +156,6 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
       const started = Date.now();
       const action = actionOf(args);
       // Redacted once: the log line and the one-line summary (status page, stats) show the same copy.
-      // The redaction rules load with the first call (the tool list, which a new server answers first, needs none).
-      const [{ redactArgs }, { summarizeRedacted }] = await Promise.all([import('../logging/logger.ts'), import('../logging/arg-summary.ts')]);
       const redacted = redactArgs(args ?? {});
       const summary = summarizeRedacted(redacted);
       const ended = ctx.app.foreground.begin({ tool: name, ...(action ? { action } : {}), args: summary, session: ctx.session.id });
