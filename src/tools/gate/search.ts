@@ -5,13 +5,11 @@
 // Ranked, gated (only an exact text too broad is refused) and token-budgeted.
 // The declaration (what tools/list shows); the work is in search-handler.ts, loaded on the first call.
 import { z } from 'zod';
+import { SEARCH_PATTERN_MAX } from '../../workspace/grep/pattern-limit.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
 
-/** The longest pattern search takes (characters). */
-export const PATTERN_MAX = 500;
-
 const input = z.strictObject({
-  pattern: z.string().max(PATTERN_MAX, `must be at most ${PATTERN_MAX} characters; search for a distinctive part of the text`),
+  pattern: z.string().max(SEARCH_PATTERN_MAX, `must be at most ${SEARCH_PATTERN_MAX} characters; search for a distinctive part of the text`),
   regex: z.boolean().optional(),
   scope: z.string().optional().describe('folder'),
   exclude: z.array(z.string().min(1)).max(50).optional().describe('folders'),
