@@ -18,11 +18,17 @@ export async function serveStdio(runtime: Runtime, common: CommonOptions, stoppe
   const registry = createToolRegistry(selectTools(settings.config.tools, common.tools ? '--tools' : `${settings.configFile ?? 'config'} tools`));
   let building: Promise<AppContext> | undefined;
   const app = (): Promise<AppContext> =>
-    (building ??= import('../app/bootstrap.ts').then(({ createAppContext }) => {
-      const built = createAppContext(runtime, common, settings);
-      built.logger.log('server_start', { transport: 'stdio', projectRoot: built.projectRoot, workdirs: built.workdirs.dirs, tools: registry.names });
-      return built;
-    }));
+    (building ??= import('../app/bootstrap.ts')
+      .then(({ createAppContext }) => {
+        const built = createAppContext(runtime, common, settings);
+        built.logger.log('server_start', { transport: 'stdio', projectRoot: built.projectRoot, workdirs: built.workdirs.dirs, tools: registry.names });
+        return built;
+      })
+      .catch((error: unknown) => {
+        // Every call answers with this error too; stderr is where a client shows why the server is of no use.
+        runtime.writeStderr(`ctxgate: cannot start serving ${settings.projectRoot}: ${messageOf(error)}\n`);
+        throw error;
+      }));
   // With no project root named, a client's MCP roots decide it (GUI clients do not start in the project).
   const roots: StdioOptions = projectRootNamed(runtime, common.projectRoot)
     ? {}
