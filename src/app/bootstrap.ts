@@ -4,7 +4,7 @@ import { createGrammars } from '../code/grammars.ts';
 import { createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
-import { ensurePrivateDir } from '../config/paths.ts';
+import { ensurePrivateDir, projectDataDir } from '../config/paths.ts';
 import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
@@ -37,7 +37,8 @@ function workersFromEnv(runtime: Runtime, name: string): number | undefined {
 
 /** The app: settings as given (the stdio server loads them first), else read from the options. */
 export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = loadSettings(runtime, options)): AppContext {
-  const { projectRoot, config, configFile: file, dataDir, processSessionId } = settings;
+  const { projectRoot, config, configFile: file, processSessionId } = settings;
+  const dataDir = projectDataDir(runtime, projectRoot);
   const workdirs = { dirs: [...settings.workdirs] };
   let dataDirUsable = true;
   try {

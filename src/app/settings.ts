@@ -1,9 +1,9 @@
 // What the command line, the environment and the config file decide before anything is opened: the
-// project root, the config, the workdirs, the data dir and this process's id. Cheap to load (no indexes,
+// project root, the config, the workdirs and this process's id. Cheap to load (no indexes,
 // databases or workers), so the stdio server lists its tools from it before the app is built.
 import type { Config, GraphBackend } from '../config/schema.ts';
 import { loadConfig } from '../config/load.ts';
-import { projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
+import { resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
 import type { Runtime } from '../runtime/types.ts';
 
 export interface CommonOptions {
@@ -21,8 +21,6 @@ export interface AppSettings {
   config: Config;
   configFile: string | undefined;
   workdirs: string[];
-  /** Per-project data folder (not created here). */
-  dataDir: string;
   /** Identifies this server process (logs, usage records, ctx_kb purge scope=session). */
   processSessionId: string;
 }
@@ -37,7 +35,6 @@ export function loadSettings(runtime: Runtime, options: CommonOptions): AppSetti
     config,
     configFile: file,
     workdirs: resolveWorkdirs(runtime, projectRoot, config.workdirs, file),
-    dataDir: projectDataDir(runtime, projectRoot),
     processSessionId: crypto.randomUUID(),
   };
 }
