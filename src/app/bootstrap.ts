@@ -4,12 +4,14 @@ import { createGrammars } from '../code/grammars.ts';
 import { createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
+import { resolveStorageSettings } from '../config/storage.ts';
 import { ensurePrivateDir, projectDataDir } from '../config/paths.ts';
 import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
 import { createProcessTracker } from '../exec/tracker.ts';
-import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { createKbHandle, createPostgresKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { defaultProjectKey } from '../vcs/project-key.ts';
 import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -38,6 +40,7 @@ function workersFromEnv(runtime: Runtime, name: string): number | undefined {
 /** The app: settings as given (the stdio server loads them first), else read from the options. */
 export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = loadSettings(runtime, options)): AppContext {
   const { projectRoot, config, configFile: file, processSessionId } = settings;
+  const storage = resolveStorageSettings(runtime, config.storage);
   const dataDir = projectDataDir(runtime, projectRoot);
   const workdirs = { dirs: [...settings.workdirs] };
   let dataDirUsable = true;
@@ -58,7 +61,15 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
   procs.sweepDeadServers();
   const exec = createExecutor(runtime, procs);
   lifecycle.onShutdown(() => exec.killAll());
-  const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
+  const kb =
+    storage.backend === 'postgres'
+      ? createPostgresKbHandle({
+          url: storage.url,
+          projectKey: async () => storage.projectKey ?? (await defaultProjectKey({ runtime, exec }, projectRoot)),
+          sessionId: processSessionId,
+          projectRoot,
+        })
+      : createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
   lifecycle.onShutdown(() => kb.close());
   const usage = createUsageRecorder(kb, { onError: (error) => logger.log('usage_write_failed', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => usage.flush());
@@ -100,6 +111,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
     runtime,
     config,
     configFile: file,
+    storage,
     projectRoot,
     workdirs,
     dataDir,

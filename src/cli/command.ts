@@ -1,7 +1,7 @@
 // Runs one parsed command and returns the process exit code (0 ok, 1 failure, 2 usage/config).
-// What only one command uses (init, doctor, stats, call, the HTTP server) is imported when that command
-// runs: an MCP client starts the stdio server for every session and waits for its tool list.
-import { ErrorCode, isAppError, messageOf } from '../errors.ts';
+// What only one command uses (init, doctor, stats, call, users, the HTTP server) is imported when that
+// command runs: an MCP client starts the stdio server for every session and waits for its tool list.
+import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { AppContext } from '../app/context.ts';
 import { selectTools } from '../tools/index.ts';
@@ -86,6 +86,22 @@ export async function runCli(runtime: Runtime): Promise<number> {
         await printOut(runtime, command.json ? JSON.stringify(report, null, 2) : formatDoctor(report));
         await ctx.lifecycle.shutdown('doctor done');
         return 0;
+      }
+      case 'users': {
+        const [{ openTeam }, { runUsers }] = await Promise.all([import('../app/team.ts'), import('./users.ts')]);
+        const team = await openTeam(ctx, 'users');
+        if (team) {
+          try {
+            await printOut(runtime, await runUsers(team.users, command.action, command.json));
+          } finally {
+            await team.close();
+            await ctx.lifecycle.shutdown('users done');
+          }
+          return 0;
+        }
+        throw new AppError(ErrorCode.Unavailable, 'ctxgate users needs the Postgres backend: people and their tokens are a team endpoint\'s, kept in its database', {
+          hint: 'set storage.backend: "postgres" and storage.url (or CTXGATE_DATABASE_URL), see README "Team endpoint"; with SQLite, serve has one bearer token (ctxgate serve --rotate-token replaces it)',
+        });
       }
       case 'stats': {
         const [{ collectStatus }, { formatStatsReport }] = await Promise.all([import('../app/status.ts'), import('./stats.ts')]);
