@@ -56,7 +56,7 @@ describe('the stdio start', () => {
   });
 
   it('loads none of the packages only calls use', () => {
-    const callOnly = ['web-tree-sitter', '@sqlite.org/sqlite-wasm', 'turndown', 'hono', '@hono/node-server', 're2js', 'ipaddr.js', 'ignore', 'stemmer', 'diff', 'smol-toml', 'shell-quote', 'jsonc-parser'];
+    const callOnly = ['web-tree-sitter', '@sqlite.org/sqlite-wasm', 'turndown', 'hono', '@hono/node-server', 're2js', 'ipaddr.js', 'ignore', 'stemmer', 'diff', 'smol-toml', 'shell-quote', 'jsonc-parser', 'postgres'];
     const loaded = [...packages].filter((p) => callOnly.some((name) => p === name || p.startsWith(`${name}/`)) || p.startsWith('@modelcontextprotocol/sdk/client/'));
     assert.deepEqual(loaded, []);
   });
