@@ -2,8 +2,8 @@
 // handshake and tools/list from the settings and the tools' declarations; the app (code index,
 // knowledge base, workers, jobs, log) is built right after the list goes out, or by a call that comes
 // first — so a client waits for module loading it needs, not for all of it.
-import type { AppContext } from '../app/context.ts';
-import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
+import { createDeferredApp, isLastingFailure } from '../app/deferred-app.ts';
+import { createRootsFollower } from '../app/roots-follower.ts';
 import { type CommonOptions, loadSettings } from '../app/settings.ts';
 import { projectRootNamed } from '../config/paths.ts';
 import { messageOf } from '../errors.ts';
@@ -16,36 +16,39 @@ import { runStdio, type StdioOptions } from '../transports/stdio.ts';
 export async function serveStdio(runtime: Runtime, common: CommonOptions, stopped: Promise<string>): Promise<number> {
   const settings = loadSettings(runtime, common);
   const registry = createToolRegistry(selectTools(settings.config.tools, common.tools ? '--tools' : `${settings.configFile ?? 'config'} tools`));
-  let building: Promise<AppContext> | undefined;
-  const app = (): Promise<AppContext> =>
-    (building ??= import('../app/bootstrap.ts')
-      .then(({ createAppContext }) => {
-        const built = createAppContext(runtime, common, settings);
-        built.logger.log('server_start', { transport: 'stdio', projectRoot: built.projectRoot, workdirs: built.workdirs.dirs, tools: registry.names });
-        return built;
-      })
-      .catch((error: unknown) => {
-        // Every call answers with this error too; stderr is where a client shows why the server is of no use.
-        runtime.writeStderr(`ctxgate: cannot start serving ${settings.projectRoot}: ${messageOf(error)}\n`);
-        throw error;
-      }));
+  const deferred = createDeferredApp({
+    projectRoot: settings.projectRoot,
+    report: (text) => runtime.writeStderr(text),
+    build: async () => {
+      const { createAppContext } = await import('../app/bootstrap.ts');
+      const built = createAppContext(runtime, common, settings);
+      built.logger.log('server_start', { transport: 'stdio', projectRoot: built.projectRoot, workdirs: built.workdirs.dirs, tools: registry.names });
+      // The app is built once the list is out: load the tools' code now, so that a rebuild or an
+      // upgrade replacing it on disk later does not break this session.
+      void registry.loadHandlers().then((failures) => {
+        for (const error of failures) built.logger.log('handler_load_failed', { error: messageOf(error) });
+      });
+      return built;
+    },
+  });
   // With no project root named, a client's MCP roots decide it (GUI clients do not start in the project).
-  const roots: StdioOptions = projectRootNamed(runtime, common.projectRoot)
-    ? {}
-    : {
-        onRoots: async (folders, first) => {
-          const built = await app();
-          if (first) await followRoots(built, common, folders);
-          else updateRootWorkdirs(built, folders);
-        },
-      };
-  const log = (event: string, fields: Record<string, unknown>) => void app().then((built) => built.logger.log(event, fields));
-  const server = await runStdio({ runtime, processSessionId: settings.processSessionId, projectRoot: settings.projectRoot, app, log }, registry, roots);
+  const follower = projectRootNamed(runtime, common.projectRoot)
+    ? undefined
+    : createRootsFollower({ build: deferred.get, common, startRoot: settings.projectRoot, report: (text) => runtime.writeStderr(text) });
+  const app = follower?.app ?? deferred.get;
+  const roots: StdioOptions = follower ? { onRoots: follower.onRoots } : {};
+  // Nothing is logged before the app exists (the log lives in its data dir); a build that fails said so on stderr.
+  const log = (event: string, fields: Record<string, unknown>) => void deferred.get().then((built) => built.logger.log(event, fields), () => {});
+  const server = await runStdio({ runtime, processSessionId: settings.processSessionId, app, log }, registry, roots);
   const reason = await stopped;
   await server.close();
-  if (!building) return 0;
+  const built = await deferred.built();
+  if (!built) {
+    const failure = deferred.failure();
+    // Already written to stderr when it happened; a configuration error exits as it does for every command.
+    return !failure ? 0 : isLastingFailure(failure) ? 2 : 1;
+  }
   try {
-    const built = await building;
     built.logger.log('server_stop', { reason });
     await built.lifecycle.shutdown(reason);
   } catch (error) {

@@ -2,7 +2,7 @@
 // function serves stdio, every HTTP session, and `ctxgate call`.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolRegistry } from '../tools/registry.ts';
+import { failureResult, type ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
 import type { AppContext, ClientSession } from '../app/context.ts';
 
@@ -35,8 +35,15 @@ export function createMcpServer(app: AppSource, registry: ToolRegistry, session:
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const progressToken = request.params._meta?.progressToken;
     if (options.ready) await options.ready;
+    let built: AppContext;
+    try {
+      built = typeof app === 'function' ? await app() : app;
+    } catch (error) {
+      // The app could not be built: the call answers with why and what to do, as any failed call does.
+      return failureResult(error);
+    }
     return registry.call(request.params.name, request.params.arguments, {
-      app: typeof app === 'function' ? await app() : app,
+      app: built,
       session,
       signal: extra.signal,
       async progress(progress, total, message) {

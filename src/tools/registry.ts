@@ -41,6 +41,8 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType> {
   input: I;
   output?: z.ZodType;
   annotations: ToolAnnotations;
+  /** Imports the module that does the work, when that is another module than the declaration's. */
+  handler?: () => Promise<unknown>;
   run(args: z.output<I>, ctx: ToolCallContext): Promise<ToolReply>;
 }
 
@@ -129,6 +131,11 @@ export interface ToolRegistry {
   readonly names: readonly string[];
   list(): ListedTool[];
   call(name: string, args: unknown, ctx: ToolCallContext): Promise<CallResult>;
+  /**
+   * Imports every tool's handler module, one after another; resolves with the failures. A server that
+   * holds its code is not broken by a rebuild or an upgrade that replaces the files under it.
+   */
+  loadHandlers(): Promise<unknown[]>;
 }
 
 export function createToolRegistry(definitions: readonly ToolDefinition[]): ToolRegistry {
@@ -150,6 +157,11 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
         };
       });
       return listed;
+    },
+    async loadHandlers() {
+      const failures: unknown[] = [];
+      for (const d of definitions) await d.handler?.().catch((error: unknown) => failures.push(error));
+      return failures;
     },
     async call(name, args, ctx) {
       const { logger } = ctx.app;
@@ -249,10 +261,14 @@ function recordCall(ctx: ToolCallContext, call: { tool: string; action: string |
 }
 
 function errorResult(tool: string, error: unknown, ctx: ToolCallContext, durationMs: number): CallResult {
+  ctx.app.logger.log('tool_error', { tool, code: isAppError(error) ? error.code : ErrorCode.Internal, error: messageOf(error), durationMs });
+  return failureResult(error);
+}
+
+/** A call's error as the client sees it: the code, what was wrong and, on a line of its own, what to do. */
+export function failureResult(error: unknown): CallResult {
   const app = isAppError(error);
   const code = app ? error.code : ErrorCode.Internal;
-  const message = messageOf(error);
-  ctx.app.logger.log('tool_error', { tool, code, error: message, durationMs });
   const hint = app ? error.hint : 'this is a bug in ctxgate; the log file has details';
-  return { content: [{ type: 'text', text: `error ${code}: ${message}${hint ? `\nhint: ${hint}` : ''}` }], isError: true };
+  return { content: [{ type: 'text', text: `error ${code}: ${messageOf(error)}${hint ? `\nhint: ${hint}` : ''}` }], isError: true };
 }

@@ -24,9 +24,7 @@ export interface StdioOptions {
 export interface StdioHost {
   runtime: Runtime;
   processSessionId: string;
-  /** Where it serves when the client's roots cannot be followed. */
-  projectRoot: string;
-  /** The app, built on the first call of this function (later calls get the same one). */
+  /** The app, built on first need; rejects (with what to do) while it cannot be built. */
   app: () => Promise<AppContext>;
   /** Logs through the app once it is built (nothing is logged before: the log lives in the app's data dir). */
   log: (event: string, fields: Record<string, unknown>) => void;
@@ -63,11 +61,8 @@ export async function runStdio(host: StdioHost, registry: ToolRegistry, options:
         .then(async (roots) => {
           if (roots?.length) await onRoots(roots, true);
         })
-        .catch((error) => {
-          // e.g. a broken config file in the root: say so, and serve where ctxgate started.
-          host.log('roots_error', { error: messageOf(error) });
-          host.runtime.writeStderr(`ctxgate: cannot serve the client's roots (${messageOf(error)}); serving ${host.projectRoot}\n`);
-        })
+        // The app could not be built: the builder said why on stderr, and every call answers with it.
+        .catch((error) => host.log('roots_error', { error: messageOf(error) }))
         .finally(markReady);
     };
     server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
