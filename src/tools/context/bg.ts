@@ -2,6 +2,7 @@
 // The declaration (what tools/list shows); the work is in bg-handler.ts, loaded on the first call.
 import { z } from 'zod';
 import { defineTool } from '../registry.ts';
+import { loadHandler } from '../handler-chunk.ts';
 
 const HOUR = 3_600_000;
 
@@ -16,6 +17,9 @@ const input = z.strictObject({
 
 export type CtxBgArgs = z.output<typeof input>;
 
+/** The module that does the work (imported on the first call, or in the background once the server is up). */
+const handler = () => import('./bg-handler.ts');
+
 export const ctxBg = defineTool({
   name: 'ctx_bg',
   title: 'Background jobs',
@@ -23,5 +27,6 @@ export const ctxBg = defineTool({
     'Jobs from ctx_run background:true: list, kill (identity-checked), log, wait (never kills). ≤16 run; all end with the server.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false, idempotentHint: false },
-  run: async (args, ctx) => (await import('./bg-handler.ts')).runCtxBg(args, ctx),
+  handler,
+  run: async (args, ctx) => (await loadHandler(handler)).runCtxBg(args, ctx),
 });

@@ -2,6 +2,7 @@
 // The declaration (what tools/list shows); the work is in fs-handler.ts, loaded on the first call.
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../registry.ts';
+import { loadHandler } from '../handler-chunk.ts';
 
 export const LIST_LIMIT = { default: 200, max: 2000 };
 export const RG_LIMIT = { default: 50, max: 500 };
@@ -21,6 +22,9 @@ const input = z.strictObject({
 
 export type CtxFsArgs = z.output<typeof input>;
 
+/** The module that does the work (imported on the first call, or in the background once the server is up). */
+const handler = () => import('./fs-handler.ts');
+
 export const ctxFs = defineTool({
   name: 'ctx_fs',
   title: 'Workspace files',
@@ -28,5 +32,6 @@ export const ctxFs = defineTool({
     'Files in the workdirs: ls, glob (gitignore-aware), stat, rg (sorted by path; secret files never searched).',
   input,
   annotations: READ_ONLY,
-  run: async (args, ctx) => (await import('./fs-handler.ts')).runCtxFs(args, ctx),
+  handler,
+  run: async (args, ctx) => (await loadHandler(handler)).runCtxFs(args, ctx),
 });

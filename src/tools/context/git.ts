@@ -2,6 +2,7 @@
 // The declaration (what tools/list shows); the work is in git-handler.ts, loaded on the first call.
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../registry.ts';
+import { loadHandler } from '../handler-chunk.ts';
 
 const input = z.strictObject({
   action: z.enum(['status', 'diff', 'log']),
@@ -16,6 +17,9 @@ const input = z.strictObject({
 
 export type CtxGitArgs = z.output<typeof input>;
 
+/** The module that does the work (imported on the first call, or in the background once the server is up). */
+const handler = () => import('./git-handler.ts');
+
 export const ctxGit = defineTool({
   name: 'ctx_git',
   title: 'Git (read-only)',
@@ -23,5 +27,6 @@ export const ctxGit = defineTool({
     'Read-only git: status (porcelain v1), diff (worktree or staged; secret-like files left out; cut at 2000 lines/200 KB), log.',
   input,
   annotations: READ_ONLY,
-  run: async (args, ctx) => (await import('./git-handler.ts')).runCtxGit(args, ctx),
+  handler,
+  run: async (args, ctx) => (await loadHandler(handler)).runCtxGit(args, ctx),
 });

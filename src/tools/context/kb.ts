@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { MAX_BODY_BYTES } from '../../net/body-limit.ts';
 import { defineTool } from '../registry.ts';
+import { loadHandler } from '../handler-chunk.ts';
 
 const input = z.strictObject({
   action: z.enum(['index', 'search', 'fetch', 'stats', 'purge', 'doctor']),
@@ -25,6 +26,9 @@ const input = z.strictObject({
 
 export type CtxKbArgs = z.output<typeof input>;
 
+/** The module that does the work (imported on the first call, or in the background once the server is up). */
+const handler = () => import('./kb-handler.ts');
+
 export const ctxKb = defineTool({
   name: 'ctx_kb',
   title: 'Knowledge base',
@@ -32,5 +36,6 @@ export const ctxKb = defineTool({
     'Local full-text knowledge base (big outputs land here): index, search (best chunks), fetch (public pages → markdown), stats, purge, doctor.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
-  run: async (args, ctx) => (await import('./kb-handler.ts')).runCtxKb(args, ctx),
+  handler,
+  run: async (args, ctx) => (await loadHandler(handler)).runCtxKb(args, ctx),
 });

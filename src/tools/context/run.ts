@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { LANGUAGES } from '../../exec/languages.ts';
 import { TASK_KINDS } from '../../exec/tasks.ts';
 import { defineTool } from '../registry.ts';
+import { loadHandler } from '../handler-chunk.ts';
 
 const HOUR = 3_600_000;
 
@@ -38,6 +39,9 @@ const input = z.strictObject({
 
 export type CtxRunArgs = z.output<typeof input>;
 
+/** The module that does the work (imported on the first call, or in the background once the server is up). */
+const handler = () => import('./run-handler.ts');
+
 export const ctxRun = defineTool({
   name: 'ctx_run',
   title: 'Run commands and code',
@@ -45,5 +49,6 @@ export const ctxRun = defineTool({
     'Run commands and code without flooding the context (not a sandbox). Output >100 KB (>5 KB with intent) is indexed; the reply has exit code, tail and the ctx_kb search.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
-  run: async (args, ctx) => (await import('./run-handler.ts')).runCtxRun(args, ctx),
+  handler,
+  run: async (args, ctx) => (await loadHandler(handler)).runCtxRun(args, ctx),
 });

@@ -4,6 +4,7 @@
 // The declaration (what tools/list shows); the work is in explore-handler.ts, loaded on the first call.
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../registry.ts';
+import { loadHandler } from '../handler-chunk.ts';
 
 const input = z.strictObject({
   question: z.string().min(1).max(500).optional().describe('your question (not needed with anchor and relation)'),
@@ -13,11 +14,15 @@ const input = z.strictObject({
 
 export type ExploreArgs = z.output<typeof input>;
 
+/** The module that does the work (imported on the first call, or in the background once the server is up). */
+const handler = () => import('./explore-handler.ts');
+
 export const explore = defineTool({
   name: 'explore',
   title: 'Explore structure',
   description: 'Structure around an anchor symbol (callers, callees, dependencies, impact) or a project overview.',
   input,
   annotations: READ_ONLY,
-  run: async (args, ctx) => (await import('./explore-handler.ts')).runExplore(args, ctx),
+  handler,
+  run: async (args, ctx) => (await loadHandler(handler)).runExplore(args, ctx),
 });

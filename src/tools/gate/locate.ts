@@ -2,6 +2,7 @@
 // The declaration (what tools/list shows); the work is in locate-handler.ts, loaded on the first call.
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../registry.ts';
+import { loadHandler } from '../handler-chunk.ts';
 
 const input = z.strictObject({
   query: z.string().min(1).max(300).describe('symbol or concept'),
@@ -12,11 +13,15 @@ const input = z.strictObject({
 
 export type LocateArgs = z.output<typeof input>;
 
+/** The module that does the work (imported on the first call, or in the background once the server is up). */
+const handler = () => import('./locate-handler.ts');
+
 export const locate = defineTool({
   name: 'locate',
   title: 'Locate code',
   description: 'Where a symbol or concept is defined or used: ranked file:line ranges, no bodies. Use first, then read.',
   input,
   annotations: READ_ONLY,
-  run: async (args, ctx) => (await import('./locate-handler.ts')).runLocate(args, ctx),
+  handler,
+  run: async (args, ctx) => (await loadHandler(handler)).runLocate(args, ctx),
 });

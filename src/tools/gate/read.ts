@@ -3,6 +3,7 @@
 // The declaration (what tools/list shows); the work is in read-handler.ts, loaded on the first call.
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../registry.ts';
+import { loadHandler } from '../handler-chunk.ts';
 
 const input = z.strictObject({
   target: z.string().min(1).max(1000).describe('symbol, Class.method, file, file:start-end, or file:line:col-col (part of a long line)'),
@@ -12,11 +13,15 @@ const input = z.strictObject({
 
 export type ReadArgs = z.output<typeof input>;
 
+/** The module that does the work (imported on the first call, or in the background once the server is up). */
+const handler = () => import('./read-handler.ts');
+
 export const read = defineTool({
   name: 'read',
   title: 'Read code',
   description: 'Code of a target, expanded to its enclosing function/class (expand:false: exact range) within max_tokens; a big file: outline and first part.',
   input,
   annotations: READ_ONLY,
-  run: async (args, ctx) => (await import('./read-handler.ts')).runRead(args, ctx),
+  handler,
+  run: async (args, ctx) => (await loadHandler(handler)).runRead(args, ctx),
 });

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { SEARCH_PATTERN_MAX } from '../../workspace/grep/pattern-limit.ts';
 import { defineTool, READ_ONLY } from '../registry.ts';
+import { loadHandler } from '../handler-chunk.ts';
 
 const input = z.strictObject({
   pattern: z.string().max(SEARCH_PATTERN_MAX, `must be at most ${SEARCH_PATTERN_MAX} characters; search for a distinctive part of the text`),
@@ -20,11 +21,15 @@ const input = z.strictObject({
 
 export type SearchArgs = z.output<typeof input>;
 
+/** The module that does the work (imported on the first call, or in the background once the server is up). */
+const handler = () => import('./search-handler.ts');
+
 export const search = defineTool({
   name: 'search',
   title: 'Search code',
   description: 'Use instead of grep: the exact text first (as rg -F), words when nothing matches or for a question; ranked, within a token budget. regex:true for a regex. Too broad: a refine envelope (counts per folder, suggestions); force:true bypasses.',
   input,
   annotations: READ_ONLY,
-  run: async (args, ctx) => (await import('./search-handler.ts')).runSearch(args, ctx),
+  handler,
+  run: async (args, ctx) => (await loadHandler(handler)).runSearch(args, ctx),
 });
