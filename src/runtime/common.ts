@@ -1,6 +1,7 @@
 // Pieces of the shim that behave identically on Node and Deno (both implement these `node:` APIs).
 import type * as Crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,8 @@ let crypto: typeof Crypto | undefined;
 export function sha256Hex(text: string): string {
   // Fetched on first use: node:crypto takes Deno tens of milliseconds to set up, and a new stdio server
   // answers its tool list before it hashes anything (the data dir's name is the first hash).
-  crypto ??= process.getBuiltinModule('node:crypto') as typeof Crypto;
+  // Node 22.0–22.2 lack getBuiltinModule (22.3 brought it): a require of the module is as synchronous.
+  crypto ??= (process.getBuiltinModule?.('node:crypto') ?? createRequire(import.meta.url)('node:crypto')) as typeof Crypto;
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
