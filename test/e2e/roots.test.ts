@@ -30,14 +30,17 @@ describe('MCP roots', () => {
     for (const dir of [elsewhere, project, second, third, env.CTXGATE_DATA_DIR!]) removeDir(dir);
   });
 
-  async function connect(roots: string[] | undefined, args: string[] = []) {
+  async function connect(roots: string[] | undefined, args: string[] = [], extraEnv: Record<string, string> = {}) {
     const client = new Client({ name: 'roots-test', version: '1' }, roots ? { capabilities: { roots: { listChanged: true } } } : {});
     const current = { roots: roots ?? [] };
     if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: current.roots.map((r) => ({ uri: pathToFileURL(r).href })) }));
     const { command, args: base } = serverCommand();
-    await client.connect(new StdioClientTransport({ command, args: [...base, ...args], cwd: elsewhere, env, stderr: 'pipe' }));
+    const transport = new StdioClientTransport({ command, args: [...base, ...args], cwd: elsewhere, env: { ...env, ...extraEnv }, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
     const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
-    return { client, current, call };
+    return { client, current, call, stderr: () => stderr };
   }
 
   it("serves the client's first root as the project and every root as a workdir", async () => {
@@ -59,6 +62,59 @@ describe('MCP roots', () => {
       if (!ok) await new Promise((r) => setTimeout(r, 100));
     }
     assert.ok(ok, 'the new root became a workdir');
+    await client.close();
+  });
+
+  it('applies a roots/list_changed that arrives while the first roots are still being followed', async () => {
+    const client = new Client({ name: 'roots-test', version: '1' }, { capabilities: { roots: { listChanged: true } } });
+    let asked = 0;
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      asked++;
+      // The first answer is already old: the client adds a folder and says so at once, while ctxgate builds its app.
+      if (asked === 1) setTimeout(() => void client.sendRootsListChanged(), 0);
+      return { roots: (asked === 1 ? [project] : [project, third]).map((r) => ({ uri: pathToFileURL(r).href })) };
+    });
+    const { command, args: base } = serverCommand();
+    await client.connect(new StdioClientTransport({ command, args: base, cwd: elsewhere, env, stderr: 'pipe' }));
+    let result: Result | undefined;
+    // The second roots/list goes out when the notification arrives; the call waits for nothing but the first.
+    for (let i = 0; i < 100 && asked < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(asked, 2, 'ctxgate asked again after roots/list_changed');
+    for (let i = 0; i < 50; i++) {
+      result = (await client.callTool({ name: 'ctx_fs', arguments: { action: 'stat', path: `${third}/later.md` } })) as Result;
+      if (result.isError !== true) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.notEqual(result?.isError, true, `the newest list's root is served: ${result?.content[0]?.text}`);
+    assert.match((await client.callTool({ name: 'locate', arguments: { query: 'placeOrder' } }) as Result).content[0]!.text, /src\/orders\.ts:1/);
+    await client.close();
+  });
+
+  it('answers every call with the reason and a hint when the app cannot be built, and keeps serving', async () => {
+    const { client, call, stderr } = await connect([project], [], { CTXGATE_DATA_DIR: '/proc/ctxgate-test' });
+    for (let i = 0; i < 2; i++) {
+      const result = await call('locate', { query: 'placeOrder' });
+      assert.equal(result.isError, true);
+      assert.match(result.content[0]!.text, /^error CONFIG_INVALID: cannot start serving .*CTXGATE_DATA_DIR=\/proc\/ctxgate-test points into \/proc/);
+      assert.match(result.content[0]!.text, /\nhint: set CTXGATE_DATA_DIR to a writable folder on disk; then restart the MCP server/);
+    }
+    assert.equal(stderr().match(/cannot start serving/g)?.length, 1, `said once on stderr:\n${stderr()}`);
+    await client.close();
+  });
+
+  it('survives a client whose roots/list fails while the app cannot be built', async () => {
+    const client = new Client({ name: 'roots-test', version: '1' }, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      throw new Error('no roots today');
+    });
+    const { command, args: base } = serverCommand();
+    await client.connect(new StdioClientTransport({ command, args: base, cwd: elsewhere, env: { ...env, CTXGATE_DATA_DIR: '/proc/ctxgate-test' }, stderr: 'pipe' }));
+    await client.sendRootsListChanged();
+    for (let i = 0; i < 2; i++) {
+      const result = (await client.callTool({ name: 'ctx_fs', arguments: { action: 'ls' } })) as Result;
+      assert.equal(result.isError, true);
+      assert.match(result.content[0]!.text, /CONFIG_INVALID: cannot start serving .*points into \/proc.*\nhint: /);
+    }
     await client.close();
   });
 
