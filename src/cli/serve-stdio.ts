@@ -27,6 +27,7 @@ export async function serveStdio(runtime: Runtime, common: CommonOptions, stoppe
       // upgrade replacing it on disk later does not break this session.
       void registry.loadHandlers().then((failures) => {
         for (const error of failures) built.logger.log('handler_load_failed', { error: messageOf(error) });
+        built.logger.log('handlers_loaded', { failed: failures.length });
       });
       return built;
     },

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { SavingBasis } from '../kb/usage.ts';
 import { summarizeRedacted } from '../logging/arg-summary.ts';
+import { handlerGoneError } from './handler-chunk.ts';
 import { redactArgs } from '../logging/logger.ts';
 import type { AppContext, ClientSession } from '../app/context.ts';
 
@@ -196,7 +197,9 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
         });
         recordCall(ctx, { tool: name, action, summary, started, replyText: reply.text, reply });
         return result;
-      } catch (error) {
+      } catch (thrown) {
+        // A module loaded on first need (a handler, a database engine) whose file a rebuild or an upgrade removed.
+        const error = handlerGoneError(thrown) ?? thrown;
         const result = errorResult(name, error, ctx, Date.now() - started);
         if (byName.has(name)) recordCall(ctx, { tool: name, action, summary, started, replyText: result.content[0]!.text, error: isAppError(error) ? error.code : ErrorCode.Internal });
         return result;
