@@ -4,6 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KnowledgeStore } from '../../src/kb/knowledge-store.ts';
 import { createPostgresKbHandle } from '../../src/kb/open.ts';
+import { KB_PG_COMPONENT, KB_PG_MIGRATIONS } from '../../src/kb/pg-schema.ts';
+import { postgresKnowledgeStore } from '../../src/kb/pg-store.ts';
+import { openPostgres, type PgOptions } from '../../src/storage/postgres/connection.ts';
+import { migratePostgres } from '../../src/storage/postgres/migrate.ts';
+import { isStorageError } from '../../src/storage/storage-error.ts';
 import { type PgCluster, startCluster } from '../helpers/postgres.ts';
 
 const cluster: PgCluster | undefined = await startCluster('the Postgres knowledge store tests');
@@ -13,6 +18,14 @@ describe('the knowledge base on Postgres', { skip: cluster ? false : 'PostgreSQL
   const stores: KnowledgeStore[] = [];
   const open = async (projectKey: string, sessionId = 's') => {
     const kb = await createPostgresKbHandle({ url, projectKey: async () => projectKey, sessionId }).get();
+    stores.push(kb);
+    return kb;
+  };
+  /** A store opened with pool options of the test's own (short waits). */
+  const openWith = async (projectKey: string, options: PgOptions) => {
+    const db = await openPostgres(url, options);
+    await migratePostgres(db, KB_PG_COMPONENT, KB_PG_MIGRATIONS);
+    const kb = postgresKnowledgeStore(db, projectKey, 's');
     stores.push(kb);
     return kb;
   };
@@ -72,5 +85,60 @@ describe('the knowledge base on Postgres', { skip: cluster ? false : 'PostgreSQL
     const r = await kb.search({ query: 'exponentail', limit: 5 });
     assert.equal(r.corrected, 'exponential');
     assert.equal(r.hits[0]?.label, 'net.md');
+  });
+
+  it('fails a save with a clear error, instead of hanging, while a stalled writer holds the source', async () => {
+    const kb = await openWith('acme/stalled', { lockTimeoutMs: 300 });
+    const { default: postgres } = await import('postgres');
+    const stalled = postgres(url, { max: 1, onnotice: () => {} });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    // The stalled writer: a transaction that took the source's lock (as a save does) and then went quiet.
+    const writer = stalled.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(hashtextextended(${'acme/stalled\nrun:shared'}, 0))`;
+      holding();
+      await released;
+    });
+    try {
+      await held;
+      const error = await kb.save(version(1, 2)).then(
+        () => assert.fail('saved while another transaction held the lock'),
+        (e: unknown) => e,
+      );
+      assert.ok(isStorageError(error) && error.reason === 'busy', String(error));
+      assert.match(error.message, /waited longer than lock_timeout \(0\.3 s\) for a lock on the team database at postgres:\/\/postgres@127\.0\.0\.1:\d+\/store/);
+      assert.match(error.message, /another ctxgate server saving or purging the same source/);
+      assert.match(error.hint ?? '', /pg_terminate_backend/);
+    } finally {
+      release();
+      await writer;
+      await stalled.end({ timeout: 1 });
+    }
+    assert.equal((await kb.save(version(2, 2))).chunk_count, 2, 'the source saves once the writer has gone');
+  });
+
+  it('ends a stalled writer\'s session after the idle-in-transaction timeout, releasing its lock for the others', async () => {
+    const kb = await openWith('acme/asleep', { idleInTransactionTimeoutMs: 300 });
+    const asleep = await openPostgres(url, { idleInTransactionTimeoutMs: 300 });
+    const error = await asleep
+      .transaction(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(hashtextextended(${'acme/asleep\nrun:shared'}, 0))`;
+        // The laptop sleeps: nothing is sent until the server has given up on this session.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await tx`SELECT 1`;
+      })
+      .then(
+        () => assert.fail('a transaction idle past the timeout went on'),
+        (e: unknown) => e,
+      );
+    await asleep.close();
+    assert.ok(isStorageError(error), String(error));
+    assert.equal((await kb.save(version(3, 1))).chunk_count, 1, 'the lock went with the session');
   });
 });

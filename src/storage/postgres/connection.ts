@@ -3,7 +3,7 @@
 // (storage/postgres/errors.ts). A lost connection fails the call it happened in; the pool opens a
 // new one on the next call, so recovery needs nothing from the caller.
 import postgres, { type Sql, type TransactionSql } from 'postgres';
-import { postgresErrorOf } from './errors.ts';
+import { isRetryableCollision, type PgWaits, postgresErrorOf } from './errors.ts';
 import { redactUrl } from './redact.ts';
 
 export type { Sql, TransactionSql };
@@ -13,8 +13,22 @@ export interface PgOptions {
   applicationName?: string;
   /** Connections in the pool at most (default 4: a server answers a handful of calls at once). */
   maxConnections?: number;
+  /** How long connecting may take before it fails (default 10 s). */
   connectTimeoutSeconds?: number;
+  /**
+   * How long a statement waits for a lock (default 60 s): another server's save of the same source,
+   * a purge, or a migration. Without it, one writer stalled inside its transaction (a laptop gone to
+   * sleep) blocks every other server's save of that source forever and their pools fill up.
+   */
+  lockTimeoutMs?: number;
+  /** How long one statement may run (default 10 min: generous, an indexing batch is one statement per table). */
+  statementTimeoutMs?: number;
+  /** How long a transaction may sit idle (default 60 s): the server ends a stalled writer's session, releasing its locks. */
+  idleInTransactionTimeoutMs?: number;
 }
+
+/** The defaults of the waits above; a test sets short ones through PgOptions. */
+export const PG_TIMEOUT_DEFAULTS = { connectTimeoutSeconds: 10, lockTimeoutMs: 60_000, statementTimeoutMs: 600_000, idleInTransactionTimeoutMs: 60_000 } as const;
 
 export interface PgDatabase {
   /** The URL without its password: what logs, doctor and errors show. */
@@ -31,11 +45,17 @@ export interface PgDatabase {
 function createPool(url: string, options: PgOptions): Sql {
   return postgres(url, {
     max: options.maxConnections ?? 4,
-    connect_timeout: options.connectTimeoutSeconds ?? 10,
+    connect_timeout: options.connectTimeoutSeconds ?? PG_TIMEOUT_DEFAULTS.connectTimeoutSeconds,
     idle_timeout: 60,
     // Notices ("extension already exists, skipping") would go to stdout, the MCP channel on stdio.
     onnotice: () => {},
-    connection: { application_name: options.applicationName ?? 'ctxgate' },
+    // Sent as startup parameters: every session of the pool has them from its first statement on.
+    connection: {
+      application_name: options.applicationName ?? 'ctxgate',
+      lock_timeout: options.lockTimeoutMs ?? PG_TIMEOUT_DEFAULTS.lockTimeoutMs,
+      statement_timeout: options.statementTimeoutMs ?? PG_TIMEOUT_DEFAULTS.statementTimeoutMs,
+      idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? PG_TIMEOUT_DEFAULTS.idleInTransactionTimeoutMs,
+    },
   });
 }
 
@@ -47,7 +67,11 @@ export async function openPostgres(url: string, options: PgOptions = {}): Promis
   } catch (error) {
     throw postgresErrorOf(error, url, 'start');
   }
-  const db = wrap(sql, url);
+  const db = wrap(sql, url, {
+    lockTimeoutMs: options.lockTimeoutMs ?? PG_TIMEOUT_DEFAULTS.lockTimeoutMs,
+    statementTimeoutMs: options.statementTimeoutMs ?? PG_TIMEOUT_DEFAULTS.statementTimeoutMs,
+    idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? PG_TIMEOUT_DEFAULTS.idleInTransactionTimeoutMs,
+  });
   try {
     await sql`SELECT 1`;
   } catch (error) {
@@ -57,14 +81,17 @@ export async function openPostgres(url: string, options: PgOptions = {}): Promis
   return db;
 }
 
-function wrap(sql: Sql, url: string): PgDatabase {
+function wrap(sql: Sql, url: string, waits: PgWaits): PgDatabase {
   const fail = (error: unknown): never => {
-    throw postgresErrorOf(error, url, 'call');
+    throw postgresErrorOf(error, url, 'call', waits);
   };
+  const begin = <T>(fn: (tx: TransactionSql) => Promise<T>) => sql.begin((tx) => fn(tx)) as Promise<T>;
   return {
     where: redactUrl(url),
     run: (fn) => fn(sql).catch(fail),
-    transaction: <T>(fn: (tx: TransactionSql) => Promise<T>) => (sql.begin((tx) => fn(tx)) as Promise<T>).catch(fail),
+    // A deadlock or serialization failure rolled everything back and the other side has gone on:
+    // one more attempt almost always succeeds; a second collision is reported as a clear error.
+    transaction: <T>(fn: (tx: TransactionSql) => Promise<T>) => begin(fn).catch((error: unknown) => (isRetryableCollision(error) ? begin(fn) : Promise.reject(error))).catch(fail),
     async serverVersion() {
       const [row] = await sql`SELECT current_setting('server_version') AS version`.catch(fail);
       return String(row?.version ?? '');
