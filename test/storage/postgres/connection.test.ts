@@ -4,6 +4,8 @@ import { isStorageError } from '../../../src/storage/storage-error.ts';
 import { openPostgres, type PgDatabase } from '../../../src/storage/postgres/connection.ts';
 import { migratePostgres, schemaVersions } from '../../../src/storage/postgres/migrate.ts';
 import { redactPasswordIn, redactUrl } from '../../../src/storage/postgres/redact.ts';
+import { KB_PG_COMPONENT, KB_PG_MIGRATIONS } from '../../../src/kb/pg-schema.ts';
+import { USERS_PG_COMPONENT, USERS_PG_MIGRATIONS } from '../../../src/users/postgres-users.ts';
 import { type PgCluster, startCluster } from '../../helpers/postgres.ts';
 
 describe('redacting a database URL', () => {
@@ -71,6 +73,30 @@ describe('Postgres connection and migrations', { skip: cluster ? false : 'Postgr
     const [row] = await dbs[0]!.run((sql) => sql`SELECT count(*)::int AS n FROM once_only`);
     assert.equal(row?.n, 1, 'the first migration ran exactly once');
     assert.deepEqual(await schemaVersions(dbs[0]!), { test: 2 });
+  });
+
+  it('migrates the knowledge base and the users together on a fresh database, round after round', async () => {
+    for (let round = 0; round < 5; round++) {
+      const fresh = await cluster!.createDatabase(`fresh_${round}`);
+      const [kbDb, usersDb] = await Promise.all([connect(fresh), connect(fresh)]);
+      const versions = await Promise.all([migratePostgres(kbDb, KB_PG_COMPONENT, KB_PG_MIGRATIONS), migratePostgres(usersDb, USERS_PG_COMPONENT, USERS_PG_MIGRATIONS)]);
+      assert.deepEqual(await schemaVersions(kbDb), { [KB_PG_COMPONENT]: versions[0], [USERS_PG_COMPONENT]: versions[1] }, `round ${round}`);
+    }
+  });
+
+  it('says how to grant a role that may not create tables in schema public what it needs', async () => {
+    const fresh = await cluster!.createDatabase('not_owner');
+    const owner = await connect(fresh);
+    await owner.run((sql) => sql`CREATE ROLE visitor LOGIN`);
+    const visitor = await connect(fresh.replace('postgres://postgres@', 'postgres://visitor@'));
+    const error = await migratePostgres(visitor, 'test', [{ version: 1, description: 'a table', sql: 'CREATE TABLE t (id INT)' }]).then(
+      () => assert.fail('a role without CREATE on public created tables'),
+      (e: unknown) => e as { message: string; hint?: string },
+    );
+    assert.match(error.message, /^Postgres at postgres:\/\/visitor@127\.0\.0\.1:\d+\/not_owner: the role visitor cannot create ctxgate's tables in schema public/);
+    assert.match(error.hint ?? '', /GRANT CREATE ON SCHEMA public TO visitor/);
+    await owner.run((sql) => sql`GRANT CREATE ON SCHEMA public TO visitor`);
+    assert.equal(await migratePostgres(visitor, 'test', [{ version: 1, description: 'a table', sql: 'CREATE TABLE t (id INT)' }]), 1, 'the grant the hint names is enough');
   });
 
   it('refuses tables newer than it understands, leaving them untouched', async () => {
