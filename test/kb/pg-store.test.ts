@@ -141,4 +141,18 @@ describe('the knowledge base on Postgres', { skip: cluster ? false : 'PostgreSQL
     assert.ok(isStorageError(error), String(error));
     assert.equal((await kb.save(version(3, 1))).chunk_count, 1, 'the lock went with the session');
   });
+
+  it('purges a project while other servers index it, without either failing', async () => {
+    const [indexer, purger] = await Promise.all([open('acme/purged'), open('acme/purged')]);
+    const file = (i: number) => ({ key: `file:/p/f${String(i).padStart(4, '0')}`, kind: 'file' as const, label: `f${i}`, path: `/p/f${i}`, chunks: [{ title: 't', body: `body ${i}`, lineStart: 1, lineEnd: 1 }] });
+    const batch = (n: number, reversed: boolean) => Array.from({ length: n }, (_, i) => file(reversed ? n - 1 - i : i));
+    for (let round = 0; round < 8; round++) {
+      await indexer.saveAll(batch(300, false));
+      const results = await Promise.allSettled([indexer.saveAll(batch(300, true)), purger.purge('project', 's', false), purger.saveAll(batch(300, true))]);
+      const failures = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+      assert.deepEqual(failures, [], `round ${round}`);
+      const documents = (await indexer.stats()).documents;
+      assert.ok(documents === 0 || documents === 300, `a purge and a save never interleave: ${documents} documents`);
+    }
+  });
 });

@@ -134,6 +134,33 @@ describe('Postgres connection and migrations', { skip: cluster ? false : 'Postgr
     assert.equal(row?.n, 0);
   });
 
+  it('runs a transaction Postgres ended as a deadlock once more, so both sides of the deadlock commit', async () => {
+    const [a, b] = await Promise.all([connect(), connect()]);
+    let attempts = 0;
+    const signal = () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      return { promise, resolve };
+    };
+    const aHolds = signal();
+    const bHolds = signal();
+    // Each takes one lock, waits until the other has its own, then wants the other's: a circle.
+    const crossing = (db: PgDatabase, first: number, second: number, mine: ReturnType<typeof signal>, theirs: ReturnType<typeof signal>) =>
+      db.transaction(async (tx) => {
+        attempts++;
+        await tx`SELECT pg_advisory_xact_lock(${first})`;
+        mine.resolve();
+        await theirs.promise;
+        await tx`SELECT pg_advisory_xact_lock(${second})`;
+        return 'committed';
+      });
+    const results = await Promise.all([crossing(a, 7001, 7002, aHolds, bHolds), crossing(b, 7002, 7001, bHolds, aHolds)]);
+    assert.deepEqual(results, ['committed', 'committed']);
+    assert.equal(attempts, 3, 'the side Postgres chose ran once more');
+  });
+
   it('names the server version', async () => {
     const db = await connect();
     assert.match(await db.serverVersion(), /^\d+\.\d+/);
