@@ -52,9 +52,10 @@ export function requireBearer(options: BearerOptions): MiddlewareHandler {
     try {
       user = await options.team.store.findByTokenHash(hashUserToken(token));
     } catch (error) {
-      // The database is down or the connection was lost: the next request tries again.
+      // The database is down or the connection was lost: the next request tries again. The detail
+      // (host, port, user, database) goes to the log only — the caller is not authenticated yet.
       options.logger.log('http_refused', { reason: 'users could not be looked up', error: messageOf(error), status: 503 });
-      return rpcError(503, -32000, `Unavailable: this endpoint cannot check user tokens now: ${messageOf(error)}; retry in a moment`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+      return rpcError(503, -32000, 'Unavailable: the team database is unreachable; try again shortly', { 'retry-after': String(RETRY_AFTER_SECONDS) });
     }
     const refusal = refusalFor(user, options.team.projectKey);
     if (refusal) {

@@ -162,11 +162,13 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
     assert.match((await errorOf(taken)).message, /this session was opened with another token/);
   });
 
-  it('answers 503 with the reason, not 500, while the users cannot be looked up', async () => {
+  it('answers a generic 503, not 500, while the users cannot be looked up, and logs where the database is', async () => {
     const lost = await openPostgres(await cluster!.createDatabase('lost'));
     const store = await openPostgresUsers(lost);
     await lost.close();
-    const cut = createHttpApp(t.app, createToolRegistry(TOOLS), {
+    const logged: { event: string; fields: Record<string, unknown> }[] = [];
+    const logger = { file: undefined, close() {}, log: (event: string, fields: Record<string, unknown> = {}) => logged.push({ event, fields }) };
+    const cut = createHttpApp({ ...t.app, logger }, createToolRegistry(TOOLS), {
       bindHost: '127.0.0.1',
       port: () => 8787,
       token: SERVER_TOKEN,
@@ -188,7 +190,10 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
       );
       assert.equal(response.status, 503);
       assert.equal(response.headers.get('retry-after'), '5');
-      assert.match((await errorOf(response)).message, /^Unavailable: this endpoint cannot check user tokens now: .+; retry in a moment$/);
+      // The caller is not authenticated: nothing about the database (host, port, user, name) reaches it.
+      assert.equal((await errorOf(response)).message, 'Unavailable: the team database is unreachable; try again shortly');
+      const refusal = logged.find((l) => l.event === 'http_refused' && l.fields.status === 503);
+      assert.match(String(refusal?.fields.error), /postgres:\/\/postgres@127\.0\.0\.1:\d+\/lost/, 'the log says which database');
     } finally {
       await cut.close();
     }
