@@ -1,14 +1,19 @@
 // The Postgres knowledge store's own guarantees, below the tools: concurrent writers of one source,
 // namespacing by project key, call records that can name their user.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { KnowledgeStore } from '../../src/kb/knowledge-store.ts';
 import { createPostgresKbHandle } from '../../src/kb/open.ts';
+import { createExecutor } from '../../src/exec/executor.ts';
 import { KB_PG_COMPONENT, KB_PG_MIGRATIONS } from '../../src/kb/pg-schema.ts';
 import { postgresKnowledgeStore } from '../../src/kb/pg-store.ts';
 import { openPostgres, type PgOptions } from '../../src/storage/postgres/connection.ts';
 import { migratePostgres } from '../../src/storage/postgres/migrate.ts';
 import { isStorageError } from '../../src/storage/storage-error.ts';
+import { defaultProjectKey, sharedPathsRoot } from '../../src/vcs/project-key.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
 import { type PgCluster, startCluster } from '../helpers/postgres.ts';
 
 const cluster: PgCluster | undefined = await startCluster('the Postgres knowledge store tests');
@@ -153,6 +158,39 @@ describe('the knowledge base on Postgres', { skip: cluster ? false : 'PostgreSQL
       assert.deepEqual(failures, [], `round ${round}`);
       const documents = (await indexer.stats()).documents;
       assert.ok(documents === 0 || documents === 300, `a purge and a save never interleave: ${documents} documents`);
+    }
+  });
+
+  it('keeps the files of two servers rooted in folders of one repository apart, each seeing the other\'s under its real path', async () => {
+    const repo = fixture({ 'services/billing/README.md': 'invoices are generated nightly', 'services/search/README.md': 'queries are ranked' });
+    execFileSync('git', ['init', '-q', repo]);
+    execFileSync('git', ['-C', repo, 'remote', 'add', 'origin', 'https://example.test/acme/monorepo.git']);
+    const exec = createExecutor(runtime);
+    const serverIn = async (folder: string) => {
+      const root = path.join(repo, folder);
+      const kb = await createPostgresKbHandle({
+        url,
+        projectKey: () => defaultProjectKey({ runtime, exec }, root),
+        pathsRoot: () => sharedPathsRoot({ runtime, exec }, root),
+        sessionId: folder,
+      }).get();
+      stores.push(kb);
+      return kb;
+    };
+    try {
+      const [billing, search] = await Promise.all([serverIn('services/billing'), serverIn('services/search')]);
+      const billingReadme = path.join(repo, 'services/billing/README.md');
+      const searchReadme = path.join(repo, 'services/search/README.md');
+      await billing.save({ key: `file:${billingReadme}`, kind: 'file', label: 'README.md', path: billingReadme, chunks: [{ title: 'Billing', body: 'invoices are generated nightly', lineStart: 1, lineEnd: 1 }] });
+      assert.equal(await search.source(`file:${searchReadme}`), undefined, "the search service's README is not the billing one");
+      assert.equal((await search.source(`file:${billingReadme}`))?.path, billingReadme);
+      const hits = (await search.search({ query: 'invoices nightly', limit: 3 })).hits;
+      assert.deepEqual(
+        hits.map((h) => h.path),
+        [billingReadme],
+      );
+    } finally {
+      removeDir(repo);
     }
   });
 });
