@@ -41,6 +41,7 @@ function workersFromEnv(runtime: Runtime, name: string): number | undefined {
 export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = loadSettings(runtime, options)): AppContext {
   const { projectRoot, config, configFile: file, processSessionId } = settings;
   const storage = resolveStorageSettings(runtime, config.storage);
+  if (storage.backend === 'sqlite' && storage.warning) runtime.writeStderr(`${storage.warning}\n`);
   const dataDir = projectDataDir(runtime, projectRoot);
   const workdirs = { dirs: [...settings.workdirs] };
   let dataDirUsable = true;

@@ -60,7 +60,7 @@ export function requireBearer(options: BearerOptions): MiddlewareHandler {
     const refusal = refusalFor(user, options.team.projectKey);
     if (refusal) {
       options.logger.log('http_refused', { reason: refusal.reason, status: refusal.status, ...(user ? { user: user.name } : {}) });
-      if (refusal.status === 403) return rpcError(403, -32003, `Forbidden: ${refusal.reason}; ask whoever runs this endpoint for access (ctxgate users add NAME --project ${options.team.projectKey})`);
+      if (refusal.status === 403) return rpcError(403, -32003, `Forbidden: ${refusal.reason}; ask whoever runs this endpoint for access (ctxgate users grant ${user!.name} --project ${options.team.projectKey})`);
       return rpcError(401, -32001, `Unauthorized: ${refusal.reason}; ask whoever runs this endpoint for a new token (ctxgate users add)`, {
         'www-authenticate': 'Bearer realm="ctxgate", error="invalid_token"',
       });

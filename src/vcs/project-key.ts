@@ -31,6 +31,17 @@ export function normaliseRemoteUrl(remote: string): string {
   return text.toLowerCase();
 }
 
+/**
+ * A project key as given by a person (storage.projectKey, `users add|grant --project`), normalised as
+ * the default key is: a remote URL in any form becomes its key (git@github.com:Acme/Shop.git →
+ * github.com/acme/shop), so it matches what a server with no key set works out. An absolute path
+ * (the default key of a folder without a remote) stays as it is: paths are case-sensitive.
+ */
+export function normaliseProjectKey(key: string): string {
+  const text = key.trim();
+  return text.startsWith('/') ? text : normaliseRemoteUrl(text);
+}
+
 /** git's scp-like form `[user@]host:path` (no "://", and a colon before any slash). */
 function scpHostAndPath(text: string): { host: string; path: string } | undefined {
   if (text.includes('://')) return undefined;

@@ -153,6 +153,19 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
     assert.ok(!recorded.some((r) => r.userName === 'bob' || r.userName === 'dave'), 'nothing of theirs is recorded');
   });
 
+  it('lets a refused user in once granted the project with the command the 403 names, and keeps the token', async () => {
+    const { message } = await errorOf(await send(tokens.bob!, initialize));
+    const command = /\((ctxgate users grant bob --project (\S+))\)$/.exec(message);
+    assert.ok(command, message);
+    assert.equal(command[2], PROJECT);
+    assert.match(await runUsers(users, { verb: 'grant', name: 'bob', projects: [PROJECT] }, false), /^user bob may now use projects example\.test\/acme\/shop, example\.test\/acme\/site; the token is unchanged$/);
+    const admitted = await send(tokens.bob!, initialize);
+    assert.equal(admitted.status, 200);
+    await admitted.text();
+    assert.match(await runUsers(users, { verb: 'grant', name: 'carol', projects: [PROJECT] }, false), /user carol may now use every project/, 'a user of every project keeps every project');
+    await assert.rejects(runUsers(users, { verb: 'grant', name: 'dave', projects: [PROJECT] }, false), /there is no active user named dave/);
+  });
+
   it("refuses a session opened with one user's token to another user's token", async () => {
     const opened = await send(tokens.alice!, initialize);
     const session = opened.headers.get('mcp-session-id')!;
