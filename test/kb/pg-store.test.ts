@@ -144,6 +144,8 @@ describe('the knowledge base on Postgres', { skip: cluster ? false : 'PostgreSQL
       );
     await asleep.close();
     assert.ok(isStorageError(error), String(error));
+    assert.match(error.message, /lost the connection to the Postgres database at postgres:\/\/postgres@127\.0\.0\.1:\d+\/store during this call/);
+    assert.match(error.hint ?? '', /the server ended the session after 0\.3 s idle, releasing its locks/);
     assert.equal((await kb.save(version(3, 1))).chunk_count, 1, 'the lock went with the session');
   });
 

@@ -23,12 +23,15 @@ export interface PgOptions {
   lockTimeoutMs?: number;
   /** How long one statement may run (default 10 min: generous, an indexing batch is one statement per table). */
   statementTimeoutMs?: number;
-  /** How long a transaction may sit idle (default 60 s): the server ends a stalled writer's session, releasing its locks. */
+  /**
+   * How long a transaction may sit idle (default 30 s): the server ends a stalled writer's session,
+   * releasing its locks — shorter than lock_timeout, so the others waiting on it get through.
+   */
   idleInTransactionTimeoutMs?: number;
 }
 
 /** The defaults of the waits above; a test sets short ones through PgOptions. */
-export const PG_TIMEOUT_DEFAULTS = { connectTimeoutSeconds: 10, lockTimeoutMs: 60_000, statementTimeoutMs: 600_000, idleInTransactionTimeoutMs: 60_000 } as const;
+export const PG_TIMEOUT_DEFAULTS = { connectTimeoutSeconds: 10, lockTimeoutMs: 60_000, statementTimeoutMs: 600_000, idleInTransactionTimeoutMs: 30_000 } as const;
 
 export interface PgDatabase {
   /** The URL without its password: what logs, doctor and errors show. */
@@ -85,13 +88,16 @@ function wrap(sql: Sql, url: string, waits: PgWaits): PgDatabase {
   const fail = (error: unknown): never => {
     throw postgresErrorOf(error, url, 'call', waits);
   };
+  const failInTransaction = (error: unknown): never => {
+    throw postgresErrorOf(error, url, 'transaction', waits);
+  };
   const begin = <T>(fn: (tx: TransactionSql) => Promise<T>) => sql.begin((tx) => fn(tx)) as Promise<T>;
   return {
     where: redactUrl(url),
     run: (fn) => fn(sql).catch(fail),
     // A deadlock or serialization failure rolled everything back and the other side has gone on:
     // one more attempt almost always succeeds; a second collision is reported as a clear error.
-    transaction: <T>(fn: (tx: TransactionSql) => Promise<T>) => begin(fn).catch((error: unknown) => (isRetryableCollision(error) ? begin(fn) : Promise.reject(error))).catch(fail),
+    transaction: <T>(fn: (tx: TransactionSql) => Promise<T>) => begin(fn).catch((error: unknown) => (isRetryableCollision(error) ? begin(fn) : Promise.reject(error))).catch(failInTransaction),
     async serverVersion() {
       const [row] = await sql`SELECT current_setting('server_version') AS version`.catch(fail);
       return String(row?.version ?? '');

@@ -22,7 +22,8 @@ const CONNECTION_CODES = new Set([
   'CONNECTION_ENDED',
 ]);
 
-type Situation = 'start' | 'call';
+/** `transaction`: a call inside a transaction, which the server ends when it sits idle too long. */
+type Situation = 'start' | 'call' | 'transaction';
 
 /** The waits a pool was opened with (connection.ts), named in the errors they raise. */
 export interface PgWaits {
@@ -126,10 +127,15 @@ export function postgresErrorOf(error: unknown, url: string, situation: Situatio
       situation === 'start'
         ? `cannot reach the Postgres database at ${where}: ${detail}`
         : `lost the connection to the Postgres database at ${where} during this call: ${detail}`;
+    // The server ends a session idle in its transaction with a FATAL the driver only sees as a closed connection.
+    const idle =
+      situation === 'transaction'
+        ? ` If this machine slept or the call stalled mid-transaction, the server ended the session after ${waits ? seconds(waits.idleInTransactionTimeoutMs) : 'idle_in_transaction_session_timeout'} idle, releasing its locks for the other servers.`
+        : '';
     const hint =
       situation === 'start'
         ? 'check that the server is running and that host, port and user in storage.url or CTXGATE_DATABASE_URL are right; or set storage.backend: sqlite to work alone'
-        : 'nothing of this call was committed; the next call reconnects — retry once the database is back';
+        : `nothing of this call was committed; the next call reconnects — retry once the database is back.${idle}`;
     return new StorageError('unreachable', where, message, hint, error);
   }
   if (error instanceof Error && detail !== error.message) {
