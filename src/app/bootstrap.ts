@@ -23,6 +23,8 @@ import { createForeground } from '../time/foreground.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { createGrepPool } from '../workspace/grep/grep-pool.ts';
 import { createWatchedTextIndex } from './text-index.ts';
+import { createChangedSince } from '../workspace/changed-since.ts';
+import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { createFilesNaming } from './files-naming.ts';
 
 /** The longest background work waits for the calls being answered before it starts anyway. */
@@ -96,6 +98,9 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     scan: config.scan,
     // Before the first build is done, an answer about a name parses the files that name it.
     filesNaming: createFilesNaming({ runtime, exec, workdirs, grepPool, root: projectRoot, excludeDirs: config.scan.excludeDirs }),
+    // A warm start checks what changed since the index was last confirmed (find lists it) instead of every file.
+    changedSince: createChangedSince({ runtime, exec, root: projectRoot, skipDirs: [...UNENTERED_DIRS, ...config.scan.excludeDirs] }),
+    databaseExists: () => runtime.fs.statSync(path.join(dataDir, 'code.db'))?.isFile === true,
     openDatabase: async () => {
       runtime.fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       return openDatabase(runtime, path.join(dataDir, 'code.db'), { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS, logger });

@@ -34,6 +34,8 @@ function printOut(runtime: Runtime, text: string): Promise<void> {
 async function runServer(app: AppContext, start: () => Promise<void>, watchStdin: boolean): Promise<number> {
   const stopped = untilStopped(app.runtime, watchStdin);
   await start();
+  // An index on disk is checked against the disk beside the client's handshake, not at its first search.
+  app.code.warm();
   const reason = await stopped;
   app.logger.log('server_stop', { reason });
   await app.lifecycle.shutdown(reason);

@@ -14,6 +14,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { Runtime, RuntimeFs } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Database } from '../storage/database.ts';
+import type { ChangedSince } from '../workspace/changed-since.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
@@ -22,8 +23,8 @@ import type { Grammars } from './grammars.ts';
 import { type IndexOnDisk, indexOnDisk } from './index-disk.ts';
 import { freshFiles } from './index-fresh.ts';
 import { CATALOGUE_SYNCED_AT, PASS_MS, runPass } from './index-pass.ts';
-import { reconcile } from './index-reconcile.ts';
-import { type CodeIndexState, type IndexShared, PARSER_VERSION } from './index-shared.ts';
+import { reconcile, SWEPT_AT } from './index-reconcile.ts';
+import { type CodeIndexState, type IndexShared, isGitignore, PARSER_VERSION } from './index-shared.ts';
 import { createInThreadParser, type ParsePool } from './parse-pool.ts';
 import { CodeStore } from './store.ts';
 
@@ -62,6 +63,10 @@ export interface CodeIndexDeps {
    * before the first build is done, the files an answer about a name rests on, parsed on demand.
    */
   filesNaming?: (word: string, options?: { defining?: boolean }) => Promise<readonly string[]>;
+  /** What changed under the root since a moment (find): a warm start checks that instead of every file. */
+  changedSince?: ChangedSince;
+  /** Whether the database exists already (a warm start never creates one). */
+  databaseExists?: () => boolean;
 }
 
 export interface CodeIndexStatus {
@@ -86,6 +91,11 @@ export interface CodeIndex {
   onDemand(paths: Iterable<string>): Promise<CodeStore | undefined>;
   /** The files an answer about `name` rests on, for onDemand: undefined when they cannot be found or are too many to parse now. */
   filesNaming(name: string, options?: { defining?: boolean }): Promise<readonly string[] | undefined>;
+  /**
+   * A server starting with an index on disk: opens it and starts the warm start's sweep now, beside
+   * the client's handshake, instead of at the first question. Nothing when there is no index yet.
+   */
+  warm(): void;
   /** A full refresh pass, awaited (tests, benchmarks, the first build). */
   refresh(): Promise<void>;
   /** What the index on disk holds (any process's build); undefined when its database cannot be opened. */
@@ -106,10 +116,6 @@ export const FIRST_PASS_DELAY_MS = 1000;
 
 /** Files parsed on demand for one answer at most (a few milliseconds each, in the parse workers). */
 export const MAX_ON_DEMAND_FILES = 300;
-
-function isGitignore(rel: string): boolean {
-  return rel === '.gitignore' || rel.endsWith('/.gitignore');
-}
 
 export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   const openedAt = Date.now();
@@ -240,9 +246,17 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     warming ??= (async () => {
       const started = Date.now();
       try {
-        const r = await reconcile(shared, s, listedFrom);
-        deps.logger.log('code_index_reconciled', { checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
+        // Confirmed whole: by the last listing, or by a sweep since (which took every change before it began).
+        const confirmedFrom = Math.max(listedFrom, Number(s.meta(SWEPT_AT) ?? 0));
+        const r = await reconcile(shared, s, confirmedFrom, deps.changedSince);
+        deps.logger.log('code_index_reconciled', { by: r.by, checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
         if (!r.trusted) return false;
+        // The next process's sweep looks only at what changed since this one began.
+        await s.db
+          .writeTransaction(() => {
+            if (Number(s.meta(SWEPT_AT) ?? 0) < started) s.setMeta(SWEPT_AT, String(started));
+          })
+          .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
         // The sweep did what the first pass would: that one waits for its turn (an edited .gitignore lists again now).
         if (lastPass === 0) lastPass = started;
         if (r.changes.some(isGitignore)) relist(s);
@@ -333,6 +347,12 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       const all = [...new Set(list)];
       if (all.some(isGitignore)) relist(s);
       return freshFiles(shared, s, all);
+    },
+    warm() {
+      if (shared.closed || !deps.databaseExists?.()) return;
+      void open()
+        .then((s) => (s && !shared.closed && s.meta('catalogued') === '1' ? trusted(s) : undefined))
+        .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
     },
     async refresh() {
       const s = await open();
