@@ -14,7 +14,7 @@
 //    included) vs `rg -c` on the same query;
 // 3. keeps asking the queries for `--seconds`, median per query vs `rg -c` median.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -54,6 +54,19 @@ function rgCount(q: { pattern: string; regex?: boolean }): number {
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [BUNDLE, ...args, '--project-root', ROOT], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The last warm-start sweep the servers logged (how it found the changes, how long it took). */
+function lastSweep(): string {
+  for (const d of readdirSync(dataDir)) {
+    const log = path.join(dataDir, d, 'ctxgate.log');
+    if (!existsSync(log)) continue;
+    const line = readFileSync(log, 'utf8').trimEnd().split('\n').reverse().find((l) => l.includes('"code_index_reconciled"'));
+    if (!line) continue;
+    const e = JSON.parse(line) as { by?: string; checked: number; changed: number; ms: number };
+    return `sweep ${e.by ?? 'stats'}: ${e.checked} checked, ${e.changed} changed, ${e.ms} ms`;
+  }
+  return 'no sweep logged';
 }
 
 async function connect(profiled = true): Promise<{ client: Client; close: () => Promise<void> }> {
@@ -100,6 +113,7 @@ for (let i = 0; i < runs; i++) {
   const rg = rgCount(q);
   firsts.push({ server: t, connected: connected + t, rg });
   await close();
+  console.log(`  new server ${i + 1}: ${ms(t)} (with the start and connect ${ms(connected + t)}) vs rg -c ${ms(rg)}; ${lastSweep()}; load ${loadavg()[0]!.toFixed(2)}`);
 }
 const first = median(firsts.map((f) => f.server));
 const firstRg = median(firsts.map((f) => f.rg));

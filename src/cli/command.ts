@@ -6,6 +6,7 @@ import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
 import { projectRootNamed } from '../config/paths.ts';
 import type { AppContext } from '../app/context.ts';
 import { collectStatus } from '../app/status.ts';
+import { warmStart } from '../app/warm-start.ts';
 import { selectTools } from '../tools/index.ts';
 import { createToolRegistry } from '../tools/registry.ts';
 import { runStdio, type StdioOptions } from '../transports/stdio.ts';
@@ -34,8 +35,7 @@ function printOut(runtime: Runtime, text: string): Promise<void> {
 async function runServer(app: AppContext, start: () => Promise<void>, watchStdin: boolean): Promise<number> {
   const stopped = untilStopped(app.runtime, watchStdin);
   await start();
-  // An index on disk is checked against the disk beside the client's handshake, not at its first search.
-  app.code.warm();
+  warmStart(app);
   const reason = await stopped;
   app.logger.log('server_stop', { reason });
   await app.lifecycle.shutdown(reason);

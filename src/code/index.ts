@@ -93,9 +93,10 @@ export interface CodeIndex {
   filesNaming(name: string, options?: { defining?: boolean }): Promise<readonly string[] | undefined>;
   /**
    * A server starting with an index on disk: opens it and starts the warm start's sweep now, beside
-   * the client's handshake, instead of at the first question. Nothing when there is no index yet.
+   * the client's handshake, instead of at the first question. Nothing when there is no index yet;
+   * whether there is one.
    */
-  warm(): void;
+  warm(): boolean;
   /** A full refresh pass, awaited (tests, benchmarks, the first build). */
   refresh(): Promise<void>;
   /** What the index on disk holds (any process's build); undefined when its database cannot be opened. */
@@ -349,10 +350,11 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       return freshFiles(shared, s, all);
     },
     warm() {
-      if (shared.closed || !deps.databaseExists?.()) return;
+      if (shared.closed || !deps.databaseExists?.()) return false;
       void open()
         .then((s) => (s && !shared.closed && s.meta('catalogued') === '1' ? trusted(s) : undefined))
         .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
+      return true;
     },
     async refresh() {
       const s = await open();
