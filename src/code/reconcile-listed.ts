@@ -87,7 +87,7 @@ export async function changesAmong(shared: IndexShared, s: CodeStore, listed: re
     }
     const present = new Map(entries.map((e) => [e.name, e]));
     const prefix = dir ? `${dir}/` : '';
-    const known = new Set<string>();
+    const knownFiles = new Set<string>();
     // The folder's direct files and subfolders, by seeks on the path index (one step per entry).
     let p = s.firstPathFrom(prefix);
     while (p?.startsWith(prefix)) {
@@ -96,9 +96,9 @@ export async function changesAmong(shared: IndexShared, s: CodeStore, listed: re
       const name = slash < 0 ? rest : rest.slice(0, slash);
       const rel = prefix + name;
       const e = present.get(name);
-      known.add(name);
       checked++;
       if (slash < 0) {
+        knownFiles.add(name);
         if (!e?.isFile || e.isSymbolicLink) changes.add(rel);
         p = s.pathAfter(p);
         continue;
@@ -108,14 +108,11 @@ export async function changesAmong(shared: IndexShared, s: CodeStore, listed: re
       // '0' is the character after '/': the first path past the subfolder.
       p = s.firstPathFrom(`${rel}0`);
     }
+    // A new file a listing would take (a new folder is listed itself: mkdir and rename set its ctime).
     for (const e of entries) {
-      if (known.has(e.name) || e.isSymbolicLink) continue;
-      const rel = prefix + e.name;
-      // A new file a listing would take; a new folder is listed itself (mkdir and rename set its ctime).
-      if (e.isFile) {
-        takes ??= createCatalogueJudge(fs, shared.listing);
-        if (takes(rel)) changes.add(rel);
-      }
+      if (!e.isFile || e.isSymbolicLink || knownFiles.has(e.name)) continue;
+      takes ??= createCatalogueJudge(fs, shared.listing);
+      if (takes(prefix + e.name)) changes.add(prefix + e.name);
     }
   };
 

@@ -55,13 +55,14 @@ async function candidates(index: CodeIndex, pattern: string): Promise<string[] |
 const reconciled = (events: Events) => events.find((e) => e.event === 'code_index_reconciled')?.fields;
 
 describe('the warm start from find\'s list of what changed', () => {
-  it('finds every kind of change made while no server ran: a same-size same-mtime edit, a deleted file and folder, a new folder, a file in a folder that held none', async () => {
+  it('finds every kind of change made while no server ran: a same-size same-mtime edit, a deleted file and folder, a new folder, a file in a folder that held none, a folder replaced by a file', async () => {
     const { root, dbFile } = await builtEarlier({
       'src/a.ts': 'export const alpha = 1;\n',
       'src/b.ts': 'export const beta_gone = 2;\n',
       'old/c.ts': 'export const gamma_gone = 3;\n',
       'keep/d.ts': 'export const delta = 4;\n',
       'empty/.keep': '',
+      'swap/g.ts': 'export const swapped_out = 7;\n',
     });
     const a = path.join(root, 'src/a.ts');
     const before = statSync(a);
@@ -73,6 +74,8 @@ describe('the warm start from find\'s list of what changed', () => {
     mkdirSync(path.join(root, 'fresh/deep'), { recursive: true });
     writeFileSync(path.join(root, 'fresh/deep/e.ts'), 'export const epsilon_new = 5;\n');
     writeFileSync(path.join(root, 'empty/f.ts'), 'export const phi_new = 6;\n');
+    rmSync(path.join(root, 'swap'), { recursive: true });
+    writeFileSync(path.join(root, 'swap'), 'swapped_in = 8\n');
     const events: Events = [];
     const second = indexAt(root, dbFile, findIn(root), events);
     try {
@@ -84,6 +87,8 @@ describe('the warm start from find\'s list of what changed', () => {
       assert.deepEqual(await candidates(second, 'gamma_gone'), [], 'the files of a deleted folder are gone');
       assert.deepEqual(await candidates(second, 'epsilon_new'), ['fresh/deep/e.ts'], 'a new folder\'s files are found');
       assert.deepEqual(await candidates(second, 'phi_new'), ['empty/f.ts'], 'a file added to a folder that held no catalogued file is found');
+      assert.deepEqual(await candidates(second, 'swapped_in'), ['swap'], 'a file that replaced a folder is found');
+      assert.deepEqual(await candidates(second, 'swapped_out'), [], 'the folder\'s files are gone');
       assert.deepEqual(await candidates(second, 'delta'), ['keep/d.ts']);
     } finally {
       await second.close();
