@@ -153,20 +153,3 @@ describe('the warm start from find\'s list of what changed', () => {
     }
   });
 });
-
-describe('find\'s list of what changed since a moment', () => {
-  it('names new files and the folders whose entries changed, never what hidden or skipped folders hold', async () => {
-    const root = fixture({ 'src/a.ts': 'a\n', '.hidden/h.ts': 'h\n', 'node_modules/m/i.js': 'm\n', '.env.example': 'x\n' });
-    dirs.push(root);
-    const listed = await findIn(root)(Date.now() - 60_000);
-    assert.ok(listed, 'find ran');
-    for (const p of ['', 'src', 'src/a.ts', '.env.example']) assert.ok(listed.includes(p), `${p || 'the root'} is listed (${listed.join(', ')})`);
-    assert.ok(!listed.some((p) => p.startsWith('.hidden') || p.startsWith('node_modules')), `no hidden or skipped folder (${listed.join(', ')})`);
-  });
-
-  it('says it cannot tell when find fails (a root that is not there)', async () => {
-    const root = fixture();
-    dirs.push(root);
-    assert.equal(await findIn(path.join(root, 'missing'))(Date.now() - 60_000), undefined);
-  });
-});
