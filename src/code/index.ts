@@ -284,8 +284,12 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       // Another process may have finished the first build meanwhile.
       if (!shared.textReady && s.meta('text_complete') === '1') shared.textReady = true;
       passOnUse(s);
+      return s.db;
+    },
+    async confirmed() {
       // An index from before this process started may miss files edited while no server watched.
-      return (await trusted(s)) ? s.db : undefined;
+      const s = store ?? (await open());
+      return s !== undefined && !shared.closed && (await trusted(s));
     },
     current: () => store?.db,
     state: () => (shared.state === 'unavailable' ? 'unavailable' : shared.textReady ? 'ready' : shared.textBuilding || running ? 'building' : 'idle'),
