@@ -19,6 +19,11 @@ import type { CodeStore } from './store.ts';
 export const SWEPT_AT = 'swept_at';
 /** A list of more changed entries than this is not worth checking one by one: every file is stat'ed instead. */
 const MAX_LISTED = 20_000;
+/**
+ * Catalogues of fewer files are stat'ed file by file: that takes a few milliseconds, less than
+ * starting find (tens of milliseconds, hundreds on a loaded machine).
+ */
+export const LIST_FROM_FILES = 5000;
 
 /** More changes than this are left to the full pass: the index is not trusted until it ran. */
 export const MAX_RECONCILED_CHANGES = 5000;
@@ -38,11 +43,13 @@ export interface Reconciled {
 
 /**
  * Finds the files changed since the catalogue was last confirmed whole (`confirmedFrom`, ms since the
- * epoch) and takes them; `changedSince` lists what changed (find), when it can.
+ * epoch) and takes them; `changedSince` lists what changed (find), when it can, for a catalogue of
+ * `listFrom` files or more.
  */
-export async function reconcile(shared: IndexShared, s: CodeStore, confirmedFrom: number, changedSince?: ChangedSince): Promise<Reconciled> {
+export async function reconcile(shared: IndexShared, s: CodeStore, confirmedFrom: number, changedSince?: ChangedSince, listFrom = LIST_FROM_FILES): Promise<Reconciled> {
+  const big = () => Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) >= listFrom;
   // A change made after a row's stat has a ctime no earlier than that, less a coarse clock's tick.
-  const listed = changedSince ? await changedSince(confirmedFrom - RACY_MS) : undefined;
+  const listed = changedSince && big() ? await changedSince(confirmedFrom - RACY_MS) : undefined;
   const found = listed && listed.length <= MAX_LISTED ? { ...(await changesAmong(shared, s, listed)), complete: true, by: 'listed' as const } : { ...(await sweepAll(shared, s, confirmedFrom)), by: 'stats' as const };
   const { checked, changes, by } = found;
   if (!found.complete || changes.length > MAX_RECONCILED_CHANGES || shared.closed) return { checked, changes, trusted: false, by };

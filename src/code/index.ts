@@ -65,6 +65,8 @@ export interface CodeIndexDeps {
   filesNaming?: (word: string, options?: { defining?: boolean }) => Promise<readonly string[]>;
   /** What changed under the root since a moment (find): a warm start checks that instead of every file. */
   changedSince?: ChangedSince;
+  /** From how many catalogued files on the warm start uses changedSince (default LIST_FROM_FILES; tests: 0). */
+  listFromFiles?: number;
   /** Whether the database exists already (a warm start never creates one). */
   databaseExists?: () => boolean;
 }
@@ -249,7 +251,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       try {
         // Confirmed whole: by the last listing, or by a sweep since (which took every change before it began).
         const confirmedFrom = Math.max(listedFrom, Number(s.meta(SWEPT_AT) ?? 0));
-        const r = await reconcile(shared, s, confirmedFrom, deps.changedSince);
+        const r = await reconcile(shared, s, confirmedFrom, deps.changedSince, deps.listFromFiles);
         deps.logger.log('code_index_reconciled', { by: r.by, checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
         if (!r.trusted) return false;
         // The next process's sweep looks only at what changed since this one began.

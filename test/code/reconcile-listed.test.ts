@@ -32,7 +32,8 @@ function indexAt(root: string, dbFile: string, changedSince: ChangedSince | unde
     root,
     scan: { excludeDirs: ['node_modules'], respectGitignore: true },
     openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
-    ...(changedSince ? { changedSince } : {}),
+    // A fixture's few files would be stat'ed one by one: find's list from the first file on.
+    ...(changedSince ? { changedSince, listFromFiles: 0 } : {}),
   });
 }
 
@@ -135,6 +136,34 @@ describe('the warm start from find\'s list of what changed', () => {
       await second.refresh();
       assert.deepEqual(await candidates(second, 'gen_one'), [], 'the file it now ignores left the catalogue');
       assert.deepEqual(await candidates(second, 'kept_one'), ['src/keep.ts']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('stats a small catalogue file by file: starting find would cost more', async () => {
+    const { root, dbFile } = await builtEarlier({ 'src/a.ts': 'export const alpha = 1;\n' });
+    writeFileSync(path.join(root, 'src/a.ts'), 'export const kappa = 1;\n');
+    let asked = 0;
+    const events: Events = [];
+    const logger: Logger = { log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} };
+    const second = createCodeIndex({
+      fs: runtime.fs,
+      grammars: createGrammars(runtime),
+      logger,
+      workdirs: { dirs: [root] },
+      root,
+      scan: { excludeDirs: ['node_modules'], respectGitignore: true },
+      openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
+      changedSince: async (since, signal) => {
+        asked++;
+        return findIn(root)(since, signal);
+      },
+    });
+    try {
+      assert.deepEqual(await candidates(second, 'kappa'), ['src/a.ts']);
+      assert.equal(reconciled(events)?.by, 'stats');
+      assert.equal(asked, 0, 'find was not started');
     } finally {
       await second.close();
     }
