@@ -5,13 +5,15 @@ import { createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
 import { loadConfig } from '../config/load.ts';
+import { resolveStorageSettings } from '../config/storage.ts';
 import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
 import type { GraphBackend } from '../config/schema.ts';
 import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
 import { createProcessTracker } from '../exec/tracker.ts';
-import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { createKbHandle, createPostgresKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { defaultProjectKey } from '../vcs/project-key.ts';
 import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -52,6 +54,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   if (options.graphBackend) config.backend.graph = options.graphBackend;
   if (options.tools) config.tools = options.tools;
   const workdirs = { dirs: resolveWorkdirs(runtime, projectRoot, config.workdirs, file) };
+  const storage = resolveStorageSettings(runtime, config.storage);
   const dataDir = projectDataDir(runtime, projectRoot);
   let dataDirUsable = true;
   try {
@@ -72,7 +75,15 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   procs.sweepDeadServers();
   const exec = createExecutor(runtime, procs);
   lifecycle.onShutdown(() => exec.killAll());
-  const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
+  const kb =
+    storage.backend === 'postgres'
+      ? createPostgresKbHandle({
+          url: storage.url,
+          projectKey: async () => storage.projectKey ?? (await defaultProjectKey({ runtime, exec }, projectRoot)),
+          sessionId: processSessionId,
+          projectRoot,
+        })
+      : createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
   lifecycle.onShutdown(() => kb.close());
   const usage = createUsageRecorder(kb, { onError: (error) => logger.log('usage_write_failed', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => usage.flush());
@@ -117,6 +128,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     runtime,
     config,
     configFile: file,
+    storage,
     projectRoot,
     workdirs,
     dataDir,

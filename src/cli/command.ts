@@ -1,5 +1,5 @@
 // Runs one parsed command and returns the process exit code (0 ok, 1 failure, 2 usage/config).
-import { ErrorCode, isAppError, messageOf } from '../errors.ts';
+import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { type CommonOptions, createAppContext } from '../app/bootstrap.ts';
 import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
@@ -19,6 +19,8 @@ import { formatStatsReport } from './stats.ts';
 import { runInit } from './init.ts';
 import { unsupportedNodeLine } from './node-support.ts';
 import { formatTools } from './tools.ts';
+import { runUsers } from './users.ts';
+import { openTeam } from '../app/team.ts';
 
 /** Resolves when the server should stop: a signal, or stdin closing in stdio mode. */
 function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
@@ -93,6 +95,21 @@ export async function runCli(runtime: Runtime): Promise<number> {
         await printOut(runtime, command.json ? JSON.stringify(report, null, 2) : formatDoctor(report));
         await ctx.lifecycle.shutdown('doctor done');
         return 0;
+      }
+      case 'users': {
+        const team = await openTeam(ctx, 'users');
+        if (team) {
+          try {
+            await printOut(runtime, await runUsers(team.users, command.action, command.json));
+          } finally {
+            await team.close();
+            await ctx.lifecycle.shutdown('users done');
+          }
+          return 0;
+        }
+        throw new AppError(ErrorCode.Unavailable, 'ctxgate users needs the Postgres backend: people and their tokens are a team endpoint\'s, kept in its database', {
+          hint: 'set storage.backend: "postgres" and storage.url (or CTXGATE_DATABASE_URL), see README "Team endpoint"; with SQLite, serve has one bearer token (ctxgate serve --rotate-token replaces it)',
+        });
       }
       case 'stats': {
         const snapshot = await collectStatus(ctx, { sessions: [], startedAt: Date.now() });

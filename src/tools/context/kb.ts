@@ -6,10 +6,8 @@ import { availableRuntimes } from '../../exec/programs.ts';
 import { floodCheck, floodCompleted, floodError } from '../../kb/flood-guard.ts';
 import { fetchMany } from '../../kb/fetch.ts';
 import { databaseBytes } from '../../kb/open.ts';
-import { usageTotals } from '../../kb/usage.ts';
 import { indexPath } from '../../kb/indexer.ts';
 import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
-import { searchKnowledge } from '../../kb/search.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
 import { databaseUse } from '../../storage/database-users.ts';
 import { loadSqlite } from '../../storage/sqlite.ts';
@@ -64,7 +62,7 @@ async function search(args: Args, ctx: ToolCallContext) {
   const kb = await ctx.app.kb.get();
   const limit = verdict.kind === 'throttle' ? Math.ceil(SEARCH_LIMIT / 2) : SEARCH_LIMIT;
   const fs = ctx.app.runtime.fs;
-  const result = searchKnowledge(kb, { query: args.query, limit, source: args.source }, (p) => fs.statSync(p));
+  const result = await kb.search({ query: args.query, limit, source: args.source }, (p) => fs.statSync(p));
   floodCompleted(state, Date.now());
   const note = verdict.kind === 'throttle' ? `(throttled: ${verdict.completed + 1} searches in 60 s, so fewer results; read the sources above instead of searching again)` : undefined;
   const text = formatSearch(args.query, result, note);
@@ -92,9 +90,9 @@ async function fetchAction(args: Args, ctx: ToolCallContext) {
 async function stats(_args: Args, ctx: ToolCallContext) {
   await ctx.app.usage.flush();
   const kb = await ctx.app.kb.get();
-  const s = kb.stats(databaseBytes(ctx.app.runtime.fs, ctx.app.kb.file));
-  const project = usageTotals(kb.db);
-  const server = usageTotals(kb.db, { processSession: ctx.app.processSessionId });
+  const s = await kb.stats();
+  const project = await kb.usageTotals();
+  const server = await kb.usageTotals({ processSession: ctx.app.processSessionId });
   const usage = formatUsage(project, server, ctx.app.config.estimation.charsPerToken);
   const textIndex = ctx.app.textIndex?.status();
   return {
@@ -142,7 +140,9 @@ async function doctor(_args: Args, ctx: ToolCallContext) {
   let storage: Record<string, unknown> = { database: ctx.app.kb.file, bytes: databaseBytes(ctx.app.runtime.fs, ctx.app.kb.file) };
   try {
     const kb = await ctx.app.kb.get();
-    storage = { ...storage, documents: kb.stats(0).documents, schemaVersion: Number(kb.db.value('PRAGMA user_version')) };
+    const s = await kb.stats();
+    // On Postgres there is no file here: the size is that of the shared tables.
+    storage = { ...storage, backend: kb.backend, documents: s.documents, schemaVersion: await kb.schemaVersion(), ...(kb.backend === 'postgres' ? { bytes: s.databaseBytes } : {}) };
   } catch (error) {
     warnings.push(`knowledge base unavailable: ${messageOf(error)}`);
   }

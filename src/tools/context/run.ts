@@ -13,7 +13,6 @@ import { isBinary } from '../../kb/indexer.ts';
 import { keepOutOfContext } from './output-policy.ts';
 import { combinedOutput, replyForRun, statusLine } from './run-printer.ts';
 import { guardSearch } from '../../kb/flood-guard.ts';
-import { searchKnowledge } from '../../kb/search.ts';
 import { judgeSecret, secretRefusal } from '../../security/secret-files.ts';
 import { readJudged } from '../../security/secret-read.ts';
 import { secretInText } from '../../security/secret-text.ts';
@@ -260,9 +259,9 @@ async function batch(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
     const kb = await ctx.app.kb.get();
     // Searching this batch's own output is part of the batch; a global search is an ordinary search.
     if (scope === 'global') guardSearch(ctx.session.flood, args.queries.length);
-    const sourceIds = sourceLabels.map((l) => kb.source(`batch:${l}`)?.id).filter((id): id is number => id !== undefined);
+    const sourceIds = (await Promise.all(sourceLabels.map(async (l) => (await kb.source(`batch:${l}`))?.id))).filter((id): id is number => id !== undefined);
     for (const q of args.queries) {
-      const hits = scope === 'batch' ? (sourceIds.length ? searchKnowledge(kb, { query: q, limit: 3, sourceIds }).hits : []) : searchKnowledge(kb, { query: q, limit: 3 }).hits;
+      const hits = scope === 'batch' ? (sourceIds.length ? (await kb.search({ query: q, limit: 3, sourceIds })).hits : []) : (await kb.search({ query: q, limit: 3 })).hits;
       answers.push({ query: q, hits });
       parts.push(`query "${q}" (${scope}): ${hits.length ? '' : scope === 'batch' ? 'no match in this batch\'s indexed output (only output over 100 KB is indexed; the rest is above)' : 'no match'}`);
       for (const h of hits) parts.push(`- ${h.label}${h.lines ? `:${h.lines.join('-')}` : ''}: ${h.snippet}`);
