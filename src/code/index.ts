@@ -16,6 +16,7 @@ import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Database } from '../storage/database.ts';
 import type { ChangedSince } from '../workspace/changed-since.ts';
 import { isStorageError } from '../storage/storage-error.ts';
+import { RACY_MS } from '../textindex/file-identity.ts';
 import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
 import { catalogue } from './catalogue.ts';
@@ -23,7 +24,7 @@ import type { Grammars } from './grammars.ts';
 import { type IndexOnDisk, indexOnDisk } from './index-disk.ts';
 import { freshFiles } from './index-fresh.ts';
 import { CATALOGUE_SYNCED_AT, PASS_MS, runPass } from './index-pass.ts';
-import { reconcile, SWEPT_AT } from './index-reconcile.ts';
+import { LIST_FROM_FILES, reconcile, SWEPT_AT } from './index-reconcile.ts';
 import { type CodeIndexState, type IndexShared, isGitignore, PARSER_VERSION } from './index-shared.ts';
 import { createInThreadParser, type ParsePool } from './parse-pool.ts';
 import { CodeStore } from './store.ts';
@@ -67,6 +68,12 @@ export interface CodeIndexDeps {
   changedSince?: ChangedSince;
   /** From how many catalogued files on the warm start uses changedSince (default LIST_FROM_FILES; tests: 0). */
   listFromFiles?: number;
+  /**
+   * A note beside the database of the last whole check (when it began, how many files): a starting
+   * server runs find from it at once, before the database is open (~0.3 s of WASM start-up and
+   * reads on a loaded machine), and uses that list when the database's own record is not earlier.
+   */
+  checkedNote?: { read(): { at: number; files: number } | undefined; write(note: { at: number; files: number }): void };
   /** Whether the database exists already (a warm start never creates one). */
   databaseExists?: () => boolean;
 }
@@ -132,6 +139,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let relistDue = false;
   /** The warm start's sweep (see trusted). */
   let warming: Promise<boolean> | undefined;
+  /** find's list started by warm() from the note, before the database was open: since when, and the list. */
+  let early: { since: number; listed: Promise<string[] | undefined> } | undefined;
   const shared: IndexShared = {
     fs: deps.fs,
     logger: deps.logger,
@@ -251,9 +260,18 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       try {
         // Confirmed whole: by the last listing, or by a sweep since (which took every change before it began).
         const confirmedFrom = Math.max(listedFrom, Number(s.meta(SWEPT_AT) ?? 0));
-        const r = await reconcile(shared, s, confirmedFrom, deps.changedSince, deps.listFromFiles);
-        deps.logger.log('code_index_reconciled', { by: r.by, checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
+        // The early list covers every change since an earlier moment than asked: a superset, usable.
+        const { changedSince } = deps;
+        const fromEarly = early;
+        const listing = changedSince && ((since: number, signal?: AbortSignal) => (fromEarly && fromEarly.since <= since ? fromEarly.listed : changedSince(since, signal)));
+        const r = await reconcile(shared, s, confirmedFrom, listing || undefined, deps.listFromFiles);
+        deps.logger.log('code_index_reconciled', { by: r.by, ...(r.by === 'listed' && early ? { early: early.since <= confirmedFrom - RACY_MS } : {}), checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
         if (!r.trusted) return false;
+        try {
+          deps.checkedNote?.write({ at: started, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
+        } catch (e) {
+          deps.logger.log('code_index_error', { error: messageOf(e) });
+        }
         // The next process's sweep looks only at what changed since this one began.
         await s.db
           .writeTransaction(() => {
@@ -357,6 +375,11 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     },
     warm() {
       if (shared.closed || !deps.databaseExists?.()) return false;
+      const note = deps.checkedNote?.read();
+      if (note && deps.changedSince && note.files >= (deps.listFromFiles ?? LIST_FROM_FILES)) {
+        const since = note.at - RACY_MS;
+        early = { since, listed: deps.changedSince(since) };
+      }
       void open()
         .then((s) => (s && !shared.closed && s.meta('catalogued') === '1' ? trusted(s) : undefined))
         .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));

@@ -8,6 +8,7 @@ import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { createExecutor } from '../../src/exec/executor.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { openDatabase } from '../../src/storage/database.ts';
+import { RACY_MS } from '../../src/textindex/file-identity.ts';
 import { type ChangedSince, createChangedSince } from '../../src/workspace/changed-since.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 
@@ -138,6 +139,50 @@ describe('the warm start from find\'s list of what changed', () => {
       assert.deepEqual(await candidates(second, 'kept_one'), ['src/keep.ts']);
     } finally {
       await second.close();
+    }
+  });
+
+  it('starts find from the note of the last check when a server starts, before the database is open, and uses that list only when the database records no earlier check', async () => {
+    for (const noteFrom of ['before', 'after'] as const) {
+      const { root, dbFile } = await builtEarlier({ 'src/a.ts': 'export const alpha = 1;\n', 'src/b.ts': 'export const beta = 2;\n' });
+      const a = path.join(root, 'src/a.ts');
+      const before = statSync(a);
+      writeFileSync(a, 'export const gamma = 1;\n');
+      utimesSync(a, before.atime, before.mtime);
+      const asked: number[] = [];
+      const written: { at: number; files: number }[] = [];
+      // 'after': a note later than the database's own record (a database put back from a copy) is not trusted.
+      const at = noteFrom === 'before' ? Date.now() - 60_000 : Date.now() + 60_000;
+      const events: Events = [];
+      const logger: Logger = { log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} };
+      const second = createCodeIndex({
+        fs: runtime.fs,
+        grammars: createGrammars(runtime),
+        logger,
+        workdirs: { dirs: [root] },
+        root,
+        scan: { excludeDirs: ['node_modules'], respectGitignore: true },
+        openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
+        listFromFiles: 0,
+        databaseExists: () => true,
+        checkedNote: { read: () => ({ at, files: 2 }), write: (note) => void written.push(note) },
+        changedSince: (since, signal) => {
+          asked.push(since);
+          return findIn(root)(since, signal);
+        },
+      });
+      try {
+        assert.equal(second.warm(), true);
+        assert.deepEqual(asked, [at - RACY_MS], 'find started from the note at once');
+        assert.deepEqual(await candidates(second, 'gamma'), ['src/a.ts'], 'the offline edit is found');
+        assert.deepEqual(await candidates(second, 'alpha'), []);
+        assert.equal(asked.length, noteFrom === 'before' ? 1 : 2, noteFrom === 'before' ? 'the early list was used' : 'find ran again from the database\'s record');
+        if (noteFrom === 'after') assert.ok(asked[1]! < at - RACY_MS);
+        assert.equal(written.length, 1, 'the note of this check was written');
+        assert.equal(written[0]!.files, 2);
+      } finally {
+        await second.close();
+      }
     }
   });
 
