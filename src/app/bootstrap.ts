@@ -4,10 +4,8 @@ import { createGrammars } from '../code/grammars.ts';
 import { type CodeIndexDeps, createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
-import { loadConfig } from '../config/load.ts';
 import { resolveStorageSettings } from '../config/storage.ts';
-import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
-import type { GraphBackend } from '../config/schema.ts';
+import { ensurePrivateDir, projectDataDir } from '../config/paths.ts';
 import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
@@ -28,19 +26,12 @@ import { createWatchedTextIndex } from './text-index.ts';
 import { createChangedSince } from '../workspace/changed-since.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { createFilesNaming } from './files-naming.ts';
+import { type AppSettings, type CommonOptions, loadSettings } from './settings.ts';
+
+export type { CommonOptions } from './settings.ts';
 
 /** The longest background work waits for the calls being answered before it starts anyway. */
 const QUIET_WAIT_MAX_MS = 30_000;
-
-export interface CommonOptions {
-  projectRoot?: string;
-  config?: string;
-  graphBackend?: GraphBackend;
-  /** --tools: which tools to offer (names or groups); overrides the config's `tools`. */
-  tools?: string[];
-  logFile?: string;
-  debug: boolean;
-}
 
 /** CTXGATE_PARSE_WORKERS / CTXGATE_GREP_WORKERS: how many workers (0: the main thread); default from the processors. */
 function workersFromEnv(runtime: Runtime, name: string): number | undefined {
@@ -68,14 +59,12 @@ function checkedNote(runtime: Runtime, file: string): NonNullable<CodeIndexDeps[
   };
 }
 
-export function createAppContext(runtime: Runtime, options: CommonOptions): AppContext {
-  const projectRoot = resolveProjectRoot(runtime, options.projectRoot);
-  const { config, file } = loadConfig(runtime, options.config, projectRoot);
-  if (options.graphBackend) config.backend.graph = options.graphBackend;
-  if (options.tools) config.tools = options.tools;
-  const workdirs = { dirs: resolveWorkdirs(runtime, projectRoot, config.workdirs, file) };
+/** The app: settings as given (the stdio server loads them first), else read from the options. */
+export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = loadSettings(runtime, options)): AppContext {
+  const { projectRoot, config, configFile: file, processSessionId } = settings;
   const storage = resolveStorageSettings(runtime, config.storage);
   const dataDir = projectDataDir(runtime, projectRoot);
+  const workdirs = { dirs: [...settings.workdirs] };
   let dataDirUsable = true;
   try {
     ensurePrivateDir(runtime, dataDir);
@@ -88,7 +77,6 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   const logger = createLogger(runtime, { file: logFile, debug: options.debug });
   const lifecycle = createLifecycle({ onError: (error) => logger.log('shutdown_error', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => logger.close());
-  const processSessionId = crypto.randomUUID();
   // Registered before the executor and jobs: shutdown hooks run newest first, so it closes after them.
   const procs = createProcessTracker(runtime, { sessionId: processSessionId, dataDir: dataDirUsable ? dataDir : undefined, logger });
   lifecycle.onShutdown(() => procs.close());

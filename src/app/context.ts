@@ -9,7 +9,7 @@ import type { KbHandle } from '../kb/open.ts';
 import type { UsageRecorder } from '../kb/usage.ts';
 import type { Network } from '../net/fetch-url.ts';
 import type { Logger } from '../logging/logger.ts';
-import { createRefusalCounter, type RefusalCounter } from '../retrieval/gatekeeper.ts';
+import { createRefusalCounter, type RefusalCounter } from '../retrieval/refusal-counter.ts';
 import type { GraphAdapter } from '../retrieval/graph.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { TextIndexReader } from '../textindex/types.ts';
