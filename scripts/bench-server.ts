@@ -76,6 +76,8 @@ async function connect(profiled = true): Promise<{ client: Client; close: () => 
   const transport = new StdioClientTransport({ command: process.execPath, args: [...(profiled ? PROFILE : []), BUNDLE, '--project-root', ROOT, ...SERVER_ARGS], env, stderr: 'ignore' });
   const client = new Client({ name: 'bench-server', version: '1' });
   await client.connect(transport);
+  // As MCP clients do right after the handshake (the server builds its app once the list is out).
+  await client.listTools();
   return { client, close: () => client.close() };
 }
 

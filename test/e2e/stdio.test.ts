@@ -111,7 +111,7 @@ describe('stdio server lifecycle', () => {
 });
 
 describe('a new stdio server with an index on disk', () => {
-  it('checks the index against the disk from its start, and its first search finds a file edited while no server ran (same size and mtime)', async () => {
+  it('checks the index against the disk once its tools are listed, before any call, and its first search finds a file edited while no server ran (same size and mtime)', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 20; i++) files[`src/m${i}.ts`] = `export const v${i} = ${i};\n`;
     const project = fixture(files);
@@ -128,7 +128,8 @@ describe('a new stdio server with an index on disk', () => {
       const { client } = await connectStdio(['--project-root', project], env);
       try {
         const log = () => readdirSync(dataDir).map((d) => path.join(dataDir, d, 'ctxgate.log')).filter((f) => statSync(f, { throwIfNoEntry: false })).map((f) => readFileSync(f, 'utf8')).join('');
-        // No call yet: the warm start's sweep runs on its own.
+        // As clients do: the tool list right after the handshake, then no call yet — the warm start's sweep runs on its own.
+        await client.listTools();
         const deadline = Date.now() + 20_000;
         while (!log().includes('"code_index_reconciled"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         const sweep = log().split('\n').find((l) => l.includes('"code_index_reconciled"'));
