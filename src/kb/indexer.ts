@@ -15,6 +15,7 @@ import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { walk } from '../workspace/walk.ts';
 import { chunkDocument, formatFor } from './chunk/index.ts';
 import type { KnowledgeStore } from './knowledge-store.ts';
+import { fileDigest } from './file-digest.ts';
 import type { SourceInput } from './store.ts';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -224,10 +225,16 @@ async function indexFiles(run: IndexRun, files: Candidate[]): Promise<void> {
       skip('binary', file.label);
       continue;
     }
+    const digest = fileDigest(bytes);
+    // The same bytes at another time (another clone of the project, a touch): nothing to index again.
+    if (known && known.size === bytes.length && known.digest === digest) {
+      run.report.unchanged++;
+      continue;
+    }
     // A private key in it was refused by readJudged above (its content is judged as opened).
     const text = new TextDecoder().decode(bytes);
     const chunks = chunkDocument(text, file.label, formatFor(file.label));
-    const full = batcher.add({ source: { key, kind: 'file', label: file.label, path: file.abs, mtimeMs: file.mtimeMs, size: file.size, chunks }, bytes: bytes.length });
+    const full = batcher.add({ source: { key, kind: 'file', label: file.label, path: file.abs, mtimeMs: file.mtimeMs, size: file.size, digest, chunks }, bytes: bytes.length });
     if (full) await batcher.flush();
   }
   // The last report goes out before the final commit: the SDK client drops a progress notification

@@ -66,4 +66,9 @@ export const KB_PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX calls_project_user ON calls (project_key, user_name, at);
     `,
   },
+  {
+    version: 2,
+    description: "each file source's content digest: another clone's copy with the same bytes is not stale",
+    sql: 'ALTER TABLE kb_sources ADD COLUMN digest TEXT;',
+  },
 ];

@@ -79,7 +79,7 @@ async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined
   const fused = fuse([stemmed, substring]);
   const top = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RERANK);
   if (!top.length) return [];
-  const rows = await sql`SELECT c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size
+  const rows = await sql`SELECT c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size, s.digest
     FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id WHERE c.id = ANY(${top.map(([id]) => id)}::bigint[])`;
   const chunks: ChunkRow[] = rows.map((r) => ({
     id: Number(r.id),
@@ -93,6 +93,7 @@ async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined
     path: r.path === null ? null : scope.paths.localPath(String(r.path)),
     mtime_ms: r.mtime_ms === null ? null : Number(r.mtime_ms),
     size: r.size === null ? null : Number(r.size),
+    digest: r.digest === null ? null : String(r.digest),
   }));
   return rerank(chunks, top, terms, scope.req.limit, stat);
 }

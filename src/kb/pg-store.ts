@@ -26,6 +26,7 @@ function sourceRow(r: Record<string, unknown>): SourceRow {
     path: r.path === null ? null : String(r.path),
     mtime_ms: numberOrNull(r.mtime_ms),
     size: numberOrNull(r.size),
+    digest: r.digest === null || r.digest === undefined ? null : String(r.digest),
     session_id: String(r.session_id),
     indexed_at: Number(r.indexed_at),
     chunk_count: Number(r.chunk_count),
@@ -33,7 +34,7 @@ function sourceRow(r: Record<string, unknown>): SourceRow {
   };
 }
 
-const SOURCE_COLUMNS = 'id, key, kind, label, path, mtime_ms, size, session_id, indexed_at, chunk_count, bytes';
+const SOURCE_COLUMNS = 'id, key, kind, label, path, mtime_ms, size, digest, session_id, indexed_at, chunk_count, bytes';
 
 export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessionId: string, paths: SharedPaths = SAME_PATHS): KnowledgeStore {
   const localRow = (r: Record<string, unknown>): SourceRow => {
@@ -62,6 +63,7 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
       path: i.path ?? null,
       mtime_ms: i.mtimeMs ?? null,
       size: i.size ?? null,
+      digest: i.digest ?? null,
       session_id: sessionId,
       indexed_at: now,
       chunk_count: i.chunks.length,
@@ -71,7 +73,7 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
     for (let i = 0; i < sources.length; i += INSERT_ROWS) {
       const written = await tx`INSERT INTO kb_sources ${tx(sources.slice(i, i + INSERT_ROWS))}
         ON CONFLICT (project_key, key) DO UPDATE SET kind = excluded.kind, label = excluded.label, path = excluded.path, mtime_ms = excluded.mtime_ms,
-          size = excluded.size, session_id = excluded.session_id, indexed_at = excluded.indexed_at, chunk_count = excluded.chunk_count, bytes = excluded.bytes
+          size = excluded.size, digest = excluded.digest, session_id = excluded.session_id, indexed_at = excluded.indexed_at, chunk_count = excluded.chunk_count, bytes = excluded.bytes
         RETURNING ${tx.unsafe(SOURCE_COLUMNS)}`;
       rows.push(...written.map(sourceRow));
     }

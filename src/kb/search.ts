@@ -5,6 +5,7 @@
 // can be a syntax error. When nothing matches, the words are corrected against the index's own
 // vocabulary and the search runs once more.
 import { stemmer } from 'stemmer';
+import { type StatFn, sourceChanged } from './file-digest.ts';
 import { type KnowledgeBase, type SourceKind, type SourceRow, wordsOf } from './store.ts';
 
 export interface SearchRequest {
@@ -37,7 +38,7 @@ export interface SearchResponse {
   corrected?: string;
 }
 
-export type StatFn = (path: string) => { mtimeMs: number; size: number } | undefined;
+export type { StatFn } from './file-digest.ts';
 
 const RRF_K = 60;
 /** Candidates each index gives at most (both backends). */
@@ -183,7 +184,7 @@ function snippetAt(body: string, at: number): string {
 }
 
 /** A candidate chunk with its source, as both backends read it for reranking. */
-export interface ChunkRow extends Pick<SourceRow, 'key' | 'kind' | 'label' | 'path' | 'mtime_ms' | 'size'> {
+export interface ChunkRow extends Pick<SourceRow, 'key' | 'kind' | 'label' | 'path' | 'mtime_ms' | 'size' | 'digest'> {
   id: number;
   title: string;
   body: string;
@@ -198,7 +199,7 @@ function runSearch(kb: KnowledgeBase, req: SearchRequest, terms: string[], stat:
   const top = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RERANK);
   if (!top.length) return [];
   const rows = kb.db.all(
-    `SELECT c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size
+    `SELECT c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size, s.digest
      FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (${top.map(() => '?').join(',')})`,
     top.map(([id]) => id),
   ) as unknown as ChunkRow[];
@@ -227,8 +228,7 @@ export function rerank(rows: readonly ChunkRow[], top: readonly [number, number]
     let stale = false;
     if (row.kind === 'file' && row.path && stat) {
       if (!staleBySource.has(row.key)) {
-        const now = stat(row.path);
-        staleBySource.set(row.key, !now || now.mtimeMs !== row.mtime_ms || now.size !== row.size);
+        staleBySource.set(row.key, sourceChanged(row, stat(row.path)));
       }
       stale = staleBySource.get(row.key)!;
     }

@@ -104,6 +104,17 @@ for (const backend of await kbBackends('the ctx_kb tests on Postgres')) {
       assert.match(text, /\[stale: changed since indexing; re-index it\]/);
     });
 
+    it('takes a file with the same bytes at another time (a touch, another clone) as unchanged: not stale, not indexed again', async () => {
+      const file = path.join(root, 'src/handler.ts');
+      utimesSync(file, new Date(), new Date(Date.now() + 20_000));
+      const { data } = await call({ action: 'search', query: 'rderHandl' });
+      const hit = (data.hits as { label: string; stale: boolean }[]).find((h) => h.label === 'src/handler.ts');
+      assert.equal(hit?.stale, false);
+      const again = await call({ action: 'index', path: 'src/handler.ts' });
+      assert.equal(again.data.indexed, 0, again.text);
+      assert.equal(again.data.unchanged, 1, again.text);
+    });
+
     it('replaces a re-indexed file atomically: old text gone, no duplicates, unchanged files skipped', async () => {
       writeFileSync(path.join(root, 'docs/retry.md'), '# Networking\n\n## Retry policy\n\nRetries use a fixed delay of 2 seconds.\n');
       utimesSync(path.join(root, 'docs/retry.md'), new Date(), new Date(Date.now() + 10_000));
