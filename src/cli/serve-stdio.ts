@@ -18,10 +18,12 @@ export async function serveStdio(runtime: Runtime, common: CommonOptions, stoppe
   const registry = createToolRegistry(selectTools(settings.config.tools, common.tools ? '--tools' : `${settings.configFile ?? 'config'} tools`));
   let building: Promise<AppContext> | undefined;
   const app = (): Promise<AppContext> =>
-    (building ??= import('../app/bootstrap.ts')
-      .then(({ createAppContext }) => {
+    (building ??= Promise.all([import('../app/bootstrap.ts'), import('../app/warm-start.ts')])
+      .then(([{ createAppContext }, { warmStart }]) => {
         const built = createAppContext(runtime, common, settings);
         built.logger.log('server_start', { transport: 'stdio', projectRoot: built.projectRoot, workdirs: built.workdirs.dirs, tools: registry.names });
+        // An index on disk is checked against the disk now, not at the first search.
+        warmStart(built);
         return built;
       })
       .catch((error: unknown) => {
