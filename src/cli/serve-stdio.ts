@@ -1,7 +1,8 @@
 // `ctxgate` with no command: the stdio server MCP clients start, one per session. It answers the
 // handshake and tools/list from the settings and the tools' declarations; the app (code index,
-// knowledge base, workers, jobs, log) is built right after the list goes out, or by a call that comes
-// first — so a client waits for module loading it needs, not for all of it.
+// knowledge base, workers, jobs, log) is built right after the list goes out, by a call that comes
+// first, or a moment after the handshake when neither comes — so a client waits for module loading
+// it needs, not for all of it.
 import type { AppContext } from '../app/context.ts';
 import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
 import { type CommonOptions, loadSettings } from '../app/settings.ts';
