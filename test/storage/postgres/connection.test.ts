@@ -165,4 +165,25 @@ describe('Postgres connection and migrations', { skip: cluster ? false : 'Postgr
     const db = await connect();
     assert.match(await db.serverVersion(), /^\d+\.\d+/);
   });
+
+  it('gives up on a server that stops answering (its own timeouts cannot fire), with a clear error, and the next call connects anew', { skip: process.getuid?.() !== 0 && 'freezing the server process needs root' }, async () => {
+    const db = await openPostgres(url, { maxConnections: 1, answerDeadlineMs: 1500 });
+    open.push(db);
+    const [row] = await db.run((sql) => sql`SELECT pg_backend_pid() AS pid`);
+    const backend = Number(row!.pid);
+    process.kill(backend, 'SIGSTOP');
+    try {
+      const error = await db.run((sql) => sql`SELECT 1`).then(
+        () => assert.fail('a frozen server answered'),
+        (e: unknown) => e,
+      );
+      assert.ok(isStorageError(error) && error.reason === 'unreachable', String(error));
+      assert.match(error.message, /did not answer within 2 s/);
+      assert.match(error.hint ?? '', /the next call connects anew/);
+    } finally {
+      process.kill(backend, 'SIGCONT');
+    }
+    const [again] = await db.run((sql) => sql`SELECT pg_backend_pid() AS pid`);
+    assert.notEqual(Number(again!.pid), backend, 'a new connection');
+  });
 });
