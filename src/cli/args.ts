@@ -5,7 +5,7 @@ import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { CommonOptions } from '../app/bootstrap.ts';
 import { CLIENT_IDS, type ClientId } from '../clients/catalog.ts';
 import { projectKeyProblem, userNameProblem } from '../users/user-names.ts';
-import { normaliseProjectKey } from '../vcs/project-key.ts';
+import { normaliseProjectKey } from '../config/project-key-text.ts';
 import type { InitCommand } from './init.ts';
 
 export type Command =

@@ -4,7 +4,7 @@
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { redactUrl } from '../storage/postgres/redact.ts';
-import { normaliseProjectKey } from '../vcs/project-key.ts';
+import { normaliseProjectKey } from './project-key-text.ts';
 import type { Config } from './schema.ts';
 
 export type StorageSettings =
