@@ -35,11 +35,7 @@ function reach(d: Definition, file: string, qualifier: string | null, imported: 
  */
 export function callCountsOf(store: CodeStore, scope: { path: string; isFile: boolean } | undefined, names = 400): CountedDefinition[] {
   const inScope = (file: string) => !scope || file === scope.path || (!scope.isFile && file.startsWith(`${scope.path}/`));
-  const definedThere = scope
-    ? ` AND name IN (SELECT d.name FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE ${scope.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})`
-    : '';
-  const params = !scope ? [] : scope.isFile ? [scope.path] : [scope.path.length + 1, `${scope.path}/`];
-  const called = store.db.all(`SELECT name, count(*) AS n FROM code_refs WHERE kind = ?${definedThere} GROUP BY name ORDER BY n DESC LIMIT ?`, ['call', ...params, names * 2]) as { name: string; n: number }[];
+  const called = store.mostCalled(names * 2, scope && { path: scope.isFile ? scope.path : `${scope.path}/`, isFile: scope.isFile });
   const importsOf = new Map<string, Set<string>>();
   const imported = (file: string) => {
     let set = importsOf.get(file);
@@ -58,8 +54,7 @@ export function callCountsOf(store: CodeStore, scope: { path: string; isFile: bo
     if (!own.length) continue;
     weighed++;
     const counts = new Map<Definition, number>(own.map((d) => [d, 0]));
-    const sites = store.db.all('SELECT f.path AS path, r.qualifier AS qualifier, count(*) AS n FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name = ? AND r.kind = ? GROUP BY f.path, r.qualifier', [name, 'call']) as { path: string; qualifier: string | null; n: number }[];
-    for (const s of sites) {
+    for (const s of store.callSitesOf(name)) {
       let best: Definition[] = defs.length === 1 ? defs : [];
       let bestTier = 3;
       if (defs.length > 1) {

@@ -2,7 +2,8 @@
 // transaction, so a reader never sees half a file. Reads answer the questions the gate tools ask.
 import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
-import type { ParsedFile } from './file-rows.ts';
+import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
+import { NAME_MARK, type ParsedFile } from './file-rows.ts';
 
 export interface FileRow {
   id: number;
@@ -63,6 +64,8 @@ export interface ReferenceRow {
   def_id: number | null;
   /** What a call is made on (extract-bindings.ts). */
   via: string | null;
+  /** How many times the name occurs with this kind on this line (one row per name, kind and line). */
+  n: number;
   /** The enclosing definition's name and container. */
   def_name: string | null;
   def_container: string | null;
@@ -90,20 +93,45 @@ export interface FileMeta {
   version?: number;
 }
 
-// A file's rows from their JSON arrays (code/file-rows.ts): definition ids are assigned here, after the
-// largest so far, so parents, blocks and references name them by their index in the file.
+// A file's rows from their JSON arrays (code/file-rows.ts): its names first (each gets an id once per
+// database), then the rows, which name them by text and are given the id here. Definition ids are
+// assigned after the largest so far, so parents, blocks and references name them by their index in the
+// file. Kinds arrive as numbers; lines after the first as offsets from it.
+const INSERT_NAMES = 'INSERT OR IGNORE INTO code_names (name) SELECT value FROM json_each(?1)';
+const NAME_ID = '(SELECT id FROM code_names WHERE name = value->>0)';
 const INSERT_DEFS =
-  'INSERT INTO code_defs (id, file_id, name, kind, container, parent_id, signature, start_line, name_line, end_line, exported, bodiless, bases) ' +
-  "SELECT ?1 + key, ?2, value->>0, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10 FROM json_each(?3)";
+  'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
+  `SELECT ?1 + key, ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, (value->>6) - (value->>5), (value->>7) - (value->>5), value->>8, value->>9, value->>10 FROM json_each(?3)`;
 const INSERT_BLOCKS = "INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)";
-const INSERT_REFS = "INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id, via) SELECT ?2, value->>0, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5 FROM json_each(?3)";
-
-const INSERT_LOCALS = 'INSERT OR IGNORE INTO code_locals (file_id, name, line, kind, def_id) SELECT ?2, value->>0, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)';
+const INSERT_REFS = `INSERT INTO code_refs (file_id, name_id, line, kind, qualifier, def_id, via, n) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6 FROM json_each(?3)`;
+const INSERT_LOCALS = `INSERT OR IGNORE INTO code_locals (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)`;
 
 const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'language', 'lines', 'parser', 'version', 'text_of', 'text_doc', 'parsed_of'] as const;
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 
-const DEF_COLUMNS = 'd.id, f.path, d.name, d.kind, d.container, d.parent_id, d.signature, d.start_line, d.name_line, d.end_line, d.exported, d.bodiless, d.bases';
+/** A definition's columns as DefinitionRow has them: its name put back into its signature, its lines from their offsets. */
+const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, d.container, d.parent_id, replace(d.signature, char(${NAME_MARK.charCodeAt(0)}), n.name) AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
+const DEF_FROM = 'code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id';
+const ID_OF_NAME = '(SELECT id FROM code_names WHERE name = ?)';
+
+/** A kind's name from its stored number (extracted.ts lists them). */
+function kindName(kinds: readonly string[], n: unknown): string {
+  return kinds[Number(n)] ?? `kind ${String(n)}`;
+}
+
+function kindNumber(kinds: readonly string[], kind: string): number {
+  return kinds.indexOf(kind);
+}
+
+function definitionRows<T extends DefinitionRow>(rows: T[]): T[] {
+  for (const r of rows) r.kind = kindName(DEFINITION_KINDS, r.kind);
+  return rows;
+}
+
+function referenceRows(rows: ReferenceRow[]): ReferenceRow[] {
+  for (const r of rows) r.kind = kindName(REFERENCE_KINDS, r.kind);
+  return rows;
+}
 
 export class CodeStore {
   readonly db: Database;
@@ -193,6 +221,7 @@ export class CodeStore {
       if (!parsed) return;
       const { rows } = parsed;
       const first = Number(this.db.get<{ next: number }>('SELECT coalesce(max(id), 0) + 1 AS next FROM code_defs')?.next ?? 1);
+      this.db.run(INSERT_NAMES, [rows.names]);
       if (rows.definitions) {
         this.db.run(INSERT_DEFS, [first, fileId, rows.defs]);
         this.db.run(INSERT_BLOCKS, [first, rows.blocks]);
@@ -206,54 +235,87 @@ export class CodeStore {
   }
 
   definitionsNamed(name: string): DefinitionRow[] {
-    return this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE d.name = ? LIMIT 2000`, [name]);
+    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, [name]));
   }
 
   /** Declarations of `name` that are no definition of their own, with the definition each sits in. */
   localsNamed(name: string): LocalRow[] {
-    return this.rows<LocalRow>(
-      `SELECT f.path, l.name, l.line, l.kind, l.def_id, d.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.end_line AS def_end
-         FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_defs d ON d.id = l.def_id WHERE l.name = ? LIMIT 2000`,
-      [name],
+    const rows = this.rows<LocalRow>(
+      `SELECT f.path, ? AS name, l.line, l.kind, l.def_id, dn.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.start_line + d.end_offset AS def_end
+         FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_defs d ON d.id = l.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
+        WHERE l.name_id = ${ID_OF_NAME} LIMIT 2000`,
+      [name, name],
     );
+    for (const r of rows) {
+      r.kind = kindName(LOCAL_KINDS, r.kind);
+      if (r.def_kind !== null) r.def_kind = kindName(DEFINITION_KINDS, r.def_kind);
+    }
+    return rows;
   }
 
   definition(id: number): DefinitionRow | undefined {
-    return this.row<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE d.id = ?`, [id]);
+    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.id = ?`, [id]))[0];
   }
 
   /** Definitions of a file in order; `topLevel` keeps those not nested in another. */
   definitionsIn(path: string, topLevel = false): DefinitionRow[] {
-    return this.rows<DefinitionRow>(
-      `SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE f.path = ?${topLevel ? ' AND d.parent_id IS NULL' : ''} ORDER BY d.start_line, d.end_line DESC`,
-      [path],
+    return definitionRows(
+      this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE f.path = ?${topLevel ? ' AND d.parent_id IS NULL' : ''} ORDER BY d.start_line, d.end_offset DESC`, [path]),
     );
   }
 
   /** Definitions whose range holds `line`, innermost first. */
   definitionsAt(path: string, line: number): DefinitionRow[] {
-    return this.rows<DefinitionRow>(
-      `SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE f.path = ? AND d.start_line <= ? AND d.end_line >= ? ORDER BY d.end_line - d.start_line, d.start_line DESC`,
-      [path, line, line],
+    return definitionRows(
+      this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE f.path = ? AND d.start_line <= ? AND d.start_line + d.end_offset >= ? ORDER BY d.end_offset, d.start_line DESC`, [path, line, line]),
     );
   }
 
   referencesNamed(name: string, kinds: readonly string[]): ReferenceRow[] {
-    const marks = kinds.map(() => '?').join(', ');
-    return this.rows<ReferenceRow>(
-      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, r.via, d.name AS def_name, d.container AS def_container, d.name_line AS def_line
-         FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id
-        WHERE r.name = ? AND r.kind IN (${marks}) LIMIT 20000`,
-      [name, ...kinds],
+    const numbers = kinds.map((k) => kindNumber(REFERENCE_KINDS, k));
+    const marks = numbers.map(() => '?').join(', ');
+    return referenceRows(
+      this.rows<ReferenceRow>(
+        `SELECT f.path, ? AS name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
+           FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
+          WHERE r.name_id = ${ID_OF_NAME} AND r.kind IN (${marks}) LIMIT 20000`,
+        [name, name, ...numbers],
+      ),
     );
   }
 
   /** References of `kind` inside a file's lines [start, end]. */
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
-    return this.rows<ReferenceRow>(
-      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, r.via, NULL AS def_name, NULL AS def_container, NULL AS def_line
-         FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.kind = ? ORDER BY r.line`,
-      [path, start, end, kind],
+    return referenceRows(
+      this.rows<ReferenceRow>(
+        `SELECT f.path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, NULL AS def_name, NULL AS def_container, NULL AS def_line
+           FROM code_refs r JOIN code_files f ON f.id = r.file_id JOIN code_names n ON n.id = r.name_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.kind = ? ORDER BY r.line`,
+        [path, start, end, kindNumber(REFERENCE_KINDS, kind)],
+      ),
+    );
+  }
+
+  /**
+   * The most-called names (up to `limit`), with their call rows; `definedIn` keeps names defined in one
+   * file (`isFile`) or under a folder (path ending in `/`).
+   */
+  mostCalled(limit: number, definedIn?: { path: string; isFile: boolean }): { name: string; n: number }[] {
+    const call = kindNumber(REFERENCE_KINDS, 'call');
+    const there = definedIn
+      ? ` AND name_id IN (SELECT d.name_id FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE ${definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})`
+      : '';
+    const params = !definedIn ? [] : definedIn.isFile ? [definedIn.path] : [definedIn.path.length, definedIn.path];
+    return this.rows<{ name: string; n: number }>(
+      `SELECT n.name AS name, c.n AS n FROM (SELECT name_id, count(*) AS n FROM code_refs WHERE kind = ?${there} GROUP BY name_id ORDER BY n DESC LIMIT ?) c JOIN code_names n ON n.id = c.name_id ORDER BY c.n DESC`,
+      [call, ...params, limit],
+    );
+  }
+
+  /** The call rows of `name` per calling file and qualifier. */
+  callSitesOf(name: string): { path: string; qualifier: string | null; n: number }[] {
+    return this.rows<{ path: string; qualifier: string | null; n: number }>(
+      `SELECT f.path AS path, r.qualifier AS qualifier, count(*) AS n FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.qualifier`,
+      [name, kindNumber(REFERENCE_KINDS, 'call')],
     );
   }
 
@@ -274,11 +336,11 @@ export class CodeStore {
 
   /** Definition blocks matching an FTS5 query, best first (BM25, name weighs most). */
   searchBlocks(match: string, limit: number): (DefinitionRow & { rank: number })[] {
-    return this.rows<DefinitionRow & { rank: number }>(
+    return definitionRows(this.rows<DefinitionRow & { rank: number }>(
       `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (SELECT rowid, bm25(code_blocks, 8.0, 4.0, 2.0, 1.0) AS rank FROM code_blocks WHERE code_blocks MATCH ? ORDER BY rank LIMIT ?) b
-         JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id ORDER BY b.rank`,
+         JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY b.rank`,
       [match, limit],
-    );
+    ));
   }
 
   /** Blocks matching an FTS5 query, per file. */
@@ -296,7 +358,7 @@ export class CodeStore {
     this.db.run('INSERT INTO code_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
   }
 
-  counts(): { files: number; parsed: number; definitions: number; references: number; imports: number; locals: number } {
+  counts(): { files: number; parsed: number; definitions: number; references: number; imports: number; locals: number; names: number } {
     const n = (sql: string) => Number(this.db.value(sql) ?? 0);
     return {
       files: n('SELECT count(*) FROM code_files'),
@@ -305,6 +367,7 @@ export class CodeStore {
       references: n('SELECT count(*) FROM code_refs'),
       imports: n('SELECT count(*) FROM code_imports'),
       locals: n('SELECT count(*) FROM code_locals'),
+      names: n('SELECT count(*) FROM code_names'),
     };
   }
 }
