@@ -8,6 +8,8 @@ import { identifierWords } from './identifier-words.ts';
 export interface FileRows {
   /** Every name the rows below carry, once: the store gives each an id (code_names) and the rows name it. */
   names: string;
+  /** The names of its references and locals, once: what the store finds them by when the file changes. */
+  used: string;
   /** [name, kind number, container, parent index, signature with the name as \x01, start, name line, end, exported, bodiless, bases] per definition. */
   defs: string;
   /** [definition index, name words, signature, doc, body words] per searchable definition. */
@@ -59,15 +61,18 @@ export function fileRows(e: Extracted): FileRows {
       blocks.push([k, words, d.signature, d.doc.replace(DOC_MARKS, ' '), d.words]);
     }
   });
+  const used = new Set<string>();
   const refs = e.references.map((r) => {
     names.add(r.name);
+    used.add(r.name);
     return [r.name, r.line, kindNumber(REFERENCE_KIND, r.kind), r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n];
   });
   const locals = e.locals.map((l) => {
     names.add(l.name);
+    used.add(l.name);
     return [l.name, l.line, kindNumber(LOCAL_KIND, l.kind), l.enclosing ?? null];
   });
-  return { names: JSON.stringify([...names]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
+  return { names: JSON.stringify([...names]), used: JSON.stringify([...used]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
 }
 
 export function parsedFile(e: Extracted): ParsedFile {

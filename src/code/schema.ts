@@ -126,12 +126,21 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       DELETE FROM code_meta WHERE key = 'complete';
       -- Every name a definition, reference or local carries, once; rows name it by id.
       CREATE TABLE code_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+      -- Where each parsed file's rows are, instead of an index by file on each table (on the kernel
+      -- those indexes were a quarter of the file): its definitions are the ids first_def..last_def,
+      -- its references and locals are found by the ids of the names they carry (names, a JSON array).
+      CREATE TABLE code_file_rows (
+        file_id INTEGER PRIMARY KEY,
+        first_def INTEGER NOT NULL,
+        last_def INTEGER NOT NULL,
+        names TEXT NOT NULL
+      );
       -- kind: its place in DEFINITION_KINDS (extracted.ts); signature: the name's first occurrence
       -- written as char(1); name_line and end_line as offsets from start_line (small numbers take
-      -- fewer bytes).
+      -- fewer bytes). No foreign keys: a cascade would scan the table for lack of an index by file.
       CREATE TABLE code_defs (
         id INTEGER PRIMARY KEY,
-        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        file_id INTEGER NOT NULL,
         name_id INTEGER NOT NULL,
         kind INTEGER NOT NULL,
         container TEXT,
@@ -145,12 +154,11 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
         bases TEXT
       );
       CREATE INDEX code_defs_name ON code_defs(name_id);
-      CREATE INDEX code_defs_file ON code_defs(file_id, start_line);
       -- kind: its place in REFERENCE_KINDS; n: how often the name occurs with that kind on the line.
       CREATE TABLE code_refs (
         name_id INTEGER NOT NULL,
         kind INTEGER NOT NULL,
-        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        file_id INTEGER NOT NULL,
         line INTEGER NOT NULL,
         qualifier TEXT,
         def_id INTEGER,
@@ -158,17 +166,15 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
         n INTEGER NOT NULL DEFAULT 1,
         PRIMARY KEY (name_id, kind, file_id, line)
       ) WITHOUT ROWID;
-      CREATE INDEX code_refs_file ON code_refs(file_id);
       -- kind: its place in LOCAL_KINDS.
       CREATE TABLE code_locals (
         name_id INTEGER NOT NULL,
-        file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE,
+        file_id INTEGER NOT NULL,
         line INTEGER NOT NULL,
         kind INTEGER NOT NULL,
         def_id INTEGER,
         PRIMARY KEY (name_id, file_id, line)
       ) WITHOUT ROWID;
-      CREATE INDEX code_locals_file ON code_locals(file_id);
     `,
   },
 ];

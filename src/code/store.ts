@@ -105,6 +105,9 @@ const INSERT_DEFS =
 const INSERT_BLOCKS = "INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)";
 const INSERT_REFS = `INSERT INTO code_refs (file_id, name_id, line, kind, qualifier, def_id, via, n) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6 FROM json_each(?3)`;
 const INSERT_LOCALS = `INSERT OR IGNORE INTO code_locals (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)`;
+const INSERT_FILE_ROWS = 'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?1, ?2, ?3, (SELECT json_group_array(id) FROM code_names WHERE name IN (SELECT value FROM json_each(?4))))';
+/** Every reference kind's number: a file's references are found by (name, kind, file), the table's key. */
+const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
 
 const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'language', 'lines', 'parser', 'version', 'text_of', 'text_doc', 'parsed_of'] as const;
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
@@ -112,6 +115,8 @@ const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 /** A definition's columns as DefinitionRow has them: its name put back into its signature, its lines from their offsets. */
 const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, d.container, d.parent_id, replace(d.signature, char(${NAME_MARK.charCodeAt(0)}), n.name) AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
 const DEF_FROM = 'code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id';
+/** A file's definitions, found by the range of their ids (code_file_rows), for `WHERE f.path = ?`. */
+const FILE_DEFS_FROM = 'code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id';
 const ID_OF_NAME = '(SELECT id FROM code_names WHERE name = ?)';
 
 /** A kind's name from its stored number (extracted.ts lists them). */
@@ -188,10 +193,14 @@ export class CodeStore {
   }
 
   private clearChildren(fileId: number): void {
-    this.db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE file_id = ?)', [fileId]);
-    this.db.run('DELETE FROM code_defs WHERE file_id = ?', [fileId]);
-    this.db.run('DELETE FROM code_refs WHERE file_id = ?', [fileId]);
-    this.db.run('DELETE FROM code_locals WHERE file_id = ?', [fileId]);
+    const rows = this.row<{ first_def: number; last_def: number; names: string }>('SELECT first_def, last_def, names FROM code_file_rows WHERE file_id = ?', [fileId]);
+    if (rows) {
+      this.db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE id BETWEEN ? AND ?)', [rows.first_def, rows.last_def]);
+      this.db.run('DELETE FROM code_defs WHERE id BETWEEN ? AND ?', [rows.first_def, rows.last_def]);
+      this.db.run(`DELETE FROM code_refs WHERE name_id IN (SELECT value FROM json_each(?1)) AND kind IN (${ALL_REFERENCE_KINDS}) AND file_id = ?2`, [rows.names, fileId]);
+      this.db.run('DELETE FROM code_locals WHERE name_id IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [rows.names, fileId]);
+      this.db.run('DELETE FROM code_file_rows WHERE file_id = ?', [fileId]);
+    }
     this.db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
   }
 
@@ -228,6 +237,7 @@ export class CodeStore {
       }
       this.db.run(INSERT_REFS, [first, fileId, rows.refs]);
       this.db.run(INSERT_LOCALS, [first, fileId, rows.locals]);
+      this.db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, rows.used]);
       parsed.imports.forEach((imp, i) => {
         this.db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
       });
@@ -260,14 +270,14 @@ export class CodeStore {
   /** Definitions of a file in order; `topLevel` keeps those not nested in another. */
   definitionsIn(path: string, topLevel = false): DefinitionRow[] {
     return definitionRows(
-      this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE f.path = ?${topLevel ? ' AND d.parent_id IS NULL' : ''} ORDER BY d.start_line, d.end_offset DESC`, [path]),
+      this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${FILE_DEFS_FROM} WHERE f.path = ?${topLevel ? ' AND d.parent_id IS NULL' : ''} ORDER BY d.start_line, d.end_offset DESC`, [path]),
     );
   }
 
   /** Definitions whose range holds `line`, innermost first. */
   definitionsAt(path: string, line: number): DefinitionRow[] {
     return definitionRows(
-      this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE f.path = ? AND d.start_line <= ? AND d.start_line + d.end_offset >= ? ORDER BY d.end_offset, d.start_line DESC`, [path, line, line]),
+      this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${FILE_DEFS_FROM} WHERE f.path = ? AND d.start_line <= ? AND d.start_line + d.end_offset >= ? ORDER BY d.end_offset, d.start_line DESC`, [path, line, line]),
     );
   }
 
@@ -289,7 +299,9 @@ export class CodeStore {
     return referenceRows(
       this.rows<ReferenceRow>(
         `SELECT f.path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, NULL AS def_name, NULL AS def_container, NULL AS def_line
-           FROM code_refs r JOIN code_files f ON f.id = r.file_id JOIN code_names n ON n.id = r.name_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.kind = ? ORDER BY r.line`,
+           FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN json_each(fr.names) used
+             JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = f.id AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
+          WHERE f.path = ?1 ORDER BY r.line`,
         [path, start, end, kindNumber(REFERENCE_KINDS, kind)],
       ),
     );
@@ -302,7 +314,7 @@ export class CodeStore {
   mostCalled(limit: number, definedIn?: { path: string; isFile: boolean }): { name: string; n: number }[] {
     const call = kindNumber(REFERENCE_KINDS, 'call');
     const there = definedIn
-      ? ` AND name_id IN (SELECT d.name_id FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE ${definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})`
+      ? ` AND name_id IN (SELECT d.name_id FROM ${FILE_DEFS_FROM} WHERE ${definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})`
       : '';
     const params = !definedIn ? [] : definedIn.isFile ? [definedIn.path] : [definedIn.path.length, definedIn.path];
     return this.rows<{ name: string; n: number }>(
