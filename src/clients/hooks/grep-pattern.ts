@@ -2,10 +2,8 @@
 // (search's default), or a regex for `regex:true` only when it means the same in the command's
 // language and in RE2 — and RE2 takes it. Undefined when no search pattern says the same thing.
 import { compileRegex } from '../../text/linear-regex.ts';
+import { patternTextAccepted, SEARCH_PATTERN_MAX } from '../../workspace/grep/pattern.ts';
 import type { Dialect } from './grep-args.ts';
-
-/** search's limit on a pattern (its input schema). */
-const MAX_SEARCH_PATTERN = 500;
 
 export interface SearchPattern {
   pattern: string;
@@ -67,8 +65,9 @@ function re2Of(pattern: string, dialect: Exclude<Dialect, 'fixed'>): string | un
 }
 
 export function searchPatternOf(pattern: string, dialect: Dialect): SearchPattern | undefined {
-  // What search itself refuses: empty or blank, control characters, longer than its limit.
-  if (pattern.trim() === '' || /[\0-\x1f]/.test(pattern) || pattern.length > MAX_SEARCH_PATTERN) return undefined;
+  // What search itself refuses (the same judgement it makes): empty or blank, a line break or a
+  // control character other than a tab, longer than its limit.
+  if (pattern.trim() === '' || !patternTextAccepted(pattern) || pattern.length > SEARCH_PATTERN_MAX) return undefined;
   const literal = literalOf(pattern, dialect);
   if (literal !== undefined) return { pattern: literal, regex: false };
   const re2 = re2Of(pattern, dialect as Exclude<Dialect, 'fixed'>);

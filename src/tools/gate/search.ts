@@ -11,19 +11,17 @@ import { type GateOutcome, type GateRequest, rankWords, runGated } from '../../r
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ResultItem } from '../../retrieval/types.ts';
 import { dispatchWords, isQuestion } from '../../retrieval/words.ts';
-import { checkGrepPattern } from '../../workspace/grep/pattern.ts';
+import { checkGrepPattern, SEARCH_PATTERN_MAX } from '../../workspace/grep/pattern.ts';
 import { defineTool, READ_ONLY, type ToolCallContext, type ToolReply } from '../registry.ts';
 import { skippedNote } from '../skipped-note.ts';
 import { passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveExcludes, resolveScope, tokenBudget } from './common.ts';
 import { answerLines, asShown, groupByFile, hitRows, inGrepOrder, rgLineBytes } from './hit-printer.ts';
 
-/** The longest pattern search takes (characters). */
-export const PATTERN_MAX = 500;
 /** A question in words is answered with this many definitions or lines at most (max_hits overrides). */
 const WORDS_SHOWN = 10;
 
 const input = z.strictObject({
-  pattern: z.string().max(PATTERN_MAX, `must be at most ${PATTERN_MAX} characters; search for a distinctive part of the text`),
+  pattern: z.string().max(SEARCH_PATTERN_MAX, `must be at most ${SEARCH_PATTERN_MAX} characters; search for a distinctive part of the text`),
   regex: z.boolean().optional(),
   scope: z.string().optional().describe('folder'),
   exclude: z.array(z.string().min(1)).max(50).optional().describe('folders'),

@@ -6,6 +6,9 @@
 import { AppError, ErrorCode, isAppError } from '../../errors.ts';
 import { compileRegex } from '../../text/linear-regex.ts';
 
+/** The longest pattern `search` takes (its input schema; the hook offers search only for patterns within it). */
+export const SEARCH_PATTERN_MAX = 500;
+
 export interface PatternCheckOptions {
   /** The pattern is plain text (rg -F), not a regex. */
   literal: boolean;
@@ -15,16 +18,8 @@ export interface PatternCheckOptions {
 
 /** Throws INVALID_ARGUMENT naming what a pattern holds that a search cannot take; returns when both engines can run it. */
 export function checkGrepPattern(pattern: string, options: PatternCheckOptions): void {
-  if (/[\r\n]/.test(pattern)) {
-    throw new AppError(ErrorCode.InvalidArgument, 'pattern holds a line break: search matches within one line', { hint: 'search for one line of the text, the most distinctive one' });
-  }
-  const control = /[\u0000-\u0008\u000b-\u001f\u007f]/.exec(pattern);
-  if (control) {
-    const code = control[0].charCodeAt(0).toString(16).padStart(2, '0');
-    throw new AppError(ErrorCode.InvalidArgument, `pattern holds the control character U+00${code.toUpperCase()} at ${control.index + 1}`, {
-      hint: 'pass printable text (tabs are fine); for a byte pattern use a regex with an escape such as \\x00',
-    });
-  }
+  const problem = textProblem(pattern);
+  if (problem) throw new AppError(ErrorCode.InvalidArgument, problem.message, { hint: problem.hint });
   if (options.literal) return;
   try {
     compileRegex(pattern);
@@ -32,4 +27,24 @@ export function checkGrepPattern(pattern: string, options: PatternCheckOptions):
     if (!isAppError(error) || !options.literalHint) throw error;
     throw new AppError(error.code, error.message, { hint: `${error.hint ? `${error.hint}; ` : ''}${options.literalHint}` });
   }
+}
+
+/** Whether both engines take the pattern as text (no line break, no control character but a tab), whatever its syntax. */
+export function patternTextAccepted(pattern: string): boolean {
+  return textProblem(pattern) === undefined;
+}
+
+function textProblem(pattern: string): { message: string; hint: string } | undefined {
+  if (/[\r\n]/.test(pattern)) {
+    return { message: 'pattern holds a line break: search matches within one line', hint: 'search for one line of the text, the most distinctive one' };
+  }
+  const control = /[\u0000-\u0008\u000b-\u001f\u007f]/.exec(pattern);
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).padStart(2, '0');
+    return {
+      message: `pattern holds the control character U+00${code.toUpperCase()} at ${control.index + 1}`,
+      hint: 'pass printable text (tabs are fine); for a byte pattern use a regex with an escape such as \\x00',
+    };
+  }
+  return undefined;
 }
