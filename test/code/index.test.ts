@@ -261,6 +261,11 @@ describe('the code index', () => {
     `);
     db.close();
     const again = indexOf(files, { root: first.root, dbFile: first.dbFile });
+    // The first session after the upgrade: the index is not trusted until every file is parsed again,
+    // and the files an answer rests on are parsed on demand.
+    assert.equal(await again.index.ready(), undefined);
+    const early = await again.index.onDemand(['src/steps.ts']);
+    assert.deepEqual(early?.definitionsNamed('step').map((d) => [d.path, d.name_line, d.kind]), [['src/steps.ts', 4, 'function']]);
     await again.index.refresh();
     const store = await again.index.ready();
     assert.equal(store?.db.value('PRAGMA user_version'), 7);
