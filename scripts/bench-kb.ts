@@ -2,6 +2,13 @@
 // WASM SQLite through our VFS side by side with native SQLite (better-sqlite3) doing the same work.
 //
 //   node --import tsx scripts/bench-kb.ts [CORPUS_DIR]
+//   node --import tsx scripts/bench-kb.ts --postgres URL [CORPUS_DIR]
+//
+// With --postgres, ctxgate's app on its SQLite store (sqlite-app) and on the Postgres store
+// (postgres-app: the team endpoint's tables on the database at URL, under a fresh project key removed
+// at the end) do the same work: indexing through the KnowledgeStore interface the tools use, and
+// queries as ctx_kb search tool calls (the tool's code, reply text and call record included; each
+// call in a fresh client session so the flood guard stays out of it; no JSON-RPC transport).
 //
 // CORPUS_DIR defaults to the Linux kernel's Documentation/ unpacked from Debian's linux-source-6.1
 // (apt-get install linux-source-6.1) into /tmp/linux. better-sqlite3 is installed on demand into
@@ -22,6 +29,12 @@ import path from 'node:path';
 import { chunkDocument, formatFor } from '../src/kb/chunk/index.ts';
 import type { Chunk } from '../src/kb/chunk/types.ts';
 import { isBinary } from '../src/kb/indexer.ts';
+import type { KnowledgeStore } from '../src/kb/knowledge-store.ts';
+import { createAppContext } from '../src/app/bootstrap.ts';
+import { createClientSession } from '../src/app/context.ts';
+import { TOOLS } from '../src/tools/index.ts';
+import { createToolRegistry } from '../src/tools/registry.ts';
+import { writeFileSync } from 'node:fs';
 import { KB_MIGRATIONS } from '../src/kb/schema.ts';
 import { searchKnowledge } from '../src/kb/search.ts';
 import { KnowledgeBase } from '../src/kb/store.ts';
@@ -152,10 +165,30 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'kb.db');
-  let kb: KnowledgeBase;
+  let kb: KnowledgeBase | undefined;
+  let store: KnowledgeStore | undefined;
   let naive: import('better-sqlite3').Database | undefined;
   const openStarted = performance.now();
-  if (engine === 'wasm') {
+  let toolSearch: ((q: string) => Promise<number>) | undefined;
+  let shutdown: (() => Promise<void>) | undefined;
+  if (engine === 'postgres-app' || engine === 'sqlite-app') {
+    const base = await loadRuntime();
+    const config = path.join(dir, 'ctxgate.config.yaml');
+    writeFileSync(config, engine === 'postgres-app' ? `storage:\n  backend: postgres\n  projectKey: bench/${crypto.randomUUID()}\n` : '{}\n');
+    const env: Record<string, string> = { ...base.env.toObject(), CTXGATE_DATA_DIR: path.join(dir, 'data'), CTXGATE_CONFIG: config, CTXGATE_DATABASE_URL: process.env.BENCH_POSTGRES_URL ?? '' };
+    // An empty project root: the corpus goes in through the store, and no code index is built meanwhile.
+    const projectRoot = path.join(dir, 'project');
+    mkdirSync(projectRoot);
+    const app = createAppContext({ ...base, env: { get: (k) => env[k], toObject: () => ({ ...env }) } }, { projectRoot, debug: false });
+    store = await app.kb.get();
+    const registry = createToolRegistry(TOOLS);
+    toolSearch = async (q) => {
+      const r = await registry.call('ctx_kb', { action: 'search', query: q }, { app, session: createClientSession(crypto.randomUUID()), signal: new AbortController().signal, progress: async () => undefined });
+      if (r.isError) throw new Error(JSON.stringify(r.content));
+      return ((r.structuredContent as { hits?: unknown[] }).hits ?? []).length;
+    };
+    shutdown = () => app.lifecycle.shutdown('bench done');
+  } else if (engine === 'wasm') {
     kb = new KnowledgeBase(await openDatabase(await loadRuntime(), file, { exclusive: true, busyTimeoutMs: 1000, migrations: KB_MIGRATIONS, pragmas: process.env.BENCH_PRAGMAS ? process.env.BENCH_PRAGMAS.split(';') : undefined }), 'bench');
   } else {
     const Native = loadBetterSqlite();
@@ -185,16 +218,21 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
           t.run(d.label, c.title, c.body);
         }
       })();
+    } else if (store) {
+      await store.saveAll(batch.map((d) => ({ key: `file:${d.label}`, kind: 'file' as const, label: d.label, chunks: d.chunks })));
     } else {
-      await kb.transaction(() => {
-        for (const d of batch) kb.put({ key: `file:${d.label}`, kind: 'file', label: d.label, chunks: d.chunks });
+      const sqlite = kb!;
+      await sqlite.transaction(() => {
+        for (const d of batch) sqlite.put({ key: `file:${d.label}`, kind: 'file', label: d.label, chunks: d.chunks });
       });
     }
   }
   const insertMs = performance.now() - insertStarted;
 
-  const search = (q: string) => {
-    if (!naive) return searchKnowledge(kb, { query: q, limit: 5 }).hits.length;
+  const search = async (q: string) => {
+    if (toolSearch) return toolSearch(q);
+    if (store) return (await store.search({ query: q, limit: 5 })).hits.length;
+    if (!naive) return searchKnowledge(kb!, { query: q, limit: 5 }).hits.length;
     const terms = [...new Set(q.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])];
     const match = terms.map((t) => `"${t}"`).join(' OR ');
     const a = naive.prepare('SELECT rowid FROM porter WHERE porter MATCH ? ORDER BY bm25(porter) LIMIT 100').all(match) as { rowid: number }[];
@@ -209,19 +247,23 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
     return top.length;
   };
   const rounds = Number(process.env.BENCH_QUERY_ROUNDS ?? 5);
-  if (rounds) for (const q of QUERIES) search(q);
+  if (rounds) for (const q of QUERIES) await search(q);
   const times: number[] = [];
   let found = 0;
   for (let round = 0; round < rounds; round++) {
     for (const q of QUERIES) {
       const t0 = performance.now();
-      found += search(q) > 0 ? 1 : 0;
+      found += (await search(q)) > 0 ? 1 : 0;
       times.push(performance.now() - t0);
     }
   }
   times.sort((x, y) => x - y);
-  const dbBytes = statSync(file).size;
-  kb.close();
+  const dbBytes = store ? (await store.stats()).databaseBytes : statSync(file).size;
+  if (store) {
+    await store.purge('project', store.sessionId, false);
+    await (shutdown ? shutdown() : store.close());
+  }
+  kb?.close();
   rmSync(dir, { recursive: true, force: true });
   const chunks = docs.reduce((n, d) => n + d.chunks.length, 0);
   return {
@@ -243,7 +285,24 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
 }
 
 const [mode, corpusArg] = process.argv.slice(2);
-if (mode === '--engine') {
+if (mode === '--postgres') {
+  // The shipped SQLite store against the Postgres store, each in its own process.
+  const url = corpusArg;
+  if (!url) throw new Error('--postgres needs a URL: postgres://USER@HOST:PORT/DB');
+  const corpus = corpusDir(process.argv[4]);
+  const rows: Record<string, unknown>[] = [];
+  for (const engine of ['sqlite-app', 'postgres-app']) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'bench-kb.ts'), '--engine', engine, corpus], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, BENCH_POSTGRES_URL: url } });
+    if (r.status !== 0) throw new Error(`${engine} failed:\n${r.stderr}`);
+    rows.push(JSON.parse(r.stdout.trim().split('\n').pop()!));
+  }
+  const f = (n: unknown, d = 1) => Number(n).toFixed(d);
+  console.log(`corpus ${corpus}: ${rows[0]!.files} files, ${f(rows[0]!.mb)} MB, ${rows[0]!.chunks} chunks`);
+  console.log('engine        insert MB/s  ctx_kb search p50 ms  p95 ms  answered');
+  for (const r of rows) console.log(`${String(r.engine).padEnd(13)} ${f(r.insertMBps, 2).padStart(11)}  ${f(r.queryP50, 2).padStart(20)}  ${f(r.queryP95, 2).padStart(6)}  ${f(Number(r.answered) * 100, 0).padStart(7)}%`);
+  const [wasm, pg] = rows;
+  console.log(`postgres vs sqlite: ${f(Number(pg!.insertMBps) / Number(wasm!.insertMBps), 2)}× insert throughput`);
+} else if (mode === '--engine') {
   const [engine, corpus] = process.argv.slice(3);
   console.log(JSON.stringify(await runEngine(engine!, corpus!)));
 } else {

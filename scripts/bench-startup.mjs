@@ -4,7 +4,7 @@
 // Usage: nice -n 10 node scripts/bench-startup.mjs [--runs 10]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { denoBinaryOrExit } from './lib/deno-binary.mjs';
 
@@ -62,13 +62,14 @@ const targets = [
   ['deno ctxgate', deno, ['run', '-A', path.join(root, 'src/main.ts')]],
 ];
 const times = new Map(targets.map(([name]) => [name, []]));
+const loadBefore = loadavg()[0];
 try {
   for (let i = 0; i < runs; i++) for (const [name, command, args] of targets) times.get(name).push(await once(command, args));
 } finally {
   rmSync(floor, { force: true });
   rmSync(dataDir, { recursive: true, force: true });
 }
-console.log(`cold start to first tools/list over stdio, ${runs} runs each, interleaved (ms)`);
+console.log(`cold start to first tools/list over stdio, ${runs} runs each, interleaved (ms); Node ${process.versions.node}; load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
 for (const [name] of targets) {
   const t = times.get(name);
   console.log(`${name.padEnd(13)} median ${median(t).toFixed(0)}  min ${Math.min(...t).toFixed(0)}  max ${Math.max(...t).toFixed(0)}`);

@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['server'],
   ['tools'],
   ['app'],
-  ['retrieval', 'code', 'textindex', 'kb', 'exec', 'workspace', 'vcs', 'net'],
+  ['retrieval', 'code', 'textindex', 'kb', 'exec', 'workspace', 'vcs', 'net', 'users'],
   ['storage', 'security', 'config', 'logging', 'text', 'time', 'workers'],
   ['runtime'],
 ];

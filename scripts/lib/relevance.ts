@@ -1,15 +1,14 @@
 // Relevance of knowledge-base search on a committed fixture: each query names the chunk (source and
 // heading breadcrumb) that answers it; hit@k is the share of queries whose answer is in the top k.
-import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+// The same evaluation runs on either backend: the embedded SQLite file, or a Postgres database.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { indexPath } from '../../src/kb/indexer.ts';
-import { KB_MIGRATIONS } from '../../src/kb/schema.ts';
-import { searchKnowledge } from '../../src/kb/search.ts';
-import { KnowledgeBase } from '../../src/kb/store.ts';
+import type { KnowledgeStore } from '../../src/kb/knowledge-store.ts';
+import { createKbHandle, createPostgresKbHandle } from '../../src/kb/open.ts';
 import { loadRuntime } from '../../src/runtime/index.ts';
 import { resolveSafe } from '../../src/security/resolve-safe.ts';
-import { openDatabase } from '../../src/storage/database.ts';
 
 export const RELEVANCE_FIXTURE = path.resolve(import.meta.dirname, '..', '..', 'test', 'fixtures', 'kb-relevance');
 
@@ -20,12 +19,35 @@ export interface RelevanceReport {
   misses: { query: string; expected: string; got: string[] }[];
 }
 
-export async function evaluateRelevance(fixture = RELEVANCE_FIXTURE): Promise<RelevanceReport> {
+/** A fresh, empty store and how to dispose of it: a temp SQLite file, or a new project key on Postgres. */
+export async function freshStore(postgresUrl?: string): Promise<{ kb: KnowledgeStore; dispose: () => Promise<void> }> {
+  const runtime = await loadRuntime();
+  if (postgresUrl) {
+    const projectKey = `bench/${crypto.randomUUID()}`;
+    const kb = await createPostgresKbHandle({ url: postgresUrl, projectKey: async () => projectKey, sessionId: 'relevance' }).get();
+    return {
+      kb,
+      async dispose() {
+        await kb.purge('project', 'relevance', false);
+        await kb.close();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctxgate-relevance-'));
+  const kb = await createKbHandle(runtime, path.join(dir, 'kb.db'), 'relevance').get();
+  return {
+    kb,
+    async dispose() {
+      await kb.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function evaluateRelevance(fixture = RELEVANCE_FIXTURE, postgresUrl?: string): Promise<RelevanceReport> {
   const runtime = await loadRuntime();
   const cases = JSON.parse(readFileSync(path.join(fixture, 'queries.json'), 'utf8')) as { query: string; label: string; title: string }[];
-  const dir = mkdtempSync(path.join(tmpdir(), 'ctxgate-relevance-'));
-  const db = await openDatabase(runtime, path.join(dir, 'kb.db'), { exclusive: true, busyTimeoutMs: 100, migrations: KB_MIGRATIONS });
-  const kb = new KnowledgeBase(db, 'relevance');
+  const { kb, dispose } = await freshStore(postgresUrl);
   try {
     const root = runtime.fs.realpathSync(fixture);
     const workdirs = { dirs: [root] };
@@ -34,7 +56,7 @@ export async function evaluateRelevance(fixture = RELEVANCE_FIXTURE): Promise<Re
     let at3 = 0;
     const misses: RelevanceReport['misses'] = [];
     for (const c of cases) {
-      const hits = searchKnowledge(kb, { query: c.query, limit: 3 }).hits.map((h) => `${h.label} :: ${h.title}`);
+      const hits = (await kb.search({ query: c.query, limit: 3 })).hits.map((h) => `${h.label} :: ${h.title}`);
       const want = `${c.label} :: ${c.title}`;
       const rank = hits.indexOf(want);
       if (rank === 0) at1++;
@@ -43,7 +65,6 @@ export async function evaluateRelevance(fixture = RELEVANCE_FIXTURE): Promise<Re
     }
     return { queries: cases.length, hitAt1: at1 / cases.length, hitAt3: at3 / cases.length, misses };
   } finally {
-    kb.close();
-    rmSync(dir, { recursive: true, force: true });
+    await dispose();
   }
 }

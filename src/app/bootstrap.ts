@@ -4,14 +4,14 @@ import { createGrammars } from '../code/grammars.ts';
 import { createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
-import { loadConfig } from '../config/load.ts';
-import { ensurePrivateDir, projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../config/paths.ts';
-import type { GraphBackend } from '../config/schema.ts';
+import { resolveStorageSettings } from '../config/storage.ts';
+import { ensurePrivateDir, projectDataDir } from '../config/paths.ts';
 import { messageOf } from '../errors.ts';
 import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
 import { createProcessTracker } from '../exec/tracker.ts';
-import { createKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { createKbHandle, createPostgresKbHandle, kbDatabaseFile } from '../kb/open.ts';
+import { defaultProjectKey } from '../vcs/project-key.ts';
 import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -24,19 +24,12 @@ import { createLifecycle } from './lifecycle.ts';
 import { createGrepPool } from '../workspace/grep/grep-pool.ts';
 import { createWatchedTextIndex } from './text-index.ts';
 import { createFilesNaming } from './files-naming.ts';
+import { type AppSettings, type CommonOptions, loadSettings } from './settings.ts';
+
+export type { CommonOptions } from './settings.ts';
 
 /** The longest background work waits for the calls being answered before it starts anyway. */
 const QUIET_WAIT_MAX_MS = 30_000;
-
-export interface CommonOptions {
-  projectRoot?: string;
-  config?: string;
-  graphBackend?: GraphBackend;
-  /** --tools: which tools to offer (names or groups); overrides the config's `tools`. */
-  tools?: string[];
-  logFile?: string;
-  debug: boolean;
-}
 
 /** CTXGATE_PARSE_WORKERS / CTXGATE_GREP_WORKERS: how many workers (0: the main thread); default from the processors. */
 function workersFromEnv(runtime: Runtime, name: string): number | undefined {
@@ -44,13 +37,12 @@ function workersFromEnv(runtime: Runtime, name: string): number | undefined {
   return Number.isFinite(n) && n >= 0 ? Math.min(n, 16) : undefined;
 }
 
-export function createAppContext(runtime: Runtime, options: CommonOptions): AppContext {
-  const projectRoot = resolveProjectRoot(runtime, options.projectRoot);
-  const { config, file } = loadConfig(runtime, options.config, projectRoot);
-  if (options.graphBackend) config.backend.graph = options.graphBackend;
-  if (options.tools) config.tools = options.tools;
-  const workdirs = { dirs: resolveWorkdirs(runtime, projectRoot, config.workdirs, file) };
+/** The app: settings as given (the stdio server loads them first), else read from the options. */
+export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = loadSettings(runtime, options)): AppContext {
+  const { projectRoot, config, configFile: file, processSessionId } = settings;
+  const storage = resolveStorageSettings(runtime, config.storage);
   const dataDir = projectDataDir(runtime, projectRoot);
+  const workdirs = { dirs: [...settings.workdirs] };
   let dataDirUsable = true;
   try {
     ensurePrivateDir(runtime, dataDir);
@@ -63,14 +55,21 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
   const logger = createLogger(runtime, { file: logFile, debug: options.debug });
   const lifecycle = createLifecycle({ onError: (error) => logger.log('shutdown_error', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => logger.close());
-  const processSessionId = crypto.randomUUID();
   // Registered before the executor and jobs: shutdown hooks run newest first, so it closes after them.
   const procs = createProcessTracker(runtime, { sessionId: processSessionId, dataDir: dataDirUsable ? dataDir : undefined, logger });
   lifecycle.onShutdown(() => procs.close());
   procs.sweepDeadServers();
   const exec = createExecutor(runtime, procs);
   lifecycle.onShutdown(() => exec.killAll());
-  const kb = createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
+  const kb =
+    storage.backend === 'postgres'
+      ? createPostgresKbHandle({
+          url: storage.url,
+          projectKey: async () => storage.projectKey ?? (await defaultProjectKey({ runtime, exec }, projectRoot)),
+          sessionId: processSessionId,
+          projectRoot,
+        })
+      : createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
   lifecycle.onShutdown(() => kb.close());
   const usage = createUsageRecorder(kb, { onError: (error) => logger.log('usage_write_failed', { error: messageOf(error) }) });
   lifecycle.onShutdown(() => usage.flush());
@@ -112,6 +111,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions): AppC
     runtime,
     config,
     configFile: file,
+    storage,
     projectRoot,
     workdirs,
     dataDir,

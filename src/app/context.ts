@@ -1,6 +1,7 @@
 // What every tool call can reach: the runtime, the validated config, where things live, the logger.
 import type { CodeIndex } from '../code/index.ts';
 import type { Config } from '../config/schema.ts';
+import type { StorageSettings } from '../config/storage.ts';
 import type { JobManager } from '../exec/jobs.ts';
 import type { Executor } from '../exec/executor.ts';
 import { createFloodState, type FloodState } from '../kb/flood-guard.ts';
@@ -8,7 +9,7 @@ import type { KbHandle } from '../kb/open.ts';
 import type { UsageRecorder } from '../kb/usage.ts';
 import type { Network } from '../net/fetch-url.ts';
 import type { Logger } from '../logging/logger.ts';
-import { createRefusalCounter, type RefusalCounter } from '../retrieval/gatekeeper.ts';
+import { createRefusalCounter, type RefusalCounter } from '../retrieval/refusal-counter.ts';
 import type { GraphAdapter } from '../retrieval/graph.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { TextIndexReader } from '../textindex/types.ts';
@@ -21,6 +22,8 @@ export interface AppContext {
   runtime: Runtime;
   config: Config;
   configFile: string | undefined;
+  /** Where the shared knowledge lives: the SQLite file in the data dir, or a team's Postgres. */
+  storage: StorageSettings;
   projectRoot: string;
   workdirs: Workdirs;
   /** Per-project data folder (0700): log, HTTP token, databases. */
@@ -59,8 +62,10 @@ export interface ClientSession {
   refusals: RefusalCounter;
   /** The ctx_kb search flood guard (ctx_kb search, ctx_run batch queries). */
   flood: FloodState;
+  /** The team endpoint's user whose token opened the session (none for the server's own token, stdio, the CLI). */
+  user?: string;
 }
 
-export function createClientSession(id: string): ClientSession {
-  return { id, refusals: createRefusalCounter(), flood: createFloodState() };
+export function createClientSession(id: string, user?: string): ClientSession {
+  return { id, refusals: createRefusalCounter(), flood: createFloodState(), ...(user !== undefined ? { user } : {}) };
 }

@@ -4,7 +4,7 @@
 // and every root a workdir.
 import { resolveWorkdirs } from '../config/paths.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { type CommonOptions, createAppContext } from './bootstrap.ts';
+import type { CommonOptions } from './settings.ts';
 import type { AppContext } from './context.ts';
 
 /** The folder a root's `file://` URI names, or undefined (another scheme, or not a URI). */
@@ -38,9 +38,11 @@ export function rootFolders(runtime: Runtime, uris: readonly string[]): string[]
  * root (its config file, data dir, knowledge base, jobs, log) takes the place of the old one's parts,
  * the other roots join the workdirs, and the fresh parts close with the app.
  */
-export function followRoots(app: AppContext, options: CommonOptions, roots: readonly string[]): void {
+export async function followRoots(app: AppContext, options: CommonOptions, roots: readonly string[]): Promise<void> {
   const [primary, ...others] = roots;
   if (!primary) return;
+  // Imported here: the stdio server lists its tools (this module among its imports) before the app exists.
+  const { createAppContext } = await import('./bootstrap.ts');
   const fresh = createAppContext(app.runtime, { ...options, projectRoot: primary });
   const { lifecycle, ...parts } = fresh;
   parts.workdirs = { dirs: [...fresh.workdirs.dirs, ...others.filter((r) => !fresh.workdirs.dirs.includes(r))] };

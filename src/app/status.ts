@@ -3,10 +3,10 @@
 // the knowledge base, how the code is searched, the calls being answered and the MCP sessions open.
 import { describeIndexOnDisk, type IndexOnDisk } from '../code/index.ts';
 import type { JobInfo } from '../exec/jobs.ts';
-import { gateDecisions, type GateDecisions, type RecentCall, recentCalls, savingsSeries, type UsageTotals, usageTotals } from '../kb/usage.ts';
-import { databaseBytes } from '../kb/open.ts';
+import type { GateDecisions, RecentCall, UsageTotals } from '../kb/usage.ts';
 import type { KbStats } from '../kb/store.ts';
 import type { TextIndexStatus } from '../textindex/types.ts';
+import type { UserUsage } from '../users/user-usage.ts';
 import type { CallInFlight } from '../time/foreground.ts';
 import { VERSION } from '../version.ts';
 import type { AppContext } from './context.ts';
@@ -51,6 +51,8 @@ export interface StatusSnapshot {
   /** The code text index: its state, coverage and size; null without one. */
   textIndex: TextIndexStatus | null;
   charsPerToken: number;
+  /** On a team endpoint (Postgres): the project key, and calls and savings per user of it. */
+  team?: { projectKey: string; users: UserUsage[]; error?: string };
 }
 
 const SERIES_BUCKETS = 24;
@@ -60,6 +62,8 @@ export interface StatusOptions {
   startedAt: number;
   now?: number;
   recentLimit?: number;
+  /** A team endpoint's per-user figures (app/team.ts). */
+  team?: { projectKey: string; usage(): Promise<UserUsage[]> };
 }
 
 export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs' | 'projectRoot' | 'runtime' | 'config' | 'processSessionId' | 'code' | 'textIndex' | 'foreground'>, options: StatusOptions): Promise<StatusSnapshot> {
@@ -75,24 +79,22 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
   let bucketMs = 3_600_000;
   try {
     const kb = await app.kb.get();
-    const db = kb.db;
-    usage = { project: usageTotals(db), server: usageTotals(db, { processSession: app.processSessionId }) };
-    gate = gateDecisions(db);
-    recent = recentCalls(db, options.recentLimit ?? 20);
-    const first = Number(db.value('SELECT min(at) FROM calls WHERE at >= ?', [now - 24 * 3_600_000]) ?? now);
+    usage = { project: await kb.usageTotals(), server: await kb.usageTotals({ processSession: app.processSessionId }) };
+    gate = await kb.gateDecisions();
+    recent = await kb.recentCalls(options.recentLimit ?? 20);
+    const first = (await kb.firstCallSince(now - 24 * 3_600_000)) ?? now;
     const span = Math.min(24 * 3_600_000, Math.max(3_600_000, now - first));
     bucketMs = Math.ceil(span / SERIES_BUCKETS / 60_000) * 60_000;
     const start = Math.floor((now - span) / bucketMs) * bucketMs;
-    const filled = new Map(savingsSeries(db, start, bucketMs).map((b) => [b.at, b]));
+    const filled = new Map((await kb.savingsSeries(start, bucketMs)).map((b) => [b.at, b]));
     series = Array.from({ length: Math.floor((now - start) / bucketMs) + 1 }, (_, i) => filled.get(start + i * bucketMs) ?? { at: start + i * bucketMs, savedBytes: 0, calls: 0 });
-    const sources = db
-      .all('SELECT label, kind, chunk_count, bytes FROM sources ORDER BY indexed_at DESC LIMIT 10')
-      .map((r) => ({ label: String(r.label), kind: String(r.kind), chunks: Number(r.chunk_count), bytes: Number(r.bytes) }));
-    kbPart = { ...kb.stats(databaseBytes(app.runtime.fs, app.kb.file)), file: app.kb.file, sources };
+    const sources = await kb.recentSources(10);
+    kbPart = { ...(await kb.stats()), file: app.kb.file, sources };
   } catch (error) {
     kbPart = { file: app.kb.file, error: error instanceof Error ? error.message : String(error) };
   }
   const codeIndex = await app.code.onDisk().catch(() => undefined);
+  const team = options.team ? await teamPart(options.team) : undefined;
   const jobs = app.jobs.list().map((j) => ({ ...j, tail: jobTail(app, j.id) }));
   return {
     at: now,
@@ -112,7 +114,16 @@ export async function collectStatus(app: Pick<AppContext, 'kb' | 'usage' | 'jobs
     codeIndex: codeIndex ?? null,
     textIndex: app.textIndex?.status() ?? null,
     charsPerToken: app.config.estimation.charsPerToken,
+    ...(team ? { team } : {}),
   };
+}
+
+async function teamPart(team: NonNullable<StatusOptions['team']>): Promise<NonNullable<StatusSnapshot['team']>> {
+  try {
+    return { projectKey: team.projectKey, users: await team.usage() };
+  } catch (error) {
+    return { projectKey: team.projectKey, users: [], error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 function describeCodeSearch(app: Pick<AppContext, 'code' | 'config' | 'runtime'>, onDisk: IndexOnDisk | undefined, pid: number): string {

@@ -1,9 +1,10 @@
-// Command-line parsing: `ctxgate [serve|call|doctor] [options]`. Usage mistakes throw AppError(Usage).
+// Command-line parsing: `ctxgate [serve|call|doctor|stats|tools|init|users] [options]`. Usage mistakes throw AppError(Usage).
 import { parseArgs } from 'node:util';
 import { GRAPH_BACKENDS, type GraphBackend } from '../config/schema.ts';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { CommonOptions } from '../app/bootstrap.ts';
 import { CLIENT_IDS, type ClientId } from '../clients/catalog.ts';
+import { projectKeyProblem, userNameProblem } from '../users/user-names.ts';
 import type { InitCommand } from './init.ts';
 
 export type Command =
@@ -15,7 +16,11 @@ export type Command =
   | { kind: 'doctor'; common: CommonOptions; json: boolean }
   | { kind: 'stats'; common: CommonOptions; json: boolean }
   | { kind: 'tools'; common: CommonOptions; name?: string; json: boolean }
-  | ({ kind: 'init' } & InitCommand);
+  | ({ kind: 'init' } & InitCommand)
+  | { kind: 'users'; common: CommonOptions; action: UsersAction; json: boolean };
+
+/** `users add NAME [--project KEY]…`, `users list`, `users revoke NAME` (a team endpoint's people, issue 25). */
+export type UsersAction = { verb: 'add'; name: string; projects: string[] | 'all' } | { verb: 'list' } | { verb: 'revoke'; name: string };
 
 export const USAGE = `ctxgate — MCP server that keeps an AI coding agent's context small
 
@@ -28,6 +33,10 @@ Usage:
   ctxgate tools [NAME] [--json]          each tool's parameters (the schemas tools/list sends)
   ctxgate init [init options]            configure MCP clients to start this ctxgate
   ctxgate hook pre-tool-use|session-start   Claude Code hooks (installed by init --hooks)
+  ctxgate users add NAME [--project KEY]…   issue a user a token for a team endpoint (Postgres);
+                                         the token is printed once; no --project: every project
+  ctxgate users list [--json]            the users, their projects, revoked or not
+  ctxgate users revoke NAME              the user's token stops working at once
   ctxgate --help | --version
 
 Options:
@@ -89,6 +98,7 @@ const OPTIONS = {
   instructions: { type: 'boolean' },
   hooks: { type: 'boolean' },
   'keep-env': { type: 'boolean' },
+  project: { type: 'string', multiple: true },
 } as const;
 
 const SERVE_ONLY = ['host', 'port', 'allowed-host', 'allowed-origin', 'max-body', 'rotate-token'] as const;
@@ -162,7 +172,8 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     const misplaced = SERVE_ONLY.find((name) => v[name] !== undefined);
     if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate serve'`);
   }
-  if (v.json !== undefined && !['call', 'doctor', 'stats', 'tools'].includes(command ?? '')) throw usage("--json belongs to 'ctxgate call', 'ctxgate doctor', 'ctxgate stats' and 'ctxgate tools'");
+  if (v.json !== undefined && !['call', 'doctor', 'stats', 'tools', 'users'].includes(command ?? '')) throw usage("--json belongs to 'ctxgate call', 'ctxgate doctor', 'ctxgate stats', 'ctxgate tools' and 'ctxgate users list'");
+  if (v.project !== undefined && !(command === 'users' && rest[0] === 'add')) throw usage("--project belongs to 'ctxgate users add'");
   if (command !== 'init') {
     const misplaced = INIT_ONLY.find((name) => v[name] !== undefined);
     if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate init'`);
@@ -213,9 +224,34 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     case 'init':
       if (rest.length) throw usage(`unexpected argument '${rest[0]}' after init`);
       return { kind: 'init', ...initOptions(v, common) };
+    case 'users':
+      return { kind: 'users', common, action: usersAction(rest, v.project, v.json), json: v.json ?? false };
     default:
       throw usage(`unknown command '${command}'`);
   }
+}
+
+function usersAction(rest: string[], projects: string[] | undefined, json: boolean | undefined): UsersAction {
+  const [verb, name, extra] = rest;
+  if (verb !== 'add' && verb !== 'list' && verb !== 'revoke') {
+    throw usage(verb === undefined ? "'ctxgate users' needs add, list or revoke, e.g. ctxgate users add alice" : `unknown users command '${verb}'; use add, list or revoke`);
+  }
+  if (json !== undefined && verb !== 'list') throw usage("--json belongs to 'ctxgate users list'");
+  if (verb === 'list') {
+    if (name !== undefined) throw usage(`unexpected argument '${name}' after users list`);
+    return { verb };
+  }
+  if (name === undefined) throw usage(`'ctxgate users ${verb}' needs a user name, e.g. ctxgate users ${verb} alice`);
+  if (extra !== undefined) throw usage(`unexpected argument '${extra}' after users ${verb} ${name}; name one user`);
+  const problem = userNameProblem(name);
+  if (problem) throw usage(problem);
+  if (verb === 'revoke') return { verb, name };
+  const keys = [...new Set((projects ?? []).flatMap((p) => p.split(',')).map((p) => p.trim()))];
+  for (const key of keys) {
+    const wrong = projectKeyProblem(key);
+    if (wrong) throw usage(`--project: ${wrong}`);
+  }
+  return { verb, name, projects: keys.length ? keys : 'all' };
 }
 
 function initOptions(

@@ -1,23 +1,15 @@
 // Runs one parsed command and returns the process exit code (0 ok, 1 failure, 2 usage/config).
-import { ErrorCode, isAppError, messageOf } from '../errors.ts';
+// What only one command uses (init, doctor, stats, call, users, the HTTP server) is imported when that
+// command runs: an MCP client starts the stdio server for every session and waits for its tool list.
+import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { type CommonOptions, createAppContext } from '../app/bootstrap.ts';
-import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
-import { projectRootNamed } from '../config/paths.ts';
 import type { AppContext } from '../app/context.ts';
-import { collectStatus } from '../app/status.ts';
 import { selectTools } from '../tools/index.ts';
 import { createToolRegistry } from '../tools/registry.ts';
-import { runStdio, type StdioOptions } from '../transports/stdio.ts';
-import { serveHttp } from '../transports/serve.ts';
 import { VERSION } from '../version.ts';
 import { parseCommand, USAGE } from './args.ts';
-import { runCall } from './call.ts';
-import { diagnose, formatDoctor } from './doctor.ts';
-import { formatStatsReport } from './stats.ts';
-import { runInit } from './init.ts';
 import { unsupportedNodeLine } from './node-support.ts';
-import { formatTools } from './tools.ts';
+import { serveStdio } from './serve-stdio.ts';
 
 /** Resolves when the server should stop: a signal, or stdin closing in stdio mode. */
 function untilStopped(runtime: Runtime, watchStdin: boolean): Promise<string> {
@@ -40,12 +32,6 @@ async function runServer(app: AppContext, start: () => Promise<void>, watchStdin
   return 0;
 }
 
-/** With no project root named, a client's MCP roots decide it (GUI clients do not start in the project). */
-function rootsFollower(app: AppContext, common: CommonOptions): StdioOptions {
-  if (projectRootNamed(app.runtime, common.projectRoot)) return {};
-  return { onRoots: (roots, first) => (first ? followRoots(app, common, roots) : updateRootWorkdirs(app, roots)) };
-}
-
 export async function runCli(runtime: Runtime): Promise<number> {
   let app: AppContext | undefined;
   const unsupported = unsupportedNodeLine(runtime);
@@ -58,6 +44,7 @@ export async function runCli(runtime: Runtime): Promise<number> {
     }
     // init writes client configs; it needs no server, knowledge base or log.
     if (command.kind === 'init') {
+      const { runInit } = await import('./init.ts');
       const { text, code } = await runInit(runtime, command);
       await printOut(runtime, text);
       return code;
@@ -65,34 +52,59 @@ export async function runCli(runtime: Runtime): Promise<number> {
 
     // tools prints the schemas: the tool definitions are all it reads.
     if (command.kind === 'tools') {
+      const { formatTools } = await import('./tools.ts');
       const listed = createToolRegistry(selectTools(command.common.tools, '--tools')).list();
       await printOut(runtime, formatTools(listed, command.name, command.json));
       return 0;
     }
 
+    if (command.kind === 'stdio') {
+      // stdout belongs to the protocol: anything a dependency logs goes to stderr instead.
+      console.log = console.error;
+      console.info = console.error;
+      return await serveStdio(runtime, command.common, untilStopped(runtime, true));
+    }
+
+    const { createAppContext } = await import('../app/bootstrap.ts');
     app = createAppContext(runtime, command.common);
     const registry = createToolRegistry(selectTools(app.config.tools, command.common.tools ? '--tools' : `${app.configFile ?? 'config'} tools`));
     const ctx = app;
     switch (command.kind) {
-      case 'stdio':
-        // stdout belongs to the protocol: anything a dependency logs goes to stderr instead.
-        console.log = console.error;
-        console.info = console.error;
-        return await runServer(ctx, () => runStdio(ctx, registry, rootsFollower(ctx, command.common)), true);
-      case 'serve':
+      case 'serve': {
+        const { serveHttp } = await import('../transports/serve.ts');
         return await runServer(ctx, () => serveHttp(ctx, registry, command), false);
+      }
       case 'call': {
+        const { runCall } = await import('./call.ts');
         const code = await runCall(ctx, registry, command.tool, command.args, command.json);
         await ctx.lifecycle.shutdown('call done');
         return code;
       }
       case 'doctor': {
+        const { diagnose, formatDoctor } = await import('./doctor.ts');
         const report = await diagnose(ctx, registry);
         await printOut(runtime, command.json ? JSON.stringify(report, null, 2) : formatDoctor(report));
         await ctx.lifecycle.shutdown('doctor done');
         return 0;
       }
+      case 'users': {
+        const [{ openTeam }, { runUsers }] = await Promise.all([import('../app/team.ts'), import('./users.ts')]);
+        const team = await openTeam(ctx, 'users');
+        if (team) {
+          try {
+            await printOut(runtime, await runUsers(team.users, command.action, command.json));
+          } finally {
+            await team.close();
+            await ctx.lifecycle.shutdown('users done');
+          }
+          return 0;
+        }
+        throw new AppError(ErrorCode.Unavailable, 'ctxgate users needs the Postgres backend: people and their tokens are a team endpoint\'s, kept in its database', {
+          hint: 'set storage.backend: "postgres" and storage.url (or CTXGATE_DATABASE_URL), see README "Team endpoint"; with SQLite, serve has one bearer token (ctxgate serve --rotate-token replaces it)',
+        });
+      }
       case 'stats': {
+        const [{ collectStatus }, { formatStatsReport }] = await Promise.all([import('../app/status.ts'), import('./stats.ts')]);
         const snapshot = await collectStatus(ctx, { sessions: [], startedAt: Date.now() });
         await printOut(runtime, command.json ? JSON.stringify(snapshot, null, 2) : formatStatsReport(snapshot));
         await ctx.lifecycle.shutdown('stats done');

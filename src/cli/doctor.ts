@@ -8,6 +8,7 @@ import { VERSION } from '../version.ts';
 import { describeIndexOnDisk, type IndexOnDisk } from '../code/index.ts';
 import { type DatabaseUse, databaseUse } from '../storage/database-users.ts';
 import { type GraphBackendStatus, graphBackendStatus } from '../retrieval/graph-backends.ts';
+import type { PostgresHealth } from '../storage/postgres/health.ts';
 
 export interface DoctorReport {
   ctxgate: string;
@@ -23,6 +24,8 @@ export interface DoctorReport {
   languages: Record<Language, string | null>;
   /** The project's knowledge base: where, how big, and which processes have it open right now. */
   database: { file: string; bytes: number } & DatabaseUse;
+  /** The storage backend of the shared knowledge; on Postgres, its health (the URL without its password). */
+  storage: { backend: 'sqlite' } | ({ backend: 'postgres' } & PostgresHealth);
   /** The graph backend configured (`--graph-backend`, `backend.graph`), and who answers in its place when it cannot. */
   graph: GraphBackendStatus;
   /** What the code index on disk holds; null when its database cannot be read. */
@@ -50,6 +53,8 @@ export async function diagnose(app: AppContext, registry: ToolRegistry): Promise
   }
   const codeIndex = (await app.code.onDisk().catch(() => undefined)) ?? null;
   if (!codeIndex) warnings.push(`the code index cannot be read (${app.code.status().error ?? 'no database'}): gate answers come from scans`);
+  const storage = await storageReport(app);
+  if (storage.backend === 'postgres' && !storage.reachable) warnings.push(`the Postgres database is unreachable: ${storage.error}${storage.hint ? ` — ${storage.hint}` : ''}`);
   const dbFile = app.kb.file;
   const bytes = databaseBytes(app.runtime.fs, dbFile);
   return {
@@ -64,10 +69,25 @@ export async function diagnose(app: AppContext, registry: ToolRegistry): Promise
     commands,
     languages,
     database: { file: dbFile, bytes, ...databaseUse(app.runtime, dbFile) },
+    storage,
     graph,
     codeIndex,
     warnings,
   };
+}
+
+async function storageReport(app: AppContext): Promise<DoctorReport['storage']> {
+  if (app.storage.backend === 'sqlite') return { backend: 'sqlite' };
+  // Loaded only here: a SQLite user's doctor never loads the Postgres driver.
+  const { postgresHealth } = await import('../storage/postgres/health.ts');
+  return { backend: 'postgres', ...(await postgresHealth(app.storage.url)) };
+}
+
+function formatStorage(s: DoctorReport['storage']): string[] {
+  if (s.backend === 'sqlite') return ['storage       sqlite (the database file below)'];
+  const schema = s.schema && Object.keys(s.schema).length ? Object.entries(s.schema).map(([c, v]) => `${c} v${v}`).join(', ') : 'not created yet';
+  if (!s.reachable) return [`storage       postgres ${s.url} — unreachable`];
+  return [`storage       postgres ${s.url} — reachable, server ${s.serverVersion}, schema ${schema}`];
 }
 
 function formatDatabase(d: DoctorReport['database']): string[] {
@@ -100,7 +120,9 @@ export function formatDoctor(r: DoctorReport): string {
     `tools         ${r.tools.names.length ? r.tools.names.join(', ') : '(none)'} (~${r.tools.listTokens} tokens per tools/list)`,
     ...Object.entries(r.commands).map(([name, where]) => `${name.padEnd(13)} ${where ?? 'not found'}`),
     `languages     ${Object.entries(r.languages).map(([lang, cmd]) => `${lang}${cmd ? '' : ' (missing)'}`).join(', ')}`,
-    ...formatDatabase(r.database),
+    ...formatStorage(r.storage),
+    // On Postgres the knowledge base has no file here: the storage line says everything.
+    ...(r.storage.backend === 'sqlite' ? formatDatabase(r.database) : []),
     `graph         ${formatGraph(r.graph)}`,
     describeIndexOnDisk(r.codeIndex ?? undefined).replace(/^code index: /, 'code index    '),
   ];

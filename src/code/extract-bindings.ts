@@ -6,11 +6,14 @@
 // unknown type). The query side (graph-calls.ts) follows types through class hierarchies and imports.
 import type { Node } from 'web-tree-sitter';
 import type { LanguageId } from './languages.ts';
+import { typeArguments } from './return-types.ts';
 
 export interface BindingCapture {
   name: Node;
   type?: Node;
   ctor?: Node;
+  /** The value assigned, when no type is declared. */
+  value?: Node;
   self?: Node;
 }
 
@@ -54,9 +57,20 @@ const FUNCTION_SCOPES = new Set([
 ]);
 const CLASS_SCOPES = new Set(['class_body', 'class_definition', 'type_spec', 'interface_body', 'enum_body', 'record_declaration']);
 
-interface Binding {
-  name: string;
+interface FieldBinding {
   type: string | undefined;
+  /** What it was assigned, when no type is declared (its type is the value's). */
+  value: Node | undefined;
+}
+
+interface Binding extends FieldBinding {
+  name: string;
+  /** Go `a, b := f()`: which of the call's results it holds. */
+  result: number;
+  /** Go `for _, x := range xs`: an element of its value. */
+  element: boolean;
+  /** Where the name is bound. */
+  at: number;
   start: number;
   end: number;
   /** Bound at the top of the file (a module variable, not a local). */
@@ -92,6 +106,46 @@ export function typeName(text: string, language: LanguageId): string | undefined
   return pkg && IDENT.test(pkg) ? `${pkg}.${name}` : name;
 }
 
+/** Languages whose declared types keep their type arguments (`List<Foo>` → `List{Foo}`): what `get` returns is then Foo. */
+const GENERIC = new Set<LanguageId>(['java', 'typescript', 'tsx']);
+
+/** A slice, array or map as a receiver of an index or a range: `[]{Foo}` for `[]*Foo`, `[4]Foo`, `map[K]*Foo`, `Foo[]`. */
+export function collectionType(text: string, language: LanguageId): string | undefined {
+  const t = text.trim().replace(/^(?:readonly\s+|[*&]\s*)+/, '');
+  let element: string | undefined;
+  if (language === 'go') {
+    const open = t.startsWith('map[') ? 3 : t.startsWith('[') ? 0 : -1;
+    if (open >= 0) {
+      let depth = 0;
+      for (let i = open; i < t.length; i++) {
+        if (t[i] === '[') depth++;
+        else if (t[i] === ']' && --depth === 0) {
+          element = t.slice(i + 1);
+          break;
+        }
+      }
+    }
+  } else if (t.endsWith('[]')) element = t.slice(0, -2);
+  const name = element && typeName(element, language);
+  return name ? `[]{${name}}` : undefined;
+}
+
+/** The element type of a receiver: known now for a collection type, else a step for the question (`T#items@`). */
+function elementOf(owner: string | undefined): string | undefined {
+  if (!owner || owner === UNKNOWN || owner === LOCAL || owner.startsWith('^')) return UNKNOWN;
+  if (owner.startsWith('[]{')) return owner.slice(3, -1) || UNKNOWN;
+  return steps(owner) >= MAX_STEPS ? UNKNOWN : `${owner}@`;
+}
+
+/** A declared type as a receiver: its class name, with the class names of its type arguments where the language has them. */
+export function declaredType(text: string, language: LanguageId): string | undefined {
+  const name = typeName(text, language);
+  if (!name) return collectionType(text, language);
+  if (!GENERIC.has(language)) return name;
+  const args = typeArguments(text.trim()).map((a) => typeName(a, language) ?? '');
+  return args.some(Boolean) ? `${name}{${args.join(',')}}` : name;
+}
+
 /** What a constructing call builds: `Foo` for `new Foo()`/`Foo(…)`/`Foo{}`, `Foo` for Go's `NewFoo(…)`. */
 function constructed(node: Node, language: LanguageId): string | undefined {
   const text = node.type === 'attribute' || node.type === 'selector_expression' ? (node.lastNamedChild?.text ?? '') : node.text;
@@ -117,6 +171,26 @@ function scopeOf(node: Node): { node: Node; kind: 'function' | 'class' | 'module
   return { node: root, kind: 'module' };
 }
 
+/** The parts of a call node: the called name and what it is called on (none for a plain call). */
+function callParts(node: Node): { name?: Node; qualifier?: Node } {
+  if (node.type === 'method_invocation') return { name: node.childForFieldName('name') ?? undefined, qualifier: node.childForFieldName('object') ?? undefined };
+  if (node.type !== 'call_expression' && node.type !== 'call') return {};
+  const fn = node.childForFieldName('function');
+  if (!fn) return {};
+  if (fn.type === 'identifier') return { name: fn };
+  const parts: Record<string, [string, string]> = { member_expression: ['property', 'object'], attribute: ['attribute', 'object'], selector_expression: ['field', 'operand'] };
+  const fields = parts[fn.type];
+  if (!fields) return {};
+  return { name: fn.childForFieldName(fields[0]) ?? undefined, qualifier: fn.childForFieldName(fields[1]) ?? undefined };
+}
+
+/** Index expressions, with the field naming what is indexed. */
+const INDEXED: Record<string, string> = { index_expression: 'operand', array_access: 'array', subscript_expression: 'object' };
+
+/** Steps a receiver may take from a known type (`T>m>n`): more is not followed. */
+const MAX_STEPS = 4;
+const steps = (via: string) => via.split(/[>#@]/).length - 1;
+
 /** Receiver types of one file's calls, and the bases of its classes. */
 export function receivers(
   language: LanguageId,
@@ -127,50 +201,63 @@ export function receivers(
   classes: ClassSpan[],
 ): { via: (string | undefined)[]; basesOf: Map<number, string[]> } {
   const locals: Binding[] = [];
-  const fields = new Map<string, Map<string, string | undefined>>();
+  const fields = new Map<string, Map<string, FieldBinding>>();
   const classAt = (byte: number): ClassSpan | undefined => {
     let best: ClassSpan | undefined;
     for (const c of classes) if (c.start <= byte && byte < c.end && (!best || c.start >= best.start)) best = c;
     return best;
   };
-  const field = (cls: string, name: string, type: string | undefined) => {
+  const field = (cls: string, name: string, type: string | undefined, value: Node | undefined) => {
     let m = fields.get(cls);
     if (!m) {
       m = new Map();
       fields.set(cls, m);
     }
-    if (type || !m.has(name)) m.set(name, type);
+    const known = m.get(name);
+    if (!known || (type && !known.type)) m.set(name, { type, value });
+    else if (!known.type && known.value && value && known.value.text !== value.text) known.value = undefined;
   };
   // Only names a call can reach matter: an unqualified call's name and the identifiers of qualifiers
   // (most of a file's locals and parameters are never called nor called on, and finding a binding's
-  // scope walks the tree).
+  // scope walks the tree); then the identifiers of the values those names are bound to.
   const wanted = new Set<string>();
+  const want = (node: Node) => {
+    for (const id of source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 200)).match(IDENTS) ?? []) wanted.add(id);
+  };
   for (const c of calls) {
     if (!c.qualifier) wanted.add(c.node.text);
-    else for (const id of source.slice(c.qualifier.startIndex, Math.min(c.qualifier.endIndex, c.qualifier.startIndex + 200)).match(IDENTS) ?? []) wanted.add(id);
+    else want(c.qualifier);
+  }
+  const valued = bindings.filter((b) => b.value);
+  for (let size = -1; size !== wanted.size; ) {
+    size = wanted.size;
+    for (const b of valued) if (wanted.has(b.name.text)) want(b.value!);
   }
   for (const b of bindings) {
     const name = b.name.text;
     if (!wanted.has(name)) continue;
-    const type = b.type ? typeName(b.type.text, language) : b.ctor ? constructed(b.ctor, language) : undefined;
+    const type = b.type ? declaredType(b.type.text, language) : b.ctor ? constructed(b.ctor, language) : undefined;
+    const value = type ? undefined : b.value;
     if (b.self) {
       const cls = (b.self.text === 'self' || b.self.text === 'this') && classAt(b.name.startIndex);
-      if (cls) field(cls.name, name, type);
+      if (cls) field(cls.name, name, type, value);
       continue;
     }
     // `constructor(private readonly svc: Svc)` declares a field too.
     const param = b.name.parent;
     if (param?.type === 'required_parameter' && param.namedChildren.some((c) => c?.type === 'accessibility_modifier' || c?.type === 'override_modifier')) {
       const cls = classAt(b.name.startIndex);
-      if (cls) field(cls.name, name, type);
+      if (cls) field(cls.name, name, type, value);
     }
     const scope = scopeOf(b.name);
     if (scope.kind === 'class') {
       const cls = scope.node.type === 'type_spec' ? scope.node.childForFieldName('name')?.text : classAt(b.name.startIndex)?.name;
-      if (cls) field(cls, name, type);
+      if (cls) field(cls, name, type, value);
       continue;
     }
-    locals.push({ name, type, start: scope.node.startIndex, end: scope.node.endIndex, module: scope.kind === 'module' });
+    const element = value?.parent?.type === 'range_clause';
+    const result = value && !element && b.name.parent?.type === 'expression_list' ? b.name.parent.namedChildren.findIndex((c) => c?.startIndex === b.name.startIndex) : 0;
+    locals.push({ name, type, value, result: Math.max(0, result), element, at: b.name.startIndex, start: scope.node.startIndex, end: scope.node.endIndex, module: scope.kind === 'module' });
   }
   const byName = new Map<string, Binding[]>();
   for (const l of locals) {
@@ -178,18 +265,88 @@ export function receivers(
     if (list) list.push(l);
     else byName.set(l.name, [l]);
   }
-  // Innermost binding of a name around a byte (a typed one of the same scope wins over an untyped one).
+  // Innermost binding of a name around a byte (of one scope: a typed one first, then the last value bound before the byte).
   const bound = (name: string, byte: number): Binding | undefined => {
     let best: Binding | undefined;
     for (const l of byName.get(name) ?? []) {
       if (byte < l.start || byte >= l.end) continue;
-      if (!best || l.end - l.start < best.end - best.start || (l.end - l.start === best.end - best.start && l.type && !best.type)) best = l;
+      const better =
+        !best ||
+        l.end - l.start < best.end - best.start ||
+        (l.end - l.start === best.end - best.start && ((l.type && !best.type) || (!best.type && !l.type && l.value && (!best.value || (l.at < byte && l.at > best.at)))));
+      if (better) best = l;
     }
     return best;
   };
-  const fieldOf = (cls: string | undefined, name: string): string | undefined => (cls ? fields.get(cls)?.get(name) : undefined);
+  // The classes of this file a class builds on, by name.
+  const basesNamed = new Map<string, string[]>();
+  for (const b of bases) basesNamed.set(b.of.text, [...(basesNamed.get(b.of.text) ?? []), b.base.text]);
+  const evaluating = new Set<Node | FieldBinding>();
+  /** A field's type: declared in the class, else in a class of this file it builds on. */
+  const fieldOf = (cls: string, name: string, depth: number, hops = 0): string | undefined => {
+    const f = fields.get(cls)?.get(name);
+    if (f) return f.type ?? (f.value ? valueType(f, f.value, depth) : undefined);
+    if (hops > 4) return undefined;
+    for (const base of basesNamed.get(cls) ?? []) {
+      const name2 = typeName(base, language);
+      const found = name2 ? fieldOf(name2, name, depth, hops + 1) : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const valueType = (key: Node | FieldBinding, value: Node, depth: number): string | undefined => {
+    if (evaluating.has(key)) return undefined;
+    evaluating.add(key);
+    try {
+      return typeOf(value, value.startIndex, depth + 1);
+    } finally {
+      evaluating.delete(key);
+    }
+  };
+  /** What a call returns, as a receiver: a constructed class, or `T>name` (what `name` on T returns, read at question time). */
+  const returned = (node: Node, byte: number, depth: number): string | undefined => {
+    const { name, qualifier } = callParts(node);
+    if (!name || !IDENT.test(name.text)) return undefined;
+    let base: string | undefined;
+    if (!qualifier) {
+      const fn = node.childForFieldName('function');
+      const built = fn && (language === 'python' || language === 'go') ? constructed(fn, language) : undefined;
+      if (built) return built;
+      // Go's `new(T)`.
+      if (language === 'go' && name.text === 'new') {
+        const type = node.childForFieldName('arguments')?.namedChild(0);
+        return type ? typeName(type.text, language) : undefined;
+      }
+      const local = language === 'java' ? undefined : bound(name.text, byte);
+      if (local && !local.module) return UNKNOWN;
+      base = language === 'java' ? implicitThis(name.text, byte) : '';
+      if (base === undefined) return undefined;
+    } else {
+      const fn = node.childForFieldName('function');
+      const built = fn && language === 'go' ? constructed(fn, language) : undefined;
+      if (built) return built;
+      const owner = typeOf(qualifier, byte, depth + 1);
+      if (owner === UNKNOWN) return UNKNOWN;
+      if (owner) base = owner;
+      else if (NAMESPACE_LIKE.has(qualifier.type) && /^[\w$.]{1,100}$/.test(qualifier.text)) base = `=${qualifier.text}`;
+      else return UNKNOWN;
+    }
+    const via = `${base}>${name.text}`;
+    return steps(via) > MAX_STEPS ? UNKNOWN : via;
+  };
+  /**
+   * Java's implicit `this`: the innermost enclosing class that defines the name in this file; when none
+   * does, every enclosing class innermost first (`Inner|Outer`), for the question to try in turn
+   * through what each inherits.
+   */
+  const implicitThis = (name: string, byte: number): string | undefined => {
+    const around = classes.filter((k) => k.start <= byte && byte < k.end).sort((a, b) => b.start - a.start);
+    const own = around.find((k) => k.members.has(name));
+    if (own) return own.name;
+    return around.length ? around.map((k) => k.name).join('|') : undefined;
+  };
   const typeOf = (node: Node, byte: number, depth = 0): string | undefined => {
-    if (depth > 4) return undefined;
+    if (depth > 8) return undefined;
     const t = node.type;
     // Only an identifier's text is read: a qualifier can be a long call chain.
     const text = t === 'identifier' ? node.text : '';
@@ -204,26 +361,61 @@ export function receivers(
     }
     if (t === 'identifier') {
       const b = bound(text, byte);
-      // Java reaches its own fields without `this`.
-      if (!b) return language === 'java' ? fieldOf(classAt(byte)?.name, text) : undefined;
+      if (!b) {
+        // Java reaches the fields of its enclosing classes without `this`.
+        if (language !== 'java') return undefined;
+        for (const cls of classes.filter((k) => k.start <= byte && byte < k.end).sort((a, b2) => b2.start - a.start)) {
+          const found = fieldOf(cls.name, text, depth);
+          if (found) return found;
+        }
+        return undefined;
+      }
+      if (b.type) return b.type;
+      let fromValue = b.value ? valueType(b, b.value, depth) : undefined;
+      if (b.element) return elementOf(fromValue);
+      // A later result of a call is what its signature lists there (`T>m%1`); of anything else, unknown.
+      if (b.result > 0) fromValue = fromValue && />[^>#%]+$/.test(fromValue) ? `${fromValue}%${b.result}` : UNKNOWN;
       // A module-level variable without a known type may be a namespace object: leave it to the query.
-      return b.type ?? (b.module ? undefined : UNKNOWN);
+      return fromValue ?? (b.module ? undefined : UNKNOWN);
     }
-    if (t === 'parenthesized_expression' && node.namedChildCount === 1) return typeOf(node.namedChild(0)!, byte, depth + 1);
+    if ((t === 'parenthesized_expression' || t === 'await' || t === 'await_expression' || t === 'non_null_expression') && node.namedChildCount === 1) return typeOf(node.namedChild(0)!, byte, depth + 1);
     if (t === 'new_expression' || t === 'object_creation_expression' || t === 'composite_literal') {
       const ctor = node.childForFieldName(t === 'new_expression' ? 'constructor' : 'type');
       return ctor ? typeName(ctor.text, language) : undefined;
     }
-    if (t === 'call' && language === 'python') {
-      const fn = node.childForFieldName('function');
-      return fn?.type === 'identifier' ? constructed(fn, language) : undefined;
+    if (t === 'unary_expression' && language === 'go' && node.childForFieldName('operator')?.text === '&') {
+      const operand = node.childForFieldName('operand');
+      return operand ? typeOf(operand, byte, depth + 1) : undefined;
+    }
+    // Casts and assertions say the type: `(Foo) x`, `x as Foo`, Go's `x.(Foo)`.
+    if (t === 'cast_expression' || t === 'type_assertion_expression') {
+      const type = node.childForFieldName('type');
+      return type ? declaredType(type.text, language) : undefined;
+    }
+    if (t === 'as_expression' && node.namedChildCount === 2) return declaredType(node.namedChild(1)!.text, language);
+    if (t === 'call' || t === 'call_expression' || t === 'method_invocation') return returned(node, byte, depth);
+    // An element of a slice, array or map: `xs[i]`.
+    const indexed = INDEXED[t];
+    if (indexed) {
+      const of = node.childForFieldName(indexed);
+      return of ? elementOf(typeOf(of, byte, depth + 1)) : undefined;
+    }
+    // Java's `Outer.this`.
+    if (t === 'field_access' && node.childForFieldName('field')?.type === 'this') {
+      const outer = node.childForFieldName('object');
+      return outer ? typeName(outer.text, language) : undefined;
     }
     const obj = t === 'member_expression' || t === 'attribute' || t === 'field_access' ? node.childForFieldName('object') : t === 'selector_expression' ? node.childForFieldName('operand') : undefined;
     const prop = t === 'member_expression' ? node.childForFieldName('property') : t === 'attribute' ? node.childForFieldName('attribute') : t === 'field_access' || t === 'selector_expression' ? node.childForFieldName('field') : undefined;
     if (obj && prop) {
       const owner = typeOf(obj, byte, depth + 1);
       if (!owner || owner === UNKNOWN || owner.startsWith('^')) return owner === UNKNOWN ? UNKNOWN : undefined;
-      return fieldOf(owner, prop.text) ?? UNKNOWN;
+      const known = /[>#]/.test(owner) ? undefined : fieldOf(owner, prop.text, depth);
+      if (known) return known;
+      // A field this file does not declare: read at question time from the type's definitions.
+      if (!IDENT.test(prop.text)) return UNKNOWN;
+      const via = `${owner}#${prop.text}`;
+      return steps(via) > MAX_STEPS ? UNKNOWN : via;
     }
     return undefined;
   };
@@ -231,13 +423,10 @@ export function receivers(
     const byte = c.node.startIndex;
     if (c.qualifier) return typeOf(c.qualifier, byte) ?? (NAMESPACE_LIKE.has(c.qualifier.type) ? undefined : UNKNOWN);
     const name = c.node.text;
+    // Java keeps methods and variables apart: a local named like a method does not hide it.
+    if (language === 'java') return c.node.parent?.type === 'method_invocation' ? implicitThis(name, byte) : undefined;
     const local = bound(name, byte);
     if (local && !local.module) return LOCAL;
-    if (language === 'java' && c.node.parent?.type === 'method_invocation') {
-      // Implicit `this`: the innermost enclosing class that defines the name here, else the innermost.
-      const around = classes.filter((k) => k.start <= byte && byte < k.end).sort((a, b) => b.start - a.start);
-      return (around.find((k) => k.members.has(name)) ?? around[0])?.name;
-    }
     return undefined;
   });
   const basesOf = new Map<number, string[]>();

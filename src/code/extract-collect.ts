@@ -50,6 +50,7 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
         if (n === 'bind.name') binding.name = c.node;
         else if (n === 'bind.type') binding.type = c.node;
         else if (n === 'bind.new') binding.ctor = c.node;
+        else if (n === 'bind.value') binding.value = c.node;
         else if (n === 'bind.self') binding.self = c.node;
       } else if (n === 'base' || n === 'base.of') {
         base ??= {};

@@ -1,11 +1,9 @@
-// Calls per definition, for the overview: same-named definitions are counted apart. Each call of a
-// name goes to the one definition it reaches most surely. A plain call: its own file, then a file
-// (or Go package folder) the calling file imports, then a member of its own file. One on this/self:
-// its own file, then an imported one. A qualified call (`core.map`,
-// `Option.map`): a definition whose owner or file the qualifier names, one the file imports first; a
-// qualifier naming none of them is a variable of unknown type. A name with one definition gets every
-// call of it. A call that fits several definitions equally well is given to none rather than to all.
-import { type Definition, foldOverloads, stemOf, TEST_PATH, toDefinition } from './graph-definitions.ts';
+// Calls per definition, for the overview: each call is resolved the way `explore callers` resolves it
+// (graph-calls.ts: receiver types, imports, same package, class hierarchies), so a definition's count
+// is the number of calls its callers answer lists. Same-named definitions are counted apart; a call
+// known by its name only goes to the name's one definition, and to none when there are several.
+import { CallResolver } from './graph-calls.ts';
+import { type Definition, TEST_PATH } from './graph-definitions.ts';
 import { isDocumentation } from './languages.ts';
 import type { CodeStore } from './store.ts';
 
@@ -14,62 +12,38 @@ export interface CountedDefinition {
   calls: number;
 }
 
-const dirOf = (file: string) => file.slice(0, file.lastIndexOf('/') + 1) || './';
-
-const SELF = new Set(['this', 'self', 'cls', 'super']);
-
-/** How surely a call from `file` with `qualifier` reaches `d` (0 surest), undefined when it does not. */
-function reach(d: Definition, file: string, qualifier: string | null, imported: ReadonlySet<string>): number | undefined {
-  const near = d.file === file || imported.has(d.file) || imported.has(dirOf(d.file));
-  // A plain call reaches a member only from inside its class (Java's implicit this): after what the file imports.
-  if (!qualifier) return d.file === file ? (d.container ? 2 : 0) : near ? 1 : undefined;
-  if (SELF.has(qualifier)) return d.file === file ? 0 : near ? 1 : undefined;
-  if (d.container !== qualifier && stemOf(d.file) !== qualifier) return undefined;
-  return near ? 0 : 1;
-}
+const keyOf = (d: Definition) => `${d.file}:${d.line}`;
 
 /**
  * The most-called definitions of the project, or of one folder or file of it (`scope`, project-relative):
- * up to `names` of the most-called names defined there are weighed, each call given to one definition
- * as said above.
+ * up to `names` of the most-called names defined there are weighed, each call given to the definitions
+ * it resolves to.
  */
 export function callCountsOf(store: CodeStore, scope: { path: string; isFile: boolean } | undefined, names = 400): CountedDefinition[] {
   const inScope = (file: string) => !scope || file === scope.path || (!scope.isFile && file.startsWith(`${scope.path}/`));
   const called = store.mostCalled(names * 2, scope && { path: scope.isFile ? scope.path : `${scope.path}/`, isFile: scope.isFile });
-  const importsOf = new Map<string, Set<string>>();
-  const imported = (file: string) => {
-    let set = importsOf.get(file);
-    if (!set) {
-      set = new Set(store.importsOf(file).flatMap((i) => (i.target ? [i.target] : [])));
-      importsOf.set(file, set);
-    }
-    return set;
-  };
+  const resolver = new CallResolver(store);
   const out: CountedDefinition[] = [];
   let weighed = 0;
   for (const { name } of called) {
     if (weighed >= names) break;
-    const defs = foldOverloads(store.definitionsNamed(name).map(toDefinition)).filter((d) => !isDocumentation(d.file) && d.kind !== 'impl');
-    const own = defs.filter((d) => inScope(d.file) && !TEST_PATH.test(d.file));
-    if (!own.length) continue;
+    const defs = resolver.definitionsOf(name).filter((d) => !isDocumentation(d.file) && d.kind !== 'impl');
+    const own = new Map(defs.filter((d) => inScope(d.file) && !TEST_PATH.test(d.file)).map((d) => [keyOf(d), { definition: d, calls: 0 }]));
+    if (!own.size) continue;
     weighed++;
-    const counts = new Map<Definition, number>(own.map((d) => [d, 0]));
+    const methods = defs.some((d) => d.container);
     for (const s of store.callSitesOf(name)) {
-      let best: Definition[] = defs.length === 1 ? defs : [];
-      let bestTier = 3;
-      if (defs.length > 1) {
-        for (const d of defs) {
-          const tier = reach(d, s.path, s.qualifier, imported(s.path));
-          if (tier === undefined || tier > bestTier) continue;
-          if (tier < bestTier) best = [];
-          bestTier = tier;
-          best.push(d);
-        }
+      const found = resolver.resolve(s.path, name, s.qualifier, s.via);
+      if (!found) continue;
+      let reached = found.defs;
+      // Known by its name only: the name's one definition (`x.f()` on an object is no call of a function f).
+      if (!reached.length && found.certainty === 'name-only' && defs.length === 1 && (!s.via || methods)) reached = defs;
+      for (const d of reached) {
+        const counted = own.get(keyOf(d));
+        if (counted) counted.calls += Number(s.n);
       }
-      const only = best.length === 1 ? best[0]! : undefined;
-      if (only && counts.has(only)) counts.set(only, counts.get(only)! + Number(s.n));
     }
-    for (const [definition, calls] of counts) if (calls > 0) out.push({ definition, calls });
+    for (const c of own.values()) if (c.calls > 0) out.push(c);
   }
   return out.sort((a, b) => b.calls - a.calls || a.definition.file.localeCompare(b.definition.file) || a.definition.line - b.definition.line);
 }

@@ -4,13 +4,16 @@
 // anywhere is seen by the next question, like the rest of the index.
 import { type Definition, foldOverloads, toDefinition } from './graph-definitions.ts';
 import { parseNames } from './extract-imports.ts';
-import { LOCAL, UNKNOWN } from './extract-bindings.ts';
+import { collectionType, LOCAL, typeName, UNKNOWN } from './extract-bindings.ts';
+import { languageOf } from './languages.ts';
+import { fieldTypeText, returnTypeText, typeArguments, typeParameters } from './return-types.ts';
 import type { CodeStore, DefinitionRow } from './store.ts';
 
 /** How a call was tied to its definition. */
 export type Certainty = 'receiver-type' | 'imported' | 'same-package' | 'same-file' | 'qualified' | 'override' | 'name-only';
 
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'type']);
+const FIELD_KINDS = new Set(['field', 'variable', 'const']);
 
 interface Binding {
   target: string;
@@ -23,6 +26,21 @@ interface FileImports {
   star: string[];
   reexports: Map<string, Binding>;
   starExports: string[];
+}
+
+/** A type name and the file it is written in (what the name means depends on that file's imports). */
+interface Receiver {
+  type: string;
+  file: string;
+  /** The class names its type arguments name (`List<Foo>`: Foo), '' where not a class. */
+  args?: string[];
+}
+
+/** A receiver type as stored, `List{Foo,}` or `List`. */
+function withArguments(via: string, file: string): Receiver {
+  const open = via.indexOf('{');
+  if (open < 0 || !via.endsWith('}')) return { type: via, file };
+  return { type: via.slice(0, open), file, args: via.slice(open + 1, -1).split(',') };
 }
 
 const dirOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : './');
@@ -38,6 +56,7 @@ export class CallResolver {
   private readonly types = new Map<string, DefinitionRow[]>();
   private readonly named = new Map<string, Definition[]>();
   private readonly chains = new Map<string, { name: string; rows: DefinitionRow[] }[]>();
+  private readonly receivers = new Map<string, Receiver | null>();
 
   constructor(store: CodeStore) {
     this.store = store;
@@ -104,18 +123,25 @@ export class CallResolver {
     const key = `${type}\u0000${file}`;
     let c = this.chains.get(key);
     if (c) return c;
-    c = [{ name: type.slice(type.lastIndexOf('.') + 1), rows: this.typesSeen(type, file) }];
-    const seen = new Set(c[0]!.rows.map((r) => r.id));
-    for (let i = 0; i < c.length && c.length < 60; i++) {
-      for (const row of c[i]!.rows) {
+    const out = [{ name: type.slice(type.lastIndexOf('.') + 1), rows: this.typesSeen(type, file) }];
+    const seen = new Set(out[0]!.rows.map((r) => r.id));
+    // Depth first, each type's bases in the order written: a superclass (written first) and what it
+    // inherits come before the interfaces, as Java, TypeScript and Python's MRO find a method.
+    const visit = (rows: DefinitionRow[], depth: number) => {
+      if (depth > 12) return;
+      for (const row of rows) {
         for (const base of row.bases?.split(' ') ?? []) {
-          if (!base) continue;
-          const rows = this.typesSeen(base, row.path).filter((r) => !seen.has(r.id));
-          for (const r of rows) seen.add(r.id);
-          if (rows.length) c.push({ name: base.slice(base.lastIndexOf('.') + 1), rows });
+          if (!base || out.length >= 60) continue;
+          const found = this.typesSeen(base, row.path).filter((r) => !seen.has(r.id));
+          if (!found.length) continue;
+          for (const r of found) seen.add(r.id);
+          out.push({ name: base.slice(base.lastIndexOf('.') + 1), rows: found });
+          visit(found, depth + 1);
         }
       }
-    }
+    };
+    visit(out[0]!.rows, 0);
+    c = out;
     this.chains.set(key, c);
     return c;
   }
@@ -126,6 +152,14 @@ export class CallResolver {
 
   /** The methods a call on `via` in `file` reaches: the nearest type in its chain that defines `name`. */
   methodsFor(via: string, name: string, file: string): Definition[] {
+    // `Inner|Outer` (Java's implicit this from a nested class): the first enclosing class that has it.
+    if (via.includes('|')) {
+      for (const type of via.split('|')) {
+        const found = this.methodsFor(type, name, file);
+        if (found.length) return found;
+      }
+      return [];
+    }
     const defs = this.definitionsOf(name).filter((d) => d.container);
     const chain = via.startsWith('^') ? this.chain(via.slice(1), file).slice(1) : this.chain(via, file);
     for (const { name: type, rows } of chain) {
@@ -134,6 +168,105 @@ export class CallResolver {
       if (own.length) return own;
     }
     return [];
+  }
+
+  /**
+   * The type a receiver (`via`) stands for, seen from `file`: a type name as it is, or what a chain of
+   * calls and fields yields (`T>m`: what m on T returns; `T#f`: T's field f; `>f`: what the plain call
+   * f returns; `=q>f`: what q.f returns, q a module or class; `xs@`: an element of xs). Undefined when
+   * a step is not known.
+   */
+  receiverOf(via: string, file: string, depth = 0): Receiver | undefined {
+    // `xs@`: an element of the slice, array or map xs is.
+    if (via.endsWith('@')) {
+      const of = depth > 8 ? undefined : this.receiverOf(via.slice(0, -1), file, depth + 1);
+      const element = of?.type === '[]' ? of.args?.[0] : undefined;
+      return element ? withArguments(element, of!.file) : undefined;
+    }
+    const cut = Math.max(via.lastIndexOf('>'), via.lastIndexOf('#'));
+    if (cut < 0) return via === UNKNOWN || via === LOCAL ? undefined : withArguments(via, file);
+    const key = `${via}\u0000${file}`;
+    const known = this.receivers.get(key);
+    if (known !== undefined) return known ?? undefined;
+    if (depth > 8) return undefined;
+    const base = via.slice(0, cut);
+    // `m%1`: the second result of m (Go).
+    const [name = '', result] = via.slice(cut + 1).split('%');
+    let defs: Definition[] = [];
+    let owner: Receiver | undefined;
+    if (base === '' || base.startsWith('=')) defs = this.resolve(file, name, base.slice(1) || null, null)?.defs ?? [];
+    else {
+      owner = this.receiverOf(base, file, depth + 1);
+      if (owner) defs = this.methodsFor(owner.type, name, owner.file);
+    }
+    // A field and a method may share a name (Java's `entrySet` and `entrySet()`): each step reads its own.
+    const field = via[cut] === '#';
+    defs = defs.filter((d) => FIELD_KINDS.has(d.kind) === field);
+    // Go: an embedded struct is reached as a field named like its type (`mh.http2HeadersFrame`).
+    if (field && !defs.length && owner) {
+      const link = this.chain(owner.type, owner.file).find((l, i) => i > 0 && l.name === name && l.rows.length);
+      const row = link?.rows[0];
+      const embedded = row ? { type: row.name, file: row.path } : undefined;
+      this.receivers.set(key, embedded ?? null);
+      return embedded;
+    }
+    let found: Receiver | undefined;
+    for (const d of defs) {
+      const t = this.declaredOf(d, field, Number(result ?? 0), owner);
+      // Definitions that disagree (overloads returning different types) leave it unknown.
+      if (!t || (found && found.type !== t.type)) {
+        found = undefined;
+        break;
+      }
+      found ??= t;
+    }
+    this.receivers.set(key, found ?? null);
+    return found;
+  }
+
+  /**
+   * What a definition gives as a receiver: calling a class constructs it; a function or method gives
+   * its declared return type (Go: its result `result`), a field its declared type. A type parameter
+   * of the owner's class (`E` of `List<E>`) is the argument the receiver's type gave it (`List<Foo>`).
+   */
+  private declaredOf(d: Definition, field: boolean, result: number, owner: Receiver | undefined): Receiver | undefined {
+    if (!field && TYPE_KINDS.has(d.kind)) return result === 0 ? { type: d.name, file: d.file } : undefined;
+    if (!field && d.kind === 'constructor') return d.container ? { type: d.container, file: d.file } : undefined;
+    const language = languageOf(d.file);
+    const text = language && (field ? fieldTypeText(d.signature, d.name, language) : returnTypeText(d.signature, d.name, language, result));
+    if (!text) return undefined;
+    const bound = new Map<string, string>();
+    if (owner?.args) {
+      const params = this.typeParametersOf(owner.type, owner.file);
+      params.forEach((p, i) => {
+        const arg = owner.args?.[i];
+        if (p && arg) bound.set(p, arg);
+      });
+    }
+    const head = typeName(text, language);
+    const collection = head ? undefined : collectionType(text, language);
+    if (collection) return withArguments(collection, d.file);
+    const substituted = head && bound.get(head);
+    if (substituted) return { type: substituted, file: owner!.file };
+    const args = typeArguments(text).map((a) => {
+      const n = typeName(a, language) ?? '';
+      return bound.get(n) ?? n;
+    });
+    const type = this.projectType(head, d.file);
+    return type && args.some(Boolean) ? { ...type, args } : type;
+  }
+
+  /** A type name read in `file`; a type parameter (`T`, `E`) that names no type of the project is not known. */
+  private projectType(type: string | undefined, file: string): Receiver | undefined {
+    if (!type) return undefined;
+    if (/^[A-Z][A-Z0-9]?$/.test(type) && !this.isType(type)) return undefined;
+    return { type, file };
+  }
+
+  /** The type parameters a type declares (`E` of `interface List<E>`), as the file sees that type. */
+  private typeParametersOf(type: string, file: string): string[] {
+    const row = this.typesSeen(type, file)[0];
+    return row ? typeParameters(row.signature, row.name) : [];
   }
 
   /** `name` as a module `target` exports it: its own top-level definition, else through its re-exports. */
@@ -160,9 +293,13 @@ export class CallResolver {
   }
 
   /** Where a call named `name` in `file`, made on `qualifier` (as `via` tells), goes; empty when outside the project or unknown. */
-  resolve(file: string, name: string, qualifier: string | null | undefined, via: string | null | undefined): { defs: Definition[]; certainty: Certainty } | undefined {
+  resolve(file: string, name: string, qualifier: string | null | undefined, via: string | null | undefined): { defs: Definition[]; certainty: Certainty; receiver?: string } | undefined {
     if (via === LOCAL) return undefined;
-    if (via && via !== UNKNOWN) return { defs: this.methodsFor(via, name, file), certainty: 'receiver-type' };
+    if (via && via !== UNKNOWN) {
+      const receiver = this.receiverOf(via, file);
+      if (!receiver) return { defs: [], certainty: 'name-only' };
+      return { defs: this.methodsFor(receiver.type, name, receiver.file), certainty: 'receiver-type', receiver: receiver.type };
+    }
     if (via === UNKNOWN) return { defs: [], certainty: 'name-only' };
     const imp = this.importsOf(file);
     if (qualifier) {

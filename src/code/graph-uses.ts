@@ -46,7 +46,10 @@ function certaintyOf(store: CodeStore, file: string, qualifier: string | undefin
 export async function usesOf(index: CodeIndex, name: string, owner?: string, within?: ReadonlySet<string>): Promise<Uses | undefined> {
   const store = within ? await storeHolding(index, within) : await storeNaming(index, name);
   if (!store) return undefined;
-  const definitions = (await findDefinitions(index, name, owner)) ?? [];
+  const found = (await findDefinitions(index, name, owner)) ?? [];
+  // `Transport.roundTrip` is the method of Transport: not persistConn's in transport.go, nor handler's for `Handler`.
+  const exact = owner ? found.filter((d) => d.container === owner) : [];
+  const definitions = exact.length ? exact : found;
   // A common name has tens of thousands of uses: with `within`, only those files are made fresh and judged.
   const named = () => {
     const all = store.referencesNamed(name, ['call', 'type', 'import', 'mention']);
@@ -77,7 +80,7 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
       }
       if (found.defs.length) {
         if (found.defs.some((d) => ours.has(`${d.file}:${d.line}`))) certainty = found.certainty;
-        else if (found.certainty === 'receiver-type' && r.via && !r.via.startsWith('^') && ownerChain.has(r.via.slice(r.via.lastIndexOf('.') + 1))) certainty = 'override';
+        else if (found.receiver && !found.receiver.startsWith('^') && ownerChain.has(found.receiver.slice(found.receiver.lastIndexOf('.') + 1))) certainty = 'override';
         else {
           elsewhere++;
           continue;

@@ -323,10 +323,10 @@ export class CodeStore {
     );
   }
 
-  /** The call rows of `name` per calling file and qualifier. */
-  callSitesOf(name: string): { path: string; qualifier: string | null; n: number }[] {
-    return this.rows<{ path: string; qualifier: string | null; n: number }>(
-      `SELECT f.path AS path, r.qualifier AS qualifier, count(*) AS n FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.qualifier`,
+  /** The call rows of `name` per calling file, qualifier and receiver. */
+  callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number }[] {
+    return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number }>(
+      `SELECT f.path AS path, r.qualifier AS qualifier, r.via AS via, count(*) AS n FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.qualifier, r.via`,
       [name, kindNumber(REFERENCE_KINDS, 'call')],
     );
   }

@@ -49,6 +49,22 @@ const scan = z
   })
   .prefault({});
 
+export const STORAGE_BACKENDS = ['sqlite', 'postgres'] as const;
+export type StorageBackend = (typeof STORAGE_BACKENDS)[number];
+
+/**
+ * Where the shared knowledge lives: the embedded SQLite file (one machine) or a Postgres database a
+ * team shares. The URL may also come from CTXGATE_DATABASE_URL (config/storage.ts checks the pair).
+ */
+const storage = z
+  .strictObject({
+    backend: z.enum(STORAGE_BACKENDS).default('sqlite'),
+    url: z.string().min(1).optional(),
+    /** The namespace of this project's rows on Postgres (default: the repository's normalised remote URL). */
+    projectKey: z.string().trim().min(1).max(500).optional(),
+  })
+  .prefault({});
+
 export const configSchema = z.strictObject({
   gates,
   limits,
@@ -56,6 +72,7 @@ export const configSchema = z.strictObject({
   scoring,
   backend,
   scan,
+  storage,
   workdirs: z.array(z.string().min(1)).default([]),
   /** Tools to offer: names or the groups `gate` / `context` (default: all nine). Checked against the registry. */
   tools: z.array(z.string().min(1)).min(1).optional(),

@@ -8,7 +8,7 @@ import { convertBody, type FetchFormat } from '../net/convert.ts';
 import { displayUrl, fetchUrl, type Network, parseFetchUrl } from '../net/fetch-url.ts';
 import { chunkDocument } from './chunk/index.ts';
 import type { KbHandle } from './open.ts';
-import type { KnowledgeBase } from './store.ts';
+import type { KnowledgeStore } from './knowledge-store.ts';
 
 export interface FetchRequest {
   url: string;
@@ -54,12 +54,12 @@ function preview(text: string, bytes: number): string {
   return `${new TextDecoder().decode(encoded.subarray(0, utf8Boundary(encoded.subarray(0, bytes))))}…`;
 }
 
-async function fetchOne(net: Network, kb: KnowledgeBase, req: FetchRequest, url: URL, key: string): Promise<FetchOutcome> {
+async function fetchOne(net: Network, kb: KnowledgeStore, req: FetchRequest, url: URL, key: string): Promise<FetchOutcome> {
   const label = displayUrl(url);
   if (!req.force && req.ttlMs > 0) {
-    const known = kb.source(key);
+    const known = await kb.source(key);
     if (known && Date.now() - known.indexed_at < req.ttlMs) {
-      const first = kb.db.value('SELECT body FROM chunks WHERE source_id = ? ORDER BY seq LIMIT 1', [known.id]);
+      const first = await kb.firstChunkBody(known.id);
       return { url: label, key, cached: true, chunks: known.chunk_count, textBytes: known.bytes, preview: preview(String(first ?? ''), req.previewBytes) };
     }
   }

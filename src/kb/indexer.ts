@@ -10,12 +10,13 @@ import type { RuntimeFs } from '../runtime/types.ts';
 import type { SafePath, Workdirs } from '../security/resolve-safe.ts';
 import { judgeSecret, judgeSecretPath, secretRefusal } from '../security/secret-files.ts';
 import { readJudged } from '../security/secret-read.ts';
-import { acquireLease } from '../storage/lease.ts';
 import { isStorageError, StorageError } from '../storage/storage-error.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { walk } from '../workspace/walk.ts';
 import { chunkDocument, formatFor } from './chunk/index.ts';
-import type { KnowledgeBase, SourceInput } from './store.ts';
+import type { KnowledgeStore } from './knowledge-store.ts';
+import { fileDigest } from './file-digest.ts';
+import type { SourceInput } from './store.ts';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_FILES = 5000;
@@ -90,7 +91,7 @@ async function candidates(fs: RuntimeFs, target: SafePath, options: IndexOptions
   return out;
 }
 
-export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePath, options: IndexOptions): Promise<IndexReport> {
+export async function indexPath(fs: RuntimeFs, kb: KnowledgeStore, target: SafePath, options: IndexOptions): Promise<IndexReport> {
   const report: IndexReport = { path: target.relative || '.', indexed: 0, unchanged: 0, chunks: 0, bytes: 0, skipped: {}, examples: {} };
   const skip = (reason: SkipReason, path: string) => {
     report.skipped[reason] = (report.skipped[reason] ?? 0) + 1;
@@ -110,7 +111,7 @@ export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePa
       });
     }
   }
-  const got = await acquireLease(kb.db, `index:${target.real}`, LEASE_TTL_MS);
+  const got = await kb.indexLease(`index:${target.real}`, LEASE_TTL_MS);
   if (!got.ok) {
     report.busyBy = { pid: got.holder.pid, since: got.holder.since };
     return report;
@@ -126,7 +127,7 @@ export async function indexPath(fs: RuntimeFs, kb: KnowledgeBase, target: SafePa
 
 interface IndexRun {
   fs: RuntimeFs;
-  kb: KnowledgeBase;
+  kb: KnowledgeStore;
   single: boolean;
   options: IndexOptions;
   report: IndexReport;
@@ -160,10 +161,10 @@ function createBatcher(run: IndexRun) {
       batch = [];
       batchBytes = 0;
       try {
-        await run.kb.transaction(() => {
-          for (const w of work) run.kb.put(w.source);
-          run.renew();
-        });
+        await run.kb.saveAll(
+          work.map((w) => w.source),
+          run.renew,
+        );
       } catch (error) {
         if (isStorageError(error) && run.report.indexed > 0) {
           throw new StorageError(error.reason, error.file, `${error.message} — ${run.report.indexed} files were indexed before this and stay searchable`, error.hint ?? '', error);
@@ -200,7 +201,7 @@ async function indexFiles(run: IndexRun, files: Candidate[]): Promise<void> {
       continue;
     }
     const key = `file:${file.abs}`;
-    const known = kb.source(key);
+    const known = await kb.source(key);
     if (known && known.mtime_ms === file.mtimeMs && known.size === file.size) {
       run.report.unchanged++;
       continue;
@@ -224,10 +225,16 @@ async function indexFiles(run: IndexRun, files: Candidate[]): Promise<void> {
       skip('binary', file.label);
       continue;
     }
+    const digest = fileDigest(bytes);
+    // The same bytes at another time (another clone of the project, a touch): nothing to index again.
+    if (known && known.size === bytes.length && known.digest === digest) {
+      run.report.unchanged++;
+      continue;
+    }
     // A private key in it was refused by readJudged above (its content is judged as opened).
     const text = new TextDecoder().decode(bytes);
     const chunks = chunkDocument(text, file.label, formatFor(file.label));
-    const full = batcher.add({ source: { key, kind: 'file', label: file.label, path: file.abs, mtimeMs: file.mtimeMs, size: file.size, chunks }, bytes: bytes.length });
+    const full = batcher.add({ source: { key, kind: 'file', label: file.label, path: file.abs, mtimeMs: file.mtimeMs, size: file.size, digest, chunks }, bytes: bytes.length });
     if (full) await batcher.flush();
   }
   // The last report goes out before the final commit: the SDK client drops a progress notification

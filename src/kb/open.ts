@@ -1,27 +1,30 @@
-// The knowledge base is opened on first use (WASM start-up is not paid by servers that never use
-// it) and closed at shutdown. Any number of ctxgate processes on the project share it: locks are
-// taken per transaction (storage/database-lock.ts), and a writer waits up to KB_BUSY_TIMEOUT_MS
-// for its turn.
+// The knowledge base is opened on first use (WASM start-up or a database connection is not paid by
+// servers that never use it) and closed at shutdown. On SQLite, any number of ctxgate processes on
+// the project share the file: locks are taken per transaction (storage/database-lock.ts), and a writer
+// waits up to KB_BUSY_TIMEOUT_MS for its turn. On Postgres, every server of a team shares the tables.
 import * as path from 'node:path';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { openDatabase } from '../storage/database.ts';
+import { redactUrl } from '../storage/postgres/redact.ts';
+import type { KnowledgeStore } from './knowledge-store.ts';
 import { KB_MIGRATIONS } from './schema.ts';
+import { SAME_PATHS, sharedPaths } from './shared-paths.ts';
+import { sqliteKnowledgeStore } from './sqlite-store.ts';
 import { KnowledgeBase } from './store.ts';
 
-/** Bytes the database takes on disk: the file and, mid-transaction, its rollback journal. */
-export function databaseBytes(fs: Pick<Runtime['fs'], 'statSync'>, file: string): number {
-  return ['', '-journal'].reduce((n, suffix) => n + (fs.statSync(file + suffix)?.size ?? 0), 0);
-}
+export { databaseBytes } from './sqlite-store.ts';
 
 /** How long a knowledge-base call waits for other processes' writes before it gives up. */
 export const KB_BUSY_TIMEOUT_MS = 20_000;
 
 export interface KbHandle {
+  readonly backend: 'sqlite' | 'postgres';
+  /** The SQLite database file, or the Postgres URL without its password. */
   readonly file: string;
   readonly isOpen: boolean;
-  get(): Promise<KnowledgeBase>;
-  close(): void;
+  get(): Promise<KnowledgeStore>;
+  close(): Promise<void>;
 }
 
 /** CTXGATE_DB → CTXMODE_DB → `<data dir>/context.db`. */
@@ -30,31 +33,72 @@ export function kbDatabaseFile(runtime: Runtime, dataDir: string): string {
   return explicit ? path.resolve(runtime.cwd(), explicit) : path.join(dataDir, 'context.db');
 }
 
-/** `logger` receives the database's lock warnings (another machine's lock given up after its expiry). */
-export function createKbHandle(runtime: Runtime, file: string, sessionId: string, logger?: Logger): KbHandle {
-  let opening: Promise<KnowledgeBase> | undefined;
-  let kb: KnowledgeBase | undefined;
+/** A handle that opens once, on the first get(); a failed open is tried again on the next one. */
+function lazyHandle(backend: KbHandle['backend'], file: string, open: () => Promise<KnowledgeStore>): KbHandle {
+  let opening: Promise<KnowledgeStore> | undefined;
+  let store: KnowledgeStore | undefined;
   return {
+    backend,
     file,
     get isOpen() {
-      return kb !== undefined;
+      return store !== undefined;
     },
     get() {
-      opening ??= (async () => {
-        runtime.fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-        const db = await openDatabase(runtime, file, { busyTimeoutMs: KB_BUSY_TIMEOUT_MS, migrations: KB_MIGRATIONS, ...(logger ? { logger } : {}) });
-        kb = new KnowledgeBase(db, sessionId);
-        return kb;
-      })().catch((error) => {
-        opening = undefined;
-        throw error;
-      });
+      opening ??= open()
+        .then((opened) => {
+          store = opened;
+          return opened;
+        })
+        .catch((error) => {
+          opening = undefined;
+          throw error;
+        });
       return opening;
     },
-    close() {
-      kb?.close();
-      kb = undefined;
+    async close() {
+      const closing = store;
+      store = undefined;
       opening = undefined;
+      await closing?.close();
     },
   };
+}
+
+/** `logger` receives the database's lock warnings (another machine's lock given up after its expiry). */
+export function createKbHandle(runtime: Runtime, file: string, sessionId: string, logger?: Logger): KbHandle {
+  return lazyHandle('sqlite', file, async () => {
+    runtime.fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const db = await openDatabase(runtime, file, { busyTimeoutMs: KB_BUSY_TIMEOUT_MS, migrations: KB_MIGRATIONS, ...(logger ? { logger } : {}) });
+    return sqliteKnowledgeStore(new KnowledgeBase(db, sessionId), runtime.fs);
+  });
+}
+
+export interface PostgresKbOptions {
+  url: string;
+  /** The project's key (storage.projectKey, else worked out from the repository on first use). */
+  projectKey: () => Promise<string>;
+  sessionId: string;
+  /** Files under it are stored relative to it, so every checkout of the project shares them. */
+  projectRoot?: string;
+}
+
+/** The knowledge base on Postgres: connects, migrates (once across servers) and names the project on first use. */
+export function createPostgresKbHandle(options: PostgresKbOptions): KbHandle {
+  return lazyHandle('postgres', redactUrl(options.url), async () => {
+    // Loaded here: a SQLite user's server never loads the Postgres driver.
+    const [{ openPostgres }, { migratePostgres }, { KB_PG_COMPONENT, KB_PG_MIGRATIONS }, { postgresKnowledgeStore }] = await Promise.all([
+      import('../storage/postgres/connection.ts'),
+      import('../storage/postgres/migrate.ts'),
+      import('./pg-schema.ts'),
+      import('./pg-store.ts'),
+    ]);
+    const db = await openPostgres(options.url);
+    try {
+      await migratePostgres(db, KB_PG_COMPONENT, KB_PG_MIGRATIONS);
+      return postgresKnowledgeStore(db, await options.projectKey(), options.sessionId, options.projectRoot ? sharedPaths(options.projectRoot) : SAME_PATHS);
+    } catch (error) {
+      await db.close().catch(() => {});
+      throw error;
+    }
+  });
 }

@@ -1,7 +1,8 @@
 // Command and tool output kept in the knowledge base: chunked as text, stored under one label (the
 // same label replaces the earlier output).
 import { chunkText } from './chunk/text.ts';
-import type { KnowledgeBase, SourceKind } from './store.ts';
+import type { KnowledgeStore } from './knowledge-store.ts';
+import type { SourceKind } from './store.ts';
 
 export interface OutputToIndex {
   label: string;
@@ -14,7 +15,7 @@ export interface IndexedOutput {
 }
 
 /** Stores the output in its own transaction, waiting (without blocking) while another process writes. */
-export async function indexOutput(kb: KnowledgeBase, output: OutputToIndex): Promise<IndexedOutput> {
+export async function indexOutput(kb: KnowledgeStore, output: OutputToIndex): Promise<IndexedOutput> {
   const chunks = chunkText(output.text, output.label);
   await kb.save({ key: `${output.kind}:${output.label}`, kind: output.kind, label: output.label, chunks });
   return { chunks: chunks.length };

@@ -58,4 +58,9 @@ export const KB_MIGRATIONS: readonly Migration[] = [
     description: "each call's arguments in one short, redacted line (the status page's recent calls)",
     sql: USAGE_ARGS_MIGRATION_SQL,
   },
+  {
+    version: 4,
+    description: "each file source's content digest: a copy with another time but the same bytes is not stale",
+    sql: 'ALTER TABLE sources ADD COLUMN digest TEXT;',
+  },
 ];

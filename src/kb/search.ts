@@ -5,6 +5,7 @@
 // can be a syntax error. When nothing matches, the words are corrected against the index's own
 // vocabulary and the search runs once more.
 import { stemmer } from 'stemmer';
+import { type StatFn, sourceChanged } from './file-digest.ts';
 import { type KnowledgeBase, type SourceKind, type SourceRow, wordsOf } from './store.ts';
 
 export interface SearchRequest {
@@ -37,13 +38,15 @@ export interface SearchResponse {
   corrected?: string;
 }
 
-export type StatFn = (path: string) => { mtimeMs: number; size: number } | undefined;
+export type { StatFn } from './file-digest.ts';
 
 const RRF_K = 60;
-const CANDIDATES = 100;
+/** Candidates each index gives at most (both backends). */
+export const CANDIDATES = 100;
 /** Trigram candidates confirmed per probe at most. */
-const TRIGRAM_CANDIDATES = 1000;
-const RERANK = 40;
+export const TRIGRAM_CANDIDATES = 1000;
+/** Fused candidates reranked by coverage and proximity. */
+export const RERANK = 40;
 const MAX_TERMS = 12;
 const SNIPPET_CHARS = 360;
 
@@ -126,7 +129,8 @@ function trigramRanks(kb: KnowledgeBase, terms: string[], filter: Filter, porter
   return [...weights.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
 }
 
-function fuse(lists: number[][]): Map<number, number> {
+/** Reciprocal rank fusion of ranked id lists. */
+export function fuse(lists: number[][]): Map<number, number> {
   const scores = new Map<number, number>();
   for (const list of lists) {
     for (const [rank, id] of list.entries()) scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1));
@@ -179,7 +183,8 @@ function snippetAt(body: string, at: number): string {
   return `${start > 0 ? '…' : ''}${text}${end < body.length ? '…' : ''}`;
 }
 
-interface ChunkRow extends Pick<SourceRow, 'key' | 'kind' | 'label' | 'path' | 'mtime_ms' | 'size'> {
+/** A candidate chunk with its source, as both backends read it for reranking. */
+export interface ChunkRow extends Pick<SourceRow, 'key' | 'kind' | 'label' | 'path' | 'mtime_ms' | 'size' | 'digest'> {
   id: number;
   title: string;
   body: string;
@@ -194,10 +199,18 @@ function runSearch(kb: KnowledgeBase, req: SearchRequest, terms: string[], stat:
   const top = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RERANK);
   if (!top.length) return [];
   const rows = kb.db.all(
-    `SELECT c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size
+    `SELECT c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size, s.digest
      FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (${top.map(() => '?').join(',')})`,
     top.map(([id]) => id),
   ) as unknown as ChunkRow[];
+  return rerank(rows, top, terms, req.limit, stat);
+}
+
+/**
+ * The fused candidates (id and fused score, best first) reranked by how many query words a chunk
+ * holds, how close together and whether in its title; scores scaled so the best is 1.
+ */
+export function rerank(rows: readonly ChunkRow[], top: readonly [number, number][], terms: string[], limit: number, stat: StatFn | undefined): SearchHit[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
   const staleBySource = new Map<string, boolean>();
   const hits: SearchHit[] = [];
@@ -215,8 +228,7 @@ function runSearch(kb: KnowledgeBase, req: SearchRequest, terms: string[], stat:
     let stale = false;
     if (row.kind === 'file' && row.path && stat) {
       if (!staleBySource.has(row.key)) {
-        const now = stat(row.path);
-        staleBySource.set(row.key, !now || now.mtimeMs !== row.mtime_ms || now.size !== row.size);
+        staleBySource.set(row.key, sourceChanged(row, stat(row.path)));
       }
       stale = staleBySource.get(row.key)!;
     }
@@ -236,10 +248,10 @@ function runSearch(kb: KnowledgeBase, req: SearchRequest, terms: string[], stat:
   }
   hits.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
   const best = hits[0]?.score ?? 1;
-  return hits.slice(0, req.limit).map((h) => ({ ...h, score: Math.round((h.score / best) * 1000) / 1000 }));
+  return hits.slice(0, limit).map((h) => ({ ...h, score: Math.round((h.score / best) * 1000) / 1000 }));
 }
 
-function editDistance(a: string, b: string, max: number): number {
+export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

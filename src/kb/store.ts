@@ -23,6 +23,8 @@ export interface SourceInput {
   path?: string;
   mtimeMs?: number;
   size?: number;
+  /** For a file: the sha-256 of the bytes indexed (fileDigest), which tells an equal copy with another time apart from a changed one. */
+  digest?: string;
   chunks: readonly Chunk[];
 }
 
@@ -34,6 +36,7 @@ export interface SourceRow {
   path: string | null;
   mtime_ms: number | null;
   size: number | null;
+  digest: string | null;
   session_id: string;
   indexed_at: number;
   chunk_count: number;
@@ -129,12 +132,12 @@ export class KnowledgeBase {
       const old = this.db.value('SELECT id FROM sources WHERE key = ?', [input.key]);
       if (old !== undefined) this.dropChunks(Number(old));
       this.db.run(
-        `INSERT INTO sources (key, kind, label, path, mtime_ms, size, session_id, indexed_at, chunk_count, bytes)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO sources (key, kind, label, path, mtime_ms, size, digest, session_id, indexed_at, chunk_count, bytes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(key) DO UPDATE SET kind = excluded.kind, label = excluded.label, path = excluded.path,
-           mtime_ms = excluded.mtime_ms, size = excluded.size, session_id = excluded.session_id,
+           mtime_ms = excluded.mtime_ms, size = excluded.size, digest = excluded.digest, session_id = excluded.session_id,
            indexed_at = excluded.indexed_at, chunk_count = excluded.chunk_count, bytes = excluded.bytes`,
-        [input.key, input.kind, input.label, input.path ?? null, input.mtimeMs ?? null, input.size ?? null, this.sessionId, Date.now(), input.chunks.length, bytes],
+        [input.key, input.kind, input.label, input.path ?? null, input.mtimeMs ?? null, input.size ?? null, input.digest ?? null, this.sessionId, Date.now(), input.chunks.length, bytes],
       );
       const row = this.source(input.key)!;
       for (const [seq, c] of input.chunks.entries()) {

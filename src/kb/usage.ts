@@ -21,6 +21,8 @@ export type CallOutcome = 'ok' | 'error' | 'refused';
 
 export interface CallRecord {
   at: number;
+  /** Who made the call, where the server knows people (team endpoint on Postgres); kept there only. */
+  userName?: string;
   processSession: string;
   clientSession: string;
   tool: string;
@@ -179,10 +181,13 @@ export interface RecentCall {
   durationMs: number;
   replyBytes: number;
   savedBytes: number;
+  /** What the agent would have received otherwise, and what that was (null: no saving measured). */
+  rawBytes?: number | null;
+  basis?: SavingBasis | null;
 }
 
 export function recentCalls(db: Database, limit: number): RecentCall[] {
-  return db.all('SELECT at, tool, action, args, outcome, detail, duration_ms, reply_bytes, saved_bytes FROM calls ORDER BY id DESC LIMIT ?', [limit]).map((r) => ({
+  return db.all('SELECT at, tool, action, args, outcome, detail, duration_ms, reply_bytes, saved_bytes, raw_bytes, basis FROM calls ORDER BY id DESC LIMIT ?', [limit]).map((r) => ({
     at: Number(r.at),
     tool: String(r.tool),
     action: r.action === null ? null : String(r.action),
@@ -192,6 +197,8 @@ export function recentCalls(db: Database, limit: number): RecentCall[] {
     durationMs: Number(r.duration_ms),
     replyBytes: Number(r.reply_bytes),
     savedBytes: Number(r.saved_bytes),
+    rawBytes: r.raw_bytes === null ? null : Number(r.raw_bytes),
+    basis: r.basis === null ? null : (String(r.basis) as SavingBasis),
   }));
 }
 
@@ -226,7 +233,7 @@ export function createUsageRecorder(kb: KbHandle, options: { delayMs?: number; o
     writing = writing.then(async () => {
       if (!batch.length) return;
       try {
-        await writeCalls((await kb.get()).db, batch);
+        await (await kb.get()).writeCalls(batch);
       } catch (error) {
         options.onError?.(error);
       }

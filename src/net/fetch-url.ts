@@ -5,8 +5,9 @@
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { HttpResponseStream, ResolvedAddress, Runtime } from '../runtime/types.ts';
 import { blockedHostname, blockedReason } from './address-policy.ts';
+import { MAX_BODY_BYTES } from './body-limit.ts';
 
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 export const MAX_REDIRECTS = 5;
 
 /** How the fetcher reaches the network; tests inject their own (no user-facing switch exists). */

@@ -9,6 +9,7 @@ import { escapeRegex } from '../text/linear-regex.ts';
 import { wholeWord } from './query.ts';
 import { itemTokens } from './ranking.ts';
 import type { ResultItem } from './types.ts';
+import { createRefusalCounter, type RefusalCounter } from './refusal-counter.ts';
 
 export type RefusalReason = 'breadth' | 'volume' | 'relevance' | 'compound';
 
@@ -63,13 +64,7 @@ export interface GateInput {
 export type GateDecision = { pass: true; openedAfterRefusals: boolean; forced: boolean; afterRefusal: boolean } | { pass: false; envelope: RefineEnvelope };
 
 /** One client session's consecutive refusals (the deadlock cap counts them). */
-export interface RefusalCounter {
-  refusals: number;
-}
-
-export function createRefusalCounter(): RefusalCounter {
-  return { refusals: 0 };
-}
+export { createRefusalCounter, type RefusalCounter };
 
 /** The folder of `file` `depth` levels down (its own folder when it is shallower; '.' at the top). */
 function dirAt(file: string, depth: number): string {

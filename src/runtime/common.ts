@@ -1,12 +1,17 @@
 // Pieces of the shim that behave identically on Node and Deno (both implement these `node:` APIs).
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
+let crypto: typeof Crypto | undefined;
+
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  // Fetched on first use: node:crypto takes Deno tens of milliseconds to set up, and a new stdio server
+  // answers its tool list before it hashes anything (the data dir's name is the first hash).
+  crypto ??= process.getBuiltinModule('node:crypto') as typeof Crypto;
+  return crypto.createHash('sha256').update(text).digest('hex');
 }
 
 /** PATH lookup without spawning anything. */

@@ -4,7 +4,6 @@ import * as os from 'node:os';
 import process from 'node:process';
 import { processExists, realScriptPath, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
-import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
 import { bootIdentity, listProcesses, processStartTime, signalProcess, ticksSinceBoot } from './procfs.ts';
 import { watchTreeDeno } from './tree-watch.ts';
@@ -96,8 +95,9 @@ export function createDenoRuntime(): Runtime {
     listen,
     which: (command) => which(command, Deno.env.get('PATH')),
     spawn,
-    resolveHost,
-    httpRequest,
+    // node:http, node:https (and TLS) and node:dns load with the first fetch, not at start.
+    resolveHost: async (hostname) => (await import('./node-http.ts')).resolveHost(hostname),
+    httpRequest: async (options) => (await import('./node-http.ts')).httpRequest(options),
     processStartTime,
     processExists,
     listProcesses,

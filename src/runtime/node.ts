@@ -4,7 +4,6 @@ import process from 'node:process';
 import { processExists, realScriptPath, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { cpuCount, parentPort, startWorker } from './node-worker.ts';
-import { httpRequest, resolveHost } from './node-http.ts';
 import { spawn } from './node-process.ts';
 import { bootIdentity, listProcesses, processStartTime, signalProcess, ticksSinceBoot } from './procfs.ts';
 import { watchTreeNode } from './tree-watch.ts';
@@ -67,8 +66,9 @@ export function createNodeRuntime(): Runtime {
     listen,
     which: (command) => which(command, process.env.PATH),
     spawn,
-    resolveHost,
-    httpRequest,
+    // node:http, node:https (and TLS) and node:dns load with the first fetch, not at start.
+    resolveHost: async (hostname) => (await import('./node-http.ts')).resolveHost(hostname),
+    httpRequest: async (options) => (await import('./node-http.ts')).httpRequest(options),
     processStartTime,
     processExists,
     listProcesses,

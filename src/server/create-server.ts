@@ -16,18 +16,27 @@ const INSTRUCTIONS = [
 export interface McpServerOptions {
   /** Settles when the app is ready for tool calls (stdio waits for the client's roots). */
   ready?: Promise<void>;
+  /** Called after each tools/list is answered (stdio builds its app then, off the client's critical path). */
+  onListed?: () => void;
 }
 
-export function createMcpServer(app: AppContext, registry: ToolRegistry, session: ClientSession, options: McpServerOptions = {}): Server {
+/** The app, or how to get it when it is built on first need (stdio: after the tool list). */
+export type AppSource = AppContext | (() => Promise<AppContext>);
+
+export function createMcpServer(app: AppSource, registry: ToolRegistry, session: ClientSession, options: McpServerOptions = {}): Server {
   const server = new Server({ name: 'ctxgate', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.list() }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    // A timer, so the work it starts runs after this answer is written.
+    if (options.onListed) setTimeout(options.onListed, 0);
+    return { tools: registry.list() };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const progressToken = request.params._meta?.progressToken;
     if (options.ready) await options.ready;
     return registry.call(request.params.name, request.params.arguments, {
-      app,
+      app: typeof app === 'function' ? await app() : app,
       session,
       signal: extra.signal,
       async progress(progress, total, message) {

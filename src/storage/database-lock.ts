@@ -10,7 +10,7 @@
 // links under a guard: lock-file.ts), so `kill -9` never blocks the others and a hot journal it
 // leaves is rolled back by the next reader. An owner on another machine or in another pid namespace
 // cannot be checked by pid: its connection's user marker names where it runs and carries a heartbeat,
-// refreshed while the connection holds a lock, and such an owner is judged by that (lock-judge.ts).
+// refreshed while the connection is open, and such an owner is judged by that (lock-judge.ts).
 import * as path from 'node:path';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
@@ -118,10 +118,10 @@ export class DatabaseLock {
     ensureLockDir(this.runtime, this.dbPath);
     this.heartbeat.place();
     pruneDeadMarkers(this.runtime, this.dir, { fsNow: this.heartbeat.now(), report: (owner, entry, verdict) => this.report(owner, entry, verdict) });
-    // While a lock is held across event-loop turns (exclusive mode, a transaction spanning awaits).
-    this.beating = setInterval(() => {
-      if (this.current > LockLevel.None) this.beatIfDue();
-    }, HEARTBEAT_MS);
+    // While the connection is open, also between transactions: a lock held across event-loop turns
+    // (exclusive mode, a transaction spanning awaits) is judged by it, and so is whether the data
+    // folder is in use on another machine (foreign-machine.ts), which an idle server still is.
+    this.beating = setInterval(() => this.beatIfDue(), HEARTBEAT_MS);
     (this.beating as { unref?: () => void }).unref?.();
   }
 

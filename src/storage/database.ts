@@ -6,8 +6,9 @@ import * as path from 'node:path';
 import type { BindingSpec, Database as Oo1Database, PreparedStatement, SqlValue } from '@sqlite.org/sqlite-wasm';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { ensureLockDir } from './database-lock.ts';
+import { ensureLockDir, lockDirOf } from './database-lock.ts';
 import { describeWriter } from './database-users.ts';
+import { connectionElsewhere } from './foreign-machine.ts';
 import { type Migration, migrate } from './migrate.ts';
 import { loadSqlite, type Sqlite3 } from './sqlite.ts';
 import { isBusy, StorageError, storageErrorOf } from './storage-error.ts';
@@ -300,6 +301,7 @@ export async function openDatabase(runtime: Runtime, file: string, options: Open
   if (legacy) {
     throw new StorageError('busy', file, `database ${file} is held by an older ctxgate (pid ${legacy.legacyHolder}) that does not share it`, 'stop that process (or upgrade it); this version lets any number of processes share the database');
   }
+  refuseIfUsedElsewhere(runtime, file);
   let raw: Oo1Database;
   try {
     raw = new sqlite3.oo1.DB({ filename: file, flags: 'c', vfs: vfs.name });
@@ -321,6 +323,20 @@ export async function openDatabase(runtime: Runtime, file: string, options: Open
   }
   runtime.fs.chmodSync(file, 0o600);
   return db;
+}
+
+/** A data folder in use on another machine is refused (foreign-machine.ts says why), naming it. */
+function refuseIfUsedElsewhere(runtime: Runtime, file: string): void {
+  const other = connectionElsewhere(runtime, lockDirOf(file));
+  if (!other) return;
+  const folder = path.dirname(path.resolve(runtime.cwd(), file));
+  const seen = `last heartbeat ${Math.round(other.silentMs / 1000)} s ago`;
+  throw new StorageError(
+    'elsewhere',
+    file,
+    `the data folder ${folder} is in use by ctxgate on another machine, ${other.host} (pid ${other.pid} there, ${seen}); a SQLite data folder serves the processes of one machine`,
+    `to share a project's knowledge between machines, use the Postgres backend (storage.backend: "postgres" with storage.url; README "Team endpoint"), or give this machine a data folder of its own (CTXGATE_DATA_DIR); if ${other.host} is gone, its claim lapses ${Math.ceil(other.expiresInMs / 1000)} s after its last heartbeat`,
+  );
 }
 
 export { StorageError };

@@ -4,7 +4,7 @@
 // placed before the connection takes any lock:
 //   `<opened-at> <runtime> <beat-at> <host> <boot id> <pid namespace>`
 // (an older ctxgate writes the first two fields only and is judged by pid, as before). `beat-at` is
-// refreshed while the connection holds a lock (database-lock.ts), and is what an owner from another
+// refreshed while the connection is open (database-lock.ts), and is what an owner from another
 // machine or pid namespace is judged by.
 import * as path from 'node:path';
 import type { Runtime } from '../runtime/types.ts';

@@ -3,7 +3,11 @@
 // `reason`), so the tool layer can recognize it and keep a command's output some other way.
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 
-export type StorageFailure = 'busy' | 'full' | 'readonly' | 'io' | 'corrupt';
+/**
+ * `elsewhere`: the data folder is in use on another machine (foreign-machine.ts); `unreachable`: a
+ * database server (Postgres) could not be reached or dropped the connection.
+ */
+export type StorageFailure = 'busy' | 'full' | 'readonly' | 'io' | 'corrupt' | 'elsewhere' | 'unreachable';
 
 export class StorageError extends AppError {
   readonly reason: StorageFailure;

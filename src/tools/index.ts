@@ -1,5 +1,6 @@
-// Every tool the server offers. A new tool is one module and its entry here: the registry lists it, validates its
-// arguments and calls it on every transport (the server's instructions and the README describe tools for people).
+// Every tool the server offers. A new tool is a declaration (name, schema, hints; its `run` imports the
+// handler module on the first call) and its entry here: the registry lists it, validates its arguments and
+// calls it on every transport (the server's instructions and the README describe tools for people).
 import { ctxBg } from './context/bg.ts';
 import { ctxFs } from './context/fs.ts';
 import { ctxGit } from './context/git.ts';

@@ -236,6 +236,7 @@ function recordCall(ctx: ToolCallContext, call: { tool: string; action: string |
     at: call.started,
     processSession: ctx.app.processSessionId,
     clientSession: ctx.session.id,
+    ...(ctx.session.user !== undefined ? { userName: ctx.session.user } : {}),
     tool: call.tool,
     ...(action ? { action } : {}),
     ...(call.summary ? { args: call.summary } : {}),

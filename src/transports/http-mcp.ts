@@ -8,6 +8,7 @@ import { createClientSession, type AppContext } from '../app/context.ts';
 import type { SessionView } from '../app/status.ts';
 import { createMcpServer } from '../server/create-server.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import type { Sender } from './http-auth.ts';
 import { rpcError, sessionNotFound, tooManySessions } from './http-responses.ts';
 import { createSessionTable, type ReleaseHow } from './http-sessions.ts';
 
@@ -25,10 +26,10 @@ export interface McpSessions {
   readonly size: number;
   /** The open sessions as the status page shows them, the oldest first. */
   list(): SessionView[];
-  /** POST /mcp, its body already parsed. */
-  post(request: Request, body: unknown): Promise<Response>;
+  /** POST /mcp, its body already parsed, from `sender` (http-auth.ts). */
+  post(request: Request, body: unknown, sender: Sender): Promise<Response>;
   /** GET /mcp (the SSE stream) and DELETE /mcp. */
-  forward(request: Request): Promise<Response>;
+  forward(request: Request, sender: Sender): Promise<Response>;
   evictStale(): void;
   close(): Promise<void>;
 }
@@ -36,6 +37,8 @@ export interface McpSessions {
 interface OpenSession {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
+  /** The user whose token opened it; only that sender may use it (none: the server's own token). */
+  user: string | undefined;
 }
 
 /** Calls `done` once the response body has been read to its end, or cancelled: the client hung up (at once when it has none). */
@@ -77,16 +80,16 @@ export function createMcpSessions(app: AppContext, registry: ToolRegistry, optio
     onEnd: (id, reason) => app.logger.log('http_session_end', { session: id, reason }),
   });
 
-  async function start(request: Request, body: unknown): Promise<Response> {
+  async function start(request: Request, body: unknown, sender: Sender): Promise<Response> {
     const id = crypto.randomUUID();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: () => void app.logger.log('http_session_start', { session: id }),
       onsessionclosed: () => table.delete(id, 'deleted'),
     });
-    const server = createMcpServer(app, registry, createClientSession(id));
+    const server = createMcpServer(app, registry, createClientSession(id, sender.user));
     transport.onclose = () => void table.delete(id, 'closed');
-    const { release } = table.create(id, { transport, server });
+    const { release } = table.create(id, { transport, server, user: sender.user });
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(request, { parsedBody: body });
@@ -100,11 +103,16 @@ export function createMcpSessions(app: AppContext, registry: ToolRegistry, optio
     }
   }
 
-  async function inSession(request: Request, handle: (open: OpenSession) => Promise<Response>): Promise<Response> {
+  async function inSession(request: Request, sender: Sender, handle: (open: OpenSession) => Promise<Response>): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (!id) return rpcError(400, -32000, 'Bad Request: the mcp-session-id header is required; start a session with an initialize request first');
     const used = table.touch(id);
     if (!used) return sessionNotFound(id);
+    if (used.value.user !== sender.user) {
+      used.release();
+      app.logger.log('http_refused', { reason: 'a session used with another sender\'s token', session: id.slice(0, 8) });
+      return rpcError(403, -32003, 'Forbidden: this session was opened with another token; start a session of your own with an initialize request');
+    }
     try {
       return whenBodyEnds(await handle(used.value), used.release);
     } catch (error) {
@@ -130,9 +138,9 @@ export function createMcpSessions(app: AppContext, registry: ToolRegistry, optio
           ...(s.endsAt !== undefined ? { endsAt: s.endsAt } : {}),
         };
       }),
-    post(request, body) {
+    post(request, body, sender) {
       if (request.headers.get('mcp-session-id')) {
-        return inSession(request, (open) => open.transport.handleRequest(request, { parsedBody: body }));
+        return inSession(request, sender, (open) => open.transport.handleRequest(request, { parsedBody: body }));
       }
       const initializes = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
       if (!initializes) {
@@ -142,9 +150,9 @@ export function createMcpSessions(app: AppContext, registry: ToolRegistry, optio
         app.logger.log('http_refused', { reason: 'every session is busy', sessions: table.size });
         return Promise.resolve(tooManySessions(options.maxSessions));
       }
-      return start(request, body);
+      return start(request, body, sender);
     },
-    forward: (request) => inSession(request, (open) => open.transport.handleRequest(request)),
+    forward: (request, sender) => inSession(request, sender, (open) => open.transport.handleRequest(request)),
     evictStale: () => table.evictStale(),
     close: () => table.closeAll(),
   };

@@ -1,8 +1,9 @@
-// The Hono middleware in front of every route: Host/Origin checks (DNS rebinding) and the bearer token.
+// The Hono middleware in front of every route: Host/Origin checks (DNS rebinding). The bearer token
+// of /mcp: http-auth.ts.
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../logging/logger.ts';
-import { checkHost, checkOrigin, tokenMatches } from './http-guard.ts';
-import { rpcError, unauthorized } from './http-responses.ts';
+import { checkHost, checkOrigin } from './http-guard.ts';
+import { rpcError } from './http-responses.ts';
 
 export interface HostGuardOptions {
   hostNames: Set<string>;
@@ -20,14 +21,6 @@ export function guardHostAndOrigin(options: HostGuardOptions): MiddlewareHandler
       options.logger.log('http_refused', { reason: problem });
       return rpcError(403, -32000, `Forbidden: ${problem}`);
     }
-    await next();
-  };
-}
-
-export function requireToken(token: string): MiddlewareHandler {
-  return async function requireToken(c, next) {
-    const authorization = c.req.header('authorization');
-    if (!tokenMatches(authorization, token)) return unauthorized(authorization !== undefined);
     await next();
   };
 }

@@ -10,15 +10,19 @@ import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
 import { allowedHostNames } from './http-guard.ts';
 import { createMcpSessions, type McpSessionsOptions } from './http-mcp.ts';
-import { guardHostAndOrigin, requireToken } from './http-middleware.ts';
+import { requireBearer, type TeamAccess } from './http-auth.ts';
+import { guardHostAndOrigin } from './http-middleware.ts';
 import { rpcError } from './http-responses.ts';
 import { mountStatus } from './status-routes.ts';
+import type { UserUsage } from '../users/user-usage.ts';
 
 export interface HttpAppOptions extends McpSessionsOptions {
   bindHost: string;
   /** The port clients reach; a getter because port 0 is only known after listening. */
   port: () => number;
   token: string;
+  /** User tokens (a team endpoint on Postgres), beside the server's own token; `usage` feeds the status page. */
+  team?: TeamAccess & { usage(): Promise<UserUsage[]> };
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
   maxBodyBytes: number;
@@ -54,11 +58,11 @@ export function createHttpApp(app: AppContext, registry: ToolRegistry, options: 
   const startedAt = Date.now();
   const status = mountStatus(hono, {
     token: options.token,
-    snapshot: () => collectStatus(app, { sessions: sessions.list(), startedAt }),
+    snapshot: () => collectStatus(app, { sessions: sessions.list(), startedAt, ...(options.team ? { team: options.team } : {}) }),
     onNewLoginPath: options.onNewStatusLoginPath,
   });
 
-  hono.use('/mcp', requireToken(options.token));
+  hono.use('/mcp', requireBearer({ token: options.token, ...(options.team ? { team: options.team } : {}), logger: app.logger }));
   const limitBody = bodyLimit({
     maxSize: options.maxBodyBytes,
     onError: () => rpcError(413, -32000, `Payload too large: the request body limit is ${options.maxBodyBytes} bytes`),
@@ -66,10 +70,10 @@ export function createHttpApp(app: AppContext, registry: ToolRegistry, options: 
   hono.post('/mcp', limitBody, async (c) => {
     const parsed = await parseJson(c.req.raw);
     if (!parsed) return rpcError(400, -32700, 'Parse error: the request body is not valid JSON');
-    return sessions.post(c.req.raw, parsed.body);
+    return sessions.post(c.req.raw, parsed.body, c.get('sender'));
   });
-  hono.get('/mcp', (c) => sessions.forward(c.req.raw));
-  hono.delete('/mcp', (c) => sessions.forward(c.req.raw));
+  hono.get('/mcp', (c) => sessions.forward(c.req.raw, c.get('sender')));
+  hono.delete('/mcp', (c) => sessions.forward(c.req.raw, c.get('sender')));
   hono.all('/mcp', () => rpcError(405, -32000, 'Method not allowed: use POST, GET or DELETE on /mcp'));
   hono.notFound(() => rpcError(404, -32000, 'Not found: the MCP endpoint is /mcp, the status page /status'));
   hono.onError((error) => {

@@ -4,6 +4,8 @@ import type { AppContext } from '../app/context.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { selfCommand } from '../clients/launch.ts';
 import { pasteLines } from '../clients/paste-line.ts';
+import { openTeam } from '../app/team.ts';
+import { usageByUser } from '../users/user-usage.ts';
 import { createHttpApp } from './http.ts';
 import { isLoopbackHost, isWildcardHost } from './http-guard.ts';
 import { type ResolvedToken, resolveToken } from './http-token.ts';
@@ -41,10 +43,13 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
   const shown = reach.includes(':') ? `[${reach}]` : reach;
   const origin = () => `http://${shown}:${port}`;
   const say = (line: string) => app.runtime.writeStderr(`ctxgate: ${line}\n`);
+  const team = await openTeam(app, 'serve');
+  if (team) app.lifecycle.onShutdown(() => team.close());
   const http = createHttpApp(app, registry, {
     bindHost: options.host,
     port: () => port,
     token: resolved.token,
+    ...(team ? { team: { store: team.users, projectKey: team.projectKey, usage: () => usageByUser(team.db, team.projectKey) } } : {}),
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
     maxBodyBytes: options.maxBodyBytes,
@@ -54,6 +59,8 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
     sessionGoneGraceMs: 60_000,
     onNewStatusLoginPath: (path) => say(`next one-time status sign-in link: ${origin()}${path}`),
   });
+  // A team endpoint without its database would only fail call after call: it does not start, and says why.
+  if (app.kb.backend === 'postgres') await app.kb.get();
   let listener: Awaited<ReturnType<typeof app.runtime.listen>>;
   try {
     listener = await app.runtime.listen(http.fetch, { hostname: options.host, port: options.port });
@@ -72,6 +79,7 @@ export async function serveHttp(app: AppContext, registry: ToolRegistry, options
   const line = tokenLine(resolved);
   if (line) say(line);
   for (const paste of pasteLines(`${origin()}/mcp`, resolved.source === 'env' ? undefined : resolved.token, selfCommand(app.runtime))) say(paste);
+  if (team) say(`team endpoint: project ${team.projectKey} in ${team.db.where}; users' tokens are accepted too (ctxgate users add NAME)`);
   say(`status page: ${origin()}${http.statusLoginPath()} (a one-time sign-in link; or send the token)`);
   // Last, so that a supervisor waiting for this line has seen everything above it.
   say(`MCP endpoint ${origin()}/mcp (health: /healthz), project ${app.projectRoot}`);

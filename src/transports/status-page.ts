@@ -65,6 +65,27 @@ function chart(s: StatusSnapshot): string {
   return `<figure><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(label)}" preserveAspectRatio="none"><line x1="0" y1="${height - 0.5}" x2="${width}" y2="${height - 0.5}" class="axis"/>${bars}</svg><figcaption>${escapeHtml(label)}</figcaption></figure>`;
 }
 
+/** A team endpoint's calls and savings per user (Postgres only). */
+function teamSection(s: StatusSnapshot): string {
+  if (!s.team) return '';
+  const cpt = s.charsPerToken;
+  const problem = s.team.error ? `<p class="empty">${escapeHtml(`The per-user figures could not be read: ${s.team.error}`)}</p>` : '';
+  const rows = s.team.users.map((u) => [
+    u.user === null ? '<em>the server\'s own token</em>' : escapeHtml(u.user),
+    String(u.calls),
+    String(u.refusals),
+    String(u.errors),
+    formatBytes(u.replyBytes),
+    tokens(u.savedBytes, cpt),
+    time(u.lastAt),
+  ]);
+  return `
+<section class="wide" aria-labelledby="h-team"><h2 id="h-team">People</h2>
+<p>Every server of project <code>${escapeHtml(s.team.projectKey)}</code> records its calls in one database; each names the user whose token made it.</p>
+${problem}${table('Calls and savings per user, the most saved first', ['user', 'calls', 'refused', 'errors', 'reply bytes', 'saved', 'last call (UTC)'], rows, 'No calls recorded for this project yet.')}
+</section>`;
+}
+
 /** The page's body: everything that changes, rendered on the server for the page and for each update. */
 export function renderStatusBody(s: StatusSnapshot): string {
   const cpt = s.charsPerToken;
@@ -137,7 +158,7 @@ ${table('Newest sources', ['source', 'kind', 'chunks', 'size'], s.kb.sources.map
 <dl><dt>Project</dt><dd><code>${escapeHtml(s.projectRoot)}</code></dd><dt>Version</dt><dd>${escapeHtml(s.version)}</dd><dt>Up for</dt><dd>${duration(s.at - s.startedAt)}</dd><dt>MCP sessions</dt><dd>${escapeHtml(describeSessions(s.sessions))}</dd><dt>Code search</dt><dd>${escapeHtml(s.codeSearch)}</dd><dt>Text index</dt><dd>${escapeHtml(describeTextIndex(s.textIndex ?? undefined, s.codeIndex ?? undefined))}</dd></dl>
 <p class="note">Updated ${time(s.at)} UTC.</p>
 </section>`;
-  return `${savings}${inFlight}${gate}${jobs}${recent}${sessions}${kb}${server}`;
+  return `${savings}${teamSection(s)}${inFlight}${gate}${jobs}${recent}${sessions}${kb}${server}`;
 }
 
 /** `3 open: 1 active, 1 idle, 1 client gone`. */

@@ -1,10 +1,14 @@
 // MCP over stdio: what MCP clients launch. stdout carries protocol bytes only.
+// A client starts a server per session and waits for its tool list, so the list is answered from the
+// tools' declarations alone; the app (indexes, databases, workers) is built once the list is out, or
+// by the first call that comes before.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { createClientSession, type AppContext } from '../app/context.ts';
 import { rootFolders } from '../app/roots.ts';
 import { messageOf } from '../errors.ts';
+import type { Runtime } from '../runtime/types.ts';
 import { createMcpServer } from '../server/create-server.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 
@@ -13,49 +17,64 @@ export interface StdioOptions {
    * No project root was named: when the client offers MCP roots, ask for them after initialisation
    * and hand them here (first call: before any tool runs; later calls: roots/list_changed).
    */
-  onRoots?: (roots: string[], first: boolean) => void;
+  onRoots?: (roots: string[], first: boolean) => void | Promise<void>;
+}
+
+/** What the stdio server needs before its app exists: the runtime, a log line for failures, this process's id. */
+export interface StdioHost {
+  runtime: Runtime;
+  processSessionId: string;
+  /** Where it serves when the client's roots cannot be followed. */
+  projectRoot: string;
+  /** The app, built on the first call of this function (later calls get the same one). */
+  app: () => Promise<AppContext>;
+  /** Logs through the app once it is built (nothing is logged before: the log lives in the app's data dir). */
+  log: (event: string, fields: Record<string, unknown>) => void;
 }
 
 /** How long tool calls wait for the client to answer roots/list before ctxgate serves where it started. */
 const ROOTS_TIMEOUT_MS = 10_000;
 
-async function askRoots(app: AppContext, server: Server): Promise<string[] | undefined> {
+async function askRoots(host: StdioHost, server: Server): Promise<string[] | undefined> {
   if (!server.getClientCapabilities()?.roots) return undefined;
   try {
     const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
-    return rootFolders(app.runtime, roots.map((r) => r.uri));
+    return rootFolders(host.runtime, roots.map((r) => r.uri));
   } catch (error) {
-    app.logger.log('roots_error', { error: messageOf(error) });
+    host.log('roots_error', { error: messageOf(error) });
     return undefined;
   }
 }
 
-export async function runStdio(app: AppContext, registry: ToolRegistry, options: StdioOptions = {}): Promise<void> {
-  const { stdin, stdout } = app.runtime.stdio();
+/** Connects the server to stdin/stdout; returns it (closing it is the caller's part of shutting down). */
+export async function runStdio(host: StdioHost, registry: ToolRegistry, options: StdioOptions = {}): Promise<Server> {
+  const { stdin, stdout } = host.runtime.stdio();
   const transport = new StdioServerTransport(stdin, stdout);
   let markReady: () => void = () => {};
   const ready = options.onRoots ? new Promise<void>((resolve) => (markReady = resolve)) : undefined;
-  const server = createMcpServer(app, registry, createClientSession(`stdio-${app.processSessionId}`), ready ? { ready } : {});
+  const server = createMcpServer(host.app, registry, createClientSession(`stdio-${host.processSessionId}`), {
+    ...(ready ? { ready } : {}),
+    onListed: () => void host.app().catch(() => {}),
+  });
   const onRoots = options.onRoots;
   if (onRoots) {
     server.oninitialized = () => {
-      void askRoots(app, server)
-        .then((roots) => {
-          if (roots?.length) onRoots(roots, true);
+      void askRoots(host, server)
+        .then(async (roots) => {
+          if (roots?.length) await onRoots(roots, true);
         })
         .catch((error) => {
           // e.g. a broken config file in the root: say so, and serve where ctxgate started.
-          app.logger.log('roots_error', { error: messageOf(error) });
-          app.runtime.writeStderr(`ctxgate: cannot serve the client's roots (${messageOf(error)}); serving ${app.projectRoot}\n`);
+          host.log('roots_error', { error: messageOf(error) });
+          host.runtime.writeStderr(`ctxgate: cannot serve the client's roots (${messageOf(error)}); serving ${host.projectRoot}\n`);
         })
         .finally(markReady);
     };
     server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-      const roots = await askRoots(app, server);
-      if (roots?.length) onRoots(roots, false);
+      const roots = await askRoots(host, server);
+      if (roots?.length) await onRoots(roots, false);
     });
   }
-  app.lifecycle.onShutdown(() => server.close());
   await server.connect(transport);
-  app.logger.log('server_start', { transport: 'stdio', projectRoot: app.projectRoot, workdirs: app.workdirs.dirs, tools: registry.names });
+  return server;
 }

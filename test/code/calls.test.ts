@@ -234,4 +234,178 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'get', 'Base'), ['src/a/Box.java:4 receiver-type', 'src/b/Use.java:6 receiver-type']);
     });
   });
+
+  describe('through what a call returns and fields of other files', () => {
+    it('TypeScript: follows declared return types through a chain of calls and a variable holding one; a call on an unknown result is no caller', async () => {
+      const index = await built({
+        'src/repo.ts': ['export class Row { save() {} }', 'export class Repo {', '  first(): Row { return new Row() }', '}', 'export function open(): Repo { return new Repo() }', ''].join('\n'),
+        'src/doc.ts': 'export class Doc { save() {} }\n',
+        'src/use.ts': [
+          "import { open } from './repo.js'",
+          "import { Doc } from './doc.js'",
+          'declare function mystery(): any',
+          'export function main() {',
+          '  open().first().save()',
+          '  const repo = open()',
+          '  repo.first().save()',
+          '  const d = new Doc()',
+          '  d.save()',
+          '  mystery().save()',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'save', 'Row'), ['src/use.ts:5 receiver-type', 'src/use.ts:7 receiver-type']);
+      assert.deepEqual(await callers(index, 'save', 'Doc'), ['src/use.ts:9 receiver-type']);
+    });
+
+    it('Python: a return annotation and an assigned call result give the receiver; an unannotated result stays unknown', async () => {
+      const index = await built({
+        'pkg/__init__.py': '',
+        'pkg/models.py': ['class Row:', '    def save(self): pass', '', 'class Table:', '    def row(self) -> "Row":', '        return Row()', '', 'def table() -> Table:', '    return Table()', '', 'def loose():', '    return Row()', '', 'class Other:', '    def save(self): pass', ''].join('\n'),
+        'pkg/app.py': ['from .models import table, loose', '', 'def main():', '    t = table()', '    t.row().save()', '    loose().save()', ''].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'save', 'Row'), ['pkg/app.py:5 receiver-type']);
+      assert.deepEqual(await callers(index, 'save', 'Other'), []);
+    });
+
+    it('Go: each result of a multi-value call, a field declared in another file of the package, and not a same-named method of another type', async () => {
+      const index = await built({
+        'go.mod': 'module example.com/m\n\ngo 1.21\n',
+        'fs/fs.go': ['package fs', '', 'type File struct{}', '', 'func (f *File) Stat() {}', '', 'type FS struct {', '\troot *File', '}', '', 'func (s *FS) Open(name string) (f *File, err error) { return nil, nil }', '', 'func (s *FS) Pair() (*Dir, *File) { return nil, nil }', ''].join('\n'),
+        'fs/dir.go': ['package fs', '', 'type Dir struct{}', '', 'func (d *Dir) Stat() {}', '', 'func Walk(s *FS) {', '\tr := s.root', '\tr.Stat()', '}', ''].join('\n'),
+        'app/main.go': ['package app', '', 'import "example.com/m/fs"', '', 'func Run(s *fs.FS) {', '\tf, err := s.Open("x")', '\tf.Stat()', '\t_ = err', '\td, g := s.Pair()', '\tg.Stat()', '\td.Stat()', '}', ''].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'Stat', 'File'), ['app/main.go:7 receiver-type', 'app/main.go:10 receiver-type', 'fs/dir.go:9 receiver-type']);
+      assert.deepEqual(await callers(index, 'Stat', 'Dir'), ['app/main.go:11 receiver-type']);
+    });
+
+    it('Java: implicit-this and chained calls by return type, casts, instanceof patterns, and fields of an enclosing or same-file base class', async () => {
+      const index = await built({
+        'src/a/Entry.java': 'package a;\n\npublic class Entry {\n  public boolean check() { return true; }\n}\n',
+        'src/a/Other.java': 'package a;\n\npublic class Other {\n  public boolean check() { return false; }\n}\n',
+        'src/a/Table.java': [
+          'package a;',
+          '',
+          'public class Table {',
+          '  Entry cell;',
+          '  public Entry first() { return cell; }',
+          '  boolean same(Object o) {',
+          '    return first().check() && ((Table) o).first().check();',
+          '  }',
+          '  boolean like(Object o) {',
+          '    return o instanceof Other other && other.check();',
+          '  }',
+          '  class Inner {',
+          '    boolean k() { return cell.check(); }',
+          '  }',
+          '  static class Base { Other kept; }',
+          '  static class Sub extends Base {',
+          '    boolean m() { return kept.check(); }',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'check', 'Entry'), ['src/a/Table.java:7 receiver-type', 'src/a/Table.java:13 receiver-type']);
+      assert.deepEqual(await callers(index, 'check', 'Other'), ['src/a/Table.java:10 receiver-type', 'src/a/Table.java:17 receiver-type']);
+    });
+
+    it("Java: a type argument stands for the class's type parameter (List<Entry>.get gives an Entry), through `var` too", async () => {
+      const index = await built({
+        'src/a/List.java': 'package a;\n\npublic interface List<E> {\n  E get(int i);\n  Iter<E> iterator();\n}\n',
+        'src/a/Iter.java': 'package a;\n\npublic interface Iter<T> {\n  T next();\n}\n',
+        'src/a/Entry.java': 'package a;\n\npublic class Entry {\n  public boolean check() { return true; }\n}\n',
+        'src/a/Other.java': 'package a;\n\npublic class Other {\n  public boolean check() { return false; }\n}\n',
+        'src/a/Use.java': [
+          'package a;',
+          '',
+          'class Use {',
+          '  boolean m(List<Entry> entries, List<Other> others) {',
+          '    var e = entries.get(0);',
+          '    boolean a = e.check();',
+          '    boolean b = entries.iterator().next().check();',
+          '    return a && b && others.get(1).check();',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'check', 'Entry'), ['src/a/Use.java:6 receiver-type', 'src/a/Use.java:7 receiver-type']);
+      assert.deepEqual(await callers(index, 'check', 'Other'), ['src/a/Use.java:8 receiver-type']);
+    });
+
+    it("Java: Outer.this, a local named like the method, a nested class calling what its outer class inherits, and a superclass's method before an interface's", async () => {
+      const index = await built({
+        'src/a/Coll.java': 'package a;\n\npublic interface Coll {\n  int size();\n  boolean addAll(Coll c);\n}\n',
+        'src/a/AbstractColl.java': 'package a;\n\npublic abstract class AbstractColl implements Coll {\n  public boolean addAll(Coll c) { return true; }\n}\n',
+        'src/a/Bag.java': [
+          'package a;',
+          '',
+          'public class Bag extends AbstractColl implements Coll {',
+          '  public int size() { return 0; }',
+          '  Bag(Coll c) { addAll(c); }',
+          '  int twice() {',
+          '    int size = size();',
+          '    return size * 2;',
+          '  }',
+          '  class View {',
+          '    int n() { return Bag.this.size(); }',
+          '    boolean more(Coll c) { return addAll(c); }',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'size', 'Bag'), ['src/a/Bag.java:7 receiver-type', 'src/a/Bag.java:11 receiver-type']);
+      assert.deepEqual(await callers(index, 'addAll', 'AbstractColl'), ['src/a/Bag.java:5 receiver-type', 'src/a/Bag.java:12 receiver-type']);
+      assert.deepEqual(await callers(index, 'addAll', 'Coll'), []);
+    });
+
+    it('Go: new(T), an embedded struct reached by its type name, and an owner named exactly: not a same-named type of other case, nor a method in a file named like the owner', async () => {
+      const index = await built({
+        'go.mod': 'module example.com/m\n\ngo 1.21\n',
+        'web/handler.go': ['package web', '', 'type Handler interface {', '\tServe()', '}', '', 'type handler struct{}', '', 'func (h handler) Serve() {}', ''].join('\n'),
+        'web/frame.go': ['package web', '', 'type Frame struct{}', '', 'func (f *Frame) reset() {}', '', 'type MetaFrame struct {', '\t*Frame', '}', ''].join('\n'),
+        'web/use.go': [
+          'package web',
+          '',
+          'func Run(h Handler, m *MetaFrame) {',
+          '\th.Serve()',
+          '\tm.Frame.reset()',
+          '\tx := new(handler)',
+          '\tx.Serve()',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'Serve', 'handler'), ['web/use.go:7 receiver-type']);
+      assert.deepEqual(await callers(index, 'Serve', 'Handler'), ['web/use.go:4 receiver-type']);
+      assert.deepEqual(await callers(index, 'reset', 'Frame'), ['web/use.go:5 receiver-type']);
+    });
+
+    it('Go: an element of a slice or map, by index and by range, from a local or a field declared in another file', async () => {
+      const index = await built({
+        'go.mod': 'module example.com/m\n\ngo 1.21\n',
+        'pool/conn.go': ['package pool', '', 'type Conn struct{}', '', 'func (c *Conn) Close() {}', '', 'type Pool struct {', '\tbyKey map[string]*Conn', '\tall   []*Conn', '}', ''].join('\n'),
+        'pool/file.go': ['package pool', '', 'type File struct{}', '', 'func (f *File) Close() {}', ''].join('\n'),
+        'pool/use.go': [
+          'package pool',
+          '',
+          'func Drain(p *Pool, files []*File) {',
+          '\tc := p.byKey["a"]',
+          '\tc.Close()',
+          '\tfor _, d := range p.all {',
+          '\t\td.Close()',
+          '\t}',
+          '\tfiles[0].Close()',
+          '}',
+          '',
+        ].join('\n'),
+      });
+      assert.deepEqual(await callers(index, 'Close', 'Conn'), ['pool/use.go:5 receiver-type', 'pool/use.go:7 receiver-type']);
+      assert.deepEqual(await callers(index, 'Close', 'File'), ['pool/use.go:9 receiver-type']);
+    });
+  });
 });
+

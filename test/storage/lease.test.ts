@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { indexPath } from '../../src/kb/indexer.ts';
 import { KB_MIGRATIONS } from '../../src/kb/schema.ts';
 import { KnowledgeBase } from '../../src/kb/store.ts';
+import { sqliteKnowledgeStore } from '../../src/kb/sqlite-store.ts';
 import { resolveSafe } from '../../src/security/resolve-safe.ts';
 import { type Database, openDatabase } from '../../src/storage/database.ts';
 import { acquireLease } from '../../src/storage/lease.ts';
@@ -62,7 +63,7 @@ describe('leases in the database', () => {
   it('indexes a folder in one process at a time: a second call meanwhile is told who is doing it', async () => {
     const root = fixture({ 'docs/a.md': '# A\n\nalpha\n' });
     const kbDb = await openDatabase(runtime, path.join(dir, 'kb.db'), { busyTimeoutMs: 30_000, migrations: KB_MIGRATIONS });
-    const kb = new KnowledgeBase(kbDb, 'test');
+    const kb = sqliteKnowledgeStore(new KnowledgeBase(kbDb, 'test'), runtime.fs);
     const workdirs = { dirs: [root] };
     const target = resolveSafe(runtime.fs, workdirs, 'docs');
     const busy = await acquireLease(kbDb, `index:${target.real}`, 60_000);
@@ -72,7 +73,7 @@ describe('leases in the database', () => {
     assert.equal(report.indexed, 0);
     await busy.lease.release();
     assert.equal((await indexPath(runtime.fs, kb, target, { workdirs, respectGitignore: true })).indexed, 1);
-    kb.close();
+    await kb.close();
     removeDir(root);
   });
 

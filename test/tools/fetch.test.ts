@@ -178,10 +178,10 @@ describe('ctx_kb fetch', () => {
     assert.equal(data.results?.[0]?.bytes, 10 * 1024 * 1024);
     // The page stayed out of the reply: the usage row says so, against the page's text.
     await t.app.usage.flush();
-    const row = (await t.app.kb.get()).db.get("SELECT raw_bytes, reply_bytes, saved_bytes, basis FROM calls WHERE tool = 'ctx_kb' AND action = 'fetch' ORDER BY id DESC LIMIT 1");
+    const row = (await (await t.app.kb.get()).recentCalls(20)).find((c) => c.tool === 'ctx_kb' && c.action === 'fetch');
     assert.equal(row?.basis, 'page kept out');
-    assert.equal(row?.raw_bytes, 10 * 1024 * 1024);
-    assert.equal(row?.saved_bytes, Number(row?.raw_bytes) - Number(row?.reply_bytes));
+    assert.equal(row?.rawBytes, 10 * 1024 * 1024);
+    assert.equal(row?.savedBytes, Number(row?.rawBytes) - Number(row?.replyBytes));
   });
 
   it('gives up on a slow body at timeoutMs', async () => {

@@ -12,6 +12,8 @@ const FILES: Record<string, string> = {
   'src/b/useRight.ts': "import { succeed } from './Right'\n\nexport function one(): string {\n  return succeed('a')\n}\n",
   'lib/other.ts': 'export function helper(): number {\n  return 1\n}\n\nexport function user(): number {\n  return helper()\n}\n',
   'src/many.ts': `${manyImports}\n\nexport const all = 1\n`,
+  'src/c/models.ts': 'export class Row {\n  save(): void {}\n}\n\nexport class Doc {\n  save(): void {}\n}\n',
+  'src/c/use.ts': "import { Row, Doc } from './models'\n\nexport function run(d: Doc, x: any): void {\n  const r = new Row()\n  r.save()\n  r.save()\n  d.save()\n  x.save()\n}\n",
 };
 
 describe('explore with the code index: overview anchors, per-definition counts, anchor and relation alone', () => {
@@ -32,6 +34,12 @@ describe('explore with the code index: overview anchors, per-definition counts, 
     assert.match(r.text, /src\/a: 2 files \(typescript\); key: [^\n]*succeed src\/a\/Left\.ts:1 \(3 calls\)/);
     assert.match(r.text, /src\/b: 2 files \(typescript\); key: [^\n]*succeed src\/b\/Right\.ts:1 \(1 call\)/);
     assert.doesNotMatch(r.text, /\(4 calls\)/);
+  });
+
+  it("counts a method's calls as its callers answer resolves them: by receiver type, a call on an unknown object counted for neither", async () => {
+    const r = await explore({ relation: 'overview', anchor: 'src/c' });
+    assert.match(r.text, /Row\.save src\/c\/models\.ts:2 \(2 calls\)/);
+    assert.match(r.text, /Doc\.save src\/c\/models\.ts:6 \(1 call\)/);
   });
 
   it('gives an overview of only the folder its anchor names', async () => {

@@ -6,6 +6,7 @@ import { createClientSession } from '../../src/app/context.ts';
 import type { CallResult } from '../../src/tools/registry.ts';
 import { secretReason } from '../../src/security/secret-files.ts';
 import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { kbBackends } from '../helpers/kb-backends.ts';
 
 const KEY = ['-----BEGIN OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ', '-----END OPENSSH PRIVATE KEY-----'].join('\n');
 
@@ -24,128 +25,161 @@ const FILES: Record<string, string | Uint8Array> = {
   'node_modules/dep/readme.md': 'retry backoff dependency',
 };
 
-describe('ctx_kb', () => {
-  let root: string;
-  let t: TestApp;
-  // A fresh client session per call: these tests search more often than the flood guard allows one.
-  const call = async (args: Record<string, unknown>) => {
-    const r = await t.call('ctx_kb', args, createClientSession(crypto.randomUUID()));
-    return { r, text: textOf(r), data: r.structuredContent as Record<string, unknown> };
-  };
+// One suite, both backends: the embedded SQLite file and a team's Postgres.
+for (const backend of await kbBackends('the ctx_kb tests on Postgres')) {
+  describe(`ctx_kb on ${backend.name}`, { skip: backend.skip }, () => {
+    let root: string;
+    let t: TestApp;
+    // A fresh client session per call: these tests search more often than the flood guard allows one.
+    const call = async (args: Record<string, unknown>) => {
+      const r = await t.call('ctx_kb', args, createClientSession(crypto.randomUUID()));
+      return { r, text: textOf(r), data: r.structuredContent as Record<string, unknown> };
+    };
 
-  before(() => {
-    root = fixture(FILES);
-    t = testApp(root);
-  });
-  after(async () => {
-    await t.close();
-    removeDir(root);
+    before(() => {
+      root = fixture(FILES);
+      t = testApp(root, {}, backend.env());
+    });
+    after(async () => {
+      await t.close();
+      removeDir(root);
+    });
+
+    it('indexes a folder and reports what it skipped and why', async () => {
+      const { data, text } = await call({ action: 'index', path: '.' });
+      assert.equal(data.indexed, 5, text);
+      assert.deepEqual(data.skipped, { secret: 2, binary: 1, 'too large': 1, 'private key': 1 });
+      assert.match(text, /skipped 2 \(secret\): \.env, keys\/deploy\.pem/);
+      assert.match(text, /skipped 1 \(private key\): notes\/leak\.txt/);
+    });
+
+    it('refuses to index a secret file, a private key, or a huge file named explicitly', async () => {
+      assert.match((await call({ action: 'index', path: '.env' })).text, /SECRET_REFUSED/);
+      assert.match((await call({ action: 'index', path: 'notes/leak.txt' })).text, /rule: files holding a private key block/);
+      assert.match((await call({ action: 'index', path: 'big/huge.log' })).text, /LIMIT_EXCEEDED/);
+      assert.match((await call({ action: 'index', path: '../x' })).text, /OUTSIDE_WORKDIR/);
+    });
+
+    it('finds the right chunk, with its heading breadcrumb and line range', async () => {
+      const { data, text } = await call({ action: 'search', query: 'exponential backoff retry' });
+      const hits = data.hits as { label: string; title: string; lines: number[]; stale: boolean }[];
+      assert.equal(hits[0]!.label, 'docs/retry.md');
+      assert.equal(hits[0]!.title, 'Networking > Retry policy');
+      assert.deepEqual(hits[0]!.lines, [3, 5]);
+      assert.match(text, /^1\. docs\/retry\.md:3-5 — Networking > Retry policy/m);
+      assert.doesNotMatch(text, /built|dependency/, 'gitignored and node_modules content was not indexed');
+    });
+
+    it('finds substrings through the trigram index and JSON by key path', async () => {
+      const sub = await call({ action: 'search', query: 'rderHandl' });
+      assert.ok((sub.data.hits as { label: string }[]).some((h) => h.label === 'src/handler.ts'));
+      const json = await call({ action: 'search', query: 'ttlSeconds' });
+      assert.match(json.text, /cache\.ttlSeconds: 600/);
+    });
+
+    it('never fails on FTS5 syntax in a query', async () => {
+      for (const query of ['"unbalanced', 'retry AND (', 'NEAR(a b', 'col:value', '*', 'a OR', '^start', '-x +y']) {
+        const { r } = await call({ action: 'search', query });
+        assert.equal(r.isError, undefined, query);
+      }
+    });
+
+    it('corrects misspelled words when nothing matches', async () => {
+      const { data, text } = await call({ action: 'search', query: 'exponentail bakcoff' });
+      assert.ok(data.corrected, text);
+      assert.equal((data.hits as { label: string }[])[0]?.label, 'docs/retry.md');
+    });
+
+    it('filters by source', async () => {
+      const { data } = await call({ action: 'search', query: 'OrderHandler', source: 'docs/' });
+      assert.deepEqual((data.hits as { label: string }[]).map((h) => h.label), ['docs/auth.md']);
+    });
+
+    it('marks results from files changed since indexing as stale', async () => {
+      const file = path.join(root, 'docs/auth.md');
+      writeFileSync(file, '# Authentication\n\nTokens are refreshed by the OrderHandler before they expire. Changed.\n');
+      utimesSync(file, new Date(), new Date(Date.now() + 5000));
+      const { data, text } = await call({ action: 'search', query: 'refreshed tokens', source: 'auth' });
+      assert.equal((data.hits as { stale: boolean }[])[0]?.stale, true);
+      assert.match(text, /\[stale: changed since indexing; re-index it\]/);
+    });
+
+    it('takes a file with the same bytes at another time (a touch, another clone) as unchanged: not stale, not indexed again', async () => {
+      const file = path.join(root, 'src/handler.ts');
+      utimesSync(file, new Date(), new Date(Date.now() + 20_000));
+      const { data } = await call({ action: 'search', query: 'rderHandl' });
+      const hit = (data.hits as { label: string; stale: boolean }[]).find((h) => h.label === 'src/handler.ts');
+      assert.equal(hit?.stale, false);
+      const again = await call({ action: 'index', path: 'src/handler.ts' });
+      assert.equal(again.data.indexed, 0, again.text);
+      assert.equal(again.data.unchanged, 1, again.text);
+    });
+
+    it('replaces a re-indexed file atomically: old text gone, no duplicates, unchanged files skipped', async () => {
+      writeFileSync(path.join(root, 'docs/retry.md'), '# Networking\n\n## Retry policy\n\nRetries use a fixed delay of 2 seconds.\n');
+      utimesSync(path.join(root, 'docs/retry.md'), new Date(), new Date(Date.now() + 10_000));
+      const { data } = await call({ action: 'index', path: 'docs' });
+      assert.equal(data.indexed, 2);
+      const again = await call({ action: 'index', path: 'docs' });
+      assert.equal(again.data.indexed, 0);
+      assert.equal(again.data.unchanged, 2);
+      const old = await call({ action: 'search', query: 'exponential' });
+      assert.equal((old.data.hits as unknown[]).length, 0);
+      const fresh = await call({ action: 'search', query: 'fixed delay' });
+      assert.equal((fresh.data.hits as unknown[]).length, 1);
+    });
+
+    it('reports stats with the session id, and counts no saving for indexing and searching alone', async () => {
+      const { data, text } = await call({ action: 'stats' });
+      assert.equal(data.documents, 5);
+      const usage = data.usage as { project: { calls: number; savedBytes: number } };
+      assert.ok(usage.project.calls > 5, `calls recorded: ${usage.project.calls}`);
+      assert.equal(usage.project.savedBytes, 0);
+      assert.match(text, /saved ~0 tokens/);
+      assert.equal(data.session_id, t.app.processSessionId);
+      assert.match(text, /session_id: /);
+    });
+
+    it('doctor runs the FTS5 self-test and lists runtimes', async () => {
+      const { data, text } = await call({ action: 'doctor' });
+      assert.equal(data.fts5, 'ok');
+      assert.ok((data.runtimes as Record<string, string | null>).shell);
+      assert.match(text, /FTS5: ok/);
+    });
+
+    it('purges only with confirm, counts with dryRun, and by session', async () => {
+      assert.match((await call({ action: 'purge' })).text, /purge needs confirm: true/);
+      const dry = await call({ action: 'purge', confirm: true, dryRun: true });
+      assert.equal(dry.r.isError, undefined, dry.text);
+      assert.equal(dry.data.documents, 5);
+      assert.equal((await call({ action: 'stats' })).data.documents, 5);
+      const other = await call({ action: 'purge', confirm: true, scope: 'session', sessionId: 'someone-else' });
+      assert.equal(other.data.documents, 0);
+      const mine = await call({ action: 'purge', confirm: true, scope: 'session' });
+      assert.equal(mine.data.documents, 5);
+      assert.equal((await call({ action: 'stats' })).data.documents, 0);
+    });
   });
 
-  it('indexes a folder and reports what it skipped and why', async () => {
-    const { data, text } = await call({ action: 'index', path: '.' });
-    assert.equal(data.indexed, 5, text);
-    assert.deepEqual(data.skipped, { secret: 2, binary: 1, 'too large': 1, 'private key': 1 });
-    assert.match(text, /skipped 2 \(secret\): \.env, keys\/deploy\.pem/);
-    assert.match(text, /skipped 1 \(private key\): notes\/leak\.txt/);
+  describe(`ctx_kb isolation on ${backend.name}`, { skip: backend.skip }, () => {
+    it("keeps one project's documents invisible to another in the same store", async () => {
+      const a = fixture({ 'a.md': '# A\nunique-alpha-word here\n' });
+      const b = fixture({ 'b.md': '# B\nsomething else\n' });
+      const shared = fixture();
+      const ta = testApp(a, {}, { CTXGATE_DATA_DIR: shared, ...backend.env() });
+      const tb = testApp(b, {}, { CTXGATE_DATA_DIR: shared, ...backend.env() });
+      await ta.call('ctx_kb', { action: 'index', path: '.' });
+      await tb.call('ctx_kb', { action: 'index', path: '.' });
+      const found = (await tb.call('ctx_kb', { action: 'search', query: 'unique-alpha-word' })).structuredContent as { hits: unknown[] };
+      assert.equal(found.hits.length, 0);
+      const own = (await ta.call('ctx_kb', { action: 'search', query: 'unique-alpha-word' })).structuredContent as { hits: unknown[] };
+      assert.equal(own.hits.length, 1);
+      await ta.close();
+      await tb.close();
+      [a, b, shared].forEach(removeDir);
+    });
   });
-
-  it('refuses to index a secret file, a private key, or a huge file named explicitly', async () => {
-    assert.match((await call({ action: 'index', path: '.env' })).text, /SECRET_REFUSED/);
-    assert.match((await call({ action: 'index', path: 'notes/leak.txt' })).text, /rule: files holding a private key block/);
-    assert.match((await call({ action: 'index', path: 'big/huge.log' })).text, /LIMIT_EXCEEDED/);
-    assert.match((await call({ action: 'index', path: '../x' })).text, /OUTSIDE_WORKDIR/);
-  });
-
-  it('finds the right chunk, with its heading breadcrumb and line range', async () => {
-    const { data, text } = await call({ action: 'search', query: 'exponential backoff retry' });
-    const hits = data.hits as { label: string; title: string; lines: number[]; stale: boolean }[];
-    assert.equal(hits[0]!.label, 'docs/retry.md');
-    assert.equal(hits[0]!.title, 'Networking > Retry policy');
-    assert.deepEqual(hits[0]!.lines, [3, 5]);
-    assert.match(text, /^1\. docs\/retry\.md:3-5 — Networking > Retry policy/m);
-    assert.doesNotMatch(text, /built|dependency/, 'gitignored and node_modules content was not indexed');
-  });
-
-  it('finds substrings through the trigram index and JSON by key path', async () => {
-    const sub = await call({ action: 'search', query: 'rderHandl' });
-    assert.ok((sub.data.hits as { label: string }[]).some((h) => h.label === 'src/handler.ts'));
-    const json = await call({ action: 'search', query: 'ttlSeconds' });
-    assert.match(json.text, /cache\.ttlSeconds: 600/);
-  });
-
-  it('never fails on FTS5 syntax in a query', async () => {
-    for (const query of ['"unbalanced', 'retry AND (', 'NEAR(a b', 'col:value', '*', 'a OR', '^start', '-x +y']) {
-      const { r } = await call({ action: 'search', query });
-      assert.equal(r.isError, undefined, query);
-    }
-  });
-
-  it('corrects misspelled words when nothing matches', async () => {
-    const { data, text } = await call({ action: 'search', query: 'exponentail bakcoff' });
-    assert.ok(data.corrected, text);
-    assert.equal((data.hits as { label: string }[])[0]?.label, 'docs/retry.md');
-  });
-
-  it('filters by source', async () => {
-    const { data } = await call({ action: 'search', query: 'OrderHandler', source: 'docs/' });
-    assert.deepEqual((data.hits as { label: string }[]).map((h) => h.label), ['docs/auth.md']);
-  });
-
-  it('marks results from files changed since indexing as stale', async () => {
-    const file = path.join(root, 'docs/auth.md');
-    writeFileSync(file, '# Authentication\n\nTokens are refreshed by the OrderHandler before they expire. Changed.\n');
-    utimesSync(file, new Date(), new Date(Date.now() + 5000));
-    const { data, text } = await call({ action: 'search', query: 'refreshed tokens', source: 'auth' });
-    assert.equal((data.hits as { stale: boolean }[])[0]?.stale, true);
-    assert.match(text, /\[stale: changed since indexing; re-index it\]/);
-  });
-
-  it('replaces a re-indexed file atomically: old text gone, no duplicates, unchanged files skipped', async () => {
-    writeFileSync(path.join(root, 'docs/retry.md'), '# Networking\n\n## Retry policy\n\nRetries use a fixed delay of 2 seconds.\n');
-    utimesSync(path.join(root, 'docs/retry.md'), new Date(), new Date(Date.now() + 10_000));
-    const { data } = await call({ action: 'index', path: 'docs' });
-    assert.equal(data.indexed, 2);
-    const again = await call({ action: 'index', path: 'docs' });
-    assert.equal(again.data.indexed, 0);
-    assert.equal(again.data.unchanged, 2);
-    const old = await call({ action: 'search', query: 'exponential' });
-    assert.equal((old.data.hits as unknown[]).length, 0);
-    const fresh = await call({ action: 'search', query: 'fixed delay' });
-    assert.equal((fresh.data.hits as unknown[]).length, 1);
-  });
-
-  it('reports stats with the session id, and counts no saving for indexing and searching alone', async () => {
-    const { data, text } = await call({ action: 'stats' });
-    assert.equal(data.documents, 5);
-    const usage = data.usage as { project: { calls: number; savedBytes: number } };
-    assert.ok(usage.project.calls > 5, `calls recorded: ${usage.project.calls}`);
-    assert.equal(usage.project.savedBytes, 0);
-    assert.match(text, /saved ~0 tokens/);
-    assert.equal(data.session_id, t.app.processSessionId);
-    assert.match(text, /session_id: /);
-  });
-
-  it('doctor runs the FTS5 self-test and lists runtimes', async () => {
-    const { data, text } = await call({ action: 'doctor' });
-    assert.equal(data.fts5, 'ok');
-    assert.ok((data.runtimes as Record<string, string | null>).shell);
-    assert.match(text, /FTS5: ok/);
-  });
-
-  it('purges only with confirm, counts with dryRun, and by session', async () => {
-    assert.match((await call({ action: 'purge' })).text, /purge needs confirm: true/);
-    const dry = await call({ action: 'purge', confirm: true, dryRun: true });
-    assert.equal(dry.r.isError, undefined, dry.text);
-    assert.equal(dry.data.documents, 5);
-    assert.equal((await call({ action: 'stats' })).data.documents, 5);
-    const other = await call({ action: 'purge', confirm: true, scope: 'session', sessionId: 'someone-else' });
-    assert.equal(other.data.documents, 0);
-    const mine = await call({ action: 'purge', confirm: true, scope: 'session' });
-    assert.equal(mine.data.documents, 5);
-    assert.equal((await call({ action: 'stats' })).data.documents, 0);
-  });
-});
+}
 
 describe('ctx_kb isolation and flood guard', () => {
   it('keeps one project\'s documents invisible to another', async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { recentCalls, usageTotals, writeCalls } from '../../src/kb/usage.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
 
 // Issue 16: a call saves only what the agent would otherwise have received in a reply, and each
@@ -25,7 +24,7 @@ describe('usage records and honest savings', () => {
   async function rows() {
     await t.app.usage.flush();
     const kb = await t.app.kb.get();
-    return { kb, recent: recentCalls(kb.db, 100), totals: usageTotals(kb.db) };
+    return { kb, recent: await kb.recentCalls(100), totals: await kb.usageTotals() };
   }
 
   it('counts nothing saved for indexing, or for a reply that sent everything', async () => {
@@ -83,18 +82,18 @@ describe('usage records and honest savings', () => {
     assert.deepEqual(bases, ['block instead of file', 'output kept out', 'rg -n output']);
     // Totals per tool and overall come from the same rows.
     assert.equal(totals.byTool.reduce((n, x) => n + x.savedBytes, 0), totals.savedBytes);
-    assert.equal(usageTotals(kb.db, { processSession: t.app.processSessionId }).savedBytes, totals.savedBytes);
-    assert.equal(usageTotals(kb.db, { processSession: 'another-server' }).calls, 0);
+    assert.equal((await kb.usageTotals({ processSession: t.app.processSessionId })).savedBytes, totals.savedBytes);
+    assert.equal((await kb.usageTotals({ processSession: 'another-server' })).calls, 0);
   });
 
   it('gives each tool its median latency, the lower middle of an even count', async () => {
     const kb = await t.app.kb.get();
     const row = (durationMs: number) => ({ at: Date.now(), processSession: 'median-test', clientSession: 'c', tool: 'median_probe', outcome: 'ok' as const, durationMs, replyBytes: 1 });
-    await writeCalls(kb.db, [5, 1, 9, 3].map(row));
-    const probe = () => usageTotals(kb.db, { processSession: 'median-test' }).byTool.find((x) => x.tool === 'median_probe')!;
-    assert.equal(probe().p50Ms, 3);
-    await writeCalls(kb.db, [row(7)]);
-    assert.equal(probe().p50Ms, 5);
+    await kb.writeCalls([5, 1, 9, 3].map(row));
+    const probe = async () => (await kb.usageTotals({ processSession: 'median-test' })).byTool.find((x) => x.tool === 'median_probe')!;
+    assert.equal((await probe()).p50Ms, 3);
+    await kb.writeCalls([row(7)]);
+    assert.equal((await probe()).p50Ms, 5);
   });
 
   it('says in ctx_kb stats what was saved, compared with what', async () => {

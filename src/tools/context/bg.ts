@@ -1,9 +1,7 @@
 // ctx_bg: supervise the background jobs started by ctx_run execute background:true.
+// The declaration (what tools/list shows); the work is in bg-handler.ts, loaded on the first call.
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../../errors.ts';
-import type { JobInfo } from '../../exec/jobs.ts';
-import { keepOutOfContext } from './output-policy.ts';
-import { byAction, defineTool, type ToolCallContext, type ToolReply } from '../registry.ts';
+import { defineTool } from '../registry.ts';
 
 const HOUR = 3_600_000;
 
@@ -16,10 +14,7 @@ const input = z.strictObject({
   timeout_ms: z.number().int().min(0).max(HOUR, 'must be at most 3600000 (1 h)').optional().describe('wait, default 60000'),
 });
 
-function describe(j: JobInfo): string {
-  const state = j.running ? 'running' : j.endedBy ? `ended (${j.endedBy})` : j.signal ? `killed by ${j.signal}` : `exit ${j.exit_code}`;
-  return `${j.id} pid ${j.pid ?? '?'} · ${state} · ${Math.round(j.ageMs / 1000)} s · log ${j.log_bytes} bytes${j.log_truncated ? ' (log_truncated)' : ''} · ${j.label}`;
-}
+export type CtxBgArgs = z.output<typeof input>;
 
 export const ctxBg = defineTool({
   name: 'ctx_bg',
@@ -28,34 +23,5 @@ export const ctxBg = defineTool({
     'Jobs from ctx_run background:true: list, kill (identity-checked), log, wait (never kills). ≤16 run; all end with the server.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false, idempotentHint: false },
-  run: byAction<Args>({ list, kill, log, wait }),
+  run: async (args, ctx) => (await import('./bg-handler.ts')).runCtxBg(args, ctx),
 });
-
-type Args = z.output<typeof input>;
-
-function jobRef(args: Args) {
-  return { id: args.id, pid: args.pid };
-}
-
-function list(_args: Args, ctx: ToolCallContext): ToolReply {
-  const jobs = ctx.app.jobs.list();
-  return { text: jobs.length ? jobs.map(describe).join('\n') : 'no background jobs', structured: { jobs } };
-}
-
-async function kill(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
-  const r = await ctx.app.jobs.kill(jobRef(args));
-  return { text: `${r.killed ? 'killed' : 'had already ended'}: ${describe(r)}`, structured: { ...r } };
-}
-
-async function log(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
-  const { info, text } = ctx.app.jobs.log(jobRef(args), args.tail_lines ?? 100, args.tail_bytes ?? 65_536);
-  const head = describe(info);
-  const reply = await keepOutOfContext(ctx.app, { label: `${info.id} log`, kind: 'run', summary: head, text });
-  return reply ?? { text: `${head}\n${text || '(no output yet)'}`, structured: { ...info } };
-}
-
-async function wait(args: Args, ctx: ToolCallContext): Promise<ToolReply> {
-  if (args.id === undefined && args.pid === undefined) throw new AppError(ErrorCode.InvalidArgument, 'wait needs id or pid', { hint: 'ctx_bg list shows the jobs' });
-  const { info, finished } = await ctx.app.jobs.wait(jobRef(args), args.timeout_ms ?? 60_000, ctx.signal);
-  return { text: `${finished ? 'finished' : 'still running after the wait'}: ${describe(info)}`, structured: { ...info, finished } };
-}

@@ -1,27 +1,10 @@
 // ctx_kb: the local knowledge base — index files, search everything indexed (files, command output),
 // stats, purge, doctor.
+// The declaration (what tools/list shows); the work is in kb-handler.ts, loaded on the first call.
 import { z } from 'zod';
-import { AppError, ErrorCode, messageOf } from '../../errors.ts';
-import { availableRuntimes } from '../../exec/programs.ts';
-import { floodCheck, floodCompleted, floodError } from '../../kb/flood-guard.ts';
-import { fetchMany } from '../../kb/fetch.ts';
-import { databaseBytes } from '../../kb/open.ts';
-import { usageTotals } from '../../kb/usage.ts';
-import { indexPath } from '../../kb/indexer.ts';
-import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
-import { searchKnowledge } from '../../kb/search.ts';
-import { resolveSafe } from '../../security/resolve-safe.ts';
-import { databaseUse } from '../../storage/database-users.ts';
-import { loadSqlite } from '../../storage/sqlite.ts';
-import { describeTextIndex } from '../gate/text-index-printer.ts';
-import { byAction, defineTool, type ToolCallContext } from '../registry.ts';
-import { formatFetch, formatIndexReport, formatPurge, formatSearch, formatStats } from './kb-printer.ts';
-import { formatUsage } from './usage-printer.ts';
+import { MAX_BODY_BYTES } from '../../net/body-limit.ts';
+import { defineTool } from '../registry.ts';
 
-const SEARCH_LIMIT = 5;
-
-// The ctxmode spec names fetch's `maxBytes`/`timeoutMs` and purge's `sessionId`/`dryRun` in camelCase
-// (ctx_kb's only camelCase parameters; every other tool parameter is snake_case).
 const input = z.strictObject({
   action: z.enum(['index', 'search', 'fetch', 'stats', 'purge', 'doctor']),
   path: z.string().optional().describe('index'),
@@ -40,127 +23,7 @@ const input = z.strictObject({
   dryRun: z.boolean().optional().describe('purge: count only'),
 });
 
-type Args = z.output<typeof input>;
-
-async function index(args: Args, ctx: ToolCallContext) {
-  if (!args.path) throw new AppError(ErrorCode.InvalidArgument, 'index needs a path', { hint: "e.g. {action:'index', path:'docs'}" });
-  const target = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, args.path);
-  const kb = await ctx.app.kb.get();
-  const report = await indexPath(ctx.app.runtime.fs, kb, target, {
-    workdirs: ctx.app.workdirs,
-    respectGitignore: ctx.app.config.scan.respectGitignore,
-    signal: ctx.signal,
-    progress: (done, total, message) => ctx.progress(done, total, message),
-  });
-  // Indexing saves nothing by itself: only a later answer that sends less than the source does.
-  return { text: formatIndexReport(report), structured: { ...report } };
-}
-
-async function search(args: Args, ctx: ToolCallContext) {
-  if (!args.query?.trim()) throw new AppError(ErrorCode.InvalidArgument, 'search needs a query', { hint: "e.g. {action:'search', query:'retry backoff'}" });
-  const state = ctx.session.flood;
-  const verdict = floodCheck(state, Date.now());
-  if (verdict.kind === 'reject') throw floodError(verdict);
-  const kb = await ctx.app.kb.get();
-  const limit = verdict.kind === 'throttle' ? Math.ceil(SEARCH_LIMIT / 2) : SEARCH_LIMIT;
-  const fs = ctx.app.runtime.fs;
-  const result = searchKnowledge(kb, { query: args.query, limit, source: args.source }, (p) => fs.statSync(p));
-  floodCompleted(state, Date.now());
-  const note = verdict.kind === 'throttle' ? `(throttled: ${verdict.completed + 1} searches in 60 s, so fewer results; read the sources above instead of searching again)` : undefined;
-  const text = formatSearch(args.query, result, note);
-  return { text, structured: { ...result, throttled: verdict.kind === 'throttle' } };
-}
-
-async function fetchAction(args: Args, ctx: ToolCallContext) {
-  const urls = requireOneOf(args.url, args.urls);
-  const source = args.source ?? 'web';
-  const outcomes = await fetchMany(ctx.app.kb, ctx.app.net, urls, {
-    source,
-    format: args.format ?? 'markdown',
-    force: args.force ?? false,
-    ttlMs: args.ttl ?? 24 * 3_600_000,
-    timeoutMs: args.timeoutMs ?? 150_000,
-    previewBytes: args.maxBytes ?? 2048,
-    signal: ctx.signal,
-  });
-  const text = formatFetch(outcomes, source);
-  if (outcomes.every((o) => o.error)) throw new AppError(ErrorCode.Unavailable, text, { hint: 'nothing was indexed' });
-  const pageBytes = outcomes.reduce((n, o) => n + (o.textBytes ?? 0), 0);
-  return { text, structured: { results: outcomes }, ...(pageBytes ? { saving: { rawBytes: pageBytes, basis: 'page kept out' as const } } : {}) };
-}
-
-async function stats(_args: Args, ctx: ToolCallContext) {
-  await ctx.app.usage.flush();
-  const kb = await ctx.app.kb.get();
-  const s = kb.stats(databaseBytes(ctx.app.runtime.fs, ctx.app.kb.file));
-  const project = usageTotals(kb.db);
-  const server = usageTotals(kb.db, { processSession: ctx.app.processSessionId });
-  const usage = formatUsage(project, server, ctx.app.config.estimation.charsPerToken);
-  const textIndex = ctx.app.textIndex?.status();
-  return {
-    text: `${formatStats(s, ctx.app.kb.file, usage)}\n${describeTextIndex(textIndex)}`,
-    structured: { ...s, session_id: s.sessionId, database: ctx.app.kb.file, usage: { project, server }, textIndex: textIndex ?? null },
-  };
-}
-
-async function purge(args: Args, ctx: ToolCallContext) {
-  if (args.confirm !== true) {
-    throw new AppError(ErrorCode.InvalidArgument, 'purge needs confirm: true', { hint: 'purge deletes indexed documents; pass dryRun: true first to see how many' });
-  }
-  const kb = await ctx.app.kb.get();
-  const scope = args.scope ?? 'project';
-  const result = await kb.purge(scope, args.sessionId ?? kb.sessionId, args.dryRun ?? false);
-  return { text: formatPurge(result), structured: { ...result } };
-}
-
-/** Creates both kinds of FTS5 index in memory, writes and finds a row: proves the build can. */
-async function fts5SelfTest(): Promise<string | undefined> {
-  try {
-    const sqlite3 = await loadSqlite();
-    const db = new sqlite3.oo1.DB(':memory:');
-    try {
-      db.exec("CREATE VIRTUAL TABLE p USING fts5(b, tokenize='porter unicode61'); CREATE VIRTUAL TABLE t USING fts5(b, tokenize='trigram');");
-      db.exec("INSERT INTO p(b) VALUES ('running handlers'); INSERT INTO t(b) VALUES ('OrderHandler');");
-      const porter = db.selectValue("SELECT count(*) FROM p WHERE p MATCH 'handler'");
-      const trigram = db.selectValue("SELECT count(*) FROM t WHERE b LIKE '%rhand%'");
-      return porter === 1 && trigram === 1 ? undefined : 'FTS5 self-test found the wrong rows';
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    return `FTS5 self-test failed: ${messageOf(error)}`;
-  }
-}
-
-async function doctor(_args: Args, ctx: ToolCallContext) {
-  const warnings: string[] = [];
-  const fts = await fts5SelfTest();
-  if (fts) warnings.push(fts);
-  const runtimes = availableRuntimes(ctx.app.runtime);
-  const missing = Object.entries(runtimes).filter(([, cmd]) => !cmd).map(([lang]) => lang);
-  if (missing.length) warnings.push(`runtimes missing for: ${missing.join(', ')}`);
-  let storage: Record<string, unknown> = { database: ctx.app.kb.file, bytes: databaseBytes(ctx.app.runtime.fs, ctx.app.kb.file) };
-  try {
-    const kb = await ctx.app.kb.get();
-    storage = { ...storage, documents: kb.stats(0).documents, schemaVersion: Number(kb.db.value('PRAGMA user_version')) };
-  } catch (error) {
-    warnings.push(`knowledge base unavailable: ${messageOf(error)}`);
-  }
-  const use = databaseUse(ctx.app.runtime, ctx.app.kb.file);
-  storage = { ...storage, users: use.users, writer: use.writer ?? null };
-  const textIndex = ctx.app.textIndex?.status();
-  if (textIndex?.state === 'unavailable') warnings.push(`text index unavailable${textIndex.error ? `: ${textIndex.error}` : ''}`);
-  const report = { fts5: fts ? 'failed' : 'ok', storage, runtimes, textIndex: textIndex ?? null, session_id: ctx.app.processSessionId, warnings };
-  const text = [
-    `FTS5: ${report.fts5}; database ${ctx.app.kb.file} (${storage.bytes} bytes${storage.documents === undefined ? '' : `, ${storage.documents} documents`})`,
-    `open in ${use.users.length} process${use.users.length === 1 ? '' : 'es'}: ${use.users.map((u) => `pid ${u.pid}${u.pid === ctx.app.runtime.pid ? ' (this one)' : ''}`).join(', ') || 'none'}`,
-    describeTextIndex(textIndex),
-    `runtimes: ${Object.entries(runtimes).map(([lang, cmd]) => `${lang}=${cmd ? cmd.split('/').pop() : 'missing'}`).join(' ')}`,
-    `session_id: ${ctx.app.processSessionId}`,
-    ...warnings.map((w) => `warning: ${w}`),
-  ].join('\n');
-  return { text, structured: report };
-}
+export type CtxKbArgs = z.output<typeof input>;
 
 export const ctxKb = defineTool({
   name: 'ctx_kb',
@@ -169,12 +32,5 @@ export const ctxKb = defineTool({
     'Local full-text knowledge base (big outputs land here): index, search (best chunks), fetch (public pages → markdown), stats, purge, doctor.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, idempotentHint: false },
-  run: byAction<Args>({ index, search, fetch: fetchAction, stats, purge, doctor }),
+  run: async (args, ctx) => (await import('./kb-handler.ts')).runCtxKb(args, ctx),
 });
-
-export function requireOneOf(url: string | undefined, urls: string[] | undefined): string[] {
-  if (url && urls?.length) throw new AppError(ErrorCode.InvalidArgument, 'pass url or urls, not both');
-  const list = url ? [url] : (urls ?? []);
-  if (!list.length) throw new AppError(ErrorCode.InvalidArgument, 'fetch needs url or urls', { hint: 'e.g. {action:"fetch", url:"https://example.com/docs"}' });
-  return list;
-}

@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import type { AppContext } from '../../app/context.ts';
 import { messageOf } from '../../errors.ts';
 import { indexOutput } from '../../kb/outputs.ts';
-import { searchKnowledge } from '../../kb/search.ts';
 import { spoolOutput, SPOOL_MAX_AGE_MS } from '../../kb/spool.ts';
 import type { SourceKind } from '../../kb/store.ts';
 import type { ToolReply } from '../registry.ts';
@@ -113,7 +112,7 @@ export async function keepOutOfContext(store: OutputStore, output: LargeOutput):
 async function tryIndex(store: OutputStore, output: LargeOutput) {
   const kb = await store.kb.get();
   const { chunks } = await indexOutput(kb, output);
-  const best = output.intent ? searchKnowledge(kb, { query: output.intent, limit: 3, source: output.label }).hits : [];
+  const best = output.intent ? (await kb.search({ query: output.intent, limit: 3, source: output.label })).hits : [];
   return { kb, chunks, best };
 }
 

@@ -5,9 +5,9 @@
 // RE2, before either engine sees it: what one engine refuses, the other never gets.
 import { AppError, ErrorCode, isAppError } from '../../errors.ts';
 import { compileRegex } from '../../text/linear-regex.ts';
+import { SEARCH_PATTERN_MAX } from './pattern-limit.ts';
 
-/** The longest pattern `search` takes (its input schema; the hook offers search only for patterns within it). */
-export const SEARCH_PATTERN_MAX = 500;
+export { SEARCH_PATTERN_MAX };
 
 export interface PatternCheckOptions {
   /** The pattern is plain text (rg -F), not a regex. */

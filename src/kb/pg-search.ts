@@ -1,0 +1,130 @@
+// Knowledge-base search on Postgres, with the same steps and reply shape as search.ts on SQLite:
+// stemmed full text (the weighted tsvector, ranked by ts_rank_cd; every word first, any word when
+// that finds little) and substrings through the pg_trgm index on each chunk's distinct words, fused
+// by reciprocal rank and reranked by the shared rerank(). When nothing matches, each word is
+// corrected to the closest word the chunks hold (pg_trgm's word similarity narrows, edit distance
+// decides) and the search runs once more. User text reaches SQL only as bound parameters.
+import type { Sql } from '../storage/postgres/connection.ts';
+import type { SharedPaths } from './shared-paths.ts';
+import { CANDIDATES, type ChunkRow, editDistance, fuse, queryTerms, RERANK, rerank, type SearchHit, type SearchRequest, type SearchResponse, type StatFn } from './search.ts';
+
+interface Scope {
+  paths: SharedPaths;
+  sql: Sql;
+  projectKey: string;
+  req: SearchRequest;
+}
+
+function filter({ sql, req }: Scope) {
+  const source = req.source?.toLowerCase();
+  return sql`${source ? sql`AND (strpos(lower(s.label), ${source}) > 0 OR strpos(lower(s.key), ${source}) > 0)` : sql``}
+    ${req.sourceIds ? sql`AND s.id = ANY(${req.sourceIds.map(Number)}::bigint[])` : sql``}`;
+}
+
+const likeEscape = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Every candidate list in one round trip: chunks holding every word (ts_rank_cd order); chunks
+ * holding any word, only when that found too little; and per word, chunks holding it as a
+ * substring (through the trigram index, confirmed against the text) — every word when the stemmed
+ * side found little, else only words it does not know whole ("rderHandl" finds "OrderHandler").
+ */
+async function candidates(scope: Scope, terms: string[]): Promise<{ stemmed: number[]; substring: number[] }> {
+  const { sql, projectKey, req } = scope;
+  const enough = req.limit * 2;
+  const probes = terms.filter((t) => t.length >= 3);
+  const rows = await sql`
+    WITH q AS (SELECT plainto_tsquery('english', ${terms.join(' ')}) AS every, websearch_to_tsquery('english', ${terms.join(' or ')}) AS some),
+    every_word AS (
+      SELECT c.id, row_number() OVER (ORDER BY ts_rank_cd(c.tsv, q.every) DESC, c.id) AS rank
+      FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id, q
+      WHERE c.project_key = ${projectKey} AND c.tsv @@ q.every ${filter(scope)}
+      ORDER BY rank LIMIT ${CANDIDATES}),
+    some_word AS (
+      SELECT c.id, row_number() OVER (ORDER BY ts_rank_cd(c.tsv, q.some) DESC, c.id) AS rank
+      FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id, q
+      WHERE ${terms.length > 1} AND (SELECT count(*) FROM every_word) < ${enough}
+        AND c.project_key = ${projectKey} AND c.tsv @@ q.some ${filter(scope)}
+      ORDER BY rank LIMIT ${CANDIDATES}),
+    probe AS (
+      SELECT p.term, p.pattern FROM unnest(${probes}::text[], ${probes.map((t) => `%${likeEscape(t)}%`)}::text[]) AS p(term, pattern)
+      WHERE (SELECT count(*) FROM every_word) + (SELECT count(*) FROM some_word) < ${enough}
+         OR NOT EXISTS (SELECT 1 FROM kb_chunks k WHERE k.project_key = ${projectKey} AND k.tsv @@ plainto_tsquery('english', p.term))),
+    substring_match AS (
+      SELECT m.id FROM probe p CROSS JOIN LATERAL (
+        SELECT c.id FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id
+        WHERE c.project_key = ${projectKey} AND c.words LIKE p.pattern AND strpos(lower(c.title || E'\n' || c.body), p.term) > 0 ${filter(scope)}
+        LIMIT ${CANDIDATES}) AS m)
+    SELECT 'every' AS list, id, rank FROM every_word
+    UNION ALL SELECT 'some', id, rank FROM some_word
+    UNION ALL SELECT 'substring', id, 0 FROM substring_match`;
+  const every: number[] = [];
+  const some: number[] = [];
+  const weights = new Map<number, number>();
+  for (const r of [...rows].sort((a, b) => Number(a.rank) - Number(b.rank))) {
+    const id = Number(r.id);
+    if (r.list === 'every') every.push(id);
+    else if (r.list === 'some') some.push(id);
+    else weights.set(id, (weights.get(id) ?? 0) + 1);
+  }
+  const seen = new Set(every);
+  const stemmed = [...every, ...some.filter((id) => !seen.has(id))].slice(0, CANDIDATES);
+  const substring = [...weights.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+  return { stemmed, substring };
+}
+
+async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined): Promise<SearchHit[]> {
+  const { sql } = scope;
+  const { stemmed, substring } = await candidates(scope, terms);
+  const fused = fuse([stemmed, substring]);
+  const top = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RERANK);
+  if (!top.length) return [];
+  const rows = await sql`SELECT c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size, s.digest
+    FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id WHERE c.id = ANY(${top.map(([id]) => id)}::bigint[])`;
+  const chunks: ChunkRow[] = rows.map((r) => ({
+    id: Number(r.id),
+    title: String(r.title),
+    body: String(r.body),
+    line_start: r.line_start === null ? null : Number(r.line_start),
+    line_end: r.line_end === null ? null : Number(r.line_end),
+    key: scope.paths.localKey(String(r.key)),
+    kind: r.kind,
+    label: String(r.label),
+    path: r.path === null ? null : scope.paths.localPath(String(r.path)),
+    mtime_ms: r.mtime_ms === null ? null : Number(r.mtime_ms),
+    size: r.size === null ? null : Number(r.size),
+    digest: r.digest === null ? null : String(r.digest),
+  }));
+  return rerank(chunks, top, terms, scope.req.limit, stat);
+}
+
+/** The closest word the project's chunks hold, when `term` is not one of them and one is close enough. */
+async function correctTerm(scope: Scope, term: string): Promise<string | undefined> {
+  if (term.length < 4 || /^\d+$/.test(term)) return undefined;
+  const max = term.length <= 5 ? 1 : 2;
+  const rows = await scope.sql`SELECT words FROM kb_chunks WHERE project_key = ${scope.projectKey} AND ${term} <% words LIMIT 50`;
+  const counts = new Map<string, number>();
+  for (const r of rows) for (const w of String(r.words).split(' ')) if (Math.abs(w.length - term.length) <= max) counts.set(w, (counts.get(w) ?? 0) + 1);
+  if (counts.has(term)) return undefined;
+  let best: { word: string; distance: number; docs: number } | undefined;
+  for (const [word, docs] of counts) {
+    const d = editDistance(term, word, max);
+    if (d > max) continue;
+    if (!best || d < best.distance || (d === best.distance && docs > best.docs)) best = { word, distance: d, docs };
+  }
+  return best?.word;
+}
+
+export async function searchPostgres(sql: Sql, projectKey: string, req: SearchRequest, stat: StatFn | undefined, paths: SharedPaths): Promise<SearchResponse> {
+  const terms = queryTerms(req.query);
+  if (!terms.length) return { terms, hits: [] };
+  const scope = { sql, projectKey, req, paths };
+  const hits = await runSearch(scope, terms, stat);
+  if (hits.length) return { terms, hits };
+  const corrected: string[] = [];
+  for (const t of terms) corrected.push((await correctTerm(scope, t)) ?? t);
+  if (corrected.every((t, i) => t === terms[i])) return { terms, hits: [] };
+  const query = corrected.join(' ');
+  const retry = await runSearch({ ...scope, req: { ...req, query } }, corrected, stat);
+  return retry.length ? { terms, hits: retry, corrected: query } : { terms, hits: [] };
+}

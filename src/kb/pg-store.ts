@@ -1,0 +1,171 @@
+// The knowledge base on a team's Postgres: the KnowledgeStore interface over the shared tables
+// (pg-schema.ts), every query limited to this project's key. Saving a source is one transaction
+// under an advisory lock on (project key, source key): a reader never sees half a document, a
+// writer killed mid-way leaves nothing behind, and concurrent writers of one source end with one
+// whole version (the last to commit).
+import type { PgDatabase, TransactionSql } from '../storage/postgres/connection.ts';
+import { advisoryXactLock, advisoryXactLocks } from '../storage/postgres/locks.ts';
+import type { KnowledgeStore } from './knowledge-store.ts';
+import { KB_PG_COMPONENT } from './pg-schema.ts';
+import { searchPostgres } from './pg-search.ts';
+import { SAME_PATHS, type SharedPaths } from './shared-paths.ts';
+import { gateDecisionsPg, recentCallsPg, savingsSeriesPg, usageTotalsPg, writeCallsPg } from './pg-usage.ts';
+import { distinctWords, type SourceInput, type SourceKind, type SourceRow } from './store.ts';
+
+/** Rows per INSERT (the protocol allows 65 535 parameters; a chunk row has 8). */
+const INSERT_ROWS = 1000;
+
+const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+function sourceRow(r: Record<string, unknown>): SourceRow {
+  return {
+    id: Number(r.id),
+    key: String(r.key),
+    kind: String(r.kind) as SourceKind,
+    label: String(r.label),
+    path: r.path === null ? null : String(r.path),
+    mtime_ms: numberOrNull(r.mtime_ms),
+    size: numberOrNull(r.size),
+    digest: r.digest === null || r.digest === undefined ? null : String(r.digest),
+    session_id: String(r.session_id),
+    indexed_at: Number(r.indexed_at),
+    chunk_count: Number(r.chunk_count),
+    bytes: Number(r.bytes),
+  };
+}
+
+const SOURCE_COLUMNS = 'id, key, kind, label, path, mtime_ms, size, digest, session_id, indexed_at, chunk_count, bytes';
+
+export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessionId: string, paths: SharedPaths = SAME_PATHS): KnowledgeStore {
+  const localRow = (r: Record<string, unknown>): SourceRow => {
+    const row = sourceRow(r);
+    return { ...row, key: paths.localKey(row.key), path: row.path === null ? null : paths.localPath(row.path) };
+  };
+
+  /**
+   * Inserts or replaces sources and all their chunks inside the caller's transaction, in a handful
+   * of statements whatever their number (one round trip per source would dominate indexing).
+   */
+  async function putAll(tx: TransactionSql, inputs: readonly SourceInput[]): Promise<SourceRow[]> {
+    // One row per key (the last wins): an upsert may not touch one row twice.
+    const unique = [...new Map(inputs.map((i) => [paths.sharedKey(i.key), { ...i, key: paths.sharedKey(i.key), ...(i.path ? { path: paths.sharedPath(i.path) } : {}) }])).values()];
+    if (!unique.length) return [];
+    await lockSources(
+      tx,
+      unique.map((i) => i.key),
+    );
+    const now = Date.now();
+    const sources = unique.map((i) => ({
+      project_key: projectKey,
+      key: i.key,
+      kind: i.kind,
+      label: i.label,
+      path: i.path ?? null,
+      mtime_ms: i.mtimeMs ?? null,
+      size: i.size ?? null,
+      digest: i.digest ?? null,
+      session_id: sessionId,
+      indexed_at: now,
+      chunk_count: i.chunks.length,
+      bytes: i.chunks.reduce((n, c) => n + c.body.length, 0),
+    }));
+    const rows: SourceRow[] = [];
+    for (let i = 0; i < sources.length; i += INSERT_ROWS) {
+      const written = await tx`INSERT INTO kb_sources ${tx(sources.slice(i, i + INSERT_ROWS))}
+        ON CONFLICT (project_key, key) DO UPDATE SET kind = excluded.kind, label = excluded.label, path = excluded.path, mtime_ms = excluded.mtime_ms,
+          size = excluded.size, digest = excluded.digest, session_id = excluded.session_id, indexed_at = excluded.indexed_at, chunk_count = excluded.chunk_count, bytes = excluded.bytes
+        RETURNING ${tx.unsafe(SOURCE_COLUMNS)}`;
+      rows.push(...written.map(sourceRow));
+    }
+    const idOf = new Map(rows.map((r) => [r.key, r.id]));
+    await tx`DELETE FROM kb_chunks WHERE source_id = ANY(${rows.map((r) => r.id)}::bigint[])`;
+    const chunks = unique.flatMap((input) =>
+      input.chunks.map((c, seq) => ({
+        project_key: projectKey,
+        source_id: idOf.get(input.key)!,
+        seq,
+        title: c.title,
+        body: c.body,
+        line_start: c.lineStart || null,
+        line_end: c.lineEnd || null,
+        words: distinctWords(`${c.title}\n${c.body}`),
+      })),
+    );
+    for (let i = 0; i < chunks.length; i += INSERT_ROWS) await tx`INSERT INTO kb_chunks ${tx(chunks.slice(i, i + INSERT_ROWS))}`;
+    return rows.map((r) => ({ ...r, key: paths.localKey(r.key), path: r.path === null ? null : paths.localPath(r.path) }));
+  }
+
+  /** Locks the sources in one order (their keys sorted), so two batches never wait on each other in a circle. */
+  async function lockSources(tx: TransactionSql, keys: readonly string[]): Promise<void> {
+    await (keys.length === 1 ? advisoryXactLock(tx, projectKey, keys[0]!) : advisoryXactLocks(tx, projectKey, keys));
+  }
+
+  return {
+    backend: 'postgres',
+    where: db.where,
+    sessionId,
+    source: (key) =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT ${sql.unsafe(SOURCE_COLUMNS)} FROM kb_sources WHERE project_key = ${projectKey} AND key = ${paths.sharedKey(key)}`;
+        return row ? localRow(row) : undefined;
+      }),
+    firstChunkBody: (sourceId) =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT body FROM kb_chunks WHERE project_key = ${projectKey} AND source_id = ${sourceId} ORDER BY seq LIMIT 1`;
+        return row ? String(row.body) : undefined;
+      }),
+    save: (input) => db.transaction(async (tx) => (await putAll(tx, [input]))[0]!),
+    saveAll: (inputs, during) =>
+      db.transaction(async (tx) => {
+        await putAll(tx, inputs);
+        during?.();
+      }),
+    remove: (key) =>
+      db.transaction(async (tx) => {
+        const shared = paths.sharedKey(key);
+        await lockSources(tx, [shared]);
+        const gone = await tx`DELETE FROM kb_sources WHERE project_key = ${projectKey} AND key = ${shared} RETURNING id`;
+        return gone.length > 0;
+      }),
+    // Servers on other machines index their own checkouts: each batch's per-source locks keep every
+    // document whole, so a second indexer of one folder only repeats work, and no lease is kept.
+    indexLease: async (name) => ({ ok: true, lease: { name, renew: () => true, release: async () => {} } }),
+    stats: () =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT count(*) AS documents, coalesce(sum(chunk_count), 0) AS chunks, coalesce(sum(bytes), 0) AS bytes FROM kb_sources WHERE project_key = ${projectKey}`;
+        // The tables are shared by every project in the database: their size is the database's, not this project's.
+        const [size] = await sql`SELECT pg_total_relation_size('kb_sources') + pg_total_relation_size('kb_chunks') AS bytes`;
+        return { documents: Number(row?.documents ?? 0), chunks: Number(row?.chunks ?? 0), bytes: Number(row?.bytes ?? 0), databaseBytes: Number(size?.bytes ?? 0), sessionId };
+      }),
+    purge: (scope, purgeSession, dryRun) =>
+      db.transaction(async (tx) => {
+        const which = scope === 'project' ? tx`project_key = ${projectKey}` : tx`project_key = ${projectKey} AND session_id = ${purgeSession}`;
+        const [row] = await tx`SELECT count(*) AS documents, coalesce(sum(chunk_count), 0) AS chunks FROM kb_sources WHERE ${which}`;
+        const result = { scope, documents: Number(row?.documents ?? 0), chunks: Number(row?.chunks ?? 0), dryRun, ...(scope === 'session' ? { sessionId: purgeSession } : {}) };
+        if (!dryRun) await tx`DELETE FROM kb_sources WHERE ${which}`;
+        return result;
+      }),
+    search: (req, stat) => db.run((sql) => searchPostgres(sql, projectKey, req, stat, paths)),
+    recentSources: (limit) =>
+      db.run(async (sql) => {
+        const rows = await sql`SELECT label, kind, chunk_count, bytes FROM kb_sources WHERE project_key = ${projectKey} ORDER BY indexed_at DESC, id DESC LIMIT ${limit}`;
+        return rows.map((r) => ({ label: String(r.label), kind: String(r.kind), chunks: Number(r.chunk_count), bytes: Number(r.bytes) }));
+      }),
+    writeCalls: (records) => db.run((sql) => writeCallsPg(sql, projectKey, records)),
+    usageTotals: (filter) => db.run((sql) => usageTotalsPg(sql, projectKey, filter)),
+    gateDecisions: (filter) => db.run((sql) => gateDecisionsPg(sql, projectKey, filter)),
+    recentCalls: (limit) => db.run((sql) => recentCallsPg(sql, projectKey, limit)),
+    savingsSeries: (since, bucketMs) => db.run((sql) => savingsSeriesPg(sql, projectKey, since, bucketMs)),
+    firstCallSince: (since) =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT min(at) AS at FROM calls WHERE project_key = ${projectKey} AND at >= ${since}`;
+        return numberOrNull(row?.at) ?? undefined;
+      }),
+    schemaVersion: () =>
+      db.run(async (sql) => {
+        const [row] = await sql`SELECT coalesce(max(version), 0) AS version FROM ctxgate_migrations WHERE component = ${KB_PG_COMPONENT}`;
+        return Number(row?.version ?? 0);
+      }),
+    close: () => db.close(),
+  };
+}

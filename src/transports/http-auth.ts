@@ -1,0 +1,70 @@
+// Who sends a request to /mcp. The server's own token (http-token.ts) lets its one person in, as
+// before; on a team endpoint (Postgres) a user token (`ctxg_…`, users/user-token.ts) is looked up by
+// its hash on every request, so a revoked token fails at once: 401 for a token nobody holds or one
+// revoked, 403 for a user without access to this server's project. The user's name travels with the
+// request (c.get('sender')) into its MCP session and from there into every call record.
+import type { MiddlewareHandler } from 'hono';
+import type { Logger } from '../logging/logger.ts';
+import { messageOf } from '../errors.ts';
+import { refusalFor, type TeamUser, type UserStore } from '../users/user-store.ts';
+import { hashUserToken, looksLikeUserToken } from '../users/user-token.ts';
+import { sameSecret } from './http-guard.ts';
+import { RETRY_AFTER_SECONDS, rpcError, unauthorized } from './http-responses.ts';
+
+export interface TeamAccess {
+  store: Pick<UserStore, 'findByTokenHash'>;
+  /** The project this server serves: a user token must give access to it. */
+  projectKey: string;
+}
+
+export interface BearerOptions {
+  /** The server's own token. */
+  token: string;
+  /** User tokens, on a team endpoint. */
+  team?: TeamAccess;
+  logger: Logger;
+}
+
+/** Who a request came from: a user's name, or undefined for the server's own token. */
+export type Sender = { user?: string };
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by requireBearer on every request it lets through. */
+    sender: Sender;
+  }
+}
+
+function bearerOf(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
+export function requireBearer(options: BearerOptions): MiddlewareHandler {
+  return async function requireBearer(c, next) {
+    const authorization = c.req.header('authorization');
+    const token = bearerOf(authorization) ?? '';
+    if (sameSecret(token, options.token)) {
+      c.set('sender', {});
+      return next();
+    }
+    if (!options.team || !looksLikeUserToken(token)) return unauthorized(authorization !== undefined);
+    let user: TeamUser | undefined;
+    try {
+      user = await options.team.store.findByTokenHash(hashUserToken(token));
+    } catch (error) {
+      // The database is down or the connection was lost: the next request tries again.
+      options.logger.log('http_refused', { reason: 'users could not be looked up', error: messageOf(error), status: 503 });
+      return rpcError(503, -32000, `Unavailable: this endpoint cannot check user tokens now: ${messageOf(error)}; retry in a moment`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    }
+    const refusal = refusalFor(user, options.team.projectKey);
+    if (refusal) {
+      options.logger.log('http_refused', { reason: refusal.reason, status: refusal.status, ...(user ? { user: user.name } : {}) });
+      if (refusal.status === 403) return rpcError(403, -32003, `Forbidden: ${refusal.reason}; ask whoever runs this endpoint for access (ctxgate users add NAME --project ${options.team.projectKey})`);
+      return rpcError(401, -32001, `Unauthorized: ${refusal.reason}; ask whoever runs this endpoint for a new token (ctxgate users add)`, {
+        'www-authenticate': 'Bearer realm="ctxgate", error="invalid_token"',
+      });
+    }
+    c.set('sender', { user: user!.name });
+    return next();
+  };
+}

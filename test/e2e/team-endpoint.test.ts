@@ -1,0 +1,169 @@
+// The team endpoint (issue 25): ctxgate servers on several machines share one project's knowledge
+// through one Postgres database. Each "machine" here is a checkout of its own (a clone of one
+// repository, so one project key) with a data dir of its own; only the database is shared.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import postgres from 'postgres';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type PgCluster, startCluster } from '../helpers/postgres.ts';
+import { connectStdio, serverCommand } from '../helpers/server.ts';
+
+interface Reply {
+  isError?: boolean;
+  content: { text: string }[];
+}
+
+const MACHINES = 3;
+const REMOTE = 'git@example.test:acme/shop.git';
+
+function checkout(files: Record<string, string>): string {
+  const dir = fixture({ ...files, 'ctxgate.config.yaml': 'storage:\n  backend: postgres\n' });
+  spawnSync('git', ['init', '-q', dir]);
+  spawnSync('git', ['-C', dir, 'remote', 'add', 'origin', REMOTE]);
+  return dir;
+}
+
+function machineFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let s = 0; s < MACHINES; s++) {
+    for (let i = 0; i < 40; i++) files[`area${s}/doc${i}.md`] = `# Area ${s} document ${i}\n\nThe zebra${s} keeps note ${i} about harbor${s} logistics.\n`;
+  }
+  return files;
+}
+
+const cluster: PgCluster | undefined = await startCluster('the team endpoint tests');
+
+describe('three servers on three machines sharing one Postgres', { skip: cluster ? false : 'PostgreSQL cannot be started here (see the warning above)' }, () => {
+  let url: string;
+  const dirs: string[] = [];
+  const servers: { client: Client; env: Record<string, string>; project: string }[] = [];
+  const call = async (s: number, name: string, args: Record<string, unknown>) => {
+    const r = (await servers[s]!.client.callTool({ name, arguments: args })) as Reply;
+    return { r, text: r.content.map((c) => c.text).join('\n') };
+  };
+  const query = async <T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> => {
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      return await fn(sql);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  };
+
+  before(async () => {
+    url = await cluster!.createDatabase('team');
+    for (let s = 0; s < MACHINES; s++) {
+      const project = checkout(machineFiles());
+      const dataDir = fixture();
+      dirs.push(project, dataDir);
+      const env = { CTXGATE_DATA_DIR: dataDir, CTXGATE_DATABASE_URL: url, CTXGATE_CONFIG: `${project}/ctxgate.config.yaml` };
+      servers.push({ ...(await connectStdio(['--project-root', project], env)), env, project });
+    }
+  });
+  after(async () => {
+    for (const s of servers) await s.client.close();
+    dirs.forEach(removeDir);
+    cluster?.destroy();
+  });
+
+  it('index, keep big outputs and search at the same time with no error, and each finds what the others indexed', async () => {
+    const labels = await Promise.all(
+      servers.map(async (_, s) => {
+        const indexed = await call(s, 'ctx_kb', { action: 'index', path: `area${s}` });
+        assert.equal(indexed.r.isError, undefined, indexed.text);
+        assert.match(indexed.text, /indexed 40 files/);
+        const run = await call(s, 'ctx_run', { action: 'execute', command: `seq 1 8000 | sed 's/$/ output of server${s} quokka${s}/'` });
+        assert.equal(run.r.isError, undefined, run.text);
+        const label = /indexed as "([^"]+)"/.exec(run.text)?.[1];
+        assert.ok(label, run.text);
+        const found = await call(s, 'ctx_kb', { action: 'search', query: `zebra${s} harbor${s}` });
+        assert.match(found.text, new RegExp(`area${s}/doc\\d+\\.md`), found.text);
+        return label;
+      }),
+    );
+    for (let s = 0; s < MACHINES; s++) {
+      const other = (s + 1) % MACHINES;
+      const page = await call(s, 'ctx_kb', { action: 'search', query: `zebra${other}` });
+      assert.match(page.text, new RegExp(`area${other}/doc`), page.text);
+      const output = await call(s, 'ctx_kb', { action: 'search', query: `quokka${other}`, source: labels[other] });
+      assert.match(output.text, new RegExp(`server${other} quokka${other}`), output.text);
+    }
+    // Nothing lost: every file of every machine and every output, once, under the repository's key.
+    const rows = await query((sql) => sql`SELECT project_key, count(*)::int AS n FROM kb_sources GROUP BY project_key`);
+    assert.deepEqual(rows.map((r) => [r.project_key, r.n]), [['example.test/acme/shop', MACHINES * 40 + MACHINES]]);
+  });
+
+  it('shares one document per file between checkouts, found under each checkout\'s own path', async () => {
+    // Machine 1 indexes area0 of its own checkout: the same files machine 0 indexed, not new ones.
+    const again = await call(1, 'ctx_kb', { action: 'index', path: 'area0' });
+    assert.equal(again.r.isError, undefined, again.text);
+    const [row] = await query((sql) => sql`SELECT count(*)::int AS n FROM kb_sources WHERE key LIKE 'file:area0/%'`);
+    assert.equal(row?.n, 40, 'one document per file, stored relative to the project root');
+    // Found under this checkout's own path: not stale here, where it was indexed last.
+    const seen = await call(1, 'ctx_kb', { action: 'search', query: 'zebra0 harbor0' });
+    assert.match(seen.text, /area0\/doc\d+\.md/);
+    assert.doesNotMatch(seen.text, /stale/);
+  });
+
+  it('records every call of every server in the shared call records, each able to name its user', async () => {
+    for (const s of servers) await s.client.callTool({ name: 'ctx_kb', arguments: { action: 'stats' } });
+    const stats = await call(0, 'ctx_kb', { action: 'stats' });
+    assert.equal(stats.r.isError, undefined, stats.text);
+    const [row] = await query((sql) => sql`SELECT count(DISTINCT process_session)::int AS servers, count(*) FILTER (WHERE user_name IS NOT NULL)::int AS named FROM calls`);
+    assert.equal(row?.servers, MACHINES);
+    assert.equal(row?.named, 0, 'no user is known without the users part');
+  });
+
+  it('leaves no partial document when a server is killed with -9 in the middle of indexing', async () => {
+    // Enough text that indexing takes several batches (each batch one transaction).
+    const big: Record<string, string> = {};
+    for (let i = 0; i < 600; i++) big[`big/file${i}.md`] = `# File ${i}\n\n${`Paragraph ${i} of the walrus archive with several words.\n\n`.repeat(400)}`;
+    const project = checkout(big);
+    const dataDir = fixture();
+    dirs.push(project, dataDir);
+    const { command, args } = serverCommand();
+    const child = spawn(command, [...args, 'call', 'ctx_kb', '{"action":"index","path":"big"}', '--project-root', project], {
+      env: { ...process.env, CTXGATE_DATA_DIR: dataDir, CTXGATE_DATABASE_URL: url, CTXGATE_CONFIG: `${project}/ctxgate.config.yaml` },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const countBig = () => query(async (sql) => (await sql`SELECT count(*)::int AS n FROM kb_sources WHERE key LIKE 'file:big/%'`)[0]!.n as number);
+    // Killed as soon as its first batch is committed: later batches are being written then.
+    for (let i = 0; i < 600 && (await countBig()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGKILL');
+    await exited;
+    const indexed = await countBig();
+    assert.ok(indexed > 0 && indexed < 600, `the kill came mid-index (${indexed} of 600 files committed)`);
+    const partial = await query((sql) => sql`SELECT s.key, s.chunk_count, count(c.id)::int AS chunks FROM kb_sources s LEFT JOIN kb_chunks c ON c.source_id = s.id
+      GROUP BY s.id HAVING s.chunk_count <> count(c.id)`);
+    assert.deepEqual([...partial], [], 'every committed document has all its chunks');
+    // Another server indexes the same folder to the end, over what the killed one left.
+    const { client } = await connectStdio(['--project-root', project], { CTXGATE_DATA_DIR: dataDir, CTXGATE_DATABASE_URL: url, CTXGATE_CONFIG: `${project}/ctxgate.config.yaml` });
+    try {
+      const r = (await client.callTool({ name: 'ctx_kb', arguments: { action: 'index', path: 'big' } })) as Reply;
+      assert.equal(r.isError, undefined, r.content[0]?.text);
+      assert.equal(await countBig(), 600);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers with a clear error while Postgres is down, and recovers by itself once it is back', async () => {
+    cluster!.stopServer();
+    try {
+      const down = await call(1, 'ctx_kb', { action: 'search', query: 'zebra0' });
+      assert.equal(down.r.isError, true, down.text);
+      assert.match(down.text, /error UNAVAILABLE: (lost the connection to|cannot reach) the Postgres database at postgres:\/\/postgres@127\.0\.0\.1:\d+\/team/);
+      assert.match(down.text, /hint: /);
+    } finally {
+      cluster!.startServer();
+    }
+    for (let s = 0; s < MACHINES; s++) {
+      const back = await call(s, 'ctx_kb', { action: 'search', query: 'zebra0' });
+      assert.equal(back.r.isError, undefined, back.text);
+      assert.match(back.text, /area0\/doc/);
+    }
+  });
+});
