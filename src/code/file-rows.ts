@@ -6,17 +6,20 @@ import { DEFINITION_KINDS, type Extracted, type ExtractedImport, LOCAL_KINDS, RE
 import { identifierWords } from './identifier-words.ts';
 
 export interface FileRows {
-  /** Every name the rows below carry, once: the store gives each an id (code_names) and the rows name it. */
+  /**
+   * Every name the rows below carry, once: the store gives each an id (code_names) and the rows name it
+   * by its place in this list, so the store looks each name up once per file, not once per row.
+   */
   names: string;
-  /** The names of its references and locals, once: what the store finds them by when the file changes. */
+  /** The places (in names) of the names its references and locals carry: what the store finds them by when the file changes. */
   used: string;
-  /** [name, kind number, container, parent index, signature with the name as \x01, start, name line, end, exported, bodiless, bases] per definition. */
+  /** [name's place, kind number, container, parent index, signature with the name as \x01, start, name line, end, exported, bodiless, bases] per definition. */
   defs: string;
   /** [definition index, name words, signature, doc, body words] per searchable definition. */
   blocks: string;
-  /** [name, line, kind number, qualifier, enclosing definition index, via, occurrences on the line] per reference. */
+  /** [name's place, line, kind number, qualifier, enclosing definition index, via, occurrences on the line] per reference. */
   refs: string;
-  /** [name, line, kind number, enclosing definition index] per declaration that is no definition. */
+  /** [name's place, line, kind number, enclosing definition index] per declaration that is no definition. */
   locals: string;
   definitions: number;
 }
@@ -50,29 +53,33 @@ function kindNumber(kinds: Map<string, number>, kind: string): number {
 }
 
 export function fileRows(e: Extracted): FileRows {
-  const names = new Set<string>();
+  const names = new Map<string, number>();
+  const place = (name: string): number => {
+    let at = names.get(name);
+    if (at === undefined) names.set(name, (at = names.size));
+    return at;
+  };
   const defs: unknown[] = [];
   const blocks: unknown[] = [];
   e.definitions.forEach((d, k) => {
-    names.add(d.name);
-    defs.push([d.name, kindNumber(DEFINITION_KIND, d.kind), d.container ?? null, d.parent ?? null, markName(d.signature, d.name), d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
+    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), d.container ?? null, d.parent ?? null, markName(d.signature, d.name), d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
     if (d.searchable) {
       const words = `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`;
       blocks.push([k, words, d.signature, d.doc.replace(DOC_MARKS, ' '), d.words]);
     }
   });
-  const used = new Set<string>();
+  const used = new Set<number>();
   const refs = e.references.map((r) => {
-    names.add(r.name);
-    used.add(r.name);
-    return [r.name, r.line, kindNumber(REFERENCE_KIND, r.kind), r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n];
+    const at = place(r.name);
+    used.add(at);
+    return [at, r.line, kindNumber(REFERENCE_KIND, r.kind), r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n];
   });
   const locals = e.locals.map((l) => {
-    names.add(l.name);
-    used.add(l.name);
-    return [l.name, l.line, kindNumber(LOCAL_KIND, l.kind), l.enclosing ?? null];
+    const at = place(l.name);
+    used.add(at);
+    return [at, l.line, kindNumber(LOCAL_KIND, l.kind), l.enclosing ?? null];
   });
-  return { names: JSON.stringify([...names]), used: JSON.stringify([...used]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
+  return { names: JSON.stringify([...names.keys()]), used: JSON.stringify([...used]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
 }
 
 export function parsedFile(e: Extracted): ParsedFile {
