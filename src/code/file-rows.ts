@@ -55,9 +55,10 @@ function kindNumber(kinds: Map<string, number>, kind: string): number {
 export function fileRows(e: Extracted): FileRows {
   const names = new Map<string, number>();
   const place = (name: string): number => {
-    let at = names.get(name);
-    if (at === undefined) names.set(name, (at = names.size));
-    return at;
+    const known = names.get(name);
+    if (known !== undefined) return known;
+    names.set(name, names.size);
+    return names.size - 1;
   };
   const defs: unknown[] = [];
   const blocks: unknown[] = [];
