@@ -281,6 +281,28 @@ describe('the code index', () => {
     await again.index.close();
   });
 
+  it('stores a name once however many files carry it, and a file parsed again after an edit finds both its known and its new names', async () => {
+    const { root, index } = indexOf({
+      'a.ts': 'export function alpha(count: number) {\n  const shared = beta(count);\n  return shared;\n}\n',
+      'b.ts': 'export function beta(count: number) {\n  const shared = count + 1;\n  return alpha(shared);\n}\n',
+    });
+    await index.refresh();
+    const store = await index.ready();
+    const names = () => (store?.db.all('SELECT name FROM code_names ORDER BY name') as { name: string }[]).map((r) => r.name);
+    const before = names();
+    assert.equal(new Set(before).size, before.length, 'each name once');
+    assert.ok(before.includes('alpha') && before.includes('beta') && before.includes('shared'));
+    writeFileSync(path.join(root, 'a.ts'), 'export function alpha(count: number) {\n  const shared = beta(count);\n  return gamma(shared);\n}\nexport function gamma(v: number) {\n  return beta(v);\n}\n');
+    await index.refresh();
+    const after = names();
+    assert.deepEqual(after.filter((n) => !before.includes(n)), ['gamma', 'v'], 'only the new names are added');
+    assert.deepEqual((await findDefinitions(index, 'gamma'))?.map((d) => [d.file, d.line, d.signature]), [['a.ts', 5, 'function gamma(v: number)']]);
+    assert.deepEqual(store?.referencesNamed('beta', ['call']).map((r) => [r.path, r.line, r.def_name]).sort(), [['a.ts', 2, 'alpha'], ['a.ts', 6, 'gamma']]);
+    assert.deepEqual(store?.referencesNamed('alpha', ['call']).map((r) => [r.path, r.line, r.def_name]), [['b.ts', 3, 'beta']]);
+    assert.deepEqual(store?.localsNamed('shared').map((l) => [l.path, l.line, l.def_name]).sort(), [['a.ts', 2, 'alpha'], ['b.ts', 2, 'beta']]);
+    await index.close();
+  });
+
   it('keeps its own schema version and refuses to touch an index written by a newer ctxgate', async () => {
     const first = indexOf({ 'a.ts': 'export const a = 1;\n' });
     await first.index.refresh();
