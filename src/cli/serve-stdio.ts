@@ -1,7 +1,8 @@
 // `ctxgate` with no command: the stdio server MCP clients start, one per session. It answers the
 // handshake and tools/list from the settings and the tools' declarations; the app (code index,
-// knowledge base, workers, jobs, log) is built right after the list goes out, or by a call that comes
-// first — so a client waits for module loading it needs, not for all of it.
+// knowledge base, workers, jobs, log) is built right after the list goes out, by a call that comes
+// first, or a moment after the handshake when neither comes — so a client waits for module loading
+// it needs, not for all of it.
 import type { AppContext } from '../app/context.ts';
 import { followRoots, updateRootWorkdirs } from '../app/roots.ts';
 import { type CommonOptions, loadSettings } from '../app/settings.ts';
@@ -18,10 +19,12 @@ export async function serveStdio(runtime: Runtime, common: CommonOptions, stoppe
   const registry = createToolRegistry(selectTools(settings.config.tools, common.tools ? '--tools' : `${settings.configFile ?? 'config'} tools`));
   let building: Promise<AppContext> | undefined;
   const app = (): Promise<AppContext> =>
-    (building ??= import('../app/bootstrap.ts')
-      .then(({ createAppContext }) => {
+    (building ??= Promise.all([import('../app/bootstrap.ts'), import('../app/warm-start.ts')])
+      .then(([{ createAppContext }, { warmStart }]) => {
         const built = createAppContext(runtime, common, settings);
         built.logger.log('server_start', { transport: 'stdio', projectRoot: built.projectRoot, workdirs: built.workdirs.dirs, tools: registry.names });
+        // An index on disk is checked against the disk now, not at the first search.
+        warmStart(built);
         return built;
       })
       .catch((error: unknown) => {

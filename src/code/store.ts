@@ -176,6 +176,25 @@ export class CodeStore {
     return this.row<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files WHERE path = ?`, [path]);
   }
 
+  /** The first catalogued path not below `key` in the catalogue's order (bytes), if any: a seek on the path index. */
+  firstPathFrom(key: string): string | undefined {
+    const v = this.db.value('SELECT path FROM code_files WHERE path >= ? ORDER BY path LIMIT 1', [key]);
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  /** The catalogued path that follows `path` in the catalogue's order, if any. */
+  pathAfter(path: string): string | undefined {
+    const v = this.db.value('SELECT path FROM code_files WHERE path > ? ORDER BY path LIMIT 1', [path]);
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  /** The catalogued files under a folder ('' for all), read in bulk. */
+  filesUnder(folder: string): FileRow[] {
+    if (folder === '') return this.files();
+    // '0' is the character after '/': every path under the folder sorts between the two.
+    return this.db.bulk(FILE_COLUMN_LIST, '(SELECT * FROM code_files WHERE path > ? AND path < ?)', [`${folder}/`, `${folder}0`]) as unknown as FileRow[];
+  }
+
   /** What the catalogue's diff and the warm start's sweep compare with the disk (`hash`: whether the file was hashed). */
   catalogueRows(): Pick<FileRow, 'id' | 'path' | 'size' | 'mtime_ms' | 'ctime_ms' | 'ino' | 'taken_at' | 'hash' | 'text_of'>[] {
     // `hash` is only asked whether it is empty (mayDiffer): its first character, not 64 per file.
