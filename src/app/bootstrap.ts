@@ -11,7 +11,7 @@ import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
 import { createProcessTracker } from '../exec/tracker.ts';
 import { createKbHandle, createPostgresKbHandle, kbDatabaseFile } from '../kb/open.ts';
-import { defaultProjectKey } from '../vcs/project-key.ts';
+import { defaultProjectKey, sharedPathsRoot } from '../vcs/project-key.ts';
 import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -63,6 +63,7 @@ function checkedNote(runtime: Runtime, file: string): NonNullable<CodeIndexDeps[
 export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = loadSettings(runtime, options)): AppContext {
   const { projectRoot, config, configFile: file, processSessionId } = settings;
   const storage = resolveStorageSettings(runtime, config.storage);
+  if (storage.backend === 'sqlite' && storage.warning) runtime.writeStderr(`${storage.warning}\n`);
   const dataDir = projectDataDir(runtime, projectRoot);
   const workdirs = { dirs: [...settings.workdirs] };
   let dataDirUsable = true;
@@ -89,7 +90,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
           url: storage.url,
           projectKey: async () => storage.projectKey ?? (await defaultProjectKey({ runtime, exec }, projectRoot)),
           sessionId: processSessionId,
-          projectRoot,
+          pathsRoot: () => sharedPathsRoot({ runtime, exec }, projectRoot),
         })
       : createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
   lifecycle.onShutdown(() => kb.close());
