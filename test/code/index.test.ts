@@ -288,7 +288,8 @@ describe('the code index', () => {
     });
     await index.refresh();
     const store = await index.ready();
-    const names = () => (store?.db.all('SELECT name FROM code_names ORDER BY name') as { name: string }[]).map((r) => r.name);
+    assert.ok(store, 'the index is built');
+    const names = () => (store.db.all('SELECT name FROM code_names ORDER BY name') as { name: string }[]).map((r) => r.name);
     const before = names();
     assert.equal(new Set(before).size, before.length, 'each name once');
     assert.ok(before.includes('alpha') && before.includes('beta') && before.includes('shared'));
@@ -297,9 +298,9 @@ describe('the code index', () => {
     const after = names();
     assert.deepEqual(after.filter((n) => !before.includes(n)), ['gamma', 'v'], 'only the new names are added');
     assert.deepEqual((await findDefinitions(index, 'gamma'))?.map((d) => [d.file, d.line, d.signature]), [['a.ts', 5, 'function gamma(v: number)']]);
-    assert.deepEqual(store?.referencesNamed('beta', ['call']).map((r) => [r.path, r.line, r.def_name]).sort(), [['a.ts', 2, 'alpha'], ['a.ts', 6, 'gamma']]);
-    assert.deepEqual(store?.referencesNamed('alpha', ['call']).map((r) => [r.path, r.line, r.def_name]), [['b.ts', 3, 'beta']]);
-    assert.deepEqual(store?.localsNamed('shared').map((l) => [l.path, l.line, l.def_name]).sort(), [['a.ts', 2, 'alpha'], ['b.ts', 2, 'beta']]);
+    assert.deepEqual(store.referencesNamed('beta', ['call']).map((r) => [r.path, r.line, r.def_name]).sort(), [['a.ts', 2, 'alpha'], ['a.ts', 6, 'gamma']]);
+    assert.deepEqual(store.referencesNamed('alpha', ['call']).map((r) => [r.path, r.line, r.def_name]), [['b.ts', 3, 'beta']]);
+    assert.deepEqual(store.localsNamed('shared').map((l) => [l.path, l.line, l.def_name]).sort(), [['a.ts', 2, 'alpha'], ['b.ts', 2, 'beta']]);
     await index.close();
   });
 
