@@ -7,6 +7,8 @@
 //   node --import tsx scripts/bench-server.ts ROOT [runs=5] [--seconds=60]
 //   BENCH_BUNDLE=dist-bench/ctxgate.mjs …   a copy of the bundle (tests rebuild dist/ while a long run goes on)
 //   BENCH_CPU_PROF=DIR …   the measured servers write V8 CPU profiles into DIR (node --cpu-prof)
+//   BENCH_SERVER_ARGS='--graph-backend none' …   more arguments for the measured servers
+//   BENCH_WAIT=text …   measure once the text index is complete (the code index may still be building)
 //
 // 1. builds the index once (`ctxgate call search …` builds a small project's; otherwise a server
 //    left running until `stats` says complete), in the data folder BENCH_DATA_DIR or a new one;
@@ -14,7 +16,7 @@
 //    included) vs `rg -c` on the same query;
 // 3. keeps asking the queries for `--seconds`, median per query vs `rg -c` median.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -28,6 +30,7 @@ if (!ROOT || ROOT.startsWith('-')) {
 const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 5);
 const seconds = Number(process.argv.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 60);
 const BUNDLE = path.resolve(process.env.BENCH_BUNDLE ?? path.join(import.meta.dirname, '..', 'dist', 'ctxgate.mjs'));
+const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const PROFILE = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
 const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-server-'));
 const env = { ...(process.env as Record<string, string>), CTXGATE_DATA_DIR: dataDir };
@@ -56,10 +59,25 @@ function cli(args: string[]): { status: number | null; stdout: string; stderr: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The last warm-start sweep the servers logged (how it found the changes, how long it took). */
+function lastSweep(): string {
+  for (const d of readdirSync(dataDir)) {
+    const log = path.join(dataDir, d, 'ctxgate.log');
+    if (!existsSync(log)) continue;
+    const line = readFileSync(log, 'utf8').trimEnd().split('\n').reverse().find((l) => l.includes('"code_index_reconciled"'));
+    if (!line) continue;
+    const e = JSON.parse(line) as { by?: string; checked: number; changed: number; ms: number };
+    return `sweep ${e.by ?? 'stats'}: ${e.checked} checked, ${e.changed} changed, ${e.ms} ms`;
+  }
+  return 'no sweep logged';
+}
+
 async function connect(profiled = true): Promise<{ client: Client; close: () => Promise<void> }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...(profiled ? PROFILE : []), BUNDLE, '--project-root', ROOT], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...(profiled ? PROFILE : []), BUNDLE, '--project-root', ROOT, ...SERVER_ARGS], env, stderr: 'ignore' });
   const client = new Client({ name: 'bench-server', version: '1' });
   await client.connect(transport);
+  // As MCP clients do right after the handshake (the server builds its app once the list is out).
+  await client.listTools();
   return { client, close: () => client.close() };
 }
 
@@ -70,7 +88,11 @@ async function search(client: Client, q: { pattern: string; regex?: boolean }): 
 }
 
 async function buildIndex(): Promise<void> {
-  const onDisk = () => JSON.parse(cli(['stats', '--json']).stdout).codeIndex as { complete: boolean; files: number; stale: number } | null;
+  const textOnly = process.env.BENCH_WAIT === 'text';
+  const onDisk = () => {
+    const d = JSON.parse(cli(['stats', '--json']).stdout).codeIndex as { complete: boolean; textComplete: boolean; files: number; stale: number } | null;
+    return d && { ...d, complete: textOnly ? d.textComplete : d.complete };
+  };
   if (onDisk()?.complete) return;
   const started = performance.now();
   // `ctxgate call` builds a small project's index; a bigger one is built by a server left running.
@@ -100,6 +122,7 @@ for (let i = 0; i < runs; i++) {
   const rg = rgCount(q);
   firsts.push({ server: t, connected: connected + t, rg });
   await close();
+  console.log(`  new server ${i + 1}: ${ms(t)} (with the start and connect ${ms(connected + t)}) vs rg -c ${ms(rg)}; ${lastSweep()}; load ${loadavg()[0]!.toFixed(2)}`);
 }
 const first = median(firsts.map((f) => f.server));
 const firstRg = median(firsts.map((f) => f.rg));

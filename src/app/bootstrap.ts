@@ -1,7 +1,7 @@
 // Builds the AppContext from CLI options, environment and config file.
 import * as path from 'node:path';
 import { createGrammars } from '../code/grammars.ts';
-import { createCodeIndex } from '../code/index.ts';
+import { type CodeIndexDeps, createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
 import { resolveStorageSettings } from '../config/storage.ts';
@@ -11,7 +11,7 @@ import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
 import { createProcessTracker } from '../exec/tracker.ts';
 import { createKbHandle, createPostgresKbHandle, kbDatabaseFile } from '../kb/open.ts';
-import { defaultProjectKey } from '../vcs/project-key.ts';
+import { defaultProjectKey, sharedPathsRoot } from '../vcs/project-key.ts';
 import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -23,6 +23,8 @@ import { createForeground } from '../time/foreground.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { createGrepPool } from '../workspace/grep/grep-pool.ts';
 import { createWatchedTextIndex } from './text-index.ts';
+import { createChangedSince } from '../workspace/changed-since.ts';
+import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { createFilesNaming } from './files-naming.ts';
 import { type AppSettings, type CommonOptions, loadSettings } from './settings.ts';
 
@@ -37,10 +39,31 @@ function workersFromEnv(runtime: Runtime, name: string): number | undefined {
   return Number.isFinite(n) && n >= 0 ? Math.min(n, 16) : undefined;
 }
 
+/**
+ * The note of the index's last whole check beside code.db (see CodeIndexDeps.checkedNote): read
+ * before the database is open. Unreadable or malformed: no note (the check waits for the database).
+ */
+function checkedNote(runtime: Runtime, file: string): NonNullable<CodeIndexDeps['checkedNote']> {
+  return {
+    read() {
+      try {
+        const note = JSON.parse(runtime.fs.readTextFileSync(file)) as { at?: unknown; files?: unknown };
+        return typeof note.at === 'number' && typeof note.files === 'number' ? { at: note.at, files: note.files } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    write(note) {
+      runtime.fs.writeFileAtomicSync(file, JSON.stringify(note), 0o600);
+    },
+  };
+}
+
 /** The app: settings as given (the stdio server loads them first), else read from the options. */
 export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = loadSettings(runtime, options)): AppContext {
   const { projectRoot, config, configFile: file, processSessionId } = settings;
   const storage = resolveStorageSettings(runtime, config.storage);
+  if (storage.backend === 'sqlite' && storage.warning) runtime.writeStderr(`${storage.warning}\n`);
   const dataDir = projectDataDir(runtime, projectRoot);
   const workdirs = { dirs: [...settings.workdirs] };
   let dataDirUsable = true;
@@ -67,7 +90,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
           url: storage.url,
           projectKey: async () => storage.projectKey ?? (await defaultProjectKey({ runtime, exec }, projectRoot)),
           sessionId: processSessionId,
-          projectRoot,
+          pathsRoot: () => sharedPathsRoot({ runtime, exec }, projectRoot),
         })
       : createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);
   lifecycle.onShutdown(() => kb.close());
@@ -95,6 +118,10 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
     scan: config.scan,
     // Before the first build is done, an answer about a name parses the files that name it.
     filesNaming: createFilesNaming({ runtime, exec, workdirs, grepPool, root: projectRoot, excludeDirs: config.scan.excludeDirs }),
+    // A warm start checks what changed since the index was last confirmed (find lists it) instead of every file.
+    changedSince: createChangedSince({ runtime, exec, root: projectRoot, skipDirs: [...UNENTERED_DIRS, ...config.scan.excludeDirs] }),
+    databaseExists: () => runtime.fs.statSync(path.join(dataDir, 'code.db'))?.isFile === true,
+    checkedNote: checkedNote(runtime, path.join(dataDir, 'code.db-checked')),
     openDatabase: async () => {
       runtime.fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       return openDatabase(runtime, path.join(dataDir, 'code.db'), { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS, logger });

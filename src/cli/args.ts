@@ -5,6 +5,7 @@ import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { CommonOptions } from '../app/bootstrap.ts';
 import { CLIENT_IDS, type ClientId } from '../clients/catalog.ts';
 import { projectKeyProblem, userNameProblem } from '../users/user-names.ts';
+import { normaliseProjectKey } from '../config/project-key-text.ts';
 import type { InitCommand } from './init.ts';
 
 export type Command =
@@ -19,8 +20,12 @@ export type Command =
   | ({ kind: 'init' } & InitCommand)
   | { kind: 'users'; common: CommonOptions; action: UsersAction; json: boolean };
 
-/** `users add NAME [--project KEY]…`, `users list`, `users revoke NAME` (a team endpoint's people, issue 25). */
-export type UsersAction = { verb: 'add'; name: string; projects: string[] | 'all' } | { verb: 'list' } | { verb: 'revoke'; name: string };
+/** `users add NAME [--project KEY]…`, `users grant NAME --project KEY…`, `users list`, `users revoke NAME` (a team endpoint's people, issue 25). */
+export type UsersAction =
+  | { verb: 'add'; name: string; projects: string[] | 'all' }
+  | { verb: 'grant'; name: string; projects: string[] }
+  | { verb: 'list' }
+  | { verb: 'revoke'; name: string };
 
 export const USAGE = `ctxgate — MCP server that keeps an AI coding agent's context small
 
@@ -35,6 +40,7 @@ Usage:
   ctxgate hook pre-tool-use|session-start   Claude Code hooks (installed by init --hooks)
   ctxgate users add NAME [--project KEY]…   issue a user a token for a team endpoint (Postgres);
                                          the token is printed once; no --project: every project
+  ctxgate users grant NAME --project KEY…   let an existing user's token into more projects
   ctxgate users list [--json]            the users, their projects, revoked or not
   ctxgate users revoke NAME              the user's token stops working at once
   ctxgate --help | --version
@@ -173,7 +179,7 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
     if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate serve'`);
   }
   if (v.json !== undefined && !['call', 'doctor', 'stats', 'tools', 'users'].includes(command ?? '')) throw usage("--json belongs to 'ctxgate call', 'ctxgate doctor', 'ctxgate stats', 'ctxgate tools' and 'ctxgate users list'");
-  if (v.project !== undefined && !(command === 'users' && rest[0] === 'add')) throw usage("--project belongs to 'ctxgate users add'");
+  if (v.project !== undefined && !(command === 'users' && (rest[0] === 'add' || rest[0] === 'grant'))) throw usage("--project belongs to 'ctxgate users add' and 'ctxgate users grant'");
   if (command !== 'init') {
     const misplaced = INIT_ONLY.find((name) => v[name] !== undefined);
     if (misplaced) throw usage(`--${misplaced} belongs to 'ctxgate init'`);
@@ -233,8 +239,8 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
 
 function usersAction(rest: string[], projects: string[] | undefined, json: boolean | undefined): UsersAction {
   const [verb, name, extra] = rest;
-  if (verb !== 'add' && verb !== 'list' && verb !== 'revoke') {
-    throw usage(verb === undefined ? "'ctxgate users' needs add, list or revoke, e.g. ctxgate users add alice" : `unknown users command '${verb}'; use add, list or revoke`);
+  if (verb !== 'add' && verb !== 'grant' && verb !== 'list' && verb !== 'revoke') {
+    throw usage(verb === undefined ? "'ctxgate users' needs add, grant, list or revoke, e.g. ctxgate users add alice" : `unknown users command '${verb}'; use add, grant, list or revoke`);
   }
   if (json !== undefined && verb !== 'list') throw usage("--json belongs to 'ctxgate users list'");
   if (verb === 'list') {
@@ -246,10 +252,16 @@ function usersAction(rest: string[], projects: string[] | undefined, json: boole
   const problem = userNameProblem(name);
   if (problem) throw usage(problem);
   if (verb === 'revoke') return { verb, name };
-  const keys = [...new Set((projects ?? []).flatMap((p) => p.split(',')).map((p) => p.trim()))];
-  for (const key of keys) {
+  const given = (projects ?? []).flatMap((p) => p.split(',')).map((p) => p.trim());
+  for (const key of given) {
     const wrong = projectKeyProblem(key);
     if (wrong) throw usage(`--project: ${wrong}`);
+  }
+  // Normalised as servers work out their key: a remote URL given here matches the project's key.
+  const keys = [...new Set(given.map(normaliseProjectKey))];
+  if (verb === 'grant') {
+    if (!keys.length) throw usage(`'ctxgate users grant ${name}' needs the projects to grant, e.g. ctxgate users grant ${name} --project github.com/acme/shop`);
+    return { verb, name, projects: keys };
   }
   return { verb, name, projects: keys.length ? keys : 'all' };
 }

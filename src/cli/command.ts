@@ -26,6 +26,9 @@ function printOut(runtime: Runtime, text: string): Promise<void> {
 async function runServer(app: AppContext, start: () => Promise<void>, watchStdin: boolean): Promise<number> {
   const stopped = untilStopped(app.runtime, watchStdin);
   await start();
+  // An index on disk is checked against the disk now, not at the first search.
+  const { warmStart } = await import('../app/warm-start.ts');
+  warmStart(app);
   const reason = await stopped;
   app.logger.log('server_stop', { reason });
   await app.lifecycle.shutdown(reason);

@@ -1,7 +1,8 @@
 // `ctxgate` with no command: the stdio server MCP clients start, one per session. It answers the
 // handshake and tools/list from the settings and the tools' declarations; the app (code index,
-// knowledge base, workers, jobs, log) is built right after the list goes out, or by a call that comes
-// first — so a client waits for module loading it needs, not for all of it.
+// knowledge base, workers, jobs, log) is built right after the list goes out, by a call that comes
+// first, or a moment after the handshake when neither comes — so a client waits for module loading
+// it needs, not for all of it.
 import { createDeferredApp, isLastingFailure } from '../app/deferred-app.ts';
 import { createRootsFollower } from '../app/roots-follower.ts';
 import { type CommonOptions, loadSettings } from '../app/settings.ts';
@@ -20,9 +21,11 @@ export async function serveStdio(runtime: Runtime, common: CommonOptions, stoppe
     projectRoot: settings.projectRoot,
     report: (text) => runtime.writeStderr(text),
     build: async () => {
-      const { createAppContext } = await import('../app/bootstrap.ts');
+      const [{ createAppContext }, { warmStart }] = await Promise.all([import('../app/bootstrap.ts'), import('../app/warm-start.ts')]);
       const built = createAppContext(runtime, common, settings);
       built.logger.log('server_start', { transport: 'stdio', projectRoot: built.projectRoot, workdirs: built.workdirs.dirs, tools: registry.names });
+      // An index on disk is checked against the disk now, not at the first search.
+      warmStart(built);
       // The app is built once the list is out: load the tools' code now, so that a rebuild or an
       // upgrade replacing it on disk later does not break this session.
       void registry.loadHandlers().then((failures) => {

@@ -16,6 +16,13 @@ export async function runUsers(store: UserStore, action: UsersAction, json: bool
         `${user.name} connects with it as the bearer token, e.g. CTXGATE_TOKEN=${token} ctxgate init --http http://HOST:8787/mcp`,
       ].join('\n');
     }
+    case 'grant': {
+      const user = await store.grant(action.name, action.projects);
+      if (!user) {
+        throw new AppError(ErrorCode.NotFound, `there is no active user named ${action.name}`, { hint: `ctxgate users list shows the users; a new person needs ctxgate users add ${action.name} --project KEY` });
+      }
+      return `user ${user.name} may now use ${projectsText(user.projects)}; the token is unchanged`;
+    }
     case 'list': {
       const users = await store.list();
       if (json) return JSON.stringify(users.map(userJson), null, 2);

@@ -175,7 +175,7 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     ...mentions.map((m) => ({ name: m.name, line: m.line, kind: 'mention' as const, qualifier: undefined, via: undefined, byte: m.byte })),
   ].sort((a, b) => a.byte - b.byte);
   const references: ExtractedReference[] = [];
-  const once = new Set<string>();
+  const once = new Map<string, ExtractedReference>();
   const open: number[] = [];
   let next = 0;
   for (const r of all) {
@@ -186,11 +186,16 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     }
     while (open.length && definitions[open[open.length - 1]!]!.endByte <= r.byte) open.pop();
     if (r.name.length > 200) continue;
-    // One row per name, kind and line: a type named five times on a line is one use of it.
+    // One row per name, kind and line, counting how often it occurs there (two calls of `f` on a line).
     const key = `${r.name}\u0000${r.kind}\u0000${r.line}`;
-    if (once.has(key)) continue;
-    once.add(key);
-    references.push({ name: r.name, line: r.line, kind: r.kind, qualifier: r.qualifier, ...(r.via ? { via: r.via } : {}), enclosing: open.length ? open[open.length - 1] : undefined });
+    const seen = once.get(key);
+    if (seen) {
+      seen.n++;
+      continue;
+    }
+    const reference: ExtractedReference = { name: r.name, line: r.line, kind: r.kind, qualifier: r.qualifier, ...(r.via ? { via: r.via } : {}), n: 1, enclosing: open.length ? open[open.length - 1] : undefined };
+    once.set(key, reference);
+    references.push(reference);
   }
   const clean = definitions.map(({ nameByte: _n, receiver: _r, ...d }) => d);
   return { definitions: clean, references, imports, locals: localsOf(declared, nameBytes, definitions, order) };

@@ -1,25 +1,15 @@
 // What extraction gives for one file: definitions, references and imports, as plain data (it crosses
 // from a parse worker to the writer unchanged).
-export type DefinitionKind =
-  | 'function'
-  | 'method'
-  | 'constructor'
-  | 'class'
-  | 'interface'
-  | 'struct'
-  | 'enum'
-  | 'trait'
-  | 'impl'
-  | 'type'
-  | 'namespace'
-  | 'module'
-  | 'const'
-  | 'variable'
-  | 'field'
-  | 'macro'
-  | 'prototype';
+/**
+ * The kinds of definition. code.db stores a kind as its place in this list (schema.ts, version 7): add
+ * new kinds at the end, never reorder.
+ */
+export const DEFINITION_KINDS = ['function', 'method', 'constructor', 'class', 'interface', 'struct', 'enum', 'trait', 'impl', 'type', 'namespace', 'module', 'const', 'variable', 'field', 'macro', 'prototype'] as const;
+export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 
-export type ReferenceKind = 'call' | 'type' | 'import' | 'mention';
+/** The kinds of reference, stored as their place in this list like DEFINITION_KINDS. */
+export const REFERENCE_KINDS = ['call', 'type', 'import', 'mention'] as const;
+export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
 export interface ExtractedDefinition {
   name: string;
@@ -55,13 +45,16 @@ export interface ExtractedReference {
   qualifier: string | undefined;
   /** For a call, what it is made on as far as the file tells (extract-bindings.ts): a type, `^Class`, `~` or `?`. */
   via?: string;
+  /** How many times the name occurs with this kind on this line (two calls of `f` on one line: 2). */
+  n: number;
   /** Index of the innermost definition the reference sits in. */
   enclosing: number | undefined;
 }
 
 /** A declaration that is not a definition of its own: a local binding, a parameter, a field of an
  * object or record type, an enum member. Found by name, ranked below every definition. */
-export type LocalKind = 'local' | 'parameter' | 'field' | 'member';
+export const LOCAL_KINDS = ['local', 'parameter', 'field', 'member'] as const;
+export type LocalKind = (typeof LOCAL_KINDS)[number];
 
 export interface ExtractedLocal {
   name: string;

@@ -2,17 +2,24 @@
 // file was parsed (a parse worker), bound as one value per table and unpacked by SQLite's json_each.
 // Binding every value from JavaScript costs more than the insert itself on the WASM build, and one
 // string crosses from a worker far cheaper than thousands of small objects.
-import type { Extracted, ExtractedImport } from './extracted.ts';
+import { DEFINITION_KINDS, type Extracted, type ExtractedImport, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { identifierWords } from './identifier-words.ts';
 
 export interface FileRows {
-  /** [name, kind, container, parent index, signature, start, name line, end, exported, bodiless, bases] per definition. */
+  /**
+   * Every name the rows below carry, once: the store gives each an id (code_names) and the rows name it
+   * by its place in this list, so the store looks each name up once per file, not once per row.
+   */
+  names: string;
+  /** The places (in names) of the names its references and locals carry: what the store finds them by when the file changes. */
+  used: string;
+  /** [name's place, kind number, container, parent index, signature with the name as \x01, start, name line, end, exported, bodiless, bases] per definition. */
   defs: string;
   /** [definition index, name words, signature, doc, body words] per searchable definition. */
   blocks: string;
-  /** [name, line, kind, qualifier, enclosing definition index, via] per reference. */
+  /** [name's place, line, kind number, qualifier, enclosing definition index, via, occurrences on the line] per reference. */
   refs: string;
-  /** [name, line, kind, enclosing definition index] per declaration that is no definition. */
+  /** [name's place, line, kind number, enclosing definition index] per declaration that is no definition. */
   locals: string;
   definitions: number;
 }
@@ -25,19 +32,55 @@ export interface ParsedFile {
 
 const DOC_MARKS = /^\s*(?:\/\*\*?|\*\/?|\/\/\/?|#)\s?/gm;
 
+/** The character standing for a definition's own name in its stored signature (the store puts the name back). */
+export const NAME_MARK = '\u0001';
+
+const DEFINITION_KIND = new Map<string, number>(DEFINITION_KINDS.map((k, i) => [k, i]));
+const REFERENCE_KIND = new Map<string, number>(REFERENCE_KINDS.map((k, i) => [k, i]));
+const LOCAL_KIND = new Map<string, number>(LOCAL_KINDS.map((k, i) => [k, i]));
+
+/** A signature without its own name, which most signatures hold once (`#define NAME 0x80`): the name is stored once, in code_names. */
+export function markName(signature: string, name: string): string {
+  const clean = signature.includes(NAME_MARK) ? signature.replaceAll(NAME_MARK, ' ') : signature;
+  const at = name ? clean.indexOf(name) : -1;
+  return at < 0 ? clean : `${clean.slice(0, at)}${NAME_MARK}${clean.slice(at + name.length)}`;
+}
+
+function kindNumber(kinds: Map<string, number>, kind: string): number {
+  const n = kinds.get(kind);
+  if (n === undefined) throw new Error(`unknown kind '${kind}': add it at the end of its list in code/extracted.ts`);
+  return n;
+}
+
 export function fileRows(e: Extracted): FileRows {
+  const names = new Map<string, number>();
+  const place = (name: string): number => {
+    const known = names.get(name);
+    if (known !== undefined) return known;
+    names.set(name, names.size);
+    return names.size - 1;
+  };
   const defs: unknown[] = [];
   const blocks: unknown[] = [];
   e.definitions.forEach((d, k) => {
-    defs.push([d.name, d.kind, d.container ?? null, d.parent ?? null, d.signature, d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
+    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), d.container ?? null, d.parent ?? null, markName(d.signature, d.name), d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
     if (d.searchable) {
       const words = `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`;
       blocks.push([k, words, d.signature, d.doc.replace(DOC_MARKS, ' '), d.words]);
     }
   });
-  const refs = e.references.map((r) => [r.name, r.line, r.kind, r.qualifier ?? null, r.enclosing ?? null, r.via ?? null]);
-  const locals = e.locals.map((l) => [l.name, l.line, l.kind, l.enclosing ?? null]);
-  return { defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
+  const used = new Set<number>();
+  const refs = e.references.map((r) => {
+    const at = place(r.name);
+    used.add(at);
+    return [at, r.line, kindNumber(REFERENCE_KIND, r.kind), r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n];
+  });
+  const locals = e.locals.map((l) => {
+    const at = place(l.name);
+    used.add(at);
+    return [at, l.line, kindNumber(LOCAL_KIND, l.kind), l.enclosing ?? null];
+  });
+  return { names: JSON.stringify([...names.keys()]), used: JSON.stringify([...used]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
 }
 
 export function parsedFile(e: Extracted): ParsedFile {

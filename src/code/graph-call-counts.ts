@@ -21,11 +21,7 @@ const keyOf = (d: Definition) => `${d.file}:${d.line}`;
  */
 export function callCountsOf(store: CodeStore, scope: { path: string; isFile: boolean } | undefined, names = 400): CountedDefinition[] {
   const inScope = (file: string) => !scope || file === scope.path || (!scope.isFile && file.startsWith(`${scope.path}/`));
-  const definedThere = scope
-    ? ` AND name IN (SELECT d.name FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE ${scope.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})`
-    : '';
-  const params = !scope ? [] : scope.isFile ? [scope.path] : [scope.path.length + 1, `${scope.path}/`];
-  const called = store.db.all(`SELECT name, count(*) AS n FROM code_refs WHERE kind = ?${definedThere} GROUP BY name ORDER BY n DESC LIMIT ?`, ['call', ...params, names * 2]) as { name: string; n: number }[];
+  const called = store.mostCalled(names * 2, scope && { path: scope.isFile ? scope.path : `${scope.path}/`, isFile: scope.isFile });
   const resolver = new CallResolver(store);
   const out: CountedDefinition[] = [];
   let weighed = 0;
@@ -36,8 +32,7 @@ export function callCountsOf(store: CodeStore, scope: { path: string; isFile: bo
     if (!own.size) continue;
     weighed++;
     const methods = defs.some((d) => d.container);
-    const sites = store.db.all('SELECT f.path AS path, r.qualifier AS qualifier, r.via AS via, count(*) AS n FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name = ? AND r.kind = ? GROUP BY f.path, r.qualifier, r.via', [name, 'call']) as { path: string; qualifier: string | null; via: string | null; n: number }[];
-    for (const s of sites) {
+    for (const s of store.callSitesOf(name)) {
       const found = resolver.resolve(s.path, name, s.qualifier, s.via);
       if (!found) continue;
       let reached = found.defs;

@@ -14,6 +14,8 @@ export interface Use {
   qualifier: string | undefined;
   /** How sure the edge to the anchor's definition is. */
   certainty: Certainty;
+  /** How many times the name is used this way on the line (`f(a) + f(b)`: 2); 1 when not known. */
+  times?: number;
 }
 
 export type { Certainty };
@@ -105,6 +107,7 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
       caller: r.def_name ? { name: r.def_name, container: r.def_container ?? undefined, line: r.def_line ?? r.line } : undefined,
       qualifier: r.qualifier ?? undefined,
       certainty,
+      times: Math.max(1, r.n ?? 1),
     });
   }
   return { definitions, uses: uses.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line), byNameElsewhere, elsewhere };

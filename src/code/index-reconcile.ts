@@ -1,15 +1,29 @@
 // A warm start: a new process finds an index on disk that the last process left, and files may have
-// changed while no server ran. Before the index answers, one sweep compares what the catalogue holds
-// with the disk — a stat of every catalogued file (size, mtime, ctime, inode: file-identity.ts) and
-// of every folder holding one (adding or removing a file changes its folder's times) — which costs a
-// fraction of listing the project again. The files changed, gone or new are taken (text, then parse)
-// before the answer; the full listing still runs later, in the background.
+// changed while no server ran. Before the index answers, one sweep finds every file changed, gone or
+// new since the catalogue was last confirmed whole (a pass's listing or an earlier sweep) and takes
+// them (text, then parse); the full listing still runs later, in the background. Where find(1) runs,
+// it lists what changed since then by ctime (reconcile-listed.ts checks that list); otherwise every
+// catalogued file is stat'ed (size, mtime, ctime, inode: file-identity.ts) and every folder holding
+// one (adding or removing a file changes its folder's times) — a fraction of listing the project
+// again, but on the Linux tree ~77k stats and a read of the whole catalogue before the first answer.
 import * as path from 'node:path';
+import type { ChangedSince } from '../workspace/changed-since.ts';
 import { mayDiffer, RACY_MS } from '../textindex/file-identity.ts';
 import { createCatalogueFolderJudge, walked } from './catalogue.ts';
 import { freshFiles } from './index-fresh.ts';
 import { type IndexShared, yieldToLoop } from './index-shared.ts';
+import { changesAmong } from './reconcile-listed.ts';
 import type { CodeStore } from './store.ts';
+
+/** code_meta key: when the last sweep that found and took every change began (ms since the epoch). */
+export const SWEPT_AT = 'swept_at';
+/** A list of more changed entries than this is not worth checking one by one: every file is stat'ed instead. */
+const MAX_LISTED = 20_000;
+/**
+ * Catalogues of fewer files are stat'ed file by file: that takes a few milliseconds, less than
+ * starting find (tens of milliseconds, hundreds on a loaded machine).
+ */
+export const LIST_FROM_FILES = 5000;
 
 /** More changes than this are left to the full pass: the index is not trusted until it ran. */
 export const MAX_RECONCILED_CHANGES = 5000;
@@ -23,13 +37,32 @@ export interface Reconciled {
   changes: string[];
   /** False when there were too many changes to take now: the full pass must run first. */
   trusted: boolean;
+  /** How the changes were found: from find's list of what changed, or by a stat of every catalogued file. */
+  by: 'listed' | 'stats';
 }
 
 /**
- * Finds the files changed since the catalogue's last listing began (`listedFrom`, ms since the epoch)
- * and takes them. Folders are judged by their times against that listing; files by their identity.
+ * Finds the files changed since the catalogue was last confirmed whole (`confirmedFrom`, ms since the
+ * epoch) and takes them; `changedSince` lists what changed (find), when it can, for a catalogue of
+ * `listFrom` files or more.
  */
-export async function reconcile(shared: IndexShared, s: CodeStore, listedFrom: number): Promise<Reconciled> {
+export async function reconcile(shared: IndexShared, s: CodeStore, confirmedFrom: number, changedSince?: ChangedSince, listFrom = LIST_FROM_FILES): Promise<Reconciled> {
+  const big = () => Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) >= listFrom;
+  // A change made after a row's stat has a ctime no earlier than that, less a coarse clock's tick.
+  const listed = changedSince && big() ? await changedSince(confirmedFrom - RACY_MS) : undefined;
+  const found = listed && listed.length <= MAX_LISTED ? { ...(await changesAmong(shared, s, listed)), complete: true, by: 'listed' as const } : { ...(await sweepAll(shared, s, confirmedFrom)), by: 'stats' as const };
+  const { checked, changes, by } = found;
+  if (!found.complete || changes.length > MAX_RECONCILED_CHANGES || shared.closed) return { checked, changes, trusted: false, by };
+  // New paths are judged by the catalogue's rules there (ignored, hidden, secret: never taken).
+  await freshFiles(shared, s, changes);
+  return { checked, changes, trusted: !shared.closed, by };
+}
+
+/**
+ * Every catalogued file stat'ed and compared with its identity; folders judged by their times against
+ * `confirmedFrom`. Not complete when it stopped early (closed, or more changes than are taken now).
+ */
+async function sweepAll(shared: IndexShared, s: CodeStore, confirmedFrom: number): Promise<{ checked: number; changes: string[]; complete: boolean }> {
   const { fs } = shared;
   const root = shared.listing.root;
   const rows = s.catalogueRows();
@@ -44,7 +77,7 @@ export async function reconcile(shared: IndexShared, s: CodeStore, listedFrom: n
     const st = fs.lstatSync(path.join(root, row.path));
     if (!st?.isFile || st.isSymbolicLink || mayDiffer(row, st)) changes.push(row.path);
     if (++checked % STATS_PER_TURN === 0) {
-      if (shared.closed) return { checked, changes, trusted: false };
+      if (shared.closed) return { checked, changes, complete: false };
       await yieldToLoop();
     }
   }
@@ -54,7 +87,7 @@ export async function reconcile(shared: IndexShared, s: CodeStore, listedFrom: n
     const abs = path.join(root, dir);
     const st = fs.statSync(abs);
     checked++;
-    if (!st?.isDirectory || Math.max(st.mtimeMs, st.ctimeMs) < listedFrom - RACY_MS) continue;
+    if (!st?.isDirectory || Math.max(st.mtimeMs, st.ctimeMs) < confirmedFrom - RACY_MS) continue;
     let entries: ReturnType<typeof fs.readDirSync>;
     try {
       entries = fs.readDirSync(abs);
@@ -69,10 +102,7 @@ export async function reconcile(shared: IndexShared, s: CodeStore, listedFrom: n
         for await (const entry of walked(fs, shared.listing, path.join(root, rel))) changes.push(entry.path);
       }
     }
-    if (changes.length > MAX_RECONCILED_CHANGES) break;
+    if (changes.length > MAX_RECONCILED_CHANGES) return { checked, changes, complete: false };
   }
-  if (changes.length > MAX_RECONCILED_CHANGES || shared.closed) return { checked, changes, trusted: false };
-  // New paths are judged by the catalogue's rules there (ignored, hidden, secret: never taken).
-  await freshFiles(shared, s, changes);
-  return { checked, changes, trusted: !shared.closed };
+  return { checked, changes, complete: true };
 }

@@ -58,6 +58,11 @@ export function knownPaths(shared: IndexShared, s: CodeStore): PathSet {
   return shared.paths;
 }
 
+/** Whether a path is a .gitignore (its rules decide which files the catalogue takes). */
+export function isGitignore(rel: string): boolean {
+  return rel === '.gitignore' || rel.endsWith('/.gitignore');
+}
+
 /** Lets pending I/O and tool calls run (setImmediate where the runtime has it: no 1 ms timer floor). */
 export function yieldToLoop(): Promise<void> {
   const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;

@@ -14,7 +14,9 @@ import type { Logger } from '../logging/logger.ts';
 import type { Runtime, RuntimeFs } from '../runtime/types.ts';
 import type { Workdirs } from '../security/resolve-safe.ts';
 import type { Database } from '../storage/database.ts';
+import type { ChangedSince } from '../workspace/changed-since.ts';
 import { isStorageError } from '../storage/storage-error.ts';
+import { RACY_MS } from '../textindex/file-identity.ts';
 import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
 import { catalogue } from './catalogue.ts';
@@ -22,8 +24,8 @@ import type { Grammars } from './grammars.ts';
 import { type IndexOnDisk, indexOnDisk } from './index-disk.ts';
 import { freshFiles } from './index-fresh.ts';
 import { CATALOGUE_SYNCED_AT, PASS_MS, runPass } from './index-pass.ts';
-import { reconcile } from './index-reconcile.ts';
-import { type CodeIndexState, type IndexShared, PARSER_VERSION } from './index-shared.ts';
+import { LIST_FROM_FILES, reconcile, SWEPT_AT } from './index-reconcile.ts';
+import { type CodeIndexState, type IndexShared, isGitignore, PARSER_VERSION } from './index-shared.ts';
 import { createInThreadParser, type ParsePool } from './parse-pool.ts';
 import { CodeStore } from './store.ts';
 
@@ -62,6 +64,18 @@ export interface CodeIndexDeps {
    * before the first build is done, the files an answer about a name rests on, parsed on demand.
    */
   filesNaming?: (word: string, options?: { defining?: boolean }) => Promise<readonly string[]>;
+  /** What changed under the root since a moment (find): a warm start checks that instead of every file. */
+  changedSince?: ChangedSince;
+  /** From how many catalogued files on the warm start uses changedSince (default LIST_FROM_FILES; tests: 0). */
+  listFromFiles?: number;
+  /**
+   * A note beside the database of the last whole check (when it began, how many files): a starting
+   * server runs find from it at once, before the database is open (~0.3 s of WASM start-up and
+   * reads on a loaded machine), and uses that list when the database's own record is not earlier.
+   */
+  checkedNote?: { read(): { at: number; files: number } | undefined; write(note: { at: number; files: number }): void };
+  /** Whether the database exists already (a warm start never creates one). */
+  databaseExists?: () => boolean;
 }
 
 export interface CodeIndexStatus {
@@ -86,6 +100,12 @@ export interface CodeIndex {
   onDemand(paths: Iterable<string>): Promise<CodeStore | undefined>;
   /** The files an answer about `name` rests on, for onDemand: undefined when they cannot be found or are too many to parse now. */
   filesNaming(name: string, options?: { defining?: boolean }): Promise<readonly string[] | undefined>;
+  /**
+   * A server starting with an index on disk: opens it and starts the warm start's sweep now, beside
+   * the client's handshake, instead of at the first question. Nothing when there is no index yet;
+   * whether there is one.
+   */
+  warm(): boolean;
   /** A full refresh pass, awaited (tests, benchmarks, the first build). */
   refresh(): Promise<void>;
   /** What the index on disk holds (any process's build); undefined when its database cannot be opened. */
@@ -107,10 +127,6 @@ export const FIRST_PASS_DELAY_MS = 1000;
 /** Files parsed on demand for one answer at most (a few milliseconds each, in the parse workers). */
 export const MAX_ON_DEMAND_FILES = 300;
 
-function isGitignore(rel: string): boolean {
-  return rel === '.gitignore' || rel.endsWith('/.gitignore');
-}
-
 export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   const openedAt = Date.now();
   let opening: Promise<CodeStore | undefined> | undefined;
@@ -123,6 +139,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let relistDue = false;
   /** The warm start's sweep (see trusted). */
   let warming: Promise<boolean> | undefined;
+  /** find's list started by warm() from the note, before the database was open: since when, and the list. */
+  let early: { since: number; listed: Promise<string[] | undefined> } | undefined;
   const shared: IndexShared = {
     fs: deps.fs,
     logger: deps.logger,
@@ -147,7 +165,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         if (store.meta('root') !== deps.root || store.meta('parser') !== String(PARSER_VERSION)) {
           // Another root or an older extraction: start again from nothing.
           await db.writeTransaction(() => {
-            db.exec("INSERT INTO code_blocks(code_blocks) VALUES ('delete-all'); DELETE FROM code_refs; DELETE FROM code_imports; DELETE FROM code_defs; DELETE FROM code_files; DELETE FROM code_meta;");
+            db.exec("INSERT INTO code_blocks(code_blocks) VALUES ('delete-all'); DELETE FROM code_refs; DELETE FROM code_locals; DELETE FROM code_imports; DELETE FROM code_defs; DELETE FROM code_names; DELETE FROM code_file_rows; DELETE FROM code_files; DELETE FROM code_meta;");
             db.exec(CLEAR_TEXT_INDEX_SQL);
             store!.setMeta('root', deps.root);
             store!.setMeta('parser', String(PARSER_VERSION));
@@ -240,9 +258,26 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     warming ??= (async () => {
       const started = Date.now();
       try {
-        const r = await reconcile(shared, s, listedFrom);
-        deps.logger.log('code_index_reconciled', { checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
+        // Confirmed whole: by the last listing, or by a sweep since (which took every change before it began).
+        const confirmedFrom = Math.max(listedFrom, Number(s.meta(SWEPT_AT) ?? 0));
+        // The early list covers every change since an earlier moment than asked: a superset, usable.
+        const { changedSince } = deps;
+        const fromEarly = early;
+        const listing = changedSince && ((since: number, signal?: AbortSignal) => (fromEarly && fromEarly.since <= since ? fromEarly.listed : changedSince(since, signal)));
+        const r = await reconcile(shared, s, confirmedFrom, listing || undefined, deps.listFromFiles);
+        deps.logger.log('code_index_reconciled', { by: r.by, ...(r.by === 'listed' && early ? { early: early.since <= confirmedFrom - RACY_MS } : {}), checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
         if (!r.trusted) return false;
+        try {
+          deps.checkedNote?.write({ at: started, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
+        } catch (e) {
+          deps.logger.log('code_index_error', { error: messageOf(e) });
+        }
+        // The next process's sweep looks only at what changed since this one began.
+        await s.db
+          .writeTransaction(() => {
+            if (Number(s.meta(SWEPT_AT) ?? 0) < started) s.setMeta(SWEPT_AT, String(started));
+          })
+          .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
         // The sweep did what the first pass would: that one waits for its turn (an edited .gitignore lists again now).
         if (lastPass === 0) lastPass = started;
         if (r.changes.some(isGitignore)) relist(s);
@@ -269,8 +304,12 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       // Another process may have finished the first build meanwhile.
       if (!shared.textReady && s.meta('text_complete') === '1') shared.textReady = true;
       passOnUse(s);
+      return s.db;
+    },
+    async confirmed() {
       // An index from before this process started may miss files edited while no server watched.
-      return (await trusted(s)) ? s.db : undefined;
+      const s = store ?? (await open());
+      return s !== undefined && !shared.closed && (await trusted(s));
     },
     current: () => store?.db,
     state: () => (shared.state === 'unavailable' ? 'unavailable' : shared.textReady ? 'ready' : shared.textBuilding || running ? 'building' : 'idle'),
@@ -333,6 +372,18 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       const all = [...new Set(list)];
       if (all.some(isGitignore)) relist(s);
       return freshFiles(shared, s, all);
+    },
+    warm() {
+      if (shared.closed || !deps.databaseExists?.()) return false;
+      const note = deps.checkedNote?.read();
+      if (note && deps.changedSince && note.files >= (deps.listFromFiles ?? LIST_FROM_FILES)) {
+        const since = note.at - RACY_MS;
+        early = { since, listed: deps.changedSince(since) };
+      }
+      void open()
+        .then((s) => (s && !shared.closed && s.meta('catalogued') === '1' ? trusted(s) : undefined))
+        .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
+      return true;
     },
     async refresh() {
       const s = await open();

@@ -110,4 +110,71 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE code_imports ADD COLUMN names TEXT;
     `,
   },
+  {
+    version: 7,
+    description: 'compact rows: names stored once (code_names), kinds as numbers, signatures without their own name, occurrences per reference line',
+    // The Linux tree's code.db was as big as its source, most of it names repeated in rows and their
+    // indexes. The old rows cannot be converted in SQL (kinds and signatures are rewritten where a file
+    // is parsed), so they are dropped and every file is parsed again; the text index and the catalogue
+    // stay. Until the parse has caught up, the files a question rests on are parsed on demand.
+    sql: `
+      INSERT INTO code_blocks(code_blocks) VALUES ('delete-all');
+      DROP TABLE code_refs;
+      DROP TABLE code_locals;
+      DROP TABLE code_defs;
+      UPDATE code_files SET parsed_of = 0;
+      DELETE FROM code_meta WHERE key = 'complete';
+      -- Every name a definition, reference or local carries, once; rows name it by id.
+      CREATE TABLE code_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+      -- Where each parsed file's rows are, instead of an index by file on each table (on the kernel
+      -- those indexes were a quarter of the file): its definitions are the ids first_def..last_def,
+      -- its references and locals are found by the ids of the names they carry (names, a JSON array).
+      CREATE TABLE code_file_rows (
+        file_id INTEGER PRIMARY KEY,
+        first_def INTEGER NOT NULL,
+        last_def INTEGER NOT NULL,
+        names TEXT NOT NULL
+      );
+      -- kind: its place in DEFINITION_KINDS (extracted.ts); signature: the name's first occurrence
+      -- written as char(1); name_line and end_line as offsets from start_line (small numbers take
+      -- fewer bytes). No foreign keys: a cascade would scan the table for lack of an index by file.
+      CREATE TABLE code_defs (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL,
+        name_id INTEGER NOT NULL,
+        kind INTEGER NOT NULL,
+        container TEXT,
+        parent_id INTEGER,
+        signature TEXT NOT NULL,
+        start_line INTEGER NOT NULL,
+        name_offset INTEGER NOT NULL,
+        end_offset INTEGER NOT NULL,
+        exported INTEGER NOT NULL,
+        bodiless INTEGER NOT NULL,
+        bases TEXT
+      );
+      CREATE INDEX code_defs_name ON code_defs(name_id);
+      -- kind: its place in REFERENCE_KINDS; n: how often the name occurs with that kind on the line.
+      CREATE TABLE code_refs (
+        name_id INTEGER NOT NULL,
+        kind INTEGER NOT NULL,
+        file_id INTEGER NOT NULL,
+        line INTEGER NOT NULL,
+        qualifier TEXT,
+        def_id INTEGER,
+        via TEXT,
+        n INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (name_id, kind, file_id, line)
+      ) WITHOUT ROWID;
+      -- kind: its place in LOCAL_KINDS.
+      CREATE TABLE code_locals (
+        name_id INTEGER NOT NULL,
+        file_id INTEGER NOT NULL,
+        line INTEGER NOT NULL,
+        kind INTEGER NOT NULL,
+        def_id INTEGER,
+        PRIMARY KEY (name_id, file_id, line)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

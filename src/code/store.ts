@@ -2,7 +2,8 @@
 // transaction, so a reader never sees half a file. Reads answer the questions the gate tools ask.
 import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
-import type { ParsedFile } from './file-rows.ts';
+import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
+import { NAME_MARK, type ParsedFile } from './file-rows.ts';
 
 export interface FileRow {
   id: number;
@@ -63,6 +64,8 @@ export interface ReferenceRow {
   def_id: number | null;
   /** What a call is made on (extract-bindings.ts). */
   via: string | null;
+  /** How many times the name occurs with this kind on this line (one row per name, kind and line). */
+  n: number;
   /** The enclosing definition's name and container. */
   def_name: string | null;
   def_container: string | null;
@@ -90,26 +93,65 @@ export interface FileMeta {
   version?: number;
 }
 
-// A file's rows from their JSON arrays (code/file-rows.ts): definition ids are assigned here, after the
-// largest so far, so parents, blocks and references name them by their index in the file.
+// A file's rows from their JSON arrays (code/file-rows.ts): its names first, each looked up once in
+// code_names (the new ones added) into a small table of this file's names by their place in its list;
+// the rows name them by that place, so a row's name id is a lookup in that small table, not in
+// code_names, which on a large tree is far bigger than the page cache. Definition ids are assigned
+// after the largest so far, so parents, blocks and references name them by their index in the file.
+// Kinds arrive as numbers; lines after the first as offsets from it.
+const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, id INTEGER)';
+const CLEAR_FILE_NAMES = 'DELETE FROM temp.code_file_names';
+const FIND_FILE_NAMES = 'INSERT INTO temp.code_file_names (place, name, id) SELECT key, value, (SELECT id FROM code_names WHERE name = value) FROM json_each(?1)';
+const ADD_NEW_NAMES = 'INSERT INTO code_names (name) SELECT name FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
+const FIND_NEW_NAMES = 'UPDATE temp.code_file_names SET id = (SELECT n.id FROM code_names n WHERE n.name = code_file_names.name) WHERE id IS NULL';
+const NAME_ID = '(SELECT id FROM temp.code_file_names WHERE place = value->>0)';
 const INSERT_DEFS =
-  'INSERT INTO code_defs (id, file_id, name, kind, container, parent_id, signature, start_line, name_line, end_line, exported, bodiless, bases) ' +
-  "SELECT ?1 + key, ?2, value->>0, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10 FROM json_each(?3)";
+  'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
+  `SELECT ?1 + key, ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, (value->>6) - (value->>5), (value->>7) - (value->>5), value->>8, value->>9, value->>10 FROM json_each(?3)`;
 const INSERT_BLOCKS = "INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)";
-const INSERT_REFS = "INSERT INTO code_refs (file_id, name, line, kind, qualifier, def_id, via) SELECT ?2, value->>0, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5 FROM json_each(?3)";
-
-const INSERT_LOCALS = 'INSERT OR IGNORE INTO code_locals (file_id, name, line, kind, def_id) SELECT ?2, value->>0, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)';
+const INSERT_REFS = `INSERT INTO code_refs (file_id, name_id, line, kind, qualifier, def_id, via, n) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6 FROM json_each(?3)`;
+const INSERT_LOCALS = `INSERT OR IGNORE INTO code_locals (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)`;
+const INSERT_FILE_ROWS =
+  'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?1, ?2, ?3, (SELECT json_group_array(id) FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?4))))';
+/** Every reference kind's number: a file's references are found by (name, kind, file), the table's key. */
+const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
 
 const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'language', 'lines', 'parser', 'version', 'text_of', 'text_doc', 'parsed_of'] as const;
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 
-const DEF_COLUMNS = 'd.id, f.path, d.name, d.kind, d.container, d.parent_id, d.signature, d.start_line, d.name_line, d.end_line, d.exported, d.bodiless, d.bases';
+/** A definition's columns as DefinitionRow has them: its name put back into its signature, its lines from their offsets. */
+const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, d.container, d.parent_id, replace(d.signature, char(${NAME_MARK.charCodeAt(0)}), n.name) AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
+const DEF_FROM = 'code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id';
+/** A file's definitions, found by the range of their ids (code_file_rows), for `WHERE f.path = ?`. */
+const FILE_DEFS_FROM = 'code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id';
+const ID_OF_NAME = '(SELECT id FROM code_names WHERE name = ?)';
+
+/** A kind's name from its stored number (extracted.ts lists them). */
+function kindName(kinds: readonly string[], n: unknown): string {
+  return kinds[Number(n)] ?? `kind ${String(n)}`;
+}
+
+function kindNumber(kinds: readonly string[], kind: string): number {
+  return kinds.indexOf(kind);
+}
+
+function definitionRows<T extends DefinitionRow>(rows: T[]): T[] {
+  for (const r of rows) r.kind = kindName(DEFINITION_KINDS, r.kind);
+  return rows;
+}
+
+function referenceRows(rows: ReferenceRow[]): ReferenceRow[] {
+  for (const r of rows) r.kind = kindName(REFERENCE_KINDS, r.kind);
+  return rows;
+}
 
 export class CodeStore {
   readonly db: Database;
 
   constructor(db: Database) {
     this.db = db;
+    // Outside any transaction, so no rollback takes it away; a temp table lives as long as this connection.
+    db.run(FILE_NAMES_TABLE);
   }
 
   private rows<T>(sql: string, bind?: BindingSpec): T[] {
@@ -132,6 +174,25 @@ export class CodeStore {
 
   file(path: string): FileRow | undefined {
     return this.row<FileRow>(`SELECT ${FILE_COLUMNS} FROM code_files WHERE path = ?`, [path]);
+  }
+
+  /** The first catalogued path not below `key` in the catalogue's order (bytes), if any: a seek on the path index. */
+  firstPathFrom(key: string): string | undefined {
+    const v = this.db.value('SELECT path FROM code_files WHERE path >= ? ORDER BY path LIMIT 1', [key]);
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  /** The catalogued path that follows `path` in the catalogue's order, if any. */
+  pathAfter(path: string): string | undefined {
+    const v = this.db.value('SELECT path FROM code_files WHERE path > ? ORDER BY path LIMIT 1', [path]);
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  /** The catalogued files under a folder ('' for all), read in bulk. */
+  filesUnder(folder: string): FileRow[] {
+    if (folder === '') return this.files();
+    // '0' is the character after '/': every path under the folder sorts between the two.
+    return this.db.bulk(FILE_COLUMN_LIST, '(SELECT * FROM code_files WHERE path > ? AND path < ?)', [`${folder}/`, `${folder}0`]) as unknown as FileRow[];
   }
 
   /** What the catalogue's diff and the warm start's sweep compare with the disk (`hash`: whether the file was hashed). */
@@ -160,10 +221,14 @@ export class CodeStore {
   }
 
   private clearChildren(fileId: number): void {
-    this.db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE file_id = ?)', [fileId]);
-    this.db.run('DELETE FROM code_defs WHERE file_id = ?', [fileId]);
-    this.db.run('DELETE FROM code_refs WHERE file_id = ?', [fileId]);
-    this.db.run('DELETE FROM code_locals WHERE file_id = ?', [fileId]);
+    const rows = this.row<{ first_def: number; last_def: number; names: string }>('SELECT first_def, last_def, names FROM code_file_rows WHERE file_id = ?', [fileId]);
+    if (rows) {
+      this.db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE id BETWEEN ? AND ?)', [rows.first_def, rows.last_def]);
+      this.db.run('DELETE FROM code_defs WHERE id BETWEEN ? AND ?', [rows.first_def, rows.last_def]);
+      this.db.run(`DELETE FROM code_refs WHERE name_id IN (SELECT value FROM json_each(?1)) AND kind IN (${ALL_REFERENCE_KINDS}) AND file_id = ?2`, [rows.names, fileId]);
+      this.db.run('DELETE FROM code_locals WHERE name_id IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [rows.names, fileId]);
+      this.db.run('DELETE FROM code_file_rows WHERE file_id = ?', [fileId]);
+    }
     this.db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
   }
 
@@ -193,67 +258,112 @@ export class CodeStore {
       if (!parsed) return;
       const { rows } = parsed;
       const first = Number(this.db.get<{ next: number }>('SELECT coalesce(max(id), 0) + 1 AS next FROM code_defs')?.next ?? 1);
+      this.nameFile(rows.names);
       if (rows.definitions) {
         this.db.run(INSERT_DEFS, [first, fileId, rows.defs]);
         this.db.run(INSERT_BLOCKS, [first, rows.blocks]);
       }
       this.db.run(INSERT_REFS, [first, fileId, rows.refs]);
       this.db.run(INSERT_LOCALS, [first, fileId, rows.locals]);
+      this.db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, rows.used]);
       parsed.imports.forEach((imp, i) => {
         this.db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
       });
     });
   }
 
+  /** Fills the table of this file's names with their ids, adding the names code_names does not have yet. */
+  private nameFile(names: string): void {
+    this.db.run(CLEAR_FILE_NAMES);
+    this.db.run(FIND_FILE_NAMES, [names]);
+    this.db.run(ADD_NEW_NAMES);
+    this.db.run(FIND_NEW_NAMES);
+  }
+
   definitionsNamed(name: string): DefinitionRow[] {
-    return this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE d.name = ? LIMIT 2000`, [name]);
+    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, [name]));
   }
 
   /** Declarations of `name` that are no definition of their own, with the definition each sits in. */
   localsNamed(name: string): LocalRow[] {
-    return this.rows<LocalRow>(
-      `SELECT f.path, l.name, l.line, l.kind, l.def_id, d.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.end_line AS def_end
-         FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_defs d ON d.id = l.def_id WHERE l.name = ? LIMIT 2000`,
-      [name],
+    const rows = this.rows<LocalRow>(
+      `SELECT f.path, ? AS name, l.line, l.kind, l.def_id, dn.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.start_line + d.end_offset AS def_end
+         FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_defs d ON d.id = l.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
+        WHERE l.name_id = ${ID_OF_NAME} LIMIT 2000`,
+      [name, name],
     );
+    for (const r of rows) {
+      r.kind = kindName(LOCAL_KINDS, r.kind);
+      if (r.def_kind !== null) r.def_kind = kindName(DEFINITION_KINDS, r.def_kind);
+    }
+    return rows;
   }
 
   definition(id: number): DefinitionRow | undefined {
-    return this.row<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE d.id = ?`, [id]);
+    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.id = ?`, [id]))[0];
   }
 
   /** Definitions of a file in order; `topLevel` keeps those not nested in another. */
   definitionsIn(path: string, topLevel = false): DefinitionRow[] {
-    return this.rows<DefinitionRow>(
-      `SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE f.path = ?${topLevel ? ' AND d.parent_id IS NULL' : ''} ORDER BY d.start_line, d.end_line DESC`,
-      [path],
+    return definitionRows(
+      this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${FILE_DEFS_FROM} WHERE f.path = ?${topLevel ? ' AND d.parent_id IS NULL' : ''} ORDER BY d.start_line, d.end_offset DESC`, [path]),
     );
   }
 
   /** Definitions whose range holds `line`, innermost first. */
   definitionsAt(path: string, line: number): DefinitionRow[] {
-    return this.rows<DefinitionRow>(
-      `SELECT ${DEF_COLUMNS} FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE f.path = ? AND d.start_line <= ? AND d.end_line >= ? ORDER BY d.end_line - d.start_line, d.start_line DESC`,
-      [path, line, line],
+    return definitionRows(
+      this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${FILE_DEFS_FROM} WHERE f.path = ? AND d.start_line <= ? AND d.start_line + d.end_offset >= ? ORDER BY d.end_offset, d.start_line DESC`, [path, line, line]),
     );
   }
 
   referencesNamed(name: string, kinds: readonly string[]): ReferenceRow[] {
-    const marks = kinds.map(() => '?').join(', ');
-    return this.rows<ReferenceRow>(
-      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, r.via, d.name AS def_name, d.container AS def_container, d.name_line AS def_line
-         FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id
-        WHERE r.name = ? AND r.kind IN (${marks}) LIMIT 20000`,
-      [name, ...kinds],
+    const numbers = kinds.map((k) => kindNumber(REFERENCE_KINDS, k));
+    const marks = numbers.map(() => '?').join(', ');
+    return referenceRows(
+      this.rows<ReferenceRow>(
+        `SELECT f.path, ? AS name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
+           FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
+          WHERE r.name_id = ${ID_OF_NAME} AND r.kind IN (${marks}) LIMIT 20000`,
+        [name, name, ...numbers],
+      ),
     );
   }
 
   /** References of `kind` inside a file's lines [start, end]. */
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
-    return this.rows<ReferenceRow>(
-      `SELECT f.path, r.name, r.line, r.kind, r.qualifier, r.def_id, r.via, NULL AS def_name, NULL AS def_container, NULL AS def_line
-         FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.kind = ? ORDER BY r.line`,
-      [path, start, end, kind],
+    return referenceRows(
+      this.rows<ReferenceRow>(
+        `SELECT f.path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, NULL AS def_name, NULL AS def_container, NULL AS def_line
+           FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN json_each(fr.names) used
+             JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = f.id AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
+          WHERE f.path = ?1 ORDER BY r.line`,
+        [path, start, end, kindNumber(REFERENCE_KINDS, kind)],
+      ),
+    );
+  }
+
+  /**
+   * The most-called names (up to `limit`), with their call rows; `definedIn` keeps names defined in one
+   * file (`isFile`) or under a folder (path ending in `/`).
+   */
+  mostCalled(limit: number, definedIn?: { path: string; isFile: boolean }): { name: string; n: number }[] {
+    const call = kindNumber(REFERENCE_KINDS, 'call');
+    const there = definedIn
+      ? ` AND name_id IN (SELECT d.name_id FROM ${FILE_DEFS_FROM} WHERE ${definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})`
+      : '';
+    const params = !definedIn ? [] : definedIn.isFile ? [definedIn.path] : [definedIn.path.length, definedIn.path];
+    return this.rows<{ name: string; n: number }>(
+      `SELECT n.name AS name, c.n AS n FROM (SELECT name_id, count(*) AS n FROM code_refs WHERE kind = ?${there} GROUP BY name_id ORDER BY n DESC LIMIT ?) c JOIN code_names n ON n.id = c.name_id ORDER BY c.n DESC`,
+      [call, ...params, limit],
+    );
+  }
+
+  /** The call rows of `name` per calling file, qualifier and receiver. */
+  callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number }[] {
+    return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number }>(
+      `SELECT f.path AS path, r.qualifier AS qualifier, r.via AS via, count(*) AS n FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.qualifier, r.via`,
+      [name, kindNumber(REFERENCE_KINDS, 'call')],
     );
   }
 
@@ -274,11 +384,11 @@ export class CodeStore {
 
   /** Definition blocks matching an FTS5 query, best first (BM25, name weighs most). */
   searchBlocks(match: string, limit: number): (DefinitionRow & { rank: number })[] {
-    return this.rows<DefinitionRow & { rank: number }>(
+    return definitionRows(this.rows<DefinitionRow & { rank: number }>(
       `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (SELECT rowid, bm25(code_blocks, 8.0, 4.0, 2.0, 1.0) AS rank FROM code_blocks WHERE code_blocks MATCH ? ORDER BY rank LIMIT ?) b
-         JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id ORDER BY b.rank`,
+         JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY b.rank`,
       [match, limit],
-    );
+    ));
   }
 
   /** Blocks matching an FTS5 query, per file. */
@@ -296,7 +406,7 @@ export class CodeStore {
     this.db.run('INSERT INTO code_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
   }
 
-  counts(): { files: number; parsed: number; definitions: number; references: number; imports: number; locals: number } {
+  counts(): { files: number; parsed: number; definitions: number; references: number; imports: number; locals: number; names: number } {
     const n = (sql: string) => Number(this.db.value(sql) ?? 0);
     return {
       files: n('SELECT count(*) FROM code_files'),
@@ -305,6 +415,7 @@ export class CodeStore {
       references: n('SELECT count(*) FROM code_refs'),
       imports: n('SELECT count(*) FROM code_imports'),
       locals: n('SELECT count(*) FROM code_locals'),
+      names: n('SELECT count(*) FROM code_names'),
     };
   }
 }

@@ -4,9 +4,13 @@
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { redactUrl } from '../storage/postgres/redact.ts';
+import { normaliseProjectKey } from './project-key-text.ts';
 import type { Config } from './schema.ts';
 
-export type StorageSettings = { backend: 'sqlite' } | { backend: 'postgres'; url: string; projectKey: string | undefined };
+export type StorageSettings =
+  /** `warning`: one line for the start, e.g. a database URL given that the SQLite backend ignores. */
+  | { backend: 'sqlite'; warning?: string }
+  | { backend: 'postgres'; url: string; projectKey: string | undefined };
 
 export const DATABASE_URL_ENV = 'CTXGATE_DATABASE_URL';
 
@@ -18,6 +22,12 @@ export function resolveStorageSettings(runtime: Pick<Runtime, 'env'>, storage: C
         hint: 'set storage.backend: postgres to use that database, or remove storage.url',
       });
     }
+    if (fromEnv) {
+      return {
+        backend: 'sqlite',
+        warning: `ctxgate: ${DATABASE_URL_ENV} is set (${redactUrl(fromEnv)}) but storage.backend is sqlite, so it is ignored; to share the knowledge base through that database, set storage.backend: postgres in the config file`,
+      };
+    }
     return { backend: 'sqlite' };
   }
   const url = fromEnv ?? storage.url;
@@ -27,7 +37,7 @@ export function resolveStorageSettings(runtime: Pick<Runtime, 'env'>, storage: C
     });
   }
   checkPostgresUrl(url, fromEnv ? DATABASE_URL_ENV : 'storage.url');
-  return { backend: 'postgres', url, projectKey: storage.projectKey };
+  return { backend: 'postgres', url, projectKey: storage.projectKey === undefined ? undefined : normaliseProjectKey(storage.projectKey) };
 }
 
 function checkPostgresUrl(url: string, where: string): void {

@@ -78,8 +78,11 @@ export interface PostgresKbOptions {
   /** The project's key (storage.projectKey, else worked out from the repository on first use). */
   projectKey: () => Promise<string>;
   sessionId: string;
-  /** Files under it are stored relative to it, so every checkout of the project shares them. */
-  projectRoot?: string;
+  /**
+   * The folder files are stored relative to (the repository's top, vcs/project-key.ts), so every
+   * checkout of the project, and every server rooted in a folder of it, names a file alike.
+   */
+  pathsRoot?: () => Promise<string>;
 }
 
 /** The knowledge base on Postgres: connects, migrates (once across servers) and names the project on first use. */
@@ -95,7 +98,7 @@ export function createPostgresKbHandle(options: PostgresKbOptions): KbHandle {
     const db = await openPostgres(options.url);
     try {
       await migratePostgres(db, KB_PG_COMPONENT, KB_PG_MIGRATIONS);
-      return postgresKnowledgeStore(db, await options.projectKey(), options.sessionId, options.projectRoot ? sharedPaths(options.projectRoot) : SAME_PATHS);
+      return postgresKnowledgeStore(db, await options.projectKey(), options.sessionId, options.pathsRoot ? sharedPaths(await options.pathsRoot()) : SAME_PATHS);
     } catch (error) {
       await db.close().catch(() => {});
       throw error;

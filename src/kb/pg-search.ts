@@ -4,6 +4,7 @@
 // by reciprocal rank and reranked by the shared rerank(). When nothing matches, each word is
 // corrected to the closest word the chunks hold (pg_trgm's word similarity narrows, edit distance
 // decides) and the search runs once more. User text reaches SQL only as bound parameters.
+import { sep } from 'node:path';
 import type { Sql } from '../storage/postgres/connection.ts';
 import type { SharedPaths } from './shared-paths.ts';
 import { CANDIDATES, type ChunkRow, editDistance, fuse, queryTerms, RERANK, rerank, type SearchHit, type SearchRequest, type SearchResponse, type StatFn } from './search.ts';
@@ -15,9 +16,26 @@ interface Scope {
   req: SearchRequest;
 }
 
-function filter({ sql, req }: Scope) {
-  const source = req.source?.toLowerCase();
-  return sql`${source ? sql`AND (strpos(lower(s.label), ${source}) > 0 OR strpos(lower(s.key), ${source}) > 0)` : sql``}
+/**
+ * The source filter as the rows hold it. A hit shows this machine's key and path (`file:/home/me/proj/docs/a.md`),
+ * while files under the project root are stored relative to it (`file:docs/a.md`): a key or an
+ * absolute path under the root is translated as saving translates it, so what a hit shows finds it again.
+ */
+function storedFilter(source: string, paths: SharedPaths): { contains: string; keyPrefix?: string } {
+  const contains = source.toLowerCase();
+  const key = paths.sharedKey(source);
+  if (key !== source) return { contains, keyPrefix: key.toLowerCase() };
+  const asPath = paths.sharedPath(source);
+  if (asPath !== source) return { contains, keyPrefix: `file:${asPath}`.toLowerCase() };
+  // The project root itself: every file under it.
+  if (paths.sharedPath(source + sep) === '') return { contains, keyPrefix: 'file:' };
+  return { contains };
+}
+
+function filter({ sql, req, paths }: Scope) {
+  const source = req.source ? storedFilter(req.source, paths) : undefined;
+  const translated = source?.keyPrefix !== undefined ? sql`OR starts_with(lower(s.key), ${source.keyPrefix})` : sql``;
+  return sql`${source ? sql`AND (strpos(lower(s.label), ${source.contains}) > 0 OR strpos(lower(s.key), ${source.contains}) > 0 ${translated})` : sql``}
     ${req.sourceIds ? sql`AND s.id = ANY(${req.sourceIds.map(Number)}::bigint[])` : sql``}`;
 }
 

@@ -2,9 +2,12 @@
 // (pg-schema.ts), every query limited to this project's key. Saving a source is one transaction
 // under an advisory lock on (project key, source key): a reader never sees half a document, a
 // writer killed mid-way leaves nothing behind, and concurrent writers of one source end with one
-// whole version (the last to commit).
+// whole version (the last to commit). Above the per-source locks sits one lock per project: every
+// save and removal holds it shared, a purge holds it alone — a purge deletes many sources at once,
+// and taking each one's lock would fill Postgres's lock table (64 per connection by default) on a
+// big project, while taking none let a purge and an indexer lock rows in opposite orders (deadlock).
 import type { PgDatabase, TransactionSql } from '../storage/postgres/connection.ts';
-import { advisoryXactLock, advisoryXactLocks } from '../storage/postgres/locks.ts';
+import { advisoryXactLock, advisoryXactLockShared, advisoryXactLocks } from '../storage/postgres/locks.ts';
 import type { KnowledgeStore } from './knowledge-store.ts';
 import { KB_PG_COMPONENT } from './pg-schema.ts';
 import { searchPostgres } from './pg-search.ts';
@@ -34,6 +37,9 @@ function sourceRow(r: Record<string, unknown>): SourceRow {
   };
 }
 
+/** The namespace of the per-project lock (source locks use the project key as theirs). */
+const PROJECT_LOCK = 'ctxgate.kb.project';
+
 const SOURCE_COLUMNS = 'id, key, kind, label, path, mtime_ms, size, digest, session_id, indexed_at, chunk_count, bytes';
 
 export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessionId: string, paths: SharedPaths = SAME_PATHS): KnowledgeStore {
@@ -47,8 +53,11 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
    * of statements whatever their number (one round trip per source would dominate indexing).
    */
   async function putAll(tx: TransactionSql, inputs: readonly SourceInput[]): Promise<SourceRow[]> {
-    // One row per key (the last wins): an upsert may not touch one row twice.
-    const unique = [...new Map(inputs.map((i) => [paths.sharedKey(i.key), { ...i, key: paths.sharedKey(i.key), ...(i.path ? { path: paths.sharedPath(i.path) } : {}) }])).values()];
+    // One row per key (the last wins): an upsert may not touch one row twice. Sorted by key, so any
+    // two batches write their rows in one order, as they take their locks.
+    const unique = [...new Map(inputs.map((i) => [paths.sharedKey(i.key), { ...i, key: paths.sharedKey(i.key), ...(i.path ? { path: paths.sharedPath(i.path) } : {}) }])).values()].sort(
+      (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+    );
     if (!unique.length) return [];
     await lockSources(
       tx,
@@ -97,6 +106,7 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
 
   /** Locks the sources in one order (their keys sorted), so two batches never wait on each other in a circle. */
   async function lockSources(tx: TransactionSql, keys: readonly string[]): Promise<void> {
+    await advisoryXactLockShared(tx, PROJECT_LOCK, projectKey);
     await (keys.length === 1 ? advisoryXactLock(tx, projectKey, keys[0]!) : advisoryXactLocks(tx, projectKey, keys));
   }
 
@@ -140,6 +150,8 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
     purge: (scope, purgeSession, dryRun) =>
       db.transaction(async (tx) => {
         const which = scope === 'project' ? tx`project_key = ${projectKey}` : tx`project_key = ${projectKey} AND session_id = ${purgeSession}`;
+        // Alone in the project: no save is half-way through a source this is about to delete.
+        if (!dryRun) await advisoryXactLock(tx, PROJECT_LOCK, projectKey);
         const [row] = await tx`SELECT count(*) AS documents, coalesce(sum(chunk_count), 0) AS chunks FROM kb_sources WHERE ${which}`;
         const result = { scope, documents: Number(row?.documents ?? 0), chunks: Number(row?.chunks ?? 0), dryRun, ...(scope === 'session' ? { sessionId: purgeSession } : {}) };
         if (!dryRun) await tx`DELETE FROM kb_sources WHERE ${which}`;

@@ -1,7 +1,8 @@
-// Files in a shared knowledge base are named relative to the project root: two checkouts of one
-// repository (on two machines, or in two folders) then share one document per file, and each sees
-// it under its own path — so the stale check compares with the file in its own checkout. Paths
-// outside the project root (another workdir) stay absolute, as on SQLite.
+// Files in a shared knowledge base are named relative to one root — the repository's top
+// (vcs/project-key.ts sharedPathsRoot): two checkouts of one repository (on two machines, or in two
+// folders), and two servers rooted in different folders of it, then share one document per file,
+// and each sees it under its own path — so the stale check compares with the file in its own
+// checkout. Paths outside that root (another workdir) stay absolute, as on SQLite.
 import * as path from 'node:path';
 
 export interface SharedPaths {

@@ -37,11 +37,13 @@ export function identityVerdict(known: SecretIdentities, st: Pick<FileStat, 'dev
 async function collect(fs: RuntimeFs, workdirs: Workdirs): Promise<SecretIdentities> {
   const builtAt = Date.now();
   const holders = new Map<string, string>();
-  const queue: { dir: string; workdir: string }[] = workdirs.dirs.map((d) => ({ dir: d, workdir: d }));
+  // Each folder with its path relative to its workdir ('/'-separated): a file's is one concatenation
+  // (the Linux tree's 80k entries, where a path.relative each cost a third of the walk).
+  const queue: { dir: string; rel: string }[] = workdirs.dirs.map((d) => ({ dir: d, rel: '' }));
   while (queue.length) {
     const batch = queue.splice(0, READS_IN_FLIGHT);
     await Promise.all(
-      batch.map(async ({ dir, workdir }) => {
+      batch.map(async ({ dir, rel: folder }) => {
         let entries: Awaited<ReturnType<RuntimeFs['readDir']>>;
         try {
           entries = await fs.readDir(dir);
@@ -49,15 +51,14 @@ async function collect(fs: RuntimeFs, workdirs: Workdirs): Promise<SecretIdentit
           return;
         }
         for (const e of entries) {
-          const abs = path.join(dir, e.name);
+          const rel = folder ? `${folder}/${e.name}` : e.name;
           if (e.isDirectory && !e.isSymbolicLink) {
-            if (!SKIPPED_DIRS.has(e.name)) queue.push({ dir: abs, workdir });
+            if (!SKIPPED_DIRS.has(e.name)) queue.push({ dir: path.join(dir, e.name), rel });
             continue;
           }
-          const rel = path.relative(workdir, abs).split(path.sep).join('/');
           if (!secretReason(rel)) continue;
           // A symlink named like a secret makes its target one too.
-          const st = fs.statSync(abs);
+          const st = fs.statSync(path.join(dir, e.name));
           if (st?.isFile) holders.set(identityKey(st), rel);
         }
       }),

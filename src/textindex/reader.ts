@@ -19,6 +19,11 @@ export interface TextIndexSource {
   fs: RuntimeFs;
   /** Opens the database (starting a build when due); undefined when there is none. */
   open(): Promise<Database | undefined>;
+  /**
+   * Whether the index on disk may answer: false until a new process has checked it against the disk
+   * (a warm start's sweep), which may take changes in meanwhile. Always when not given.
+   */
+  confirmed?(): Promise<boolean>;
   /** The database if already open (status is synchronous). */
   current(): Database | undefined;
   state(): TextIndexStatus['state'];
@@ -286,10 +291,16 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       if (!db || signal?.aborted) return undefined;
       const plan = planQuery(query);
       if (!plan) return undefined;
-      const found = db.readTransaction(() => {
-        const state = load(db);
-        return state.catalogued ? { state, docs: evaluate(db, state, plan) } : undefined;
-      });
+      const read = () =>
+        db.readTransaction(() => {
+          const state = load(db);
+          return state.catalogued ? { state, docs: evaluate(db, state, plan) } : undefined;
+        });
+      // Read while a warm start's sweep runs (its stats in a process of their own); read again when
+      // the sweep took changes (every writer bumps the counter).
+      let found = read();
+      if (source.confirmed && !(await source.confirmed())) return undefined;
+      if (found && Number(db.value('SELECT gen FROM text_state WHERE id = 1') ?? 0) !== found.state.gen) found = read();
       if (!found || found.docs === 'all') return undefined;
       const { state, docs } = found;
       await settleDirty(db, state);

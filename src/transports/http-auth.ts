@@ -52,14 +52,15 @@ export function requireBearer(options: BearerOptions): MiddlewareHandler {
     try {
       user = await options.team.store.findByTokenHash(hashUserToken(token));
     } catch (error) {
-      // The database is down or the connection was lost: the next request tries again.
+      // The database is down or the connection was lost: the next request tries again. The detail
+      // (host, port, user, database) goes to the log only — the caller is not authenticated yet.
       options.logger.log('http_refused', { reason: 'users could not be looked up', error: messageOf(error), status: 503 });
-      return rpcError(503, -32000, `Unavailable: this endpoint cannot check user tokens now: ${messageOf(error)}; retry in a moment`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+      return rpcError(503, -32000, 'Unavailable: the team database is unreachable; try again shortly', { 'retry-after': String(RETRY_AFTER_SECONDS) });
     }
     const refusal = refusalFor(user, options.team.projectKey);
     if (refusal) {
       options.logger.log('http_refused', { reason: refusal.reason, status: refusal.status, ...(user ? { user: user.name } : {}) });
-      if (refusal.status === 403) return rpcError(403, -32003, `Forbidden: ${refusal.reason}; ask whoever runs this endpoint for access (ctxgate users add NAME --project ${options.team.projectKey})`);
+      if (refusal.status === 403) return rpcError(403, -32003, `Forbidden: ${refusal.reason}; ask whoever runs this endpoint for access (ctxgate users grant ${user!.name} --project ${options.team.projectKey})`);
       return rpcError(401, -32001, `Unauthorized: ${refusal.reason}; ask whoever runs this endpoint for a new token (ctxgate users add)`, {
         'www-authenticate': 'Bearer realm="ctxgate", error="invalid_token"',
       });

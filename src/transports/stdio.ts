@@ -30,6 +30,8 @@ export interface StdioHost {
   log: (event: string, fields: Record<string, unknown>) => void;
 }
 
+/** How long after the handshake the app is built when no tools/list or call has asked for it yet. */
+const BUILD_AFTER_HANDSHAKE_MS = 300;
 /** How long tool calls wait for the client to answer roots/list before ctxgate serves where it started. */
 const ROOTS_TIMEOUT_MS = 10_000;
 
@@ -55,8 +57,17 @@ export async function runStdio(host: StdioHost, registry: ToolRegistry, options:
     onListed: () => void host.app().catch(() => {}),
   });
   const onRoots = options.onRoots;
+  // A client that neither lists the tools nor calls one soon after the handshake still gets its app
+  // built (it ends a crashed predecessor's processes, starts the warm start): after a pause that a
+  // client's tools/list, sent right after the handshake, normally ends first.
+  const buildSoon = () => {
+    const timer = setTimeout(() => void host.app().catch(() => {}), BUILD_AFTER_HANDSHAKE_MS);
+    (timer as { unref?: () => void }).unref?.();
+  };
+  server.oninitialized = buildSoon;
   if (onRoots) {
     server.oninitialized = () => {
+      buildSoon();
       void askRoots(host, server)
         .then(async (roots) => {
           if (roots?.length) await onRoots(roots, true);

@@ -57,6 +57,16 @@ export async function openPostgresUsers(db: PgDatabase): Promise<UserStore> {
       }
       return userOf(rows[0]);
     },
+    async grant(name, projects) {
+      // NULL projects means every project already: nothing to add.
+      const rows = await db.run(
+        (sql) => sql<UserRow[]>`
+          UPDATE ctxgate_users SET projects = CASE WHEN projects IS NULL THEN NULL ELSE (SELECT array_agg(DISTINCT p ORDER BY p) FROM unnest(projects || ${[...projects]}::text[]) AS p) END
+          WHERE name = ${name} AND revoked_at IS NULL
+          RETURNING name, projects, created_at, revoked_at`,
+      );
+      return rows[0] ? userOf(rows[0]) : undefined;
+    },
     async list() {
       const rows = await db.run((sql) => sql<UserRow[]>`SELECT name, projects, created_at, revoked_at FROM ctxgate_users ORDER BY name`);
       return rows.map(userOf);

@@ -12,6 +12,8 @@ export interface TeamUser {
 export interface UserStore {
   /** Records a new user with the hash of its token; an error when the name is taken (revoked names too). */
   add(name: string, tokenHash: string, projects: string[] | 'all'): Promise<TeamUser>;
+  /** Adds projects to an active user's (nothing to add when it has every project); undefined when there is no such user. */
+  grant(name: string, projects: readonly string[]): Promise<TeamUser | undefined>;
   list(): Promise<TeamUser[]>;
   /** Revokes the user's token; false when there is no such user (or it was revoked already). */
   revoke(name: string): Promise<boolean>;

@@ -15,17 +15,25 @@ describe('the users command line', () => {
     assert.deepEqual(listed.kind === 'users' && [listed.action, listed.json], [{ verb: 'list' }, true]);
     const revoked = parse('users', 'revoke', 'alice');
     assert.deepEqual(revoked.kind === 'users' && revoked.action, { verb: 'revoke', name: 'alice' });
+    const granted = parse('users', 'grant', 'bob', '--project', 'github.com/acme/docs');
+    assert.deepEqual(granted.kind === 'users' && granted.action, { verb: 'grant', name: 'bob', projects: ['github.com/acme/docs'] });
+  });
+
+  it('takes a remote URL given as a project for the key a server works out from it, and a folder path as it is', () => {
+    const urls = parse('users', 'add', 'bob', '--project', 'git@GitHub.com:Acme/Shop.git', '--project', 'https://github.com/acme/shop', '--project', '/srv/Projects/Site');
+    assert.deepEqual(urls.kind === 'users' && urls.action, { verb: 'add', name: 'bob', projects: ['github.com/acme/shop', '/srv/Projects/Site'] });
   });
 
   it('says what is missing or misplaced, with the usage hint', () => {
     const cases: [string[], RegExp][] = [
-      [['users'], /'ctxgate users' needs add, list or revoke/],
-      [['users', 'remove', 'alice'], /unknown users command 'remove'; use add, list or revoke/],
+      [['users'], /'ctxgate users' needs add, grant, list or revoke/],
+      [['users', 'remove', 'alice'], /unknown users command 'remove'; use add, grant, list or revoke/],
+      [['users', 'grant', 'alice'], /'ctxgate users grant alice' needs the projects to grant, e\.g\. ctxgate users grant alice --project /],
       [['users', 'add'], /'ctxgate users add' needs a user name/],
       [['users', 'add', 'alice', 'bob'], /unexpected argument 'bob'/],
       [['users', 'add', 'al ice'], /user name 'al ice' is not usable/],
-      [['users', 'revoke', 'alice', '--project', 'x'], /--project belongs to 'ctxgate users add'/],
-      [['serve', '--project', 'x'], /--project belongs to 'ctxgate users add'/],
+      [['users', 'revoke', 'alice', '--project', 'x'], /--project belongs to 'ctxgate users add' and 'ctxgate users grant'/],
+      [['serve', '--project', 'x'], /--project belongs to 'ctxgate users add' and 'ctxgate users grant'/],
       [['users', 'add', 'alice', '--project', 'a b'], /--project: project key 'a b' holds white space/],
       [['users', 'add', 'alice', '--json'], /--json belongs to 'ctxgate users list'/],
       [['users', 'list', 'alice'], /unexpected argument 'alice' after users list/],

@@ -224,11 +224,9 @@ describe('calls resolved to their definitions', () => {
       const dbFile = path.join(data, 'code.db');
       const root = fixture(files);
       dirs.push(root);
-      const first = await built({ root }, dbFile);
-      await first.close();
       // What schema 5 and parser version 7 left: no receivers, bases or import names.
-      const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
-      db.exec("ALTER TABLE code_refs DROP COLUMN via; ALTER TABLE code_defs DROP COLUMN bases; ALTER TABLE code_imports DROP COLUMN names; PRAGMA user_version=5; UPDATE code_files SET parser = 7; UPDATE code_meta SET value = '7' WHERE key = 'parser'");
+      const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 5) });
+      db.exec(`INSERT INTO code_meta (key, value) VALUES ('root', '${root.replaceAll("'", "''")}'), ('parser', '7'), ('complete', '1')`);
       db.close();
       const index = await built({ root }, dbFile);
       assert.equal((await index.ready())?.meta('parser'), String(PARSER_VERSION));

@@ -19,8 +19,8 @@ after(() => {
   for (const d of dirs) removeDir(d);
 });
 
-function indexOf(files: Record<string, string>, options: { dbFile?: string; git?: boolean } = {}): { root: string; index: CodeIndex; events: { event: string; fields?: Record<string, unknown> }[]; dbFile: string } {
-  const root = fixture(files);
+function indexOf(files: Record<string, string>, options: { dbFile?: string; git?: boolean; root?: string } = {}): { root: string; index: CodeIndex; events: { event: string; fields?: Record<string, unknown> }[]; dbFile: string } {
+  const root = options.root ?? fixture(files);
   if (options.git) commitAll(root);
   const data = fixture();
   dirs.push(root, data);
@@ -216,7 +216,9 @@ describe('the code index', () => {
     await first.index.close();
     // What extraction version 5 left: no docstring in any block, and its version in the meta and the catalogue.
     const db = await openDatabase(runtime, first.dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
-    db.exec("INSERT INTO code_blocks(code_blocks) VALUES ('delete-all'); INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT id, name, signature, '', '' FROM code_defs; UPDATE code_files SET parser = 5; UPDATE code_meta SET value = '5' WHERE key = 'parser'");
+    db.exec(
+      "INSERT INTO code_blocks(code_blocks) VALUES ('delete-all'); INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT d.id, n.name, d.signature, '', '' FROM code_defs d JOIN code_names n ON n.id = d.name_id; UPDATE code_files SET parser = 5; UPDATE code_meta SET value = '5' WHERE key = 'parser'",
+    );
     db.close();
     const again = indexOf(files, { dbFile: first.dbFile });
     await again.index.refresh();
@@ -228,11 +230,9 @@ describe('the code index', () => {
   it('finds the locals of an index written before it kept them: the schema is upgraded and every file parsed again', async () => {
     const files = { 'src/escape.ts': 'export function escape(input: string) {\n  const escapedId = input\n  return escapedId\n}\n' };
     const first = indexOf(files);
-    await first.index.refresh();
-    await first.index.close();
     // What schema 4 and an extraction before locals left: no table of locals (nor the call resolution columns of schema 6).
-    const db = await openDatabase(runtime, first.dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
-    db.exec("DROP TABLE code_locals; ALTER TABLE code_refs DROP COLUMN via; ALTER TABLE code_defs DROP COLUMN bases; ALTER TABLE code_imports DROP COLUMN names; PRAGMA user_version=4; UPDATE code_files SET parser = 6; UPDATE code_meta SET value = '6' WHERE key = 'parser'");
+    const db = await openDatabase(runtime, first.dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 4) });
+    db.exec(`INSERT INTO code_meta (key, value) VALUES ('root', '${first.root.replaceAll("'", "''")}'), ('parser', '6'), ('complete', '1')`);
     db.close();
     const again = indexOf(files, { dbFile: first.dbFile });
     await again.index.refresh();
@@ -244,6 +244,64 @@ describe('the code index', () => {
     // Without asking for locals, definitions alone.
     assert.deepEqual(await findDefinitions(again.index, 'escapedId'), []);
     await again.index.close();
+  });
+
+  it('upgrades an index of schema 6: its rows are dropped and every file parsed again into names stored once, and a reference counts two calls on one line', async () => {
+    const files = { 'src/steps.ts': 'export function twice(x: number) {\n  return step(step(x));\n}\nexport function step(y: number) {\n  const bumped = y + 1;\n  return bumped;\n}\n' };
+    const first = indexOf(files);
+    // Schema 6 as its store wrote it, by a parse of today's version: names as text in every row.
+    const db = await openDatabase(runtime, first.dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 6), pragmas: CODE_DB_PRAGMAS });
+    const size = statSync(path.join(first.root, 'src/steps.ts')).size;
+    db.exec(`
+      INSERT INTO code_files (id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, parsed_of) VALUES (1, 'src/steps.ts', ${size}, 0, '', 'typescript', 7, ${PARSER_VERSION}, 1, 0, 1);
+      INSERT INTO code_defs (id, file_id, name, kind, signature, start_line, name_line, end_line, exported, bodiless) VALUES (1, 1, 'stale', 'function', 'function stale()', 1, 1, 3, 1, 0);
+      INSERT INTO code_refs (name, kind, file_id, line, def_id) VALUES ('gone', 'call', 1, 2, 1);
+      INSERT INTO code_locals (name, file_id, line, kind, def_id) VALUES ('old', 1, 2, 'local', 1);
+      INSERT INTO code_meta (key, value) VALUES ('root', '${first.root.replaceAll("'", "''")}'), ('parser', '${PARSER_VERSION}'), ('complete', '1');
+    `);
+    db.close();
+    const again = indexOf(files, { root: first.root, dbFile: first.dbFile });
+    // The first session after the upgrade: the index is not trusted until every file is parsed again,
+    // and the files an answer rests on are parsed on demand.
+    assert.equal(await again.index.ready(), undefined);
+    const early = await again.index.onDemand(['src/steps.ts']);
+    assert.deepEqual(early?.definitionsNamed('step').map((d) => [d.path, d.name_line, d.kind]), [['src/steps.ts', 4, 'function']]);
+    await again.index.refresh();
+    const store = await again.index.ready();
+    assert.equal(store?.db.value('PRAGMA user_version'), 7);
+    assert.deepEqual(await findDefinitions(again.index, 'stale'), []);
+    assert.deepEqual((await findDefinitions(again.index, 'step'))?.map((d) => [d.file, d.line, d.kind, d.signature]), [['src/steps.ts', 4, 'function', 'function step(y: number)']]);
+    assert.deepEqual(store?.referencesNamed('gone', ['call']), []);
+    assert.deepEqual(
+      store?.referencesNamed('step', ['call']).map((r) => [r.path, r.line, r.kind, r.n, r.def_name]),
+      [['src/steps.ts', 2, 'call', 2, 'twice']],
+    );
+    assert.deepEqual(store?.localsNamed('bumped').map((l) => [l.path, l.line, l.kind, l.def_name, l.def_kind, l.def_start, l.def_end]), [['src/steps.ts', 5, 'local', 'step', 'function', 4, 7]]);
+    assert.deepEqual(store?.localsNamed('old'), []);
+    await again.index.close();
+  });
+
+  it('stores a name once however many files carry it, and a file parsed again after an edit finds both its known and its new names', async () => {
+    const { root, index } = indexOf({
+      'a.ts': 'export function alpha(count: number) {\n  const shared = beta(count);\n  return shared;\n}\n',
+      'b.ts': 'export function beta(count: number) {\n  const shared = count + 1;\n  return alpha(shared);\n}\n',
+    });
+    await index.refresh();
+    const store = await index.ready();
+    assert.ok(store, 'the index is built');
+    const names = () => (store.db.all('SELECT name FROM code_names ORDER BY name') as { name: string }[]).map((r) => r.name);
+    const before = names();
+    assert.equal(new Set(before).size, before.length, 'each name once');
+    assert.ok(before.includes('alpha') && before.includes('beta') && before.includes('shared'));
+    writeFileSync(path.join(root, 'a.ts'), 'export function alpha(count: number) {\n  const shared = beta(count);\n  return gamma(shared);\n}\nexport function gamma(v: number) {\n  return beta(v);\n}\n');
+    await index.refresh();
+    const after = names();
+    assert.deepEqual(after.filter((n) => !before.includes(n)), ['gamma', 'v'], 'only the new names are added');
+    assert.deepEqual((await findDefinitions(index, 'gamma'))?.map((d) => [d.file, d.line, d.signature]), [['a.ts', 5, 'function gamma(v: number)']]);
+    assert.deepEqual(store.referencesNamed('beta', ['call']).map((r) => [r.path, r.line, r.def_name]).sort(), [['a.ts', 2, 'alpha'], ['a.ts', 6, 'gamma']]);
+    assert.deepEqual(store.referencesNamed('alpha', ['call']).map((r) => [r.path, r.line, r.def_name]), [['b.ts', 3, 'beta']]);
+    assert.deepEqual(store.localsNamed('shared').map((l) => [l.path, l.line, l.def_name]).sort(), [['a.ts', 2, 'alpha'], ['b.ts', 2, 'beta']]);
+    await index.close();
   });
 
   it('keeps its own schema version and refuses to touch an index written by a newer ctxgate', async () => {

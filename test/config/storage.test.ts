@@ -19,6 +19,20 @@ describe('storage settings', () => {
     assert.deepEqual(resolveStorageSettings(noEnv, storage), { backend: 'postgres', url: 'postgres://team@db.example.test/ctx', projectKey: 'acme/shop' });
   });
 
+  it('warn in one line, without the password, that CTXGATE_DATABASE_URL is ignored while the backend is sqlite', () => {
+    const env = withEnv(runtime, { CTXGATE_DATABASE_URL: 'postgres://team:hunter22@db.example.test/ctx' });
+    const settings = resolveStorageSettings(env, defaultConfig().storage);
+    assert.equal(settings.backend, 'sqlite');
+    const warning = settings.backend === 'sqlite' ? (settings.warning ?? '') : '';
+    assert.match(warning, /^ctxgate: CTXGATE_DATABASE_URL is set \(postgres:\/\/team:\*\*\*@db\.example\.test\/ctx\) but storage\.backend is sqlite, so it is ignored; .*set storage\.backend: postgres/);
+    assert.doesNotMatch(warning, /hunter22|\n/);
+  });
+
+  it('normalise a project key given as a remote URL as the default key is', () => {
+    const storage = storageOf('storage:\n  backend: postgres\n  url: postgres://team@db.example.test/ctx\n  projectKey: git@GitHub.com:Acme/Shop.git\n');
+    assert.equal((resolveStorageSettings(noEnv, storage) as { projectKey?: string }).projectKey, 'github.com/acme/shop');
+  });
+
   it('let CTXGATE_DATABASE_URL give (and override) the URL, so the password stays out of the file', () => {
     const env = withEnv(runtime, { CTXGATE_DATABASE_URL: 'postgresql://team:pw@10.0.0.5:6543/ctx' });
     const settings = resolveStorageSettings(env, storageOf('storage:\n  backend: postgres\n  url: postgres://old@db.example.test/ctx\n'));

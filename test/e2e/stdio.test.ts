@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { fixture, removeDir } from '../helpers/env.ts';
-import { connectStdio } from '../helpers/server.ts';
+import { connectStdio, runCli } from '../helpers/server.ts';
 
 type ToolResult = { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
 
@@ -105,5 +107,44 @@ describe('stdio server lifecycle', () => {
     }
     assert.equal(alive, false, 'server process ended');
     removeDir(project);
+  });
+});
+
+describe('a new stdio server with an index on disk', () => {
+  it('checks the index against the disk once its tools are listed, before any call, and its first search finds a file edited while no server ran (same size and mtime)', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`src/m${i}.ts`] = `export const v${i} = ${i};\n`;
+    const project = fixture(files);
+    const dataDir = fixture();
+    const env = { CTXGATE_DATA_DIR: dataDir };
+    try {
+      // A small project: `ctxgate call` builds its index first.
+      assert.equal(runCli(['call', 'search', '{"pattern":"v4 = 4"}', '--project-root', project], { env }).status, 0);
+      const m4 = path.join(project, 'src', 'm4.ts');
+      const before = statSync(m4);
+      writeFileSync(m4, 'export const xq = 4;\n');
+      assert.equal(statSync(m4).size, before.size, 'the edit keeps the size');
+      utimesSync(m4, before.atime, before.mtime);
+      const { client } = await connectStdio(['--project-root', project], env);
+      try {
+        const log = () => readdirSync(dataDir).map((d) => path.join(dataDir, d, 'ctxgate.log')).filter((f) => statSync(f, { throwIfNoEntry: false })).map((f) => readFileSync(f, 'utf8')).join('');
+        // As clients do: the tool list right after the handshake, then no call yet — the warm start's sweep runs on its own.
+        await client.listTools();
+        const deadline = Date.now() + 20_000;
+        while (!log().includes('"code_index_reconciled"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const sweep = log().split('\n').find((l) => l.includes('"code_index_reconciled"'));
+        assert.ok(sweep, 'the server swept before any call');
+        assert.match(sweep, /"trusted":true/);
+        const found = (await client.callTool({ name: 'search', arguments: { pattern: 'const xq' } })) as ToolResult;
+        assert.match(found.content[0]!.text, /src\/m4\.ts/);
+        const stale = (await client.callTool({ name: 'search', arguments: { pattern: 'v4 = 4' } })) as ToolResult;
+        assert.doesNotMatch(stale.content[0]!.text, /src\/m4\.ts/);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      removeDir(project);
+      removeDir(dataDir);
+    }
   });
 });

@@ -223,7 +223,7 @@ describe('text index upkeep', () => {
     assert.equal(pickSegments([seg(1, 100_000), seg(2, 90_000), seg(3, 10)]).length, 3, 'two big segments merge with everything');
   });
 
-  it('upgrades a code index of schema 1 without parsing its files again, and indexes their text', async () => {
+  it('upgrades a code index of schema 1: indexes the text of its files, and parses them again into the rows of schema 7', async () => {
     const { PARSER_VERSION } = await import('../../src/code/index.ts');
     const root = fixture({ 'a.ts': 'export const needle = 1;\n' });
     const data = fixture();
@@ -245,12 +245,12 @@ describe('text index upkeep', () => {
       openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
     });
     await index.refresh();
-    assert.equal(events.find((e) => e.event === 'code_index_done')?.fields?.parsed, 0, 'nothing parsed again');
+    assert.equal(events.find((e) => e.event === 'code_index_done')?.fields?.parsed, 1, 'its file parsed again into the rows of schema 7');
     assert.deepEqual((await index.text.candidates({ pattern: 'needle', literal: true, ignoreCase: false }, ''))?.files, ['a.ts']);
     await index.close();
   });
 
-  it('upgrades a text index of schema 2: every file is indexed again with its words, none parsed again', async () => {
+  it('upgrades a text index of schema 2: every file is indexed again with its words (and parsed again, which schema 7 asks of every older index)', async () => {
     const root = fixture({ 'a.ts': 'export const list_add = 1;\n', 'b.ts': 'export const list_add_tail = 2;\n' });
     const data = fixture();
     dirs.push(root, data);
@@ -263,12 +263,12 @@ describe('text index upkeep', () => {
     await first.refresh();
     await first.close();
     const db = await open();
-    db.exec('ALTER TABLE text_segments DROP COLUMN words; ALTER TABLE code_files DROP COLUMN ctime_ms; ALTER TABLE code_files DROP COLUMN ino; ALTER TABLE code_files DROP COLUMN taken_at; DROP TABLE code_locals; ALTER TABLE code_refs DROP COLUMN via; ALTER TABLE code_defs DROP COLUMN bases; ALTER TABLE code_imports DROP COLUMN names; PRAGMA user_version=2;');
+    db.exec('ALTER TABLE text_segments DROP COLUMN words; ALTER TABLE code_files DROP COLUMN ctime_ms; ALTER TABLE code_files DROP COLUMN ino; ALTER TABLE code_files DROP COLUMN taken_at; DROP TABLE code_locals; DROP TABLE code_names; DROP TABLE code_file_rows; ALTER TABLE code_refs DROP COLUMN via; ALTER TABLE code_defs DROP COLUMN bases; ALTER TABLE code_imports DROP COLUMN names; PRAGMA user_version=2;');
     db.close();
     const events: { event: string; fields?: Record<string, unknown> }[] = [];
     const index = indexOn({ log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} });
     await index.refresh();
-    assert.equal(events.find((e) => e.event === 'code_index_done')?.fields?.parsed, 0, 'nothing parsed again');
+    assert.equal(events.find((e) => e.event === 'code_index_done')?.fields?.parsed, 2, 'both files parsed again into the rows of schema 7');
     assert.deepEqual((await index.text.candidates({ pattern: 'list_add', literal: true, ignoreCase: false, word: true }, ''))?.files, ['a.ts'], 'the word narrows');
     await index.close();
   });

@@ -243,3 +243,23 @@ describe('before the code index\'s first build is done', () => {
     }
   });
 });
+
+describe('explore callers counts calls as written', () => {
+  let t: TestApp;
+  let root: string;
+  before(async () => {
+    ({ t, root } = await indexedFixture({
+      'src/scale.ts': 'export function scale(x: number): number {\n  return x * 2\n}\n',
+      'src/use.ts': "import { scale } from './scale.js'\n\nexport function both(a: number, b: number): number {\n  return scale(a) + scale(b)\n}\n\nexport function one(a: number): number {\n  return scale(a)\n}\n",
+    }));
+  });
+  after(() => closeFixture(t, root));
+
+  it('counts two calls of the name on one line as two, and marks that line', async () => {
+    const r = await t.call('explore', { anchor: 'scale', relation: 'callers' }, createClientSession('counts'));
+    const text = textOf(r);
+    assert.match(text, /scale: 1 definition \(src\/scale\.ts:1 function\); 3 calls in 1 file/);
+    assert.match(text, /how resolved: 3 through an import/);
+    assert.match(text, /src\/use\.ts: 4 \(×2\) in both; 8 in one/);
+  });
+});

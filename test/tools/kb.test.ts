@@ -95,6 +95,18 @@ for (const backend of await kbBackends('the ctx_kb tests on Postgres')) {
       assert.deepEqual((data.hits as { label: string }[]).map((h) => h.label), ['docs/auth.md']);
     });
 
+    it('filters by the source key or the path a hit shows, and by the absolute path of a folder', async () => {
+      const hit = ((await call({ action: 'search', query: 'OrderHandler' })).data.hits as { label: string; sourceKey: string; path: string }[]).find((h) => h.label === 'docs/auth.md');
+      assert.ok(hit, 'docs/auth.md is found unfiltered');
+      assert.equal(hit.path, path.join(root, 'docs/auth.md'), 'a hit shows the file as this machine names it');
+      const labels = async (source: string) => ((await call({ action: 'search', query: 'OrderHandler', source })).data.hits as { label: string }[]).map((h) => h.label);
+      assert.deepEqual(await labels(hit.sourceKey), ['docs/auth.md']);
+      assert.deepEqual(await labels(hit.path), ['docs/auth.md']);
+      assert.deepEqual(await labels(path.join(root, 'docs')), ['docs/auth.md']);
+      assert.deepEqual((await labels(root)).sort(), ['docs/auth.md', 'src/handler.ts']);
+      assert.deepEqual(await labels(path.join(root, 'nowhere')), []);
+    });
+
     it('marks results from files changed since indexing as stale', async () => {
       const file = path.join(root, 'docs/auth.md');
       writeFileSync(file, '# Authentication\n\nTokens are refreshed by the OrderHandler before they expire. Changed.\n');

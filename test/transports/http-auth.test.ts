@@ -153,6 +153,19 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
     assert.ok(!recorded.some((r) => r.userName === 'bob' || r.userName === 'dave'), 'nothing of theirs is recorded');
   });
 
+  it('lets a refused user in once granted the project with the command the 403 names, and keeps the token', async () => {
+    const { message } = await errorOf(await send(tokens.bob!, initialize));
+    const command = /\((ctxgate users grant bob --project (\S+))\)$/.exec(message);
+    assert.ok(command, message);
+    assert.equal(command[2], PROJECT);
+    assert.match(await runUsers(users, { verb: 'grant', name: 'bob', projects: [PROJECT] }, false), /^user bob may now use projects example\.test\/acme\/shop, example\.test\/acme\/site; the token is unchanged$/);
+    const admitted = await send(tokens.bob!, initialize);
+    assert.equal(admitted.status, 200);
+    await admitted.text();
+    assert.match(await runUsers(users, { verb: 'grant', name: 'carol', projects: [PROJECT] }, false), /user carol may now use every project/, 'a user of every project keeps every project');
+    await assert.rejects(runUsers(users, { verb: 'grant', name: 'dave', projects: [PROJECT] }, false), /there is no active user named dave/);
+  });
+
   it("refuses a session opened with one user's token to another user's token", async () => {
     const opened = await send(tokens.alice!, initialize);
     const session = opened.headers.get('mcp-session-id')!;
@@ -162,11 +175,13 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
     assert.match((await errorOf(taken)).message, /this session was opened with another token/);
   });
 
-  it('answers 503 with the reason, not 500, while the users cannot be looked up', async () => {
+  it('answers a generic 503, not 500, while the users cannot be looked up, and logs where the database is', async () => {
     const lost = await openPostgres(await cluster!.createDatabase('lost'));
     const store = await openPostgresUsers(lost);
     await lost.close();
-    const cut = createHttpApp(t.app, createToolRegistry(TOOLS), {
+    const logged: { event: string; fields: Record<string, unknown> }[] = [];
+    const logger = { file: undefined, close() {}, log: (event: string, fields: Record<string, unknown> = {}) => logged.push({ event, fields }) };
+    const cut = createHttpApp({ ...t.app, logger }, createToolRegistry(TOOLS), {
       bindHost: '127.0.0.1',
       port: () => 8787,
       token: SERVER_TOKEN,
@@ -188,7 +203,10 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
       );
       assert.equal(response.status, 503);
       assert.equal(response.headers.get('retry-after'), '5');
-      assert.match((await errorOf(response)).message, /^Unavailable: this endpoint cannot check user tokens now: .+; retry in a moment$/);
+      // The caller is not authenticated: nothing about the database (host, port, user, name) reaches it.
+      assert.equal((await errorOf(response)).message, 'Unavailable: the team database is unreachable; try again shortly');
+      const refusal = logged.find((l) => l.event === 'http_refused' && l.fields.status === 503);
+      assert.match(String(refusal?.fields.error), /postgres:\/\/postgres@127\.0\.0\.1:\d+\/lost/, 'the log says which database');
     } finally {
       await cut.close();
     }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import { createExecutor } from '../../src/exec/executor.ts';
-import { defaultProjectKey, normaliseRemoteUrl, pickRemote } from '../../src/vcs/project-key.ts';
+import { defaultProjectKey, normaliseRemoteUrl, pickRemote, sharedPathsRoot } from '../../src/vcs/project-key.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 
 describe('the project key', () => {
@@ -45,5 +45,18 @@ describe('the project key', () => {
     const plain = fixture({ 'a.txt': 'a' });
     dirs.push(plain);
     assert.equal(await defaultProjectKey({ runtime, exec }, plain), plain);
+  });
+
+  it("names files from the repository's top for every server rooted in a folder of it, and from the root outside git", async () => {
+    const repo = fixture({ 'services/billing/README.md': 'b', 'services/search/README.md': 's' });
+    dirs.push(repo);
+    execFileSync('git', ['init', '-q', repo]);
+    execFileSync('git', ['-C', repo, 'remote', 'add', 'origin', 'https://example.test/acme/monorepo.git']);
+    assert.equal(await sharedPathsRoot({ runtime, exec }, repo), repo);
+    assert.equal(await sharedPathsRoot({ runtime, exec }, `${repo}/services/billing`), repo);
+    assert.equal(await sharedPathsRoot({ runtime, exec }, `${repo}/services/search`), repo);
+    const plain = fixture({ 'a.txt': 'a' });
+    dirs.push(plain);
+    assert.equal(await sharedPathsRoot({ runtime, exec }, plain), plain);
   });
 });

@@ -170,6 +170,34 @@ describe('worker pool', () => {
     assert.equal(started, 2);
   });
 
+  it('starts its workers when warmed, before any job, and gives the first jobs to them (no second start)', async () => {
+    let started = 0;
+    const p = pool({
+      start: () => {
+        started++;
+        return runtime.startWorker(WORKER);
+      },
+    });
+    p.warm();
+    assert.equal(started, 2, 'both workers start at once');
+    while (p.events.filter((e) => e === 'worker_ready').length < 2) await new Promise((r) => setTimeout(r, 20));
+    const results = await Promise.all([1, 2, 3, 4].map((value) => p.run({ op: 'echo', value })));
+    assert.deepEqual(results, [1, 2, 3, 4].map((value) => ({ value, worker: true })));
+    p.warm();
+    assert.equal(started, 2, 'a pool already full starts none');
+  });
+
+  it('stays in this thread when warmed where workers cannot start', async () => {
+    const p = pool({
+      start: () => {
+        throw new Error('no workers here');
+      },
+    });
+    p.warm();
+    assert.equal(p.mode(), 'in-thread');
+    assert.deepEqual(await p.run({ op: 'echo', value: 1 }), { value: 1, worker: false });
+  });
+
   it('runs jobs in this thread when workers cannot start', async () => {
     const p = pool({
       start: () => {

@@ -106,6 +106,10 @@ describe('the built-in engine on grep workers', () => {
 });
 
 // One line of 2 MB on which `[a-m][^Q]{300}Q` leaves re2js's DFA: seconds of matching in one call.
+// The time limit in the tests where min.js must run over it and ok.js must not: min.js's 2 MB line
+// takes 30 s and more for this pattern, ok.js a millisecond; a limit of a few seconds leaves room
+// for a loaded machine on both sides (300 ms made ok.js run over it at load 20).
+const FILE_LIMIT_MS = 2500;
 const SLOW = { pattern: '[a-m][^Q]{300}Q', literal: false, ignoreCase: false, context: 0, limit: 50 };
 function slowLine(): string {
   let x = 7;
@@ -161,7 +165,7 @@ describe('a pathological file on the grep workers', () => {
 
   it('reports a file whose match runs over the time limit as not searched, and answers for the rest', async () => {
     const events: string[] = [];
-    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: 300, onEvent: (e) => events.push(e) });
+    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: FILE_LIMIT_MS, onEvent: (e) => events.push(e) });
     pools.push(pool);
     const skipped: string[] = [];
     const r = await grepBuiltin(runtime.fs, await target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool, onSkipped: (f) => skipped.push(`${f.path} ${f.reason}`) });
@@ -182,7 +186,7 @@ describe('ctx_fs rg without ripgrep', () => {
     const root = fixture({ 'min.js': slowLine(), 'ok.js': 'abc Q\n' });
     // No rg on PATH: the built-in engine answers.
     const t = testApp(root, {}, { PATH: '/nonexistent' });
-    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: 300 });
+    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: FILE_LIMIT_MS });
     t.app.grepPool = pool;
     try {
       const r = await t.call('ctx_fs', { action: 'rg', pattern: '[a-m][^Q]{300}Q|abc' });

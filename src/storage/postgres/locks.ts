@@ -7,6 +7,11 @@ export async function advisoryXactLock(tx: TransactionSql, namespace: string, na
   await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`${namespace}\n${name}`}, 0))`;
 }
 
+/** Waits for the shared form of the lock on (namespace, name): many holders at once, none while one holds it exclusively. */
+export async function advisoryXactLockShared(tx: TransactionSql, namespace: string, name: string): Promise<void> {
+  await tx`SELECT pg_advisory_xact_lock_shared(hashtextextended(${`${namespace}\n${name}`}, 0))`;
+}
+
 /** Waits for the locks on several names of one namespace in one statement, taken in sorted order. */
 export async function advisoryXactLocks(tx: TransactionSql, namespace: string, names: readonly string[]): Promise<void> {
   const keys = [...new Set(names)].sort().map((name) => `${namespace}\n${name}`);

@@ -1,8 +1,10 @@
 // Versioned schema on Postgres. Each component (the knowledge base, the users) keeps its own list of
 // migrations and its own version in ctxgate_migrations. Migrating is one transaction that first takes
-// an advisory lock, so of several servers starting together one migrates and the others, once the
-// lock is theirs, find nothing left to do.
-import { AppError, ErrorCode } from '../../errors.ts';
+// one advisory lock shared by all components, so of several servers starting together one migrates
+// and the others, once the lock is theirs, find nothing left to do. One lock, not one per component:
+// two components migrating at once on a fresh database would both create ctxgate_migrations, and
+// CREATE TABLE IF NOT EXISTS is not safe against a concurrent creator (duplicate pg_type row).
+import { AppError, ErrorCode, messageOf } from '../../errors.ts';
 import type { PgDatabase, TransactionSql } from './connection.ts';
 import { advisoryXactLock } from './locks.ts';
 
@@ -28,9 +30,28 @@ async function currentVersion(tx: TransactionSql, component: string): Promise<nu
 
 /** Brings the component's tables to its newest version; returns that version. Refuses a newer schema. */
 export async function migratePostgres(db: PgDatabase, component: string, migrations: readonly PgMigration[]): Promise<number> {
+  return migrate(db, component, migrations).catch(async (error: unknown) => {
+    throw (await permissionErrorOf(db, error)) ?? error;
+  });
+}
+
+/** 42501 insufficient_privilege: a role that may not create tables (PG15's default for a non-owner) — say how to grant it. */
+async function permissionErrorOf(db: PgDatabase, error: unknown): Promise<AppError | undefined> {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== '42501') return undefined;
+  const [row] = await db.run((sql) => sql`SELECT current_user AS role, current_schema() AS schema`).catch(() => [] as Record<string, unknown>[]);
+  const role = row?.role ? String(row.role) : 'ROLE';
+  const schema = row?.schema ? String(row.schema) : 'public';
+  return new AppError(ErrorCode.Config, `Postgres at ${db.where}: the role ${role} cannot create ctxgate's tables in schema ${schema} (${messageOf(error)})`, {
+    hint: `as the database owner or a superuser: GRANT CREATE ON SCHEMA ${schema} TO ${role}; or make ${role} the database's owner (ALTER DATABASE … OWNER TO ${role})`,
+    cause: error,
+  });
+}
+
+async function migrate(db: PgDatabase, component: string, migrations: readonly PgMigration[]): Promise<number> {
   const target = migrations.reduce((max, m) => Math.max(max, m.version), 0);
   return db.transaction(async (tx) => {
-    await advisoryXactLock(tx, 'ctxgate.migrate', component);
+    await advisoryXactLock(tx, 'ctxgate.migrate', 'all components');
     await tx.unsafe(CREATE_TABLE);
     const current = await currentVersion(tx, component);
     if (current > target) {

@@ -141,6 +141,8 @@ async function overview(ctx: ToolCallContext, scope: OverviewScope): Promise<str
 const where = (d: { file: string; line: number }) => `${d.file}:${d.line}`;
 const qualified = (d: { name: string; container?: string | undefined }) => (d.container ? `${d.container}.${d.name}` : d.name);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** Calls counted as written: a line calling the name twice counts twice. */
+const callsIn = (uses: readonly Use[]) => uses.reduce((n, u) => n + (u.times ?? 1), 0);
 
 const SITES_PER_FILE = 15;
 const CERTAINTY_ORDER: readonly Use['certainty'][] = ['receiver-type', 'imported', 'same-package', 'same-file', 'qualified', 'override', 'name-only'];
@@ -177,9 +179,9 @@ async function graphCallers(ctx: ToolCallContext, anchor: string): Promise<strin
   const count = (kind: Use['kind']) => u.uses.filter((x) => x.kind === kind).length;
   const byFile = new Map<string, Use[]>();
   for (const c of calls) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
-  const sure = CERTAINTY_ORDER.map((c) => [c, calls.filter((x) => x.certainty === c).length] as const).filter(([, n]) => n > 0);
+  const sure = CERTAINTY_ORDER.map((c) => [c, callsIn(calls.filter((x) => x.certainty === c))] as const).filter(([, n]) => n > 0);
   const out = [
-    `${definitionsLine(anchor, u.definitions)}; ${plural(calls.length, 'call')} in ${plural(byFile.size, 'file')}`,
+    `${definitionsLine(anchor, u.definitions)}; ${plural(callsIn(calls), 'call')} in ${plural(byFile.size, 'file')}`,
     `not calls, counted apart: ${plural(count('type'), 'type use')}, ${plural(count('import'), 'import')}, ${plural(count('mention'), 'mention')} in comments`,
   ];
   if (sure.length) out.push(`how resolved: ${sure.map(([c, n]) => `${n} ${CERTAINTY_WORDS[c]}`).join(', ')}`);
@@ -188,7 +190,7 @@ async function graphCallers(ctx: ToolCallContext, anchor: string): Promise<strin
   for (const [file, sites] of files.slice(0, 40)) {
     // How each call was resolved: once for the file when every site agrees.
     const one = sites.every((c) => c.certainty === sites[0]!.certainty);
-    const shown = sites.slice(0, SITES_PER_FILE).map((c) => `${c.line}${c.caller ? ` in ${qualified(c.caller)}` : ' (top level)'}${one ? '' : CERTAINTY_MARK[c.certainty]}`);
+    const shown = sites.slice(0, SITES_PER_FILE).map((c) => `${c.line}${(c.times ?? 1) > 1 ? ` (×${c.times})` : ''}${c.caller ? ` in ${qualified(c.caller)}` : ' (top level)'}${one ? '' : CERTAINTY_MARK[c.certainty]}`);
     out.push(`${file}: ${shown.join('; ')}${sites.length > SITES_PER_FILE ? `; +${sites.length - SITES_PER_FILE} more` : ''}${one ? CERTAINTY_MARK[sites[0]!.certainty] : ''}`);
   }
   if (files.length > 40) out.push(`… ${files.length - 40} more files`);

@@ -4,6 +4,8 @@ import { isStorageError } from '../../../src/storage/storage-error.ts';
 import { openPostgres, type PgDatabase } from '../../../src/storage/postgres/connection.ts';
 import { migratePostgres, schemaVersions } from '../../../src/storage/postgres/migrate.ts';
 import { redactPasswordIn, redactUrl } from '../../../src/storage/postgres/redact.ts';
+import { KB_PG_COMPONENT, KB_PG_MIGRATIONS } from '../../../src/kb/pg-schema.ts';
+import { USERS_PG_COMPONENT, USERS_PG_MIGRATIONS } from '../../../src/users/postgres-users.ts';
 import { type PgCluster, startCluster } from '../../helpers/postgres.ts';
 
 describe('redacting a database URL', () => {
@@ -73,6 +75,30 @@ describe('Postgres connection and migrations', { skip: cluster ? false : 'Postgr
     assert.deepEqual(await schemaVersions(dbs[0]!), { test: 2 });
   });
 
+  it('migrates the knowledge base and the users together on a fresh database, round after round', async () => {
+    for (let round = 0; round < 5; round++) {
+      const fresh = await cluster!.createDatabase(`fresh_${round}`);
+      const [kbDb, usersDb] = await Promise.all([connect(fresh), connect(fresh)]);
+      const versions = await Promise.all([migratePostgres(kbDb, KB_PG_COMPONENT, KB_PG_MIGRATIONS), migratePostgres(usersDb, USERS_PG_COMPONENT, USERS_PG_MIGRATIONS)]);
+      assert.deepEqual(await schemaVersions(kbDb), { [KB_PG_COMPONENT]: versions[0], [USERS_PG_COMPONENT]: versions[1] }, `round ${round}`);
+    }
+  });
+
+  it('says how to grant a role that may not create tables in schema public what it needs', async () => {
+    const fresh = await cluster!.createDatabase('not_owner');
+    const owner = await connect(fresh);
+    await owner.run((sql) => sql`CREATE ROLE visitor LOGIN`);
+    const visitor = await connect(fresh.replace('postgres://postgres@', 'postgres://visitor@'));
+    const error = await migratePostgres(visitor, 'test', [{ version: 1, description: 'a table', sql: 'CREATE TABLE t (id INT)' }]).then(
+      () => assert.fail('a role without CREATE on public created tables'),
+      (e: unknown) => e as { message: string; hint?: string },
+    );
+    assert.match(error.message, /^Postgres at postgres:\/\/visitor@127\.0\.0\.1:\d+\/not_owner: the role visitor cannot create ctxgate's tables in schema public/);
+    assert.match(error.hint ?? '', /GRANT CREATE ON SCHEMA public TO visitor/);
+    await owner.run((sql) => sql`GRANT CREATE ON SCHEMA public TO visitor`);
+    assert.equal(await migratePostgres(visitor, 'test', [{ version: 1, description: 'a table', sql: 'CREATE TABLE t (id INT)' }]), 1, 'the grant the hint names is enough');
+  });
+
   it('refuses tables newer than it understands, leaving them untouched', async () => {
     const db = await connect();
     await migratePostgres(db, 'newer', [{ version: 3, description: 'x', sql: 'CREATE TABLE newer_t (id INT)' }]);
@@ -108,8 +134,56 @@ describe('Postgres connection and migrations', { skip: cluster ? false : 'Postgr
     assert.equal(row?.n, 0);
   });
 
+  it('runs a transaction Postgres ended as a deadlock once more, so both sides of the deadlock commit', async () => {
+    const [a, b] = await Promise.all([connect(), connect()]);
+    let attempts = 0;
+    const signal = () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      return { promise, resolve };
+    };
+    const aHolds = signal();
+    const bHolds = signal();
+    // Each takes one lock, waits until the other has its own, then wants the other's: a circle.
+    const crossing = (db: PgDatabase, first: number, second: number, mine: ReturnType<typeof signal>, theirs: ReturnType<typeof signal>) =>
+      db.transaction(async (tx) => {
+        attempts++;
+        await tx`SELECT pg_advisory_xact_lock(${first})`;
+        mine.resolve();
+        await theirs.promise;
+        await tx`SELECT pg_advisory_xact_lock(${second})`;
+        return 'committed';
+      });
+    const results = await Promise.all([crossing(a, 7001, 7002, aHolds, bHolds), crossing(b, 7002, 7001, bHolds, aHolds)]);
+    assert.deepEqual(results, ['committed', 'committed']);
+    assert.equal(attempts, 3, 'the side Postgres chose ran once more');
+  });
+
   it('names the server version', async () => {
     const db = await connect();
     assert.match(await db.serverVersion(), /^\d+\.\d+/);
+  });
+
+  it('gives up on a server that stops answering (its own timeouts cannot fire), with a clear error, and the next call connects anew', { skip: process.getuid?.() !== 0 && 'freezing the server process needs root' }, async () => {
+    const db = await openPostgres(url, { maxConnections: 1, answerDeadlineMs: 1500 });
+    open.push(db);
+    const [row] = await db.run((sql) => sql`SELECT pg_backend_pid() AS pid`);
+    const backend = Number(row!.pid);
+    process.kill(backend, 'SIGSTOP');
+    try {
+      const error = await db.run((sql) => sql`SELECT 1`).then(
+        () => assert.fail('a frozen server answered'),
+        (e: unknown) => e,
+      );
+      assert.ok(isStorageError(error) && error.reason === 'unreachable', String(error));
+      assert.match(error.message, /did not answer within 2 s/);
+      assert.match(error.hint ?? '', /the next call connects anew/);
+    } finally {
+      process.kill(backend, 'SIGCONT');
+    }
+    const [again] = await db.run((sql) => sql`SELECT pg_backend_pid() AS pid`);
+    assert.notEqual(Number(again!.pid), backend, 'a new connection');
   });
 });

@@ -1,0 +1,13 @@
+// A server's warm start. With an index on disk (the project has been searched before), what a first
+// search waits for starts beside the client's handshake instead of at that search: the index's
+// check against the disk (code/index-reconcile.ts), the walk for the secret identities every
+// search is judged against, and the grep workers that read the candidates (each a second or two to
+// start on a loaded machine). A server on a project never searched starts none of them.
+import { knownSecrets } from '../security/secret-identities.ts';
+import type { AppContext } from './context.ts';
+
+export function warmStart(app: Pick<AppContext, 'code' | 'runtime' | 'workdirs' | 'grepPool'>): void {
+  if (!app.code.warm()) return;
+  knownSecrets(app.runtime.fs, app.workdirs).catch(() => undefined);
+  app.grepPool?.warm();
+}
