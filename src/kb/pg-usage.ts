@@ -1,7 +1,7 @@
 // Call records on Postgres: the same questions usage.ts answers on SQLite, asked of the shared
 // calls table and only ever of this project's rows. Each row may name its user.
 import type { Sql } from '../storage/postgres/connection.ts';
-import { type CallOutcome, type CallRecord, type GateDecisions, type RecentCall, type SavingBasis, savedBytes, USAGE_RETENTION_MS, type UsageFilter, type UsageTotals } from './usage.ts';
+import { type CallRecord, type GateDecisions, RECENT_CALL_COLUMNS, type RecentCall, recentCallOf, type SavingBasis, savedBytes, USAGE_RETENTION_MS, type UsageFilter, type UsageTotals } from './usage.ts';
 
 function where(sql: Sql, projectKey: string, filter: UsageFilter) {
   return sql`project_key = ${projectKey}
@@ -73,20 +73,8 @@ export async function gateDecisionsPg(sql: Sql, projectKey: string, filter: Usag
 }
 
 export async function recentCallsPg(sql: Sql, projectKey: string, limit: number): Promise<RecentCall[]> {
-  const rows = await sql`SELECT at, tool, action, args, outcome, detail, duration_ms, reply_bytes, saved_bytes, raw_bytes, basis FROM calls WHERE project_key = ${projectKey} ORDER BY id DESC LIMIT ${limit}`;
-  return rows.map((r) => ({
-    at: Number(r.at),
-    tool: String(r.tool),
-    action: r.action === null ? null : String(r.action),
-    args: r.args === null ? '' : String(r.args),
-    outcome: String(r.outcome) as CallOutcome,
-    detail: r.detail === null ? null : String(r.detail),
-    durationMs: Number(r.duration_ms),
-    replyBytes: Number(r.reply_bytes),
-    savedBytes: Number(r.saved_bytes),
-    rawBytes: r.raw_bytes === null ? null : Number(r.raw_bytes),
-    basis: r.basis === null ? null : (String(r.basis) as SavingBasis),
-  }));
+  const rows = await sql`SELECT ${sql.unsafe(RECENT_CALL_COLUMNS)} FROM calls WHERE project_key = ${projectKey} ORDER BY id DESC LIMIT ${limit}`;
+  return rows.map(recentCallOf);
 }
 
 export async function savingsSeriesPg(sql: Sql, projectKey: string, since: number, bucketMs: number): Promise<{ at: number; savedBytes: number; calls: number }[]> {

@@ -187,7 +187,15 @@ export interface RecentCall {
 }
 
 export function recentCalls(db: Database, limit: number): RecentCall[] {
-  return db.all('SELECT at, tool, action, args, outcome, detail, duration_ms, reply_bytes, saved_bytes, raw_bytes, basis FROM calls ORDER BY id DESC LIMIT ?', [limit]).map((r) => ({
+  return db.all(`SELECT ${RECENT_CALL_COLUMNS} FROM calls ORDER BY id DESC LIMIT ?`, [limit]).map(recentCallOf);
+}
+
+/** The columns a recent call is read from, on either backend. */
+export const RECENT_CALL_COLUMNS = 'at, tool, action, args, outcome, detail, duration_ms, reply_bytes, saved_bytes, raw_bytes, basis';
+
+/** A calls row (RECENT_CALL_COLUMNS) as a RecentCall; numbers may arrive as strings or bigints (Postgres). */
+export function recentCallOf(r: Record<string, unknown>): RecentCall {
+  return {
     at: Number(r.at),
     tool: String(r.tool),
     action: r.action === null ? null : String(r.action),
@@ -199,7 +207,7 @@ export function recentCalls(db: Database, limit: number): RecentCall[] {
     savedBytes: Number(r.saved_bytes),
     rawBytes: r.raw_bytes === null ? null : Number(r.raw_bytes),
     basis: r.basis === null ? null : (String(r.basis) as SavingBasis),
-  }));
+  };
 }
 
 /** Saved bytes per time bucket (oldest first), for the chart. */
