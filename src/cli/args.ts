@@ -6,6 +6,7 @@ import type { CommonOptions } from '../app/bootstrap.ts';
 import { CLIENT_IDS, type ClientId } from '../clients/catalog.ts';
 import { projectKeyProblem, userNameProblem } from '../users/user-names.ts';
 import { normaliseProjectKey } from '../config/project-key-text.ts';
+import { selectTools } from '../tools/index.ts';
 import type { InitCommand } from './init.ts';
 
 export type Command =
@@ -22,7 +23,7 @@ export type Command =
 
 /** `users add NAME [--project KEY]…`, `users grant NAME --project KEY…`, `users list`, `users revoke NAME` (a team endpoint's people, issue 25). */
 export type UsersAction =
-  | { verb: 'add'; name: string; projects: string[] | 'all' }
+  | { verb: 'add'; name: string; projects: string[] | 'all'; tools: string[] | 'all' }
   | { verb: 'grant'; name: string; projects: string[] }
   | { verb: 'list' }
   | { verb: 'revoke'; name: string };
@@ -38,8 +39,9 @@ Usage:
   ctxgate tools [NAME] [--json]          each tool's parameters (the schemas tools/list sends)
   ctxgate init [init options]            configure MCP clients to start this ctxgate
   ctxgate hook pre-tool-use|session-start   Claude Code hooks (installed by init --hooks)
-  ctxgate users add NAME [--project KEY]…   issue a user a token for a team endpoint (Postgres);
-                                         the token is printed once; no --project: every project
+  ctxgate users add NAME [--project KEY]… [--tools LIST]   issue a user a token for a team
+                                         endpoint (Postgres), printed once; no --project: every
+                                         project; no --tools: every tool (ctx_run runs commands)
   ctxgate users grant NAME --project KEY…   let an existing user's token into more projects
   ctxgate users list [--json]            the users, their projects, revoked or not
   ctxgate users revoke NAME              the user's token stops working at once
@@ -231,18 +233,19 @@ export function parseCommand(argv: readonly string[], env: (name: string) => str
       if (rest.length) throw usage(`unexpected argument '${rest[0]}' after init`);
       return { kind: 'init', ...initOptions(v, common) };
     case 'users':
-      return { kind: 'users', common, action: usersAction(rest, v.project, v.json), json: v.json ?? false };
+      return { kind: 'users', common, action: usersAction(rest, v.project, v.json, v.tools), json: v.json ?? false };
     default:
       throw usage(`unknown command '${command}'`);
   }
 }
 
-function usersAction(rest: string[], projects: string[] | undefined, json: boolean | undefined): UsersAction {
+function usersAction(rest: string[], projects: string[] | undefined, json: boolean | undefined, tools: string[] | undefined): UsersAction {
   const [verb, name, extra] = rest;
   if (verb !== 'add' && verb !== 'grant' && verb !== 'list' && verb !== 'revoke') {
     throw usage(verb === undefined ? "'ctxgate users' needs add, grant, list or revoke, e.g. ctxgate users add alice" : `unknown users command '${verb}'; use add, grant, list or revoke`);
   }
   if (json !== undefined && verb !== 'list') throw usage("--json belongs to 'ctxgate users list'");
+  if (tools !== undefined && verb !== 'add') throw usage("--tools with 'ctxgate users' belongs to 'users add' (the tools the new token may use); to change them, revoke and add the user again");
   if (verb === 'list') {
     if (name !== undefined) throw usage(`unexpected argument '${name}' after users list`);
     return { verb };
@@ -263,7 +266,18 @@ function usersAction(rest: string[], projects: string[] | undefined, json: boole
     if (!keys.length) throw usage(`'ctxgate users grant ${name}' needs the projects to grant, e.g. ctxgate users grant ${name} --project github.com/acme/shop`);
     return { verb, name, projects: keys };
   }
-  return { verb, name, projects: keys.length ? keys : 'all' };
+  return { verb, name, projects: keys.length ? keys : 'all', tools: userTools(tools) };
+}
+
+/** `--tools` of `users add`: names or groups, checked against the tools there are; 'all' without it. */
+function userTools(given: string[] | undefined): string[] | 'all' {
+  if (given === undefined) return 'all';
+  if (given.some((g) => g.split(',').some((t) => t.trim() === 'all'))) return 'all';
+  try {
+    return selectTools(given, '--tools').map((t) => t.name);
+  } catch (error) {
+    throw usage(error instanceof AppError ? `${error.message}; ${error.hint ?? ''}`.replace(/; $/, '') : String(error));
+  }
 }
 
 function initOptions(

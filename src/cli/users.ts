@@ -9,11 +9,12 @@ export async function runUsers(store: UserStore, action: UsersAction, json: bool
   switch (action.verb) {
     case 'add': {
       const token = issueUserToken();
-      const user = await store.add(action.name, hashUserToken(token), action.projects);
+      const user = await store.add(action.name, hashUserToken(token), action.projects, action.tools);
       return [
         `user ${user.name} added; may use ${projectsText(user.projects)}`,
         `token (shown this once; ctxgate keeps only its hash): ${token}`,
         `${user.name} connects with it as the bearer token, e.g. CTXGATE_TOKEN=${token} ctxgate init --http http://HOST:8787/mcp`,
+        `tools: ${toolsText(user.tools)}`,
       ].join('\n');
     }
     case 'grant': {
@@ -42,8 +43,12 @@ function projectsText(projects: TeamUser['projects']): string {
   return projects === 'all' ? 'every project' : `project${projects.length > 1 ? 's' : ''} ${projects.join(', ')}`;
 }
 
+function toolsText(tools: TeamUser['tools']): string {
+  return tools === 'all' ? "every tool the server offers, ctx_run included: its commands run as the server's OS user (users add --tools gate,ctx_kb to narrow)" : `only ${tools.join(', ')}`;
+}
+
 function userJson(user: TeamUser): Record<string, unknown> {
-  return { name: user.name, projects: user.projects, createdAt: user.createdAt.toISOString(), revokedAt: user.revokedAt?.toISOString() ?? null };
+  return { name: user.name, projects: user.projects, tools: user.tools, createdAt: user.createdAt.toISOString(), revokedAt: user.revokedAt?.toISOString() ?? null };
 }
 
 function when(date: Date): string {
@@ -51,7 +56,7 @@ function when(date: Date): string {
 }
 
 function formatTable(users: TeamUser[]): string {
-  const rows = [['user', 'projects', 'added', 'state'], ...users.map((u) => [u.name, u.projects === 'all' ? 'all' : u.projects.join(','), when(u.createdAt), u.revokedAt ? `revoked ${when(u.revokedAt)}` : 'active'])];
+  const rows = [['user', 'projects', 'tools', 'added', 'state'], ...users.map((u) => [u.name, u.projects === 'all' ? 'all' : u.projects.join(','), u.tools === 'all' ? 'all' : u.tools.join(','), when(u.createdAt), u.revokedAt ? `revoked ${when(u.revokedAt)}` : 'active'])];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
 }

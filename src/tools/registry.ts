@@ -137,6 +137,8 @@ export interface ToolRegistry {
    * holds its code is not broken by a rebuild or an upgrade that replaces the files under it.
    */
   loadHandlers(): Promise<unknown[]>;
+  /** A registry of the named tools of this one only (a team user's allowed tools), in this one's order. */
+  only(names: readonly string[]): ToolRegistry;
 }
 
 export function createToolRegistry(definitions: readonly ToolDefinition[]): ToolRegistry {
@@ -158,6 +160,9 @@ export function createToolRegistry(definitions: readonly ToolDefinition[]): Tool
         };
       });
       return listed;
+    },
+    only(names) {
+      return createToolRegistry(definitions.filter((d) => names.includes(d.name)));
     },
     async loadHandlers() {
       const failures: unknown[] = [];

@@ -26,7 +26,7 @@ export interface BearerOptions {
 }
 
 /** Who a request came from: a user's name, or undefined for the server's own token. */
-export type Sender = { user?: string };
+export type Sender = { user?: string; tools?: readonly string[] };
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -65,7 +65,7 @@ export function requireBearer(options: BearerOptions): MiddlewareHandler {
         'www-authenticate': 'Bearer realm="ctxgate", error="invalid_token"',
       });
     }
-    c.set('sender', { user: user!.name });
+    c.set('sender', { user: user!.name, ...(user!.tools === 'all' ? {} : { tools: user!.tools }) });
     return next();
   };
 }

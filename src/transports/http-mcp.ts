@@ -87,7 +87,8 @@ export function createMcpSessions(app: AppContext, registry: ToolRegistry, optio
       onsessioninitialized: () => void app.logger.log('http_session_start', { session: id }),
       onsessionclosed: () => table.delete(id, 'deleted'),
     });
-    const server = createMcpServer(app, registry, createClientSession(id, sender.user));
+    // A user whose token may use some tools only gets a session that lists and answers just those.
+    const server = createMcpServer(app, sender.tools ? registry.only(sender.tools) : registry, createClientSession(id, sender.user));
     transport.onclose = () => void table.delete(id, 'closed');
     const { release } = table.create(id, { transport, server, user: sender.user });
     try {

@@ -24,31 +24,41 @@ export const USERS_PG_MIGRATIONS: readonly PgMigration[] = [
       COMMENT ON COLUMN ctxgate_users.token_hash IS 'sha-256 of the token, hex; the token itself is never stored';
     `,
   },
+  {
+    version: 2,
+    description: 'the tools each user may use',
+    sql: `
+      ALTER TABLE ctxgate_users ADD COLUMN tools TEXT[];
+      COMMENT ON COLUMN ctxgate_users.tools IS 'tool names the token may use; NULL: every tool the server offers';
+    `,
+  },
 ];
 
 interface UserRow {
   name: string;
   projects: string[] | null;
+  tools: string[] | null;
   created_at: Date;
   revoked_at: Date | null;
 }
 
 function userOf(row: UserRow): TeamUser {
-  return { name: row.name, projects: row.projects ?? 'all', createdAt: new Date(row.created_at), ...(row.revoked_at ? { revokedAt: new Date(row.revoked_at) } : {}) };
+  return { name: row.name, projects: row.projects ?? 'all', tools: row.tools ?? 'all', createdAt: new Date(row.created_at), ...(row.revoked_at ? { revokedAt: new Date(row.revoked_at) } : {}) };
 }
 
 /** The users of the database `db`, its table migrated first. */
 export async function openPostgresUsers(db: PgDatabase): Promise<UserStore> {
   await migratePostgres(db, USERS_PG_COMPONENT, USERS_PG_MIGRATIONS);
   return {
-    async add(name, tokenHash, projects) {
+    async add(name, tokenHash, projects, tools = 'all') {
       const list = projects === 'all' ? null : projects;
+      const toolList = tools === 'all' ? null : tools;
       const rows = await db.run(
         (sql) => sql<UserRow[]>`
-          INSERT INTO ctxgate_users (name, token_hash, projects) VALUES (${name}, ${tokenHash}, ${list})
-          ON CONFLICT (name) DO UPDATE SET token_hash = EXCLUDED.token_hash, projects = EXCLUDED.projects, created_at = now(), revoked_at = NULL
+          INSERT INTO ctxgate_users (name, token_hash, projects, tools) VALUES (${name}, ${tokenHash}, ${list}, ${toolList})
+          ON CONFLICT (name) DO UPDATE SET token_hash = EXCLUDED.token_hash, projects = EXCLUDED.projects, tools = EXCLUDED.tools, created_at = now(), revoked_at = NULL
             WHERE ctxgate_users.revoked_at IS NOT NULL
-          RETURNING name, projects, created_at, revoked_at`,
+          RETURNING name, projects, tools, created_at, revoked_at`,
       );
       if (!rows[0]) {
         throw new AppError(ErrorCode.InvalidArgument, `user ${name} exists already (in ${db.where})`, {
@@ -63,12 +73,12 @@ export async function openPostgresUsers(db: PgDatabase): Promise<UserStore> {
         (sql) => sql<UserRow[]>`
           UPDATE ctxgate_users SET projects = CASE WHEN projects IS NULL THEN NULL ELSE (SELECT array_agg(DISTINCT p ORDER BY p) FROM unnest(projects || ${[...projects]}::text[]) AS p) END
           WHERE name = ${name} AND revoked_at IS NULL
-          RETURNING name, projects, created_at, revoked_at`,
+          RETURNING name, projects, tools, created_at, revoked_at`,
       );
       return rows[0] ? userOf(rows[0]) : undefined;
     },
     async list() {
-      const rows = await db.run((sql) => sql<UserRow[]>`SELECT name, projects, created_at, revoked_at FROM ctxgate_users ORDER BY name`);
+      const rows = await db.run((sql) => sql<UserRow[]>`SELECT name, projects, tools, created_at, revoked_at FROM ctxgate_users ORDER BY name`);
       return rows.map(userOf);
     },
     async revoke(name) {
@@ -76,7 +86,7 @@ export async function openPostgresUsers(db: PgDatabase): Promise<UserStore> {
       return rows.length > 0;
     },
     async findByTokenHash(tokenHash) {
-      const rows = await db.run((sql) => sql<UserRow[]>`SELECT name, projects, created_at, revoked_at FROM ctxgate_users WHERE token_hash = ${tokenHash}`);
+      const rows = await db.run((sql) => sql<UserRow[]>`SELECT name, projects, tools, created_at, revoked_at FROM ctxgate_users WHERE token_hash = ${tokenHash}`);
       return rows[0] ? userOf(rows[0]) : undefined;
     },
   };

@@ -5,13 +5,15 @@ export interface TeamUser {
   name: string;
   /** The project keys the user's token may be used for; 'all' for every project. */
   projects: string[] | 'all';
+  /** The tools the user's sessions offer and answer; 'all' for every tool the server offers. */
+  tools: string[] | 'all';
   createdAt: Date;
   revokedAt?: Date;
 }
 
 export interface UserStore {
   /** Records a new user with the hash of its token; an error when the name is taken (revoked names too). */
-  add(name: string, tokenHash: string, projects: string[] | 'all'): Promise<TeamUser>;
+  add(name: string, tokenHash: string, projects: string[] | 'all', tools?: string[] | 'all'): Promise<TeamUser>;
   /** Adds projects to an active user's (nothing to add when it has every project); undefined when there is no such user. */
   grant(name: string, projects: readonly string[]): Promise<TeamUser | undefined>;
   list(): Promise<TeamUser[]>;

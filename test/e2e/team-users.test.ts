@@ -55,7 +55,7 @@ describe('ctxgate users and serve on a team endpoint', { skip: cluster ? false :
     const revoked = users('revoke', 'carol');
     assert.equal(revoked.status, 0, revoked.stderr);
     const listed = users('list');
-    assert.match(listed.stdout, /^user +projects +added +state\nalice +example\.test\/acme\/shop +\S+ \S+ UTC +active\nbob +example\.test\/acme\/site .* active\ncarol +all .* revoked /);
+    assert.match(listed.stdout, /^user +projects +tools +added +state\nalice +example\.test\/acme\/shop +all +\S+ \S+ UTC +active\nbob +example\.test\/acme\/site .* active\ncarol +all .* revoked /);
     const wrong = users('add', 'dave', '--project');
     assert.equal(wrong.status, 2);
     assert.match(wrong.stderr, /(^|\n)ctxgate: --project needs a value\nhint: run ctxgate --help for the usage/);

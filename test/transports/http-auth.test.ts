@@ -19,6 +19,8 @@ const SERVER_TOKEN = 'server-token-0123456789abcdef';
 const PROJECT = 'example.test/acme/shop';
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 const callLs = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ctx_fs', arguments: { action: 'ls' } } };
+/** The JSON-RPC message of a response, sent as JSON or as one server-sent event. */
+const dataOf = (text: string) => (text.trimStart().startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text));
 
 const cluster: PgCluster | undefined = await startCluster('the team endpoint user tests');
 
@@ -88,13 +90,13 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
   const errorOf = async (response: Response) => ((await response.json()) as { error: { code: number; message: string } }).error;
 
   it('adds users with the token printed once and kept only as its hash, lists and revokes them', async () => {
-    const added = await runUsers(users, { verb: 'add', name: 'alice', projects: [PROJECT] }, false);
+    const added = await runUsers(users, { verb: 'add', name: 'alice', projects: [PROJECT], tools: 'all' }, false);
     assert.match(added, /user alice added; may use project example\.test\/acme\/shop/);
     tokens.alice = tokenIn(added);
-    tokens.bob = tokenIn(await runUsers(users, { verb: 'add', name: 'bob', projects: ['example.test/acme/site'] }, false));
-    tokens.carol = tokenIn(await runUsers(users, { verb: 'add', name: 'carol', projects: 'all' }, false));
-    tokens.dave = tokenIn(await runUsers(users, { verb: 'add', name: 'dave', projects: 'all' }, false));
-    await assert.rejects(runUsers(users, { verb: 'add', name: 'alice', projects: 'all' }, false), /user alice exists already/);
+    tokens.bob = tokenIn(await runUsers(users, { verb: 'add', name: 'bob', projects: ['example.test/acme/site'], tools: 'all' }, false));
+    tokens.carol = tokenIn(await runUsers(users, { verb: 'add', name: 'carol', projects: 'all', tools: 'all' }, false));
+    tokens.dave = tokenIn(await runUsers(users, { verb: 'add', name: 'dave', projects: 'all', tools: 'all' }, false));
+    await assert.rejects(runUsers(users, { verb: 'add', name: 'alice', projects: 'all', tools: 'all' }, false), /user alice exists already/);
     const stored = await db.run((sql) => sql`SELECT token_hash FROM ctxgate_users`);
     assert.equal(stored.length, 4);
     for (const token of Object.values(tokens)) assert.ok(!JSON.stringify(stored).includes(token.slice(5)), 'no token is stored');
@@ -110,7 +112,7 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
         ['dave', 'all', true],
       ],
     );
-    assert.match(await runUsers(users, { verb: 'list' }, false), /^user +projects +added +state\nalice +example\.test\/acme\/shop +\d{4}-\d\d-\d\d \d\d:\d\d UTC +active\n/);
+    assert.match(await runUsers(users, { verb: 'list' }, false), /^user +projects +tools +added +state\nalice +example\.test\/acme\/shop +all +\d{4}-\d\d-\d\d \d\d:\d\d UTC +active\n/);
   });
 
   it("records each call made with a user's token under that user's name", async () => {
@@ -124,6 +126,21 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
     const call = recorded.find((r) => r.clientSession === session);
     assert.equal(call?.tool, 'ctx_fs');
     assert.equal(call?.userName, 'alice');
+  });
+
+  it('gives a user allowed some tools a session that lists and answers only those', async () => {
+    const added = await runUsers(users, { verb: 'add', name: 'erin', projects: [PROJECT], tools: ['locate', 'read', 'search', 'explore'] }, false);
+    assert.match(added, /may use project example\.test\/acme\/shop\n[\s\S]*\ntools: only locate, read, search, explore$/);
+    const token = tokenIn(added);
+    const opened = await send(token, initialize);
+    assert.equal(opened.status, 200);
+    const session = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    const listed = await send(token, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, session);
+    assert.deepEqual((JSON.parse(dataOf(await listed.text())) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name), ['locate', 'read', 'search', 'explore']);
+    const refused = await send(token, callLs, session);
+    assert.match(await refused.text(), /unknown tool 'ctx_fs'/);
+    assert.equal(recorded.some((r) => r.clientSession === session && r.tool === 'ctx_fs' && r.outcome === 'ok'), false);
   });
 
   it("records no user for the server's own token, which keeps working", async () => {

@@ -28,7 +28,7 @@ describe('user tokens of a team endpoint', () => {
 });
 
 describe('who may use a team endpoint for a project', () => {
-  const user = (projects: TeamUser['projects'], revoked?: boolean): TeamUser => ({ name: 'alice', projects, createdAt: new Date(), ...(revoked ? { revokedAt: new Date() } : {}) });
+  const user = (projects: TeamUser['projects'], revoked?: boolean): TeamUser => ({ name: 'alice', projects, tools: 'all', createdAt: new Date(), ...(revoked ? { revokedAt: new Date() } : {}) });
 
   it('lets a user of every project or of this project in', () => {
     assert.equal(refusalFor(user('all'), 'github.com/acme/shop'), undefined);
