@@ -1,7 +1,7 @@
 // Call records on Postgres: the same questions usage.ts answers on SQLite, asked of the shared
 // calls table and only ever of this project's rows. Each row may name its user.
 import type { Sql } from '../storage/postgres/connection.ts';
-import { type CallRecord, type GateDecisions, RECENT_CALL_COLUMNS, type RecentCall, recentCallOf, type SavingBasis, savedBytes, USAGE_RETENTION_MS, type UsageFilter, type UsageTotals } from './usage.ts';
+import { type CallRecord, type GateDecisions, RECENT_CALL_COLUMNS, type RecentCall, recentCallOf, toolTotalsOf, type SavingBasis, savedBytes, USAGE_RETENTION_MS, type UsageFilter, type UsageTotals } from './usage.ts';
 
 function where(sql: Sql, projectKey: string, filter: UsageFilter) {
   return sql`project_key = ${projectKey}
@@ -51,15 +51,7 @@ export async function usageTotalsPg(sql: Sql, projectKey: string, filter: UsageF
     replyBytes: Number(all?.reply ?? 0),
     savedBytes: Number(all?.saved ?? 0),
     byBasis: byBasis.map((r) => ({ basis: String(r.basis) as SavingBasis, calls: Number(r.calls), rawBytes: Number(r.raw), replyBytes: Number(r.reply), savedBytes: Number(r.saved) })),
-    byTool: byTool.map((r) => ({
-      tool: String(r.tool),
-      calls: Number(r.calls),
-      errors: Number(r.errors),
-      refusals: Number(r.refusals),
-      replyBytes: Number(r.reply),
-      savedBytes: Number(r.saved),
-      p50Ms: Number(r.p50 ?? 0),
-    })),
+    byTool: byTool.map((r) => toolTotalsOf(r, Number(r.p50 ?? 0))),
   };
 }
 

@@ -131,15 +131,7 @@ export function usageTotals(db: Database, filter: UsageFilter = {}): UsageTotals
       `SELECT tool, count(*) AS calls, coalesce(sum(outcome = 'error'), 0) AS errors, coalesce(sum(outcome = 'refused'), 0) AS refusals, coalesce(sum(reply_bytes), 0) AS reply, coalesce(sum(saved_bytes), 0) AS saved FROM calls${w.sql} GROUP BY tool ORDER BY calls DESC`,
       w.bind,
     )
-    .map((r) => ({
-      tool: String(r.tool),
-      calls: Number(r.calls),
-      errors: Number(r.errors),
-      refusals: Number(r.refusals),
-      replyBytes: Number(r.reply),
-      savedBytes: Number(r.saved),
-      p50Ms: medians.get(String(r.tool)) ?? 0,
-    }));
+    .map((r) => toolTotalsOf(r, medians.get(String(r.tool)) ?? 0));
   return { calls: Number(all.calls ?? 0), errors: Number(all.errors ?? 0), refusals: Number(all.refusals ?? 0), replyBytes: Number(all.reply ?? 0), savedBytes: Number(all.saved ?? 0), byBasis, byTool };
 }
 
@@ -188,6 +180,11 @@ export interface RecentCall {
 
 export function recentCalls(db: Database, limit: number): RecentCall[] {
   return db.all(`SELECT ${RECENT_CALL_COLUMNS} FROM calls ORDER BY id DESC LIMIT ?`, [limit]).map(recentCallOf);
+}
+
+/** A per-tool row (tool, calls, errors, refusals, reply, saved) as the totals show it, on either backend. */
+export function toolTotalsOf(r: Record<string, unknown>, p50Ms: number): UsageTotals['byTool'][number] {
+  return { tool: String(r.tool), calls: Number(r.calls), errors: Number(r.errors), refusals: Number(r.refusals), replyBytes: Number(r.reply), savedBytes: Number(r.saved), p50Ms };
 }
 
 /** The columns a recent call is read from, on either backend. */
