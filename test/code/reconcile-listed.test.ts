@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } fr
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createGrammars } from '../../src/code/grammars.ts';
-import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
+import { type CodeIndex, type CodeIndexDeps, createCodeIndex } from '../../src/code/index.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { createExecutor } from '../../src/exec/executor.ts';
 import type { Logger } from '../../src/logging/logger.ts';
@@ -22,8 +22,12 @@ type Events = { event: string; fields?: Record<string, unknown> }[];
 const exec = createExecutor(runtime);
 const findIn = (root: string): ChangedSince => createChangedSince({ runtime, exec, root, skipDirs: ['node_modules'] });
 
-/** A code index over `root` with its database in `dbFile`, the warm start's list from `changedSince`. */
-function indexAt(root: string, dbFile: string, changedSince: ChangedSince | undefined, events: Events = []): CodeIndex {
+/**
+ * A code index over `root` with its database in `dbFile`, the warm start's list from `changedSince`;
+ * `more` by default has find's list used from the first file on (a fixture's few files would be
+ * stat'ed one by one otherwise).
+ */
+function indexAt(root: string, dbFile: string, changedSince: ChangedSince | undefined, events: Events = [], more: Partial<CodeIndexDeps> = { listFromFiles: 0 }): CodeIndex {
   const logger: Logger = { log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} };
   return createCodeIndex({
     fs: runtime.fs,
@@ -33,8 +37,8 @@ function indexAt(root: string, dbFile: string, changedSince: ChangedSince | unde
     root,
     scan: { excludeDirs: ['node_modules'], respectGitignore: true },
     openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
-    // A fixture's few files would be stat'ed one by one: find's list from the first file on.
-    ...(changedSince ? { changedSince, listFromFiles: 0 } : {}),
+    ...(changedSince ? { changedSince } : {}),
+    ...more,
   });
 }
 
@@ -153,23 +157,14 @@ describe('the warm start from find\'s list of what changed', () => {
       const written: { at: number; files: number }[] = [];
       // 'after': a note later than the database's own record (a database put back from a copy) is not trusted.
       const at = noteFrom === 'before' ? Date.now() - 60_000 : Date.now() + 60_000;
-      const events: Events = [];
-      const logger: Logger = { log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} };
-      const second = createCodeIndex({
-        fs: runtime.fs,
-        grammars: createGrammars(runtime),
-        logger,
-        workdirs: { dirs: [root] },
-        root,
-        scan: { excludeDirs: ['node_modules'], respectGitignore: true },
-        openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
+      const changedSince: ChangedSince = (since, signal) => {
+        asked.push(since);
+        return findIn(root)(since, signal);
+      };
+      const second = indexAt(root, dbFile, changedSince, [], {
         listFromFiles: 0,
         databaseExists: () => true,
         checkedNote: { read: () => ({ at, files: 2 }), write: (note) => void written.push(note) },
-        changedSince: (since, signal) => {
-          asked.push(since);
-          return findIn(root)(since, signal);
-        },
       });
       try {
         assert.equal(second.warm(), true);
@@ -191,20 +186,17 @@ describe('the warm start from find\'s list of what changed', () => {
     writeFileSync(path.join(root, 'src/a.ts'), 'export const kappa = 1;\n');
     let asked = 0;
     const events: Events = [];
-    const logger: Logger = { log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} };
-    const second = createCodeIndex({
-      fs: runtime.fs,
-      grammars: createGrammars(runtime),
-      logger,
-      workdirs: { dirs: [root] },
+    // The catalogue's own size decides between stats and find here (no listFromFiles of the test's).
+    const second = indexAt(
       root,
-      scan: { excludeDirs: ['node_modules'], respectGitignore: true },
-      openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
-      changedSince: async (since, signal) => {
+      dbFile,
+      async (since, signal) => {
         asked++;
         return findIn(root)(since, signal);
       },
-    });
+      events,
+      {},
+    );
     try {
       assert.deepEqual(await candidates(second, 'kappa'), ['src/a.ts']);
       assert.equal(reconciled(events)?.by, 'stats');
