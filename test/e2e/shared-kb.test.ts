@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fixture, removeDir } from '../helpers/env.ts';
+import { eachFindsTheOthers, indexRunSearchAtOnce } from '../helpers/kb-servers.ts';
 import { connectStdio, runCli } from '../helpers/server.ts';
 
 interface Reply {
@@ -45,28 +46,9 @@ describe('one knowledge base shared by several ctxgate processes', () => {
   });
 
   it('lets servers index, keep big outputs and search at the same time, every call answered', async () => {
-    const labels = await Promise.all(
-      servers.map(async (_, s) => {
-        const indexed = await call(s, 'ctx_kb', { action: 'index', path: `area${s}` });
-        assert.equal(indexed.r.isError, undefined, indexed.text);
-        assert.match(indexed.text, /indexed 60 files/);
-        const run = await call(s, 'ctx_run', { action: 'execute', command: `seq 1 8000 | sed 's/$/ output of server${s} quokka${s}/'` });
-        assert.equal(run.r.isError, undefined, run.text);
-        const label = /indexed as "([^"]+)"/.exec(run.text)?.[1];
-        assert.ok(label, run.text);
-        const found = await call(s, 'ctx_kb', { action: 'search', query: `zebra${s} harbor${s}` });
-        assert.match(found.text, new RegExp(`area${s}/doc\\d+\\.md`), found.text);
-        return label;
-      }),
-    );
+    const labels = await indexRunSearchAtOnce(call, SERVERS, 60);
     // Each server reaches what the others indexed, big outputs included.
-    for (let s = 0; s < SERVERS; s++) {
-      const other = (s + 1) % SERVERS;
-      const page = await call(s, 'ctx_kb', { action: 'search', query: `zebra${other}` });
-      assert.match(page.text, new RegExp(`area${other}/doc`), page.text);
-      const output = await call(s, 'ctx_kb', { action: 'search', query: `quokka${other}`, source: labels[other] });
-      assert.match(output.text, new RegExp(`server${other} quokka${other}`), output.text);
-    }
+    await eachFindsTheOthers(call, SERVERS, labels);
   });
 
   it('answers a one-shot `ctxgate call ctx_kb search` while the servers hold the database open', () => {

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import postgres from 'postgres';
 import { fixture, removeDir } from '../helpers/env.ts';
+import { eachFindsTheOthers, indexRunSearchAtOnce } from '../helpers/kb-servers.ts';
 import { type PgCluster, startCluster } from '../helpers/postgres.ts';
 import { connectStdio, serverCommand } from '../helpers/server.ts';
 
@@ -69,27 +70,8 @@ describe('three servers on three machines sharing one Postgres', { skip: cluster
   });
 
   it('index, keep big outputs and search at the same time with no error, and each finds what the others indexed', async () => {
-    const labels = await Promise.all(
-      servers.map(async (_, s) => {
-        const indexed = await call(s, 'ctx_kb', { action: 'index', path: `area${s}` });
-        assert.equal(indexed.r.isError, undefined, indexed.text);
-        assert.match(indexed.text, /indexed 40 files/);
-        const run = await call(s, 'ctx_run', { action: 'execute', command: `seq 1 8000 | sed 's/$/ output of server${s} quokka${s}/'` });
-        assert.equal(run.r.isError, undefined, run.text);
-        const label = /indexed as "([^"]+)"/.exec(run.text)?.[1];
-        assert.ok(label, run.text);
-        const found = await call(s, 'ctx_kb', { action: 'search', query: `zebra${s} harbor${s}` });
-        assert.match(found.text, new RegExp(`area${s}/doc\\d+\\.md`), found.text);
-        return label;
-      }),
-    );
-    for (let s = 0; s < MACHINES; s++) {
-      const other = (s + 1) % MACHINES;
-      const page = await call(s, 'ctx_kb', { action: 'search', query: `zebra${other}` });
-      assert.match(page.text, new RegExp(`area${other}/doc`), page.text);
-      const output = await call(s, 'ctx_kb', { action: 'search', query: `quokka${other}`, source: labels[other] });
-      assert.match(output.text, new RegExp(`server${other} quokka${other}`), output.text);
-    }
+    const labels = await indexRunSearchAtOnce(call, MACHINES, 40);
+    await eachFindsTheOthers(call, MACHINES, labels);
     // Nothing lost: every file of every machine and every output, once, under the repository's key.
     const rows = await query((sql) => sql`SELECT project_key, count(*)::int AS n FROM kb_sources GROUP BY project_key`);
     assert.deepEqual(rows.map((r) => [r.project_key, r.n]), [['example.test/acme/shop', MACHINES * 40 + MACHINES]]);
