@@ -62,6 +62,12 @@ describe('the stdio start', () => {
     assert.ok(!packages.has('yaml'), [...packages].join(', '));
   });
 
+  it("loads no run_task rules: ctx_run's declaration lists the task kinds, its handler checks arguments and env", () => {
+    assert.ok(sources.has('src/exec/task-kinds.ts'));
+    const callOnly = [...sources].filter((s) => /^src\/exec\/(tasks|task-options|task-env)\.ts$/.test(s));
+    assert.deepEqual(callOnly, []);
+  });
+
   it('loads none of the packages only calls use', () => {
     const callOnly = ['web-tree-sitter', '@sqlite.org/sqlite-wasm', 'turndown', 'hono', '@hono/node-server', 're2js', 'ipaddr.js', 'ignore', 'stemmer', 'diff', 'smol-toml', 'shell-quote', 'jsonc-parser', 'postgres'];
     const loaded = [...packages].filter((p) => callOnly.some((name) => p === name || p.startsWith(`${name}/`)) || p.startsWith('@modelcontextprotocol/sdk/client/'));
