@@ -22,7 +22,7 @@ import { getPriority, loadavg, setPriority } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { defaultConfig } from '../src/config/schema.ts';
+import { defaultConfig } from '../src/config/defaults.ts';
 import { secretReason } from '../src/security/secret-files.ts';
 import { MAX_SEARCH_FILE_BYTES } from '../src/workspace/grep/types.ts';
 import { coveredByRanges, parseRgLines, parseSearchReply, type RgLine, rowIndexes, type SuggestedCall, suggestedCalls } from './lib/literal-reply.ts';

@@ -1,9 +1,11 @@
 // Cold start to the first tools/list answer over stdio, Node (the bundle) and Deno (src/main.ts), each
 // beside the floor: a bare MCP SDK stdio server with nine tools, on the same runtime, in the same run
-// (runs interleaved, so machine load hits both alike). Median of N runs each.
+// (runs interleaved, so machine load hits both alike). Median of N runs each, and on Linux the CPU the
+// process had used when the list arrived (its main thread, and all its threads): load moves wall time far
+// more than CPU time.
 // Usage: nice -n 10 node scripts/bench-startup.mjs [--runs 10]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { denoBinaryOrExit } from './lib/deno-binary.mjs';
@@ -18,6 +20,16 @@ const lines = [
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
 ].map((m) => `${JSON.stringify(m)}\n`);
 
+/** CPU milliseconds a thread (or all of a process's live threads) has run, from /proc; NaN elsewhere. */
+function cpuMs(pid) {
+  const of = (task) => Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  try {
+    return { main: of(pid), all: readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + of(task), 0) };
+  } catch {
+    return { main: Number.NaN, all: Number.NaN };
+  }
+}
+
 function once(command, args) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -27,8 +39,9 @@ function once(command, args) {
       out += chunk;
       if (out.includes('"id":2')) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const cpu = cpuMs(child.pid);
         child.kill('SIGTERM');
-        resolve(ms);
+        resolve({ ms, ...cpu });
       }
     });
     child.on('error', reject);
@@ -62,9 +75,16 @@ const targets = [
   ['deno ctxgate', deno, ['run', '-A', path.join(root, 'src/main.ts')]],
 ];
 const times = new Map(targets.map(([name]) => [name, []]));
+const cpus = new Map(targets.map(([name]) => [name, []]));
 const loadBefore = loadavg()[0];
 try {
-  for (let i = 0; i < runs; i++) for (const [name, command, args] of targets) times.get(name).push(await once(command, args));
+  for (let i = 0; i < runs; i++) {
+    for (const [name, command, args] of targets) {
+      const { ms, main, all } = await once(command, args);
+      times.get(name).push(ms);
+      cpus.get(name).push({ main, all });
+    }
+  }
 } finally {
   rmSync(floor, { force: true });
   rmSync(dataDir, { recursive: true, force: true });
@@ -72,8 +92,12 @@ try {
 console.log(`cold start to first tools/list over stdio, ${runs} runs each, interleaved (ms); Node ${process.versions.node}; load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
 for (const [name] of targets) {
   const t = times.get(name);
-  console.log(`${name.padEnd(13)} median ${median(t).toFixed(0)}  min ${Math.min(...t).toFixed(0)}  max ${Math.max(...t).toFixed(0)}`);
+  const c = cpus.get(name);
+  const cpu = Number.isNaN(c[0].main) ? '' : `  CPU median main thread ${median(c.map((x) => x.main)).toFixed(0)}, all threads ${median(c.map((x) => x.all)).toFixed(0)}`;
+  console.log(`${name.padEnd(13)} median ${median(t).toFixed(0)}  min ${Math.min(...t).toFixed(0)}  max ${Math.max(...t).toFixed(0)}${cpu}`);
 }
 for (const runtime of ['node', 'deno']) {
-  console.log(`${runtime}: ctxgate / floor = ${(median(times.get(`${runtime} ctxgate`)) / median(times.get(`${runtime} floor`))).toFixed(2)}x`);
+  const cpu = (name) => median(cpus.get(name).map((x) => x.main));
+  const cpuRatio = Number.isNaN(cpu(`${runtime} floor`)) ? '' : `; main-thread CPU ${(cpu(`${runtime} ctxgate`) / cpu(`${runtime} floor`)).toFixed(2)}x`;
+  console.log(`${runtime}: ctxgate / floor = ${(median(times.get(`${runtime} ctxgate`)) / median(times.get(`${runtime} floor`))).toFixed(2)}x${cpuRatio}`);
 }

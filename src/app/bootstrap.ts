@@ -4,6 +4,7 @@ import { createGrammars } from '../code/grammars.ts';
 import { type CodeIndexDeps, createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
+import { readConfigFile } from '../config/load.ts';
 import { resolveStorageSettings } from '../config/storage.ts';
 import { ensurePrivateDir, projectDataDir } from '../config/paths.ts';
 import { messageOf } from '../errors.ts';
@@ -26,7 +27,7 @@ import { createWatchedTextIndex } from './text-index.ts';
 import { createChangedSince } from '../workspace/changed-since.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { createFilesNaming } from './files-naming.ts';
-import { type AppSettings, type CommonOptions, loadSettings } from './settings.ts';
+import { type AppSettings, type CommonOptions, readSettings } from './settings.ts';
 
 export type { CommonOptions } from './settings.ts';
 
@@ -60,7 +61,7 @@ function checkedNote(runtime: Runtime, file: string): NonNullable<CodeIndexDeps[
 }
 
 /** The app: settings as given (the stdio server loads them first), else read from the options. */
-export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = loadSettings(runtime, options)): AppContext {
+export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = readSettings(runtime, options, readConfigFile)): AppContext {
   const { projectRoot, config, configFile: file, processSessionId } = settings;
   const storage = resolveStorageSettings(runtime, config.storage);
   if (storage.backend === 'sqlite' && storage.warning) runtime.writeStderr(`${storage.warning}\n`);

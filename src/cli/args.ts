@@ -1,6 +1,6 @@
 // Command-line parsing: `ctxgate [serve|call|doctor|stats|tools|init|users] [options]`. Usage mistakes throw AppError(Usage).
 import { parseArgs } from 'node:util';
-import { GRAPH_BACKENDS, type GraphBackend } from '../config/schema.ts';
+import { GRAPH_BACKENDS, type GraphBackend } from '../config/choices.ts';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { CommonOptions } from '../app/bootstrap.ts';
 import { CLIENT_IDS, type ClientId } from '../clients/catalog.ts';

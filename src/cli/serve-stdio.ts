@@ -15,7 +15,7 @@ import { runStdio, type StdioOptions } from '../transports/stdio.ts';
 
 /** Serves until `stopped` settles (a signal, or stdin closing); returns the exit code. */
 export async function serveStdio(runtime: Runtime, common: CommonOptions, stopped: Promise<string>): Promise<number> {
-  const settings = loadSettings(runtime, common);
+  const settings = await loadSettings(runtime, common);
   const registry = createToolRegistry(selectTools(settings.config.tools, common.tools ? '--tools' : `${settings.configFile ?? 'config'} tools`));
   const deferred = createDeferredApp({
     projectRoot: settings.projectRoot,

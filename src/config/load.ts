@@ -1,36 +1,18 @@
-// Finds, parses and validates the config file. Order: --config → CTXGATE_CONFIG / CTXMODE_CONFIG →
-// ./ctxgate.config.{json,yaml,yml} in the project root → ~/.config/ctxgate/config.{json,yaml,yml}.
-import * as path from 'node:path';
+// Reads, parses and validates the config file that src/config/find.ts found; no file: the defaults.
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
+import { defaultConfig } from './defaults.ts';
+import { findConfigFile } from './find.ts';
 import { type Config, configSchema } from './schema.ts';
+
+export { findConfigFile } from './find.ts';
 
 export interface LoadedConfig {
   config: Config;
   /** Absolute path of the file read, or undefined when the defaults apply. */
   file: string | undefined;
-}
-
-const EXTENSIONS = ['json', 'yaml', 'yml'] as const;
-
-export function findConfigFile(runtime: Runtime, explicit: string | undefined, projectRoot: string): string | undefined {
-  const named = explicit ?? runtime.env.get('CTXGATE_CONFIG') ?? runtime.env.get('CTXMODE_CONFIG');
-  if (named) {
-    const file = path.resolve(runtime.cwd(), named);
-    if (!runtime.fs.statSync(file)?.isFile) {
-      throw new AppError(ErrorCode.Config, `config file ${file} does not exist`, {
-        hint: 'pass an existing JSON or YAML file to --config, or unset CTXGATE_CONFIG/CTXMODE_CONFIG',
-      });
-    }
-    return file;
-  }
-  const candidates = [
-    ...EXTENSIONS.map((ext) => path.join(projectRoot, `ctxgate.config.${ext}`)),
-    ...EXTENSIONS.map((ext) => path.join(runtime.homeDir(), '.config', 'ctxgate', `config.${ext}`)),
-  ];
-  return candidates.find((file) => runtime.fs.statSync(file)?.isFile);
 }
 
 export function parseConfigText(text: string, file: string): Config {
@@ -65,14 +47,18 @@ export function formatConfigIssues(issues: readonly z.core.$ZodIssue[]): string 
     .join('\n');
 }
 
-export function loadConfig(runtime: Runtime, explicit: string | undefined, projectRoot: string): LoadedConfig {
-  const file = findConfigFile(runtime, explicit, projectRoot);
-  if (!file) return { config: configSchema.parse({}), file: undefined };
+/** The config in `file`, validated. */
+export function readConfigFile(runtime: Runtime, file: string): Config {
   let text: string;
   try {
     text = runtime.fs.readTextFileSync(file);
   } catch (error) {
     throw new AppError(ErrorCode.Config, `cannot read config file ${file}: ${messageOf(error)}`);
   }
-  return { config: parseConfigText(text, file), file };
+  return parseConfigText(text, file);
+}
+
+export function loadConfig(runtime: Runtime, explicit: string | undefined, projectRoot: string): LoadedConfig {
+  const file = findConfigFile(runtime, explicit, projectRoot);
+  return file ? { config: readConfigFile(runtime, file), file } : { config: defaultConfig(), file: undefined };
 }

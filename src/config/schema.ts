@@ -2,9 +2,9 @@
 // scan) plus ctxmode's `workdirs`. Every field is optional and defaults to the spec's value; unknown
 // keys are refused so that a typo never silently does nothing.
 import { z } from 'zod';
+import { GRAPH_BACKENDS, STORAGE_BACKENDS } from './choices.ts';
 
-export const GRAPH_BACKENDS = ['codebase-memory-mcp', 'codegraph', 'builtin', 'none'] as const;
-export type GraphBackend = (typeof GRAPH_BACKENDS)[number];
+export { GRAPH_BACKENDS, type GraphBackend, STORAGE_BACKENDS, type StorageBackend } from './choices.ts';
 
 const ratio = z.number().min(0).max(1);
 const positiveInt = z.number().int().positive();
@@ -49,9 +49,6 @@ const scan = z
   })
   .prefault({});
 
-export const STORAGE_BACKENDS = ['sqlite', 'postgres'] as const;
-export type StorageBackend = (typeof STORAGE_BACKENDS)[number];
-
 /**
  * Where the shared knowledge lives: the embedded SQLite file (one machine) or a Postgres database a
  * team shares. The URL may also come from CTXGATE_DATABASE_URL (config/storage.ts checks the pair).
@@ -79,7 +76,3 @@ export const configSchema = z.strictObject({
 });
 
 export type Config = z.infer<typeof configSchema>;
-
-export function defaultConfig(): Config {
-  return configSchema.parse({});
-}

@@ -3,10 +3,10 @@
 // command, build file or folder.
 import { AppError, ErrorCode } from '../errors.ts';
 import { allowedTaskEnv, taskEnvRefusal } from './task-env.ts';
+import type { TaskKind } from './task-kinds.ts';
 import { type ArgRules, type OptionRule, TASK_ARG_RULES } from './task-options.ts';
 
-export const TASK_KINDS = ['go_test', 'go_build', 'go_vet', 'npm_test', 'npm_run_build', 'cargo_test', 'cargo_build', 'make', 'custom'] as const;
-export type TaskKind = (typeof TASK_KINDS)[number];
+export { TASK_KINDS, type TaskKind } from './task-kinds.ts';
 
 /** Refuses env a kind does not allow (task-env.ts): the build tools read many variables as options or programs. */
 export function validateTaskEnv(kind: TaskKind, env: Record<string, string>): void {

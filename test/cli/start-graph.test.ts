@@ -55,6 +55,19 @@ describe('the stdio start', () => {
     assert.deepEqual(heavy, []);
   });
 
+  it('loads no config parser: with no config file the defaults are an object, a file is parsed after an import', () => {
+    // src/config/load.ts holds yaml and zod's config schema; src/app/settings.ts imports it when a file exists.
+    assert.ok(sources.has('src/config/defaults.ts') && sources.has('src/config/find.ts'));
+    assert.deepEqual([...sources].filter((s) => s === 'src/config/load.ts' || s === 'src/config/schema.ts'), []);
+    assert.ok(!packages.has('yaml'), [...packages].join(', '));
+  });
+
+  it("loads no run_task rules: ctx_run's declaration lists the task kinds, its handler checks arguments and env", () => {
+    assert.ok(sources.has('src/exec/task-kinds.ts'));
+    const callOnly = [...sources].filter((s) => /^src\/exec\/(tasks|task-options|task-env)\.ts$/.test(s));
+    assert.deepEqual(callOnly, []);
+  });
+
   it('loads none of the packages only calls use', () => {
     const callOnly = ['web-tree-sitter', '@sqlite.org/sqlite-wasm', 'turndown', 'hono', '@hono/node-server', 're2js', 'ipaddr.js', 'ignore', 'stemmer', 'diff', 'smol-toml', 'shell-quote', 'jsonc-parser', 'postgres'];
     const loaded = [...packages].filter((p) => callOnly.some((name) => p === name || p.startsWith(`${name}/`)) || p.startsWith('@modelcontextprotocol/sdk/client/'));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { findConfigFile, loadConfig, parseConfigText } from '../../src/config/load.ts';
 import { projectDataDir, resolveProjectRoot, resolveWorkdirs } from '../../src/config/paths.ts';
-import { defaultConfig } from '../../src/config/schema.ts';
+import { defaultConfig } from '../../src/config/defaults.ts';
 import type { AppError } from '../../src/errors.ts';
 import { fixture, removeDir, runtime, withEnv } from '../helpers/env.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseConfigText } from '../../src/config/load.ts';
-import { defaultConfig } from '../../src/config/schema.ts';
+import { defaultConfig } from '../../src/config/defaults.ts';
 import { resolveStorageSettings } from '../../src/config/storage.ts';
 import { runtime, withEnv } from '../helpers/env.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defaultConfig } from '../../src/config/schema.ts';
+import { defaultConfig } from '../../src/config/defaults.ts';
 import { estimateUnread, sampleOrder, sampleSteps } from '../../src/retrieval/estimate.ts';
 import { createRefusalCounter, gate } from '../../src/retrieval/gatekeeper.ts';
 import type { ResultItem } from '../../src/retrieval/types.ts';

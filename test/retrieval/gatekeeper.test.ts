@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defaultConfig } from '../../src/config/schema.ts';
+import { defaultConfig } from '../../src/config/defaults.ts';
 import { createRefusalCounter, distribution, gate, type GateInput } from '../../src/retrieval/gatekeeper.ts';
 import { itemTokens, fitToBudget } from '../../src/retrieval/ranking.ts';
 import type { ResultItem } from '../../src/retrieval/types.ts';

@@ -3,7 +3,7 @@
 // The declaration (what tools/list shows); the work is in run-handler.ts, loaded on the first call.
 import { z } from 'zod';
 import { LANGUAGES } from '../../exec/languages.ts';
-import { TASK_KINDS } from '../../exec/tasks.ts';
+import { TASK_KINDS } from '../../exec/task-kinds.ts';
 import { defineTool } from '../registry.ts';
 import { loadHandler } from '../handler-chunk.ts';
 
