@@ -34,7 +34,12 @@ export interface KnowledgeStore {
    */
   indexLease(name: string, ttlMs: number): Promise<LeaseResult>;
   stats(): Promise<KbStats>;
-  purge(scope: 'project' | 'session', sessionId: string, dryRun: boolean): Promise<PurgeResult>;
+  /**
+   * project: on SQLite the whole knowledge base; on Postgres the documents this checkout wrote
+   * (another checkout's stay). team (Postgres only): every document of the project. session: the
+   * documents that server process wrote.
+   */
+  purge(scope: 'project' | 'session' | 'team', sessionId: string, dryRun: boolean): Promise<PurgeResult>;
   search(req: SearchRequest, stat?: StatFn): Promise<SearchResponse>;
   recentSources(limit: number): Promise<RecentSource[]>;
 

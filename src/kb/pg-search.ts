@@ -1,9 +1,10 @@
 // Knowledge-base search on Postgres, with the same steps and reply shape as search.ts on SQLite:
 // stemmed full text (the weighted tsvector, ranked by ts_rank_cd; every word first, any word when
-// that finds little) and substrings through the pg_trgm index on each chunk's distinct words, fused
-// by reciprocal rank and reranked by the shared rerank(). When nothing matches, each word is
-// corrected to the closest word the chunks hold (pg_trgm's word similarity narrows, edit distance
-// decides) and the search runs once more. User text reaches SQL only as bound parameters.
+// that finds little) and substrings — the project's words that contain the term (pg_trgm index on
+// the vocabulary, pg-vocabulary.ts), their chunks through the stemmed index, each confirmed against
+// the text — fused by reciprocal rank and reranked by the shared rerank(). When nothing matches,
+// each word is corrected to the closest word of the vocabulary (trigram similarity narrows, edit
+// distance decides) and the search runs once more. User text reaches SQL only as bound parameters.
 import { sep } from 'node:path';
 import type { Sql } from '../storage/postgres/connection.ts';
 import type { SharedPaths } from './shared-paths.ts';
@@ -39,6 +40,9 @@ function filter({ sql, req, paths }: Scope) {
     ${req.sourceIds ? sql`AND s.id = ANY(${req.sourceIds.map(Number)}::bigint[])` : sql``}`;
 }
 
+/** Words of the vocabulary a substring probe looks for at most (the shortest: closest to the term). */
+const SUBSTRING_WORDS = 200;
+
 const likeEscape = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -68,10 +72,14 @@ async function candidates(scope: Scope, terms: string[]): Promise<{ stemmed: num
       SELECT p.term, p.pattern FROM unnest(${probes}::text[], ${probes.map((t) => `%${likeEscape(t)}%`)}::text[]) AS p(term, pattern)
       WHERE (SELECT count(*) FROM every_word) + (SELECT count(*) FROM some_word) < ${enough}
          OR NOT EXISTS (SELECT 1 FROM kb_chunks k WHERE k.project_key = ${projectKey} AND k.tsv @@ plainto_tsquery('english', p.term))),
+    probe_query AS (
+      SELECT p.term, (SELECT to_tsquery('english', string_agg(w.word, ' | ')) FROM (
+        SELECT v.word FROM kb_words v WHERE v.project_key = ${projectKey} AND v.word LIKE p.pattern ORDER BY length(v.word), v.word LIMIT ${SUBSTRING_WORDS}) AS w) AS query
+      FROM probe p),
     substring_match AS (
-      SELECT m.id FROM probe p CROSS JOIN LATERAL (
+      SELECT m.id FROM probe_query p CROSS JOIN LATERAL (
         SELECT c.id FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id
-        WHERE c.project_key = ${projectKey} AND c.words LIKE p.pattern AND strpos(lower(c.title || E'\n' || c.body), p.term) > 0 ${filter(scope)}
+        WHERE c.project_key = ${projectKey} AND c.tsv @@ p.query AND strpos(lower(c.title || E'\n' || c.body), p.term) > 0 ${filter(scope)}
         LIMIT ${CANDIDATES}) AS m)
     SELECT 'every' AS list, id, rank FROM every_word
     UNION ALL SELECT 'some', id, rank FROM some_word
@@ -116,19 +124,21 @@ async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined
   return rerank(chunks, top, terms, scope.req.limit, stat);
 }
 
-/** The closest word the project's chunks hold, when `term` is not one of them and one is close enough. */
+/** The closest word of the project's vocabulary, when `term` is not one of its words and one is close enough. */
 async function correctTerm(scope: Scope, term: string): Promise<string | undefined> {
   if (term.length < 4 || /^\d+$/.test(term)) return undefined;
   const max = term.length <= 5 ? 1 : 2;
-  const rows = await scope.sql`SELECT words FROM kb_chunks WHERE project_key = ${scope.projectKey} AND ${term} <% words LIMIT 50`;
-  const counts = new Map<string, number>();
-  for (const r of rows) for (const w of String(r.words).split(' ')) if (Math.abs(w.length - term.length) <= max) counts.set(w, (counts.get(w) ?? 0) + 1);
-  if (counts.has(term)) return undefined;
-  let best: { word: string; distance: number; docs: number } | undefined;
-  for (const [word, docs] of counts) {
+  const rows = await scope.sql`SELECT word, similarity(word, ${term}) AS score FROM kb_words
+    WHERE project_key = ${scope.projectKey} AND word % ${term} AND abs(length(word) - ${term.length}) <= ${max}
+    ORDER BY score DESC, word LIMIT 50`;
+  if (rows.some((r) => r.word === term)) return undefined;
+  let best: { word: string; distance: number; score: number } | undefined;
+  for (const r of rows) {
+    const word = String(r.word);
     const d = editDistance(term, word, max);
     if (d > max) continue;
-    if (!best || d < best.distance || (d === best.distance && docs > best.docs)) best = { word, distance: d, docs };
+    const score = Number(r.score);
+    if (!best || d < best.distance || (d === best.distance && score > best.score)) best = { word, distance: d, score };
   }
   return best?.word;
 }

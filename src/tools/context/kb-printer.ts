@@ -44,8 +44,23 @@ export function formatStats(s: KbStats, file: string, usage: string[]): string {
 }
 
 export function formatPurge(p: PurgeResult): string {
-  const what = p.scope === 'project' ? 'the whole knowledge base' : `session ${p.sessionId}`;
-  return `${p.dryRun ? 'would delete' : 'deleted'} ${p.documents} documents (${p.chunks} chunks) from ${what}`;
+  const what =
+    p.scope === 'session'
+      ? `session ${p.sessionId}`
+      : p.scope === 'team'
+        ? "the team's whole knowledge base for this project (every checkout's documents)"
+        : p.origin !== undefined
+          ? `this checkout (${p.origin}): the documents it wrote last`
+          : 'the whole knowledge base';
+  const lines = [`${p.dryRun ? 'would delete' : 'deleted'} ${p.documents} documents (${p.chunks} chunks) from ${what}`];
+  const left = p.remaining;
+  if (left) {
+    const by = left.byOrigin.slice(0, 5).map((o) => `${o.documents} from ${o.origin}`);
+    const more = left.byOrigin.length > 5 ? `, and ${left.byOrigin.length - 5} more checkouts` : '';
+    lines.push(`${p.dryRun ? 'would remain' : 'remaining'}: ${left.documents} documents (${left.chunks} chunks)${by.length ? `: ${by.join(', ')}${more}` : ''}`);
+    if (p.scope === 'project' && left.documents > 0) lines.push(`other checkouts' documents were left alone; scope=team with confirm:true deletes every checkout's`);
+  }
+  return lines.join('\n');
 }
 
 export function formatFetch(outcomes: FetchOutcome[], source: string): string {
