@@ -44,6 +44,9 @@ function sourceRow(r: Record<string, unknown>): SourceRow {
   };
 }
 
+/** How far back doctor looks for servers that recorded calls. */
+const PEER_WINDOW_MS = 15 * 60_000;
+
 /** The namespace of the per-project lock (source locks use the project key as theirs). */
 const PROJECT_LOCK = 'ctxgate.kb.project';
 
@@ -245,6 +248,22 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
       db.run(async (sql) => {
         const [row] = await sql`SELECT min(at) AS at FROM calls WHERE project_key = ${projectKey} AND at >= ${since}`;
         return numberOrNull(row?.at) ?? undefined;
+      }),
+    peers: () =>
+      db.run(async (sql) => {
+        const windowMs = PEER_WINDOW_MS;
+        const [conn] = await sql`SELECT count(*) AS connections, count(DISTINCT client_addr) AS hosts FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name LIKE 'ctxgate%'`;
+        const [servers] = await sql`SELECT count(DISTINCT process_session) AS servers FROM calls WHERE project_key = ${projectKey} AND at >= ${Date.now() - windowMs}`;
+        const origins = await sql`SELECT origin, count(*) AS documents FROM kb_sources WHERE project_key = ${projectKey} GROUP BY origin ORDER BY documents DESC, origin LIMIT 5`;
+        return {
+          connections: Number(conn?.connections ?? 0),
+          hosts: Number(conn?.hosts ?? 0),
+          servers: Number(servers?.servers ?? 0),
+          windowMs,
+          origins: origins.map((r) => ({ origin: String(r.origin) || 'unknown', documents: Number(r.documents) })),
+          origin,
+        };
       }),
     schemaVersion: () =>
       db.run(async (sql) => {

@@ -55,6 +55,7 @@ export function sqliteKnowledgeStore(kb: KnowledgeBase, fs: Pick<RuntimeFs, 'sta
       const at = db.value('SELECT min(at) FROM calls WHERE at >= ?', [since]);
       return at === undefined || at === null ? undefined : Number(at);
     },
+    peers: async () => undefined,
     schemaVersion: async () => Number(db.value('PRAGMA user_version') ?? 0),
     close: async () => kb.close(),
   };
