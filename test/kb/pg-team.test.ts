@@ -109,4 +109,22 @@ describe('a team knowledge base on Postgres', { skip: cluster ? false : 'Postgre
     assert.deepEqual([stats.documents, stats.chunks], [2, 2], 'each source once, each chunk once');
     assert.equal((await kb.search({ query: 'pangolin', limit: 10 })).hits.length, 2);
   });
+
+  it('migrates a version 2 knowledge base: its words become the vocabulary, its chunks are found by substring and stemmed words', async () => {
+    const db = await openPostgres(await cluster!.createDatabase('upgrade'));
+    dbs.push(db);
+    await migratePostgres(db, KB_PG_COMPONENT, KB_PG_MIGRATIONS.slice(0, 2));
+    await db.run(async (sql) => {
+      const [source] = await sql`INSERT INTO kb_sources (project_key, key, kind, label, session_id, indexed_at, chunk_count, bytes)
+        VALUES ('acme/old', 'file:conf.md', 'file', 'conf.md', 'old', 1, 1, 40) RETURNING id`;
+      await sql`INSERT INTO kb_chunks (project_key, source_id, seq, title, body, words)
+        VALUES ('acme/old', ${source!.id}, 0, 'Config', 'cache.ttlSeconds sets the expiry of cached pages', 'config cache ttlseconds sets the expiry of cached pages')`;
+    });
+    assert.equal(await migratePostgres(db, KB_PG_COMPONENT, KB_PG_MIGRATIONS), KB_PG_MIGRATIONS.at(-1)!.version);
+    const kb = postgresKnowledgeStore(db, 'acme/old', 's', { origin: 'laptop-ann:/home/ann/acme' });
+    assert.deepEqual((await kb.search({ query: 'tlsecond', limit: 5 })).hits.map((h) => h.label), ['conf.md'], 'a substring, through the migrated vocabulary');
+    assert.deepEqual((await kb.search({ query: 'ttlSeconds expiry', limit: 5 })).hits.map((h) => h.label), ['conf.md'], 'the words of a dotted name, stemmed');
+    const purged = await kb.purge('project', 's', true);
+    assert.deepEqual([purged.documents, purged.remaining?.byOrigin.map((o) => o.origin)], [0, ['unknown (written before version 3 of the schema)']]);
+  });
 });
