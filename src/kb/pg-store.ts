@@ -153,7 +153,16 @@ export function postgresKnowledgeStore(db: PgDatabase, projectKey: string, sessi
    */
   async function withWords<T>(inputs: readonly SourceInput[], save: () => Promise<T>): Promise<T> {
     const words = vocabularyOf(inputs);
-    const [saved, added] = await Promise.allSettled([save().then(async (value) => (await mergePending('kb_chunks_tsv'), value)), db.transaction((tx) => addWords(tx, projectKey, words)).then(() => mergePending('kb_words_trgm'))]);
+    const saving = async () => {
+      const value = await save();
+      await mergePending('kb_chunks_tsv');
+      return value;
+    };
+    const adding = async () => {
+      await db.transaction((tx) => addWords(tx, projectKey, words));
+      await mergePending('kb_words_trgm');
+    };
+    const [saved, added] = await Promise.allSettled([saving(), adding()]);
     if (saved.status === 'rejected') throw saved.reason;
     if (added.status === 'rejected') throw added.reason;
     return saved.value;
