@@ -260,7 +260,7 @@ async function runEngine(engine: string, corpus: string): Promise<Record<string,
   times.sort((x, y) => x - y);
   const dbBytes = store ? (await store.stats()).databaseBytes : statSync(file).size;
   if (store) {
-    await store.purge('project', store.sessionId, false);
+    await store.purge(store.backend === 'postgres' ? 'team' : 'project', store.sessionId, false);
     await (shutdown ? shutdown() : store.close());
   }
   kb?.close();

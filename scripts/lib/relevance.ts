@@ -24,11 +24,11 @@ export async function freshStore(postgresUrl?: string): Promise<{ kb: KnowledgeS
   const runtime = await loadRuntime();
   if (postgresUrl) {
     const projectKey = `bench/${crypto.randomUUID()}`;
-    const kb = await createPostgresKbHandle({ url: postgresUrl, projectKey: async () => projectKey, sessionId: 'relevance' }).get();
+    const kb = await createPostgresKbHandle({ url: postgresUrl, projectKey: async () => projectKey, sessionId: 'relevance', origin: 'bench:relevance' }).get();
     return {
       kb,
       async dispose() {
-        await kb.purge('project', 'relevance', false);
+        await kb.purge('team', 'relevance', false);
         await kb.close();
       },
     };

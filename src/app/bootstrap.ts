@@ -12,7 +12,8 @@ import { JobManager } from '../exec/jobs.ts';
 import { createExecutor } from '../exec/executor.ts';
 import { createProcessTracker } from '../exec/tracker.ts';
 import { createKbHandle, createPostgresKbHandle, kbDatabaseFile } from '../kb/open.ts';
-import { defaultProjectKey, sharedPathsRoot } from '../vcs/project-key.ts';
+import { sharedPathsRoot } from '../vcs/project-key.ts';
+import { checkoutOrigin, projectKeyOf } from './project-key.ts';
 import { createUsageRecorder } from '../kb/usage.ts';
 import { runtimeNetwork } from '../net/fetch-url.ts';
 import { createLogger } from '../logging/logger.ts';
@@ -89,8 +90,9 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
     storage.backend === 'postgres'
       ? createPostgresKbHandle({
           url: storage.url,
-          projectKey: async () => storage.projectKey ?? (await defaultProjectKey({ runtime, exec }, projectRoot)),
+          projectKey: () => projectKeyOf({ storage, runtime, exec, projectRoot }),
           sessionId: processSessionId,
+          origin: checkoutOrigin(runtime, projectRoot),
           pathsRoot: () => sharedPathsRoot({ runtime, exec }, projectRoot),
         })
       : createKbHandle(runtime, kbDatabaseFile(runtime, dataDir), processSessionId, logger);

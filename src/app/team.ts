@@ -4,20 +4,14 @@
 import { openPostgres, type PgDatabase } from '../storage/postgres/connection.ts';
 import { openPostgresUsers } from '../users/postgres-users.ts';
 import type { UserStore } from '../users/user-store.ts';
-import { defaultProjectKey } from '../vcs/project-key.ts';
 import type { AppContext } from './context.ts';
+import { projectKeyOf } from './project-key.ts';
 
 export interface Team {
   projectKey: string;
   users: UserStore;
   db: PgDatabase;
   close(): Promise<void>;
-}
-
-/** storage.projectKey, else the repository's normalised remote URL (vcs/project-key.ts). */
-export async function projectKeyOf(app: Pick<AppContext, 'storage' | 'runtime' | 'exec' | 'projectRoot'>): Promise<string> {
-  if (app.storage.backend === 'postgres' && app.storage.projectKey) return app.storage.projectKey;
-  return defaultProjectKey({ runtime: app.runtime, exec: app.exec }, app.projectRoot);
 }
 
 /** The team of this server's database; undefined on SQLite. A clear error when Postgres cannot be reached. */

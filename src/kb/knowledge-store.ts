@@ -13,6 +13,21 @@ export interface RecentSource {
   bytes: number;
 }
 
+/** Who else uses a team's knowledge base (Postgres): what doctor can say instead of a file's processes. */
+export interface StorePeers {
+  /** ctxgate's connections to the database (every project in it), by pg_stat_activity. */
+  connections: number;
+  /** The client addresses among them (unix-socket and hidden ones not counted). */
+  hosts: number;
+  /** Server processes that recorded calls for this project in the last `windowMs`. */
+  servers: number;
+  windowMs: number;
+  /** This project's documents by the checkout that wrote them, most first (at most 5). */
+  origins: { origin: string; documents: number }[];
+  /** This checkout. */
+  origin: string;
+}
+
 export interface KnowledgeStore {
   readonly backend: 'sqlite' | 'postgres';
   /** Where it lives, fit to print: the database file, or the Postgres URL without its password. */
@@ -34,7 +49,12 @@ export interface KnowledgeStore {
    */
   indexLease(name: string, ttlMs: number): Promise<LeaseResult>;
   stats(): Promise<KbStats>;
-  purge(scope: 'project' | 'session', sessionId: string, dryRun: boolean): Promise<PurgeResult>;
+  /**
+   * project: on SQLite the whole knowledge base; on Postgres the documents this checkout wrote
+   * (another checkout's stay). team (Postgres only): every document of the project. session: the
+   * documents that server process wrote.
+   */
+  purge(scope: 'project' | 'session' | 'team', sessionId: string, dryRun: boolean): Promise<PurgeResult>;
   search(req: SearchRequest, stat?: StatFn): Promise<SearchResponse>;
   recentSources(limit: number): Promise<RecentSource[]>;
 
@@ -45,6 +65,8 @@ export interface KnowledgeStore {
   savingsSeries(since: number, bucketMs: number): Promise<{ at: number; savedBytes: number; calls: number }[]>;
   /** The time of the first call at or after `since`, if any. */
   firstCallSince(since: number): Promise<number | undefined>;
+  /** Postgres: who else uses the shared knowledge base; SQLite: undefined (doctor reads the file's users). */
+  peers(): Promise<StorePeers | undefined>;
   /** The schema version(s), for doctor. */
   schemaVersion(): Promise<number>;
 

@@ -78,6 +78,8 @@ export interface PostgresKbOptions {
   /** The project's key (storage.projectKey, else worked out from the repository on first use). */
   projectKey: () => Promise<string>;
   sessionId: string;
+  /** This checkout, as `host:folder`: what its sources are stored as coming from (pg-store.ts). */
+  origin: string;
   /**
    * The folder files are stored relative to (the repository's top, vcs/project-key.ts), so every
    * checkout of the project, and every server rooted in a folder of it, names a file alike.
@@ -98,7 +100,7 @@ export function createPostgresKbHandle(options: PostgresKbOptions): KbHandle {
     const db = await openPostgres(options.url);
     try {
       await migratePostgres(db, KB_PG_COMPONENT, KB_PG_MIGRATIONS);
-      return postgresKnowledgeStore(db, await options.projectKey(), options.sessionId, options.pathsRoot ? sharedPaths(await options.pathsRoot()) : SAME_PATHS);
+      return postgresKnowledgeStore(db, await options.projectKey(), options.sessionId, { origin: options.origin, paths: options.pathsRoot ? sharedPaths(await options.pathsRoot()) : SAME_PATHS });
     } catch (error) {
       await db.close().catch(() => {});
       throw error;

@@ -1,5 +1,6 @@
 // Command and tool output kept in the knowledge base: chunked as text, stored under one label (the
-// same label replaces the earlier output).
+// same label replaces the earlier output — on a team's Postgres, this checkout's earlier output:
+// another machine's output of the same label stays beside it, pg-store.ts).
 import { chunkText } from './chunk/text.ts';
 import type { KnowledgeStore } from './knowledge-store.ts';
 import type { SourceKind } from './store.ts';

@@ -1,13 +1,14 @@
 // Knowledge-base search on Postgres, with the same steps and reply shape as search.ts on SQLite:
 // stemmed full text (the weighted tsvector, ranked by ts_rank_cd; every word first, any word when
-// that finds little) and substrings through the pg_trgm index on each chunk's distinct words, fused
-// by reciprocal rank and reranked by the shared rerank(). When nothing matches, each word is
-// corrected to the closest word the chunks hold (pg_trgm's word similarity narrows, edit distance
-// decides) and the search runs once more. User text reaches SQL only as bound parameters.
+// that finds little) and substrings — the project's words that contain the term (pg_trgm index on
+// the vocabulary, pg-vocabulary.ts), their chunks through the stemmed index, each confirmed against
+// the text — fused by reciprocal rank and reranked by the shared rerank(). When nothing matches,
+// each word is corrected to the closest word of the vocabulary (trigram similarity narrows, edit
+// distance decides) and the search runs once more. User text reaches SQL only as bound parameters.
 import { sep } from 'node:path';
 import type { Sql } from '../storage/postgres/connection.ts';
 import type { SharedPaths } from './shared-paths.ts';
-import { CANDIDATES, type ChunkRow, editDistance, fuse, queryTerms, RERANK, rerank, type SearchHit, type SearchRequest, type SearchResponse, type StatFn } from './search.ts';
+import { CANDIDATES, type ChunkRow, editDistance, queryTerms, RERANK, RRF_K, rerank, type SearchHit, type SearchRequest, type SearchResponse, type StatFn } from './search.ts';
 
 interface Scope {
   paths: SharedPaths;
@@ -39,19 +40,28 @@ function filter({ sql, req, paths }: Scope) {
     ${req.sourceIds ? sql`AND s.id = ANY(${req.sourceIds.map(Number)}::bigint[])` : sql``}`;
 }
 
+/** Words of the vocabulary a substring probe looks for at most (the shortest: closest to the term). */
+const SUBSTRING_WORDS = 200;
+
 const likeEscape = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * Every candidate list in one round trip: chunks holding every word (ts_rank_cd order); chunks
- * holding any word, only when that found too little; and per word, chunks holding it as a
- * substring (through the trigram index, confirmed against the text) — every word when the stemmed
+ * One round trip: every candidate list, their fusion and the fused candidates' text. The lists:
+ * chunks holding every word (ts_rank_cd order); chunks holding any word, only when that found too
+ * little; and per word, chunks holding it as a substring (the vocabulary's words that contain it,
+ * their chunks through the stemmed index, confirmed against the text) — every word when the stemmed
  * side found little, else only words it does not know whole ("rderHandl" finds "OrderHandler").
+ * They are fused by reciprocal rank exactly as fuse() does on SQLite (search.ts): the stemmed list
+ * is the every-word hits then the other any-word hits, the substring list is ordered by how many
+ * words a chunk matched; ties keep the order fuse() sees ids in (stemmed first). A search was two
+ * round trips (the ids, then their text); on a busy machine each wait for the server costs more
+ * than the query itself.
  */
-async function candidates(scope: Scope, terms: string[]): Promise<{ stemmed: number[]; substring: number[] }> {
+async function fusedCandidates(scope: Scope, terms: string[]): Promise<{ rows: ChunkRow[]; top: [number, number][] }> {
   const { sql, projectKey, req } = scope;
   const enough = req.limit * 2;
   const probes = terms.filter((t) => t.length >= 3);
-  const rows = await sql`
+  const found = await sql`
     WITH q AS (SELECT plainto_tsquery('english', ${terms.join(' ')}) AS every, websearch_to_tsquery('english', ${terms.join(' or ')}) AS some),
     every_word AS (
       SELECT c.id, row_number() OVER (ORDER BY ts_rank_cd(c.tsv, q.every) DESC, c.id) AS rank
@@ -68,38 +78,30 @@ async function candidates(scope: Scope, terms: string[]): Promise<{ stemmed: num
       SELECT p.term, p.pattern FROM unnest(${probes}::text[], ${probes.map((t) => `%${likeEscape(t)}%`)}::text[]) AS p(term, pattern)
       WHERE (SELECT count(*) FROM every_word) + (SELECT count(*) FROM some_word) < ${enough}
          OR NOT EXISTS (SELECT 1 FROM kb_chunks k WHERE k.project_key = ${projectKey} AND k.tsv @@ plainto_tsquery('english', p.term))),
+    probe_query AS (
+      SELECT p.term, (SELECT to_tsquery('english', string_agg(w.word, ' | ')) FROM (
+        SELECT v.word FROM kb_words v WHERE v.project_key = ${projectKey} AND v.word LIKE p.pattern ORDER BY length(v.word), v.word LIMIT ${SUBSTRING_WORDS}) AS w) AS query
+      FROM probe p),
     substring_match AS (
-      SELECT m.id FROM probe p CROSS JOIN LATERAL (
+      SELECT m.id FROM probe_query p CROSS JOIN LATERAL (
         SELECT c.id FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id
-        WHERE c.project_key = ${projectKey} AND c.words LIKE p.pattern AND strpos(lower(c.title || E'\n' || c.body), p.term) > 0 ${filter(scope)}
-        LIMIT ${CANDIDATES}) AS m)
-    SELECT 'every' AS list, id, rank FROM every_word
-    UNION ALL SELECT 'some', id, rank FROM some_word
-    UNION ALL SELECT 'substring', id, 0 FROM substring_match`;
-  const every: number[] = [];
-  const some: number[] = [];
-  const weights = new Map<number, number>();
-  for (const r of [...rows].sort((a, b) => Number(a.rank) - Number(b.rank))) {
-    const id = Number(r.id);
-    if (r.list === 'every') every.push(id);
-    else if (r.list === 'some') some.push(id);
-    else weights.set(id, (weights.get(id) ?? 0) + 1);
-  }
-  const seen = new Set(every);
-  const stemmed = [...every, ...some.filter((id) => !seen.has(id))].slice(0, CANDIDATES);
-  const substring = [...weights.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
-  return { stemmed, substring };
-}
-
-async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined): Promise<SearchHit[]> {
-  const { sql } = scope;
-  const { stemmed, substring } = await candidates(scope, terms);
-  const fused = fuse([stemmed, substring]);
-  const top = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RERANK);
-  if (!top.length) return [];
-  const rows = await sql`SELECT c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size, s.digest
-    FROM kb_chunks c JOIN kb_sources s ON s.id = c.source_id WHERE c.id = ANY(${top.map(([id]) => id)}::bigint[])`;
-  const chunks: ChunkRow[] = rows.map((r) => ({
+        WHERE c.project_key = ${projectKey} AND c.tsv @@ p.query AND strpos(lower(c.title || E'\n' || c.body), p.term) > 0 ${filter(scope)}
+        LIMIT ${CANDIDATES}) AS m),
+    stemmed AS (
+      SELECT id, row_number() OVER (ORDER BY list, rank) AS pos FROM (
+        SELECT id, 0 AS list, rank FROM every_word
+        UNION ALL SELECT id, 1, rank FROM some_word WHERE id NOT IN (SELECT id FROM every_word)) AS l),
+    substring_list AS (
+      SELECT id, row_number() OVER (ORDER BY count(*) DESC, id) AS pos FROM substring_match GROUP BY id),
+    fused AS (
+      SELECT id, sum(1.0::float8 / (${RRF_K}::int + pos)) AS score, min(seen) AS seen FROM (
+        SELECT id, pos, pos AS seen FROM stemmed WHERE pos <= ${CANDIDATES}
+        UNION ALL SELECT id, pos, ${CANDIDATES}::int + pos FROM substring_list) AS f
+      GROUP BY id ORDER BY score DESC, seen LIMIT ${RERANK})
+    SELECT f.score, c.id, c.title, c.body, c.line_start, c.line_end, s.key, s.kind, s.label, s.path, s.mtime_ms, s.size, s.digest
+    FROM fused f JOIN kb_chunks c ON c.id = f.id JOIN kb_sources s ON s.id = c.source_id
+    ORDER BY f.score DESC, f.seen`;
+  const rows: ChunkRow[] = found.map((r) => ({
     id: Number(r.id),
     title: String(r.title),
     body: String(r.body),
@@ -113,22 +115,30 @@ async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined
     size: r.size === null ? null : Number(r.size),
     digest: r.digest === null ? null : String(r.digest),
   }));
-  return rerank(chunks, top, terms, scope.req.limit, stat);
+  return { rows, top: found.map((r) => [Number(r.id), Number(r.score)]) };
 }
 
-/** The closest word the project's chunks hold, when `term` is not one of them and one is close enough. */
+async function runSearch(scope: Scope, terms: string[], stat: StatFn | undefined): Promise<SearchHit[]> {
+  const { rows, top } = await fusedCandidates(scope, terms);
+  if (!top.length) return [];
+  return rerank(rows, top, terms, scope.req.limit, stat);
+}
+
+/** The closest word of the project's vocabulary, when `term` is not one of its words and one is close enough. */
 async function correctTerm(scope: Scope, term: string): Promise<string | undefined> {
   if (term.length < 4 || /^\d+$/.test(term)) return undefined;
   const max = term.length <= 5 ? 1 : 2;
-  const rows = await scope.sql`SELECT words FROM kb_chunks WHERE project_key = ${scope.projectKey} AND ${term} <% words LIMIT 50`;
-  const counts = new Map<string, number>();
-  for (const r of rows) for (const w of String(r.words).split(' ')) if (Math.abs(w.length - term.length) <= max) counts.set(w, (counts.get(w) ?? 0) + 1);
-  if (counts.has(term)) return undefined;
-  let best: { word: string; distance: number; docs: number } | undefined;
-  for (const [word, docs] of counts) {
+  const rows = await scope.sql`SELECT word, similarity(word, ${term}) AS score FROM kb_words
+    WHERE project_key = ${scope.projectKey} AND word % ${term} AND abs(length(word) - ${term.length}) <= ${max}
+    ORDER BY score DESC, word LIMIT 50`;
+  if (rows.some((r) => r.word === term)) return undefined;
+  let best: { word: string; distance: number; score: number } | undefined;
+  for (const r of rows) {
+    const word = String(r.word);
     const d = editDistance(term, word, max);
     if (d > max) continue;
-    if (!best || d < best.distance || (d === best.distance && docs > best.docs)) best = { word, distance: d, docs };
+    const score = Number(r.score);
+    if (!best || d < best.distance || (d === best.distance && score > best.score)) best = { word, distance: d, score };
   }
   return best?.word;
 }

@@ -40,7 +40,8 @@ export interface SearchResponse {
 
 export type { StatFn } from './file-digest.ts';
 
-const RRF_K = 60;
+/** Reciprocal rank fusion's k (pg-search.ts fuses in SQL with it too). */
+export const RRF_K = 60;
 /** Candidates each index gives at most (both backends). */
 export const CANDIDATES = 100;
 /** Trigram candidates confirmed per probe at most. */

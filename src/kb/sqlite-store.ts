@@ -1,5 +1,6 @@
 // The knowledge base on the embedded SQLite file: the KnowledgeStore interface over the synchronous
 // KnowledgeBase, search and usage functions, which keep doing the work unchanged.
+import { AppError, ErrorCode } from '../errors.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import { acquireLease } from '../storage/lease.ts';
 import type { KnowledgeStore, RecentSource } from './knowledge-store.ts';
@@ -32,7 +33,14 @@ export function sqliteKnowledgeStore(kb: KnowledgeBase, fs: Pick<RuntimeFs, 'sta
     remove: (key) => kb.remove(key),
     indexLease: (name, ttlMs) => acquireLease(db, name, ttlMs),
     stats: async () => kb.stats(databaseBytes(fs, db.file)),
-    purge: (scope, sessionId, dryRun) => kb.purge(scope, sessionId, dryRun),
+    purge: async (scope, sessionId, dryRun) => {
+      if (scope === 'team') {
+        throw new AppError(ErrorCode.InvalidArgument, 'scope=team is for a team knowledge base on Postgres', {
+          hint: 'this knowledge base is a SQLite file of this machine: scope=project deletes all of it',
+        });
+      }
+      return kb.purge(scope, sessionId, dryRun);
+    },
     search: async (req, stat) => searchKnowledge(kb, req, stat),
     recentSources: async (limit): Promise<RecentSource[]> =>
       db
@@ -47,6 +55,7 @@ export function sqliteKnowledgeStore(kb: KnowledgeBase, fs: Pick<RuntimeFs, 'sta
       const at = db.value('SELECT min(at) FROM calls WHERE at >= ?', [since]);
       return at === undefined || at === null ? undefined : Number(at);
     },
+    peers: async () => undefined,
     schemaVersion: async () => Number(db.value('PRAGMA user_version') ?? 0),
     close: async () => kb.close(),
   };

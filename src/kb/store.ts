@@ -52,8 +52,13 @@ export interface KbStats {
 }
 
 export interface PurgeResult {
-  scope: 'project' | 'session';
+  /** team: a shared (Postgres) project's every document, whoever wrote it. */
+  scope: 'project' | 'session' | 'team';
   sessionId?: string;
+  /** On Postgres, scope=project: the checkout whose documents were deleted. */
+  origin?: string;
+  /** On Postgres: what the project keeps, by the checkout that wrote it. */
+  remaining?: { documents: number; chunks: number; byOrigin: { origin: string; documents: number; chunks: number }[] };
   documents: number;
   chunks: number;
   dryRun: boolean;

@@ -1,6 +1,6 @@
 // MCP over Streamable HTTP as a Hono app on web-standard Request/Response: `/mcp` (sessions,
 // `mcp-session-id`, DELETE ends one), `/healthz`, and the `/status` page. Every `/mcp` request needs
-// the bearer token, `/status` the token or its sign-in cookie; every request passes the Host/Origin checks.
+// the bearer token, `/status` the token (or a user's, on a team endpoint) or its sign-in cookie; every request passes the Host/Origin checks.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { messageOf } from '../errors.ts';
@@ -58,6 +58,8 @@ export function createHttpApp(app: AppContext, registry: ToolRegistry, options: 
   const startedAt = Date.now();
   const status = mountStatus(hono, {
     token: options.token,
+    ...(options.team ? { team: options.team } : {}),
+    logger: app.logger,
     snapshot: () => collectStatus(app, { sessions: sessions.list(), startedAt, ...(options.team ? { team: options.team } : {}) }),
     onNewLoginPath: options.onNewStatusLoginPath,
   });

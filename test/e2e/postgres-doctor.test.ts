@@ -32,9 +32,9 @@ describe('doctor and serve on the Postgres backend', { skip: cluster ? false : '
   it('shows the backend, server version, schema version and reachability, never the password', () => {
     const r = runCli(['doctor', '--project-root', project], { env: { CTXGATE_DATA_DIR: dataDir, CTXGATE_DATABASE_URL: url } });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /\nstorage {7}postgres postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/doctor — reachable, server \d+\.\d+.*, schema kb v2\n/);
+    assert.match(r.stdout, /\nstorage {7}postgres postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/doctor — reachable, server \d+\.\d+.*, schema kb v3\n/);
     const json = JSON.parse(runCli(['doctor', '--json', '--project-root', project], { env: { CTXGATE_DATA_DIR: dataDir, CTXGATE_DATABASE_URL: url } }).stdout);
-    assert.deepEqual([json.storage.backend, json.storage.reachable, json.storage.schema], ['postgres', true, { kb: 2 }]);
+    assert.deepEqual([json.storage.backend, json.storage.reachable, json.storage.schema], ['postgres', true, { kb: 3 }]);
     assert.doesNotMatch(r.stdout + r.stderr, /hunter22/);
   });
 

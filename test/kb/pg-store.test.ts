@@ -21,8 +21,8 @@ const cluster: PgCluster | undefined = await startCluster('the Postgres knowledg
 describe('the knowledge base on Postgres', { skip: cluster ? false : 'PostgreSQL cannot be started here (see the warning above)' }, () => {
   let url: string;
   const stores: KnowledgeStore[] = [];
-  const open = async (projectKey: string, sessionId = 's') => {
-    const kb = await createPostgresKbHandle({ url, projectKey: async () => projectKey, sessionId }).get();
+  const open = async (projectKey: string, sessionId = 's', origin = 'host-a:/work/repo') => {
+    const kb = await createPostgresKbHandle({ url, projectKey: async () => projectKey, sessionId, origin }).get();
     stores.push(kb);
     return kb;
   };
@@ -30,7 +30,7 @@ describe('the knowledge base on Postgres', { skip: cluster ? false : 'PostgreSQL
   const openWith = async (projectKey: string, options: PgOptions) => {
     const db = await openPostgres(url, options);
     await migratePostgres(db, KB_PG_COMPONENT, KB_PG_MIGRATIONS);
-    const kb = postgresKnowledgeStore(db, projectKey, 's');
+    const kb = postgresKnowledgeStore(db, projectKey, 's', { origin: 'host-a:/work/repo' });
     stores.push(kb);
     return kb;
   };
@@ -105,8 +105,9 @@ describe('the knowledge base on Postgres', { skip: cluster ? false : 'PostgreSQL
       holding = resolve;
     });
     // The stalled writer: a transaction that took the source's lock (as a save does) and then went quiet.
+    // An output's key is stored with its origin (this checkout's), so that is the key locked.
     const writer = stalled.begin(async (tx) => {
-      await tx`SELECT pg_advisory_xact_lock(hashtextextended(${'acme/stalled\nrun:shared'}, 0))`;
+      await tx`SELECT pg_advisory_xact_lock(hashtextextended(${'acme/stalled\nrun:shared@host-a:/work/repo'}, 0))`;
       holding();
       await released;
     });
@@ -175,6 +176,7 @@ describe('the knowledge base on Postgres', { skip: cluster ? false : 'PostgreSQL
         projectKey: () => defaultProjectKey({ runtime, exec }, root),
         pathsRoot: () => sharedPathsRoot({ runtime, exec }, root),
         sessionId: folder,
+        origin: `host-a:${root}`,
       }).get();
       stores.push(kb);
       return kb;

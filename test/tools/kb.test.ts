@@ -157,6 +157,19 @@ for (const backend of await kbBackends('the ctx_kb tests on Postgres')) {
       assert.equal(data.fts5, 'ok');
       assert.ok((data.runtimes as Record<string, string | null>).shell);
       assert.match(text, /FTS5: ok/);
+      const storage = data.storage as Record<string, unknown>;
+      if (backend.name === 'sqlite') {
+        assert.match(text, /\nopen in \d+ process(es)?: .*pid \d+ \(this one\)/);
+      } else {
+        // No file and no pids on a team's database: its connections, servers and the checkouts that wrote documents.
+        assert.doesNotMatch(text, /open in \d+ process/);
+        assert.equal(storage.users, undefined);
+        const peers = storage.peers as { connections: number; origins: { origin: string; documents: number }[]; origin: string };
+        assert.ok(peers.connections >= 1, 'this server is connected');
+        assert.deepEqual(peers.origins, [{ origin: peers.origin, documents: 5 }]);
+        assert.match(peers.origin, new RegExp(`:${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+        assert.match(text, /\nshared knowledge base: \d+ ctxgate connections? to the database \(every project in it.*\); \d+ servers? recorded calls for this project in the last 15 min; documents by checkout: 5 from .* \(this checkout\)\n/);
+      }
     });
 
     it('purges only with confirm, counts with dryRun, and by session', async () => {

@@ -267,4 +267,36 @@ describe('a team endpoint on Postgres: its users and their tokens', { skip: clus
     assert.match(html, /<h2 id="h-team">People<\/h2>/);
     assert.match(html, /<th scope="row">carol<\/th><td>1<\/td>/);
   });
+
+  it("opens the status page to a user token with access to this project, as /mcp does: 403 for another project's user, 401 revoked", async () => {
+    const grace = tokenIn(await runUsers(users, { verb: 'add', name: 'grace', projects: [PROJECT], tools: 'all' }, false));
+    const heidi = tokenIn(await runUsers(users, { verb: 'add', name: 'heidi', projects: ['example.test/acme/site'], tools: 'all' }, false));
+    const get = (path: string, headers: Record<string, string>) => http.fetch(new Request(`http://127.0.0.1:8787${path}`, { headers: { host: '127.0.0.1:8787', ...headers } }));
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+    const json = await get('/status.json', bearer(grace));
+    assert.equal(json.status, 200);
+    assert.equal(((await json.json()) as StatusSnapshot).team?.projectKey, PROJECT);
+    assert.equal((await get('/status', bearer(grace))).status, 200);
+    const other = await get('/status.json', bearer(heidi));
+    assert.equal(other.status, 403);
+    assert.match(((await other.json()) as { error: string }).error, /user heidi has no access to project example\.test\/acme\/shop/);
+    const otherPage = await get('/status', bearer(heidi));
+    assert.equal(otherPage.status, 403);
+    assert.match(await otherPage.text(), /heidi has no access/);
+    assert.equal((await get('/status.json', bearer(tokens.dave!))).status, 401, 'a revoked token');
+    assert.equal((await get('/status.json', bearer(`ctxg_${'y'.repeat(43)}`))).status, 401, 'an unknown token');
+
+    // The sign-in form takes a user token too; its cookie is checked against the user on every request.
+    const form = (token: string) =>
+      http.fetch(new Request('http://127.0.0.1:8787/status/login', { method: 'POST', headers: { host: '127.0.0.1:8787', 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(token)}` }));
+    assert.equal((await form(heidi)).status, 403);
+    const signedIn = await form(grace);
+    assert.equal(signedIn.status, 303);
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+    assert.equal((await get('/status.json', { cookie })).status, 200);
+    await runUsers(users, { verb: 'revoke', name: 'grace' }, false);
+    assert.equal((await get('/status.json', { cookie })).status, 401, 'revoking the token closes the page signed in with it');
+    assert.equal((await get('/status.json', bearer(grace))).status, 401);
+  });
 });

@@ -46,7 +46,11 @@ export interface PgDatabase {
   readonly where: string;
   /** One query or several outside a transaction. */
   run<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
-  /** fn inside one transaction: all of it commits, or none of it. */
+  /**
+   * fn inside one transaction: all of it commits, or none of it. After a deadlock or serialization
+   * failure fn runs once more in a new transaction, so whatever it does outside the transaction
+   * (a callback, a counter) must be safe to do twice or be guarded by the caller (pg-store.ts saveAll).
+   */
   transaction<T>(fn: (tx: TransactionSql) => Promise<T>): Promise<T>;
   /** The server's version, e.g. "15.14". */
   serverVersion(): Promise<string>;

@@ -4,6 +4,7 @@ import { availableRuntimes } from '../../exec/programs.ts';
 import { floodCheck, floodCompleted, floodError } from '../../kb/flood-guard.ts';
 import { fetchMany } from '../../kb/fetch.ts';
 import { currentFiles } from '../../kb/file-digest.ts';
+import type { StorePeers } from '../../kb/knowledge-store.ts';
 import { databaseBytes } from '../../kb/open.ts';
 import { indexPath, MAX_FILE_BYTES } from '../../kb/indexer.ts';
 import { resolveSafe } from '../../security/resolve-safe.ts';
@@ -11,7 +12,7 @@ import { databaseUse } from '../../storage/database-users.ts';
 import { loadSqlite } from '../../storage/sqlite.ts';
 import { describeTextIndex } from '../gate/text-index-printer.ts';
 import { byAction, type ToolCallContext } from '../registry.ts';
-import { formatFetch, formatIndexReport, formatPurge, formatSearch, formatStats } from './kb-printer.ts';
+import { describePeers, formatFetch, formatIndexReport, formatPurge, formatSearch, formatStats } from './kb-printer.ts';
 import { formatUsage } from './usage-printer.ts';
 import type { CtxKbArgs } from './kb.ts';
 
@@ -119,23 +120,29 @@ async function doctor(_args: Args, ctx: ToolCallContext) {
   const runtimes = availableRuntimes(ctx.app.runtime);
   const missing = Object.entries(runtimes).filter(([, cmd]) => !cmd).map(([lang]) => lang);
   if (missing.length) warnings.push(`runtimes missing for: ${missing.join(', ')}`);
-  let storage: Record<string, unknown> = { database: ctx.app.kb.file, bytes: databaseBytes(ctx.app.runtime.fs, ctx.app.kb.file) };
+  const postgres = ctx.app.storage.backend === 'postgres';
+  let storage: Record<string, unknown> = { database: ctx.app.kb.file, ...(postgres ? {} : { bytes: databaseBytes(ctx.app.runtime.fs, ctx.app.kb.file) }) };
+  let peers: StorePeers | undefined;
   try {
     const kb = await ctx.app.kb.get();
     const s = await kb.stats();
+    peers = await kb.peers();
     // On Postgres there is no file here: the size is that of the shared tables.
     storage = { ...storage, backend: kb.backend, documents: s.documents, schemaVersion: await kb.schemaVersion(), ...(kb.backend === 'postgres' ? { bytes: s.databaseBytes } : {}) };
   } catch (error) {
     warnings.push(`knowledge base unavailable: ${messageOf(error)}`);
   }
-  const use = databaseUse(ctx.app.runtime, ctx.app.kb.file);
-  storage = { ...storage, users: use.users, writer: use.writer ?? null };
+  // A SQLite file's users are this machine's processes; a team's database has connections and checkouts instead.
+  const use = postgres ? undefined : databaseUse(ctx.app.runtime, ctx.app.kb.file);
+  storage = { ...storage, ...(use ? { users: use.users, writer: use.writer ?? null } : { peers: peers ?? null }) };
   const textIndex = ctx.app.textIndex?.status();
   if (textIndex?.state === 'unavailable') warnings.push(`text index unavailable${textIndex.error ? `: ${textIndex.error}` : ''}`);
   const report = { fts5: fts ? 'failed' : 'ok', storage, runtimes, textIndex: textIndex ?? null, session_id: ctx.app.processSessionId, warnings };
   const text = [
     `FTS5: ${report.fts5}; database ${ctx.app.kb.file} (${storage.bytes} bytes${storage.documents === undefined ? '' : `, ${storage.documents} documents`})`,
-    `open in ${use.users.length} process${use.users.length === 1 ? '' : 'es'}: ${use.users.map((u) => `pid ${u.pid}${u.pid === ctx.app.runtime.pid ? ' (this one)' : ''}`).join(', ') || 'none'}`,
+    use
+      ? `open in ${use.users.length} process${use.users.length === 1 ? '' : 'es'}: ${use.users.map((u) => `pid ${u.pid}${u.pid === ctx.app.runtime.pid ? ' (this one)' : ''}`).join(', ') || 'none'}`
+      : describePeers(peers),
     describeTextIndex(textIndex),
     `runtimes: ${Object.entries(runtimes).map(([lang, cmd]) => `${lang}=${cmd ? cmd.split('/').pop() : 'missing'}`).join(' ')}`,
     `session_id: ${ctx.app.processSessionId}`,

@@ -1,6 +1,7 @@
 // ctx_kb reply text: index reports, search hits, fetches, stats and purges as the model reads them.
 import type { FetchOutcome } from '../../kb/fetch.ts';
 import type { IndexReport } from '../../kb/indexer.ts';
+import type { StorePeers } from '../../kb/knowledge-store.ts';
 import type { SearchResponse } from '../../kb/search.ts';
 import type { KbStats, PurgeResult } from '../../kb/store.ts';
 import { MAX_BODY_BYTES } from '../../net/fetch-url.ts';
@@ -44,8 +45,23 @@ export function formatStats(s: KbStats, file: string, usage: string[]): string {
 }
 
 export function formatPurge(p: PurgeResult): string {
-  const what = p.scope === 'project' ? 'the whole knowledge base' : `session ${p.sessionId}`;
-  return `${p.dryRun ? 'would delete' : 'deleted'} ${p.documents} documents (${p.chunks} chunks) from ${what}`;
+  const what =
+    p.scope === 'session'
+      ? `session ${p.sessionId}`
+      : p.scope === 'team'
+        ? "the team's whole knowledge base for this project (every checkout's documents)"
+        : p.origin !== undefined
+          ? `this checkout (${p.origin}): the documents it wrote last`
+          : 'the whole knowledge base';
+  const lines = [`${p.dryRun ? 'would delete' : 'deleted'} ${p.documents} documents (${p.chunks} chunks) from ${what}`];
+  const left = p.remaining;
+  if (left) {
+    const by = left.byOrigin.slice(0, 5).map((o) => `${o.documents} from ${o.origin}`);
+    const more = left.byOrigin.length > 5 ? `, and ${left.byOrigin.length - 5} more checkouts` : '';
+    lines.push(`${p.dryRun ? 'would remain' : 'remaining'}: ${left.documents} documents (${left.chunks} chunks)${by.length ? `: ${by.join(', ')}${more}` : ''}`);
+    if (p.scope === 'project' && left.documents > 0) lines.push(`other checkouts' documents were left alone; scope=team with confirm:true deletes every checkout's`);
+  }
+  return lines.join('\n');
 }
 
 export function formatFetch(outcomes: FetchOutcome[], source: string): string {
@@ -63,4 +79,16 @@ export function formatFetch(outcomes: FetchOutcome[], source: string): string {
     })
     .join('\n\n')
     .concat(outcomes.length > 1 ? `\n\n(source "${source}")` : '');
+}
+
+/** doctor's line about who else uses a team's knowledge base. */
+export function describePeers(p: StorePeers | undefined): string {
+  if (!p) return 'shared knowledge base: who else uses it is unknown (the database did not answer)';
+  const minutes = Math.round(p.windowMs / 60_000);
+  const checkouts = p.origins.map((o) => `${o.documents} from ${o.origin}${o.origin === p.origin ? ' (this checkout)' : ''}`).join(', ');
+  return [
+    `shared knowledge base: ${p.connections} ctxgate connection${p.connections === 1 ? '' : 's'} to the database (every project in it${p.hosts ? `; from ${p.hosts} address${p.hosts === 1 ? '' : 'es'}` : ''})`,
+    `${p.servers} server${p.servers === 1 ? '' : 's'} recorded calls for this project in the last ${minutes} min`,
+    `documents by checkout: ${checkouts || 'none yet'}`,
+  ].join('; ');
 }

@@ -19,7 +19,7 @@ const input = z.strictObject({
   timeoutMs: z.number().int().min(1).max(600_000).optional().describe('fetch, default 150000'),
   ttl: z.number().int().min(0).optional().describe('fetch: cache ms (24 h; 0 = refetch)'),
   confirm: z.boolean().optional().describe('purge: true'),
-  scope: z.enum(['project', 'session']).optional().describe('purge'),
+  scope: z.enum(['project', 'session', 'team']).optional().describe('purge (team: a shared Postgres project, every checkout)'),
   sessionId: z.string().min(1).optional().describe('purge scope=session (default: this)'),
   dryRun: z.boolean().optional().describe('purge: count only'),
 });
