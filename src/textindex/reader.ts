@@ -110,6 +110,7 @@ const DECODED_CACHE_BYTES = 32 * 1024 * 1024;
 const MAX_PENDING_SHARE = 0.5;
 
 export interface TextIndexHandle extends TextIndexReader {
+  state(): TextIndexStatus['state'];
   /** The plan's matching document ids (tests, benchmarks). */
   plan(query: TextQuery): Plan | undefined;
   /**
@@ -346,6 +347,8 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       }
       if (list.length) source.onTouched?.(list);
     },
+
+    state: () => source.state(),
 
     status(): TextIndexStatus {
       const state = source.state();
