@@ -271,7 +271,9 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         const { changedSince } = deps;
         const fromEarly = early;
         const listing = changedSince && ((since: number, signal?: AbortSignal) => (fromEarly && fromEarly.since <= since ? fromEarly.listed : changedSince(since, signal)));
-        const r = await reconcile(shared, s, confirmedFrom, listing || undefined, deps.listFromFiles);
+        // A list already made (started early) is used whatever the catalogue's size: it costs nothing more.
+        const made = fromEarly !== undefined && fromEarly.since <= confirmedFrom - RACY_MS;
+        const r = await reconcile(shared, s, confirmedFrom, listing || undefined, made ? 0 : deps.listFromFiles);
         deps.logger.log('code_index_reconciled', { by: r.by, ...(r.by === 'listed' && early ? { early: early.since <= confirmedFrom - RACY_MS } : {}), checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
         if (!r.trusted) return false;
         // The next process's sweep looks only at what changed since this one began: recorded once the
@@ -399,7 +401,13 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         early = { since, listed: deps.changedSince(since) };
       }
       void open()
-        .then((s) => (s && !shared.closed && s.meta('catalogued') === '1' ? trusted(s) : undefined))
+        .then((s) => {
+          if (!s || shared.closed || s.meta('catalogued') !== '1') return undefined;
+          const sweep = trusted(s);
+          // The catalogue as the text index's queries read it, while find lists what changed.
+          if (shared.textReady) text.preload(s.db);
+          return sweep;
+        })
         .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
       return true;
     },
