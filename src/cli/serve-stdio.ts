@@ -51,6 +51,9 @@ export async function serveStdio(runtime: Runtime, common: CommonOptions, stoppe
       return built;
     },
   });
+  // An index on disk (the note of a check was there): the app — the database's opening, the grep
+  // workers' start, ~0.5–1 s on a loaded machine — is built now too, beside the handshake, not after the list.
+  void early.then((list) => list && deferred.get().catch(() => undefined));
   // With no project root named, a client's MCP roots decide it (GUI clients do not start in the project).
   const follower = projectRootNamed(runtime, common.projectRoot)
     ? undefined
