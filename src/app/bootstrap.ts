@@ -1,7 +1,7 @@
 // Builds the AppContext from CLI options, environment and config file.
 import * as path from 'node:path';
 import { createGrammars } from '../code/grammars.ts';
-import { type CodeIndexDeps, createCodeIndex } from '../code/index.ts';
+import { createCodeIndex } from '../code/index.ts';
 import { createParsePool } from '../code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../code/schema.ts';
 import { readConfigFile } from '../config/load.ts';
@@ -26,8 +26,11 @@ import { createLifecycle } from './lifecycle.ts';
 import { createGrepPool } from '../workspace/grep/grep-pool.ts';
 import { createWatchedTextIndex } from './text-index.ts';
 import { createChangedSince } from '../workspace/changed-since.ts';
+import { createSecretNameLister } from '../workspace/secret-names.ts';
+import { listSecretNamesWith } from '../security/secret-identities.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { createFilesNaming } from './files-naming.ts';
+import { checkedNote, checkedNoteFile, type EarlyList } from './early-check.ts';
 import { type AppSettings, type CommonOptions, readSettings } from './settings.ts';
 
 export type { CommonOptions } from './settings.ts';
@@ -41,28 +44,14 @@ function workersFromEnv(runtime: Runtime, name: string): number | undefined {
   return Number.isFinite(n) && n >= 0 ? Math.min(n, 16) : undefined;
 }
 
-/**
- * The note of the index's last whole check beside code.db (see CodeIndexDeps.checkedNote): read
- * before the database is open. Unreadable or malformed: no note (the check waits for the database).
- */
-function checkedNote(runtime: Runtime, file: string): NonNullable<CodeIndexDeps['checkedNote']> {
-  return {
-    read() {
-      try {
-        const note = JSON.parse(runtime.fs.readTextFileSync(file)) as { at?: unknown; files?: unknown };
-        return typeof note.at === 'number' && typeof note.files === 'number' ? { at: note.at, files: note.files } : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    write(note) {
-      runtime.fs.writeFileAtomicSync(file, JSON.stringify(note), 0o600);
-    },
-  };
+/** What a server began before its app was built. */
+export interface AppStart {
+  /** find's list of what changed since the last whole check (app/early-check.ts). */
+  earlyList?: EarlyList;
 }
 
 /** The app: settings as given (the stdio server loads them first), else read from the options. */
-export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = readSettings(runtime, options, readConfigFile)): AppContext {
+export function createAppContext(runtime: Runtime, options: CommonOptions, settings: AppSettings = readSettings(runtime, options, readConfigFile), start: AppStart = {}): AppContext {
   const { projectRoot, config, configFile: file, processSessionId } = settings;
   const storage = resolveStorageSettings(runtime, config.storage);
   if (storage.backend === 'sqlite' && storage.warning) runtime.writeStderr(`${storage.warning}\n`);
@@ -86,6 +75,13 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
   procs.sweepDeadServers();
   const exec = createExecutor(runtime, procs);
   lifecycle.onShutdown(() => exec.killAll());
+  // The secret identities' walk by find, in a process of its own (until this app shuts down).
+  const secretNames = createSecretNameLister({ runtime, exec });
+  listSecretNamesWith(secretNames);
+  lifecycle.onShutdown(() => {
+    const current = listSecretNamesWith(undefined);
+    if (current !== secretNames) listSecretNamesWith(current);
+  });
   const kb =
     storage.backend === 'postgres'
       ? createPostgresKbHandle({
@@ -124,7 +120,8 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
     // A warm start checks what changed since the index was last confirmed (find lists it) instead of every file.
     changedSince: createChangedSince({ runtime, exec, root: projectRoot, skipDirs: [...UNENTERED_DIRS, ...config.scan.excludeDirs] }),
     databaseExists: () => runtime.fs.statSync(path.join(dataDir, 'code.db'))?.isFile === true,
-    checkedNote: checkedNote(runtime, path.join(dataDir, 'code.db-checked')),
+    checkedNote: checkedNote(runtime, checkedNoteFile(dataDir)),
+    ...(start.earlyList?.root === projectRoot ? { earlyList: start.earlyList } : {}),
     openDatabase: async () => {
       runtime.fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       return openDatabase(runtime, path.join(dataDir, 'code.db'), { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS, logger });

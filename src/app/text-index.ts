@@ -77,6 +77,7 @@ export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextI
     },
     touched: (paths) => text.touched(paths),
     status: () => text.status(),
+    state: () => text.state(),
     watching: () => watch?.watching === true,
     async close() {
       closed = true;

@@ -5,6 +5,7 @@
 // it needs, not for all of it.
 import { createDeferredApp, isLastingFailure } from '../app/deferred-app.ts';
 import { createRootsFollower } from '../app/roots-follower.ts';
+import type { AppContext } from '../app/context.ts';
 import { type CommonOptions, loadSettings } from '../app/settings.ts';
 import { projectRootNamed } from '../config/paths.ts';
 import { messageOf } from '../errors.ts';
@@ -13,28 +14,46 @@ import { selectTools } from '../tools/index.ts';
 import { createToolRegistry } from '../tools/registry.ts';
 import { runStdio, type StdioOptions } from '../transports/stdio.ts';
 
+/** The loading of every tool's code waits this long for a first call to come (clients call right after the list)… */
+const HANDLERS_AFTER_MS = 250;
+/** …and then at most this long for the calls being answered. */
+const HANDLERS_QUIET_WAIT_MS = 10_000;
+
+async function quietThen<T>(app: AppContext, then: () => Promise<T>): Promise<T> {
+  await new Promise((resolve) => (setTimeout(resolve, HANDLERS_AFTER_MS) as { unref?: () => void }).unref?.());
+  await app.foreground.quiet(HANDLERS_QUIET_WAIT_MS);
+  return then();
+}
+
 /** Serves until `stopped` settles (a signal, or stdin closing); returns the exit code. */
 export async function serveStdio(runtime: Runtime, common: CommonOptions, stopped: Promise<string>): Promise<number> {
   const settings = await loadSettings(runtime, common);
   const registry = createToolRegistry(selectTools(settings.config.tools, common.tools ? '--tools' : `${settings.configFile ?? 'config'} tools`));
+  // A project searched before: what a first search waits for (find's lists) starts now, beside the handshake.
+  const early = import('../app/early-check.ts').then(({ startEarlyCheck }) => startEarlyCheck(runtime, settings)).catch(() => undefined);
   const deferred = createDeferredApp({
     projectRoot: settings.projectRoot,
     report: (text) => runtime.writeStderr(text),
     build: async () => {
       const [{ createAppContext }, { warmStart }] = await Promise.all([import('../app/bootstrap.ts'), import('../app/warm-start.ts')]);
-      const built = createAppContext(runtime, common, settings);
+      const earlyList = await early;
+      const built = createAppContext(runtime, common, settings, earlyList ? { earlyList } : {});
       built.logger.log('server_start', { transport: 'stdio', projectRoot: built.projectRoot, workdirs: built.workdirs.dirs, tools: registry.names });
       // An index on disk is checked against the disk now, not at the first search.
       warmStart(built);
-      // The app is built once the list is out: load the tools' code now, so that a rebuild or an
-      // upgrade replacing it on disk later does not break this session.
-      void registry.loadHandlers().then((failures) => {
+      // Load the tools' code now, so that a rebuild or an upgrade replacing it on disk later does not
+      // break this session — once the calls being answered are: a first call loads its own tool's
+      // code, and compiling all of it meanwhile took a loaded machine's first search ~0.2 s.
+      void quietThen(built, () => registry.loadHandlers()).then((failures) => {
         for (const error of failures) built.logger.log('handler_load_failed', { error: messageOf(error) });
         built.logger.log('handlers_loaded', { failed: failures.length });
       });
       return built;
     },
   });
+  // An index on disk (the note of a check was there): the app — the database's opening, the grep
+  // workers' start, ~0.5–1 s on a loaded machine — is built now too, beside the handshake, not after the list.
+  void early.then((list) => list && deferred.get().catch(() => undefined));
   // With no project root named, a client's MCP roots decide it (GUI clients do not start in the project).
   const follower = projectRootNamed(runtime, common.projectRoot)
     ? undefined

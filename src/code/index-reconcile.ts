@@ -7,7 +7,7 @@
 // one (adding or removing a file changes its folder's times) — a fraction of listing the project
 // again, but on the Linux tree ~77k stats and a read of the whole catalogue before the first answer.
 import * as path from 'node:path';
-import type { ChangedSince } from '../workspace/changed-since.ts';
+import { type ChangedSince, LIST_FROM_FILES } from '../workspace/changed-since.ts';
 import { mayDiffer, RACY_MS } from '../textindex/file-identity.ts';
 import { createCatalogueFolderJudge, walked } from './catalogue.ts';
 import { freshFiles } from './index-fresh.ts';
@@ -19,11 +19,7 @@ import type { CodeStore } from './store.ts';
 export const SWEPT_AT = 'swept_at';
 /** A list of more changed entries than this is not worth checking one by one: every file is stat'ed instead. */
 const MAX_LISTED = 20_000;
-/**
- * Catalogues of fewer files are stat'ed file by file: that takes a few milliseconds, less than
- * starting find (tens of milliseconds, hundreds on a loaded machine).
- */
-export const LIST_FROM_FILES = 5000;
+export { LIST_FROM_FILES } from '../workspace/changed-since.ts';
 
 /** More changes than this are left to the full pass: the index is not trusted until it ran. */
 export const MAX_RECONCILED_CHANGES = 5000;

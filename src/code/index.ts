@@ -74,6 +74,11 @@ export interface CodeIndexDeps {
    * reads on a loaded machine), and uses that list when the database's own record is not earlier.
    */
   checkedNote?: { read(): { at: number; files: number } | undefined; write(note: { at: number; files: number }): void };
+  /**
+   * find's list of what changed since `since`, started before this index was made (when the process
+   * started: app/early-check.ts); used as the note's list would be.
+   */
+  earlyList?: { since: number; listed: Promise<string[] | undefined> };
   /** Whether the database exists already (a warm start never creates one). */
   databaseExists?: () => boolean;
 }
@@ -139,6 +144,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let relistDue = false;
   /** The warm start's sweep (see trusted). */
   let warming: Promise<boolean> | undefined;
+  /** Records the trusted sweep (the note beside the database, SWEPT_AT): once, whoever asks first. */
+  let sweepRecord: (() => Promise<void>) | undefined;
   /** find's list started by warm() from the note, before the database was open: since when, and the list. */
   let early: { since: number; listed: Promise<string[] | undefined> } | undefined;
   const shared: IndexShared = {
@@ -264,20 +271,32 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         const { changedSince } = deps;
         const fromEarly = early;
         const listing = changedSince && ((since: number, signal?: AbortSignal) => (fromEarly && fromEarly.since <= since ? fromEarly.listed : changedSince(since, signal)));
-        const r = await reconcile(shared, s, confirmedFrom, listing || undefined, deps.listFromFiles);
+        // A list already made (started early) is used whatever the catalogue's size: it costs nothing more.
+        const made = fromEarly !== undefined && fromEarly.since <= confirmedFrom - RACY_MS;
+        const r = await reconcile(shared, s, confirmedFrom, listing || undefined, made ? 0 : deps.listFromFiles);
         deps.logger.log('code_index_reconciled', { by: r.by, ...(r.by === 'listed' && early ? { early: early.since <= confirmedFrom - RACY_MS } : {}), checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
         if (!r.trusted) return false;
-        try {
-          deps.checkedNote?.write({ at: started, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
-        } catch (e) {
-          deps.logger.log('code_index_error', { error: messageOf(e) });
-        }
-        // The next process's sweep looks only at what changed since this one began.
-        await s.db
-          .writeTransaction(() => {
-            if (Number(s.meta(SWEPT_AT) ?? 0) < started) s.setMeta(SWEPT_AT, String(started));
-          })
-          .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
+        // The next process's sweep looks only at what changed since this one began: recorded once the
+        // calls waiting for this sweep are answered (two synced writes, ~0.1 s on a loaded machine),
+        // or when the index closes first.
+        let recording: Promise<void> | undefined;
+        const write = async () => {
+          try {
+            deps.checkedNote?.write({ at: started, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
+          } catch (e) {
+            deps.logger.log('code_index_error', { error: messageOf(e) });
+          }
+          await s.db
+            .writeTransaction(() => {
+              if (Number(s.meta(SWEPT_AT) ?? 0) < started) s.setMeta(SWEPT_AT, String(started));
+            })
+            .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
+        };
+        sweepRecord = () => (recording ??= write());
+        void (async () => {
+          await deps.whenQuiet?.();
+          if (!shared.closed) await sweepRecord?.();
+        })();
         // The sweep did what the first pass would: that one waits for its turn (an edited .gitignore lists again now).
         if (lastPass === 0) lastPass = started;
         if (r.changes.some(isGitignore)) relist(s);
@@ -375,13 +394,20 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     },
     warm() {
       if (shared.closed || !deps.databaseExists?.()) return false;
-      const note = deps.checkedNote?.read();
-      if (note && deps.changedSince && note.files >= (deps.listFromFiles ?? LIST_FROM_FILES)) {
+      const note = deps.earlyList ? undefined : deps.checkedNote?.read();
+      if (deps.earlyList) early = deps.earlyList;
+      else if (note && deps.changedSince && note.files >= (deps.listFromFiles ?? LIST_FROM_FILES)) {
         const since = note.at - RACY_MS;
         early = { since, listed: deps.changedSince(since) };
       }
       void open()
-        .then((s) => (s && !shared.closed && s.meta('catalogued') === '1' ? trusted(s) : undefined))
+        .then((s) => {
+          if (!s || shared.closed || s.meta('catalogued') !== '1') return undefined;
+          const sweep = trusted(s);
+          // The catalogue as the text index's queries read it, while find lists what changed.
+          if (shared.textReady) text.preload(s.db);
+          return sweep;
+        })
         .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
       return true;
     },
@@ -409,6 +435,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       // A running pass stops at its next file; the database closes after it.
       await running?.catch(() => undefined);
       await Promise.allSettled([...touchRuns, ...shared.inFlight.values()]);
+      // A sweep not recorded yet (the process ends before a quiet moment came).
+      if (store) await sweepRecord?.();
       // A database still opening (a first query's) is closed once it is open.
       await opening?.catch(() => undefined);
       try {

@@ -166,6 +166,22 @@ function secretFileGlobs(): string[] {
 }
 
 /**
+ * Text every secret-like path holds (compared without case): a file name holds one of `names`
+ * (a secret name, its copies and backups are that name with more around it), or a folder of
+ * `folders` is on its path. A prefilter for a lister that cannot run secretReason (find's -iname,
+ * ASCII case only): what it lists is judged by secretReason.
+ */
+export function secretNeedles(): { names: string[]; folders: string[] } {
+  // Shortened to parts they share (a lister then lists a few more files, each judged by secretReason):
+  // every key name starts id_, both credentials files hold "credentials", both netrc spellings "netrc".
+  const shortened = (n: string) => (n.startsWith('id_') ? 'id_' : n.includes('credentials') ? 'credentials' : n.includes('netrc') ? 'netrc' : n);
+  const all = [...new Set(['.env', ...SECRET_NAMES.keys(), ...SECRET_EXTENSIONS, 'config.json'].map(shortened))];
+  // A needle holding a shorter one adds nothing (.envrc holds .env, .keystore .key, terraform.tfstate .tfstate).
+  const names = all.filter((n) => !all.some((m) => m !== n && n.includes(m)));
+  return { names, folders: [...SECRET_DIRS] };
+}
+
+/**
  * ripgrep globs that exclude the same files by name; give them with --iglob (case-insensitive) after
  * any user glob, so they win. One brace set: ripgrep matches it as one glob.
  */

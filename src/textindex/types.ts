@@ -44,4 +44,6 @@ export interface TextIndexReader {
    */
   touched(paths: Iterable<string>): void;
   status(): TextIndexStatus;
+  /** status().state alone: no count of the catalogue (a full read of it before a first query). */
+  state?(): TextIndexStatus['state'];
 }

@@ -9,6 +9,12 @@ import { childEnv } from '../exec/env.ts';
 import type { Executor } from '../exec/executor.ts';
 import type { Runtime } from '../runtime/types.ts';
 
+/**
+ * Catalogues of fewer files are stat'ed file by file: that takes a few milliseconds, less than
+ * starting find (tens of milliseconds, hundreds on a loaded machine).
+ */
+export const LIST_FROM_FILES = 5000;
+
 const FIND_TIMEOUT_MS = 60_000;
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** Characters find's -name reads as a pattern: a folder name holding one is not pruned (it could match others). */

@@ -87,8 +87,9 @@ export async function reportIndexProgress(ctx: ToolCallContext): Promise<void> {
  * when it asked for progress, and in the log.
  */
 export async function reportTextIndexProgress(ctx: ToolCallContext): Promise<void> {
-  const s = ctx.app.textIndex?.status();
-  if (s?.state !== 'building') return;
+  const index = ctx.app.textIndex;
+  if (!index || (index.state?.() ?? index.status().state) !== 'building') return;
+  const s = index.status();
   ctx.app.logger.log('text_index_progress', { indexed: s.indexed, total: s.total, bytes: s.bytes });
   if (s.total > 0) await ctx.progress(s.indexed, s.total, textIndexProgressNote(s));
 }
