@@ -273,7 +273,11 @@ export function receivers(
       const better =
         !best ||
         l.end - l.start < best.end - best.start ||
-        (l.end - l.start === best.end - best.start && ((l.type && !best.type) || (!best.type && !l.type && l.value && (!best.value || (l.at < byte && l.at > best.at)))));
+        (l.end - l.start === best.end - best.start &&
+          ((l.type && !best.type) ||
+            // Two typed bindings of one scope (Java's `o instanceof A m` … `o instanceof B m`): the last one before the byte.
+            (l.type && best.type && l.at < byte && (best.at > byte || l.at > best.at)) ||
+            (!best.type && !l.type && l.value && (!best.value || (l.at < byte && l.at > best.at)))));
       if (better) best = l;
     }
     return best;
@@ -335,15 +339,16 @@ export function receivers(
     return steps(via) > MAX_STEPS ? UNKNOWN : via;
   };
   /**
-   * Java's implicit `this`: the innermost enclosing class that defines the name in this file; when none
-   * does, every enclosing class innermost first (`Inner|Outer`), for the question to try in turn
+   * Java's implicit `this`: the innermost enclosing class that has the name, inherited members
+   * included. This file tells only what each class defines itself, so the enclosing classes innermost
+   * first (`Inner|Outer`), up to the first that defines the name, for the question to try in turn
    * through what each inherits.
    */
   const implicitThis = (name: string, byte: number): string | undefined => {
     const around = classes.filter((k) => k.start <= byte && byte < k.end).sort((a, b) => b.start - a.start);
-    const own = around.find((k) => k.members.has(name));
-    if (own) return own.name;
-    return around.length ? around.map((k) => k.name).join('|') : undefined;
+    const own = around.findIndex((k) => k.members.has(name));
+    const upTo = own < 0 ? around : around.slice(0, own + 1);
+    return upTo.length ? upTo.map((k) => k.name).join('|') : undefined;
   };
   const typeOf = (node: Node, byte: number, depth = 0): string | undefined => {
     if (depth > 8) return undefined;
@@ -408,7 +413,8 @@ export function receivers(
     const obj = t === 'member_expression' || t === 'attribute' || t === 'field_access' ? node.childForFieldName('object') : t === 'selector_expression' ? node.childForFieldName('operand') : undefined;
     const prop = t === 'member_expression' ? node.childForFieldName('property') : t === 'attribute' ? node.childForFieldName('attribute') : t === 'field_access' || t === 'selector_expression' ? node.childForFieldName('field') : undefined;
     if (obj && prop) {
-      const owner = typeOf(obj, byte, depth + 1);
+      // Java's `Flags.NONE`: a static field of a class named like one (a package name is lower case).
+      const owner = typeOf(obj, byte, depth + 1) ?? (language === 'java' && obj.type === 'identifier' && /^[A-Z]/.test(obj.text) ? obj.text : undefined);
       if (!owner || owner === UNKNOWN || owner.startsWith('^')) return owner === UNKNOWN ? UNKNOWN : undefined;
       const known = /[>#]/.test(owner) ? undefined : fieldOf(owner, prop.text, depth);
       if (known) return known;
