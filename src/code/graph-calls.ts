@@ -4,7 +4,7 @@
 // anywhere is seen by the next question, like the rest of the index.
 import { type Definition, foldOverloads, toDefinition } from './graph-definitions.ts';
 import { parseNames } from './extract-imports.ts';
-import { collectionType, LOCAL, typeName, UNKNOWN } from './extract-bindings.ts';
+import { collectionType, LOCAL, typeName, UNKNOWN } from './type-names.ts';
 import { languageOf } from './languages.ts';
 import { fieldTypeText, parameterCount, returnTypeText, typeArguments, typeParameters } from './return-types.ts';
 import type { CodeStore, DefinitionRow } from './store.ts';
