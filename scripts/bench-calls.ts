@@ -288,10 +288,13 @@ async function callersRun(runtime: Runtime, corpus: Corpus, n: number, seed: num
       let right = 0;
       let unjudged = 0;
       const wrong: string[] = [];
+      const unjudgedLines: string[] = [];
       for (const l of listed) {
         if (trueLines.has(l)) right++;
-        else if ((callsAtLine.get(l) ?? []).some((c) => c.name === d.name && !c.resolved)) unjudged++;
-        else wrong.push(l);
+        else if ((callsAtLine.get(l) ?? []).some((c) => c.name === d.name && !c.resolved)) {
+          unjudged++;
+          unjudgedLines.push(l);
+        } else wrong.push(l);
       }
       m.trueLines += trueLines.size;
       m.found += right;
@@ -304,6 +307,7 @@ async function callersRun(runtime: Runtime, corpus: Corpus, n: number, seed: num
       if (right < trueLines.size || wrong.length || r.header !== truth.length) {
         verbose(`  ${anchor} (${d.file}:${d.line}): ${right}/${trueLines.size} true lines listed, ${wrong.length} wrong, ${unjudged} unjudged; header ${r.header ?? 'none'} vs ${truth.length} calls`);
         for (const l of [...trueLines].filter((x) => !listed.has(x)).slice(0, 5)) verbose(`      missed ${l}`);
+        for (const l of unjudgedLines.slice(0, 5)) verbose(`      unjudged ${l}`);
         for (const l of wrong.slice(0, 5)) verbose(`      wrong  ${l}${(callsAtLine.get(l) ?? []).filter((c) => c.name === d.name).map((c) => ` → ${c.target ? `${c.target.container}.${c.target.name}` : 'outside'}`).join('')}`);
       }
     }

@@ -114,6 +114,46 @@ def resolve_expr(mod, expr):
     return None
 
 
+def import_binding(mod, node, alias):
+    """What an import statement binds a name to, as pass 1 records it: ("module", name) or ("symbol", module, name)."""
+    if isinstance(node, ast.Import):
+        return ("module", alias.asname and alias.name or alias.name.split(".")[0])
+    if alias.name == "*":
+        return None
+    base = node.module or ""
+    if node.level:
+        pkg = modules[mod]["package"].split(".") if modules[mod]["package"] else []
+        pkg = pkg[: len(pkg) - (node.level - 1)] if node.level > 1 else pkg
+        base = ".".join(pkg + ([node.module] if node.module else []))
+    return ("symbol", base, alias.name)
+
+
+def resolve_binding(b):
+    if b[0] == "module":
+        return b
+    if f"{b[1]}.{b[2]}" in modules:
+        return ("module", f"{b[1]}.{b[2]}")
+    return lookup(b[1], b[2])
+
+
+def resolve_in_scope(scope, expr):
+    """resolve_expr, with the names the function imports itself (any other local is unknown)."""
+    if isinstance(expr, ast.Name):
+        if expr.id in scope.imported:
+            return resolve_binding(scope.imported[expr.id])
+        if expr.id in scope.locals:
+            return None
+        return lookup(scope.mod, expr.id)
+    if isinstance(expr, ast.Attribute):
+        inner = resolve_in_scope(scope, expr.value)
+        if inner and inner[0] == "module":
+            sub = f"{inner[1]}.{expr.attr}"
+            if sub in modules:
+                return ("module", sub)
+            return lookup(inner[1], expr.attr)
+    return None
+
+
 def method_of(key, name, seen=None):
     """(owner key, line) of `name` looked up through the class and its bases; "external" when a base is unknown."""
     seen = seen or set()
@@ -166,6 +206,8 @@ class Scope:
     def __init__(self, mod, cls, func):
         self.mod, self.cls, self.func = mod, cls, func
         self.local_types, self.locals, self.local_defs = {}, set(), {}
+        # Names a function binds by importing (`from email.parser import Parser` in its body): certain as at module level.
+        self.imports, self.imported = {}, {}
         self.self_name = None
         if func is None:
             return
@@ -202,7 +244,9 @@ class Scope:
                     assigned.setdefault(sub.name, []).append(None)
                 elif isinstance(sub, (ast.Import, ast.ImportFrom)):
                     for a in sub.names:
-                        assigned.setdefault((a.asname or a.name).split(".")[0], []).append(None)
+                        local = (a.asname or a.name).split(".")[0]
+                        assigned.setdefault(local, []).append(None)
+                        self.imports.setdefault(local, []).append(import_binding(mod, sub, a))
                 elif isinstance(sub, (ast.Global, ast.Nonlocal)):
                     for a in sub.names:
                         assigned.setdefault(a, []).append(None)
@@ -210,6 +254,10 @@ class Scope:
                     for n in ast.walk(t):
                         if isinstance(n, ast.Name):
                             assigned.setdefault(n.id, []).append(None)
+        # A name bound only by imports of one and the same thing resolves like a module-level import.
+        for name, bindings in self.imports.items():
+            if len(assigned.get(name, [])) == len(bindings) and len(set(bindings)) == 1 and bindings[0] is not None:
+                self.imported[name] = bindings[0]
         for name, values in assigned.items():
             self.locals.add(name)
             if self.self_name == name or name in self.local_types and values == []:
@@ -249,6 +297,12 @@ def resolve_call(scope, call):
         if name in scope.local_defs:
             d = scope.local_defs[name]
             return name, f.lineno, True, ({"file": modules[scope.mod]["file"], "line": d.lineno, "name": name, "container": ""} if not isinstance(d, ast.ClassDef) else None)
+        if name in scope.imported:
+            b = resolve_binding(scope.imported[name])
+            if b is None:
+                return name, f.lineno, False, None
+            t = target_of_binding(b, name)
+            return name, f.lineno, True, (None if t == "none" else t)
         if name in scope.locals:
             return name, f.lineno, False, None
         b = lookup(scope.mod, name)
@@ -265,6 +319,27 @@ def resolve_call(scope, call):
     lookup_from_bases = False
     if isinstance(recv, ast.Call) and isinstance(recv.func, ast.Name) and recv.func.id == "super" and scope.cls:
         cls, lookup_from_bases = scope.cls, True
+    elif isinstance(recv, ast.Call) and not (isinstance(recv.func, ast.Name) and recv.func.id == "super"):
+        # `C(...).m()`: a method of the class the call constructs; any other call's result is unknown.
+        r = resolve_in_scope(scope, recv.func)
+        if not r or r[0] != "class":
+            return name, line, False, None
+        cls = r[1]
+    elif isinstance(recv, ast.Name) and recv.id in scope.imported:
+        r = resolve_in_scope(scope, recv)
+        if r is None:
+            return name, line, False, None
+        if r[0] == "module":
+            if r[1] not in modules:
+                return name, line, True, None
+            b = lookup(r[1], name)
+            if b is None:
+                return name, line, name not in modules[r[1]]["names"], None
+            t = target_of_binding(b, name)
+            return name, line, True, (None if t == "none" else t)
+        if r[0] != "class":
+            return name, line, False, None
+        cls = r[1]
     elif isinstance(recv, ast.Name) and recv.id in scope.local_types:
         cls = scope.local_types[recv.id]
         if cls is None:
