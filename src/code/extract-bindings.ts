@@ -7,7 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { LanguageId } from './languages.ts';
 import { callParts, INDEXED, NAMESPACE_LIKE, scopeOf } from './call-syntax.ts';
-import { constructed, declaredType, IDENT, LOCAL, typeName, UNKNOWN } from './type-names.ts';
+import { collectionType, constructed, declaredType, IDENT, LOCAL, typeName, UNKNOWN } from './type-names.ts';
 
 export interface BindingCapture {
   name: Node;
@@ -265,7 +265,8 @@ export function receivers(
     if ((t === 'parenthesized_expression' || t === 'await' || t === 'await_expression' || t === 'non_null_expression') && node.namedChildCount === 1) return typeOf(node.namedChild(0)!, byte, depth + 1);
     if (t === 'new_expression' || t === 'object_creation_expression' || t === 'composite_literal') {
       const ctor = node.childForFieldName(t === 'new_expression' ? 'constructor' : 'type');
-      return ctor ? typeName(ctor.text, language) : undefined;
+      // Go's `[]T{…}` and `map[K]T{…}` build a collection of T.
+      return ctor ? (typeName(ctor.text, language) ?? (t === 'composite_literal' ? collectionType(ctor.text, language) : undefined)) : undefined;
     }
     if (t === 'unary_expression' && language === 'go' && node.childForFieldName('operator')?.text === '&') {
       const operand = node.childForFieldName('operand');

@@ -324,6 +324,15 @@ export class CallResolver {
     return [];
   }
 
+  /** Python `import a.b` binds `b` to a/b.py: a receiver written `a.b` (what `a.b.C()` is called on) is that import. */
+  private dottedModule(imp: FileImports, qualifier: string): Binding | undefined {
+    const dot = qualifier.lastIndexOf('.');
+    if (dot < 0) return undefined;
+    const bound = imp.local.get(qualifier.slice(dot + 1));
+    const path = qualifier.replaceAll('.', '/');
+    return bound?.remote === '*' && bound.target.endsWith('.py') && bound.target.replace(/(?:\/__init__)?\.py$/, '').endsWith(path) ? bound : undefined;
+  }
+
   /** Python `from pkg import mod`: the module file beside the package's __init__.py, when there is one. */
   private submodule(target: string, name: string): string | undefined {
     if (!target.endsWith('__init__.py')) return undefined;
@@ -342,7 +351,7 @@ export class CallResolver {
     if (via === UNKNOWN) return { defs: [], certainty: 'name-only' };
     const imp = this.importsOf(file);
     if (qualifier) {
-      const bound = imp.local.get(qualifier);
+      const bound = imp.local.get(qualifier) ?? this.dottedModule(imp, qualifier);
       if (bound?.remote === '*') return { defs: this.memberOf(bound.target, name), certainty: 'imported' };
       if (bound && this.isType(bound.remote)) return { defs: this.methodsFor(bound.remote, name, bound.target, args), certainty: 'imported' };
       const module = bound && this.submodule(bound.target, bound.remote);

@@ -38,7 +38,7 @@ export function typeName(text: string, language: LanguageId): string | undefined
 /** Languages whose declared types keep their type arguments (`List<Foo>` → `List{Foo}`): what `get` returns is then Foo. */
 const GENERIC = new Set<LanguageId>(['java', 'typescript', 'tsx']);
 
-/** A slice, array or map as a receiver of an index or a range: `[]{Foo}` for `[]*Foo`, `[4]Foo`, `map[K]*Foo`, `Foo[]`. */
+/** A slice, array or map as a receiver of an index or a range: `[]{Foo}` for `[]*Foo`, `[4]Foo`, `map[K]*Foo`, `Foo[]`; `[]{[]{Foo}}` for `[][]Foo`. */
 export function collectionType(text: string, language: LanguageId): string | undefined {
   const t = text.trim().replace(/^(?:readonly\s+|[*&]\s*)+/, '');
   let element: string | undefined;
@@ -55,7 +55,8 @@ export function collectionType(text: string, language: LanguageId): string | und
       }
     }
   } else if (t.endsWith('[]')) element = t.slice(0, -2);
-  const name = element && typeName(element, language);
+  // A collection of collections keeps both levels (`map[K][]*Conn` → `[]{[]{Conn}}`).
+  const name = element && (typeName(element, language) ?? collectionType(element, language));
   return name ? `[]{${name}}` : undefined;
 }
 

@@ -157,4 +157,45 @@ describe('calls counted per receiver and argument count', () => {
     assert.deepEqual(await callers(index, 'value', 'Flags'), ['src/a/Flags.java:6 ×2', 'src/a/Use.java:5 ×1']);
     assert.deepEqual(await callers(index, 'value', 'Other'), ['src/a/Use.java:6 ×1']);
   });
+
+  it('Go: a range over a slice literal and over a map of slices gives the element type; a same-named method of another type is not reached', async () => {
+    const index = await built({
+      'go.mod': 'module example.com/m\n\ngo 1.21\n',
+      'p/sig.go': ['package p', '', 'type sig interface {', '\tmatch() string', '}', '', 'type exact struct{}', '', 'func (e *exact) match() string { return "" }', ''].join('\n'),
+      'p/conn.go': ['package p', '', 'type conn struct{}', '', 'func (c *conn) close() {}', '', 'type other struct{}', '', 'func (o *other) close() {}', ''].join('\n'),
+      'p/use.go': [
+        'package p',
+        '',
+        'var sigs = []sig{&exact{}}',
+        'func sniff() {',
+        '\tfor _, s := range sigs {',
+        '\t\ts.match()',
+        '\t}',
+        '}',
+        '',
+        'func drop(m map[string][]*conn) {',
+        '\tfor _, cs := range m {',
+        '\t\tfor _, c := range cs {',
+        '\t\t\tc.close()',
+        '\t\t}',
+        '\t}',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await callers(index, 'match', 'sig'), ['p/use.go:6 ×1']);
+    assert.deepEqual(await callers(index, 'close', 'conn'), ['p/use.go:13 ×1']);
+    assert.deepEqual(await callers(index, 'close', 'other'), []);
+  });
+
+  it('Python: a class reached through a dotted import (`import pkg.mod` … `pkg.mod.C().m()`) gives the receiver; another class of the name is not reached', async () => {
+    const index = await built({
+      'pkg/__init__.py': '',
+      'pkg/mod.py': ['class Parser:', '    def parse(self): pass', ''].join('\n'),
+      'pkg/other.py': ['class Other:', '    def parse(self): pass', ''].join('\n'),
+      'app.py': ['import pkg.mod', '', 'def main():', '    return pkg.mod.Parser().parse()', ''].join('\n'),
+    });
+    assert.deepEqual(await callers(index, 'parse', 'Parser'), ['app.py:4 ×1']);
+    assert.deepEqual(await callers(index, 'parse', 'Other'), []);
+  });
 });
