@@ -114,6 +114,42 @@ def resolve_expr(mod, expr):
     return None
 
 
+def module_assignments(m):
+    """Every assignment of a name in a module's own code (not in its functions), and the names functions declare global."""
+    if "assigned" in m:
+        return m["assigned"], m["globals"]
+    assigned, globals_ = {}, set()
+    for stmt in m["tree"].body:
+        for n in walk_top(stmt):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    for x in ast.walk(t):
+                        if isinstance(x, ast.Name):
+                            assigned.setdefault(x.id, []).append(n.value if t is x else None)
+            elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+                assigned.setdefault(n.target.id, []).append(("annotation", n.annotation))
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr, ast.AugAssign, ast.Import, ast.ImportFrom)):
+                for x in ast.walk(n.target if isinstance(n, (ast.For, ast.AsyncFor, ast.NamedExpr, ast.AugAssign)) else n) if not isinstance(n, (ast.Import, ast.ImportFrom)) else []:
+                    if isinstance(x, ast.Name):
+                        assigned.setdefault(x.id, []).append(None)
+    for n in ast.walk(m["tree"]):
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            globals_.update(n.names)
+    m["assigned"], m["globals"] = assigned, globals_
+    return assigned, globals_
+
+
+def module_instance(mod, name):
+    """The class of a module-level variable every assignment of which (in the module's own code) is `C(...)` or `x: C`, no function declaring it global."""
+    m = modules[mod]
+    assigned, globals_ = module_assignments(m)
+    values = assigned.get(name)
+    if not values or name in globals_ or m["names"].get(name, ("value",))[0] != "value":
+        return None
+    kinds = {class_of_value(mod, v) for v in values}
+    return kinds.pop() if len(kinds) == 1 and None not in kinds else None
+
+
 def import_binding(mod, node, alias):
     """What an import statement binds a name to, as pass 1 records it: ("module", name) or ("symbol", module, name)."""
     if isinstance(node, ast.Import):
@@ -203,7 +239,7 @@ def attr_class(key, attr):
 
 
 class Scope:
-    def __init__(self, mod, cls, func):
+    def __init__(self, mod, cls, func, parent=None):
         self.mod, self.cls, self.func = mod, cls, func
         self.local_types, self.locals, self.local_defs = {}, set(), {}
         # Names a function binds by importing (`from email.parser import Parser` in its body): certain as at module level.
@@ -267,6 +303,14 @@ class Scope:
             if name in self.local_types:
                 kinds.add(prior)
             self.local_types[name] = kinds.pop() if len(kinds) == 1 else None
+        # A nested function sees the names of the functions around it that it does not bind itself (closures are lexical).
+        if parent is not None and parent.func is not None:
+            for name in parent.locals - self.locals:
+                self.locals.add(name)
+                if name in parent.local_types:
+                    self.local_types[name] = parent.local_types[name]
+                if name in parent.imported:
+                    self.imported[name] = parent.imported[name]
 
 
 def walk_own(func):
@@ -346,6 +390,8 @@ def resolve_call(scope, call):
             return name, line, False, None
     elif isinstance(recv, ast.Name) and recv.id in scope.locals:
         return name, line, False, None
+    elif isinstance(recv, ast.Name) and module_instance(scope.mod, recv.id):
+        cls = module_instance(scope.mod, recv.id)
     elif isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and scope.self_name and recv.value.id == scope.self_name and scope.cls:
         cls = attr_class(scope.cls, recv.attr)
         if cls is None:
@@ -388,8 +434,8 @@ def resolve_call(scope, call):
     return name, line, True, {"file": modules[mod]["file"], "line": mline, "name": name, "container": cname}
 
 
-def visit(mod, body, cls, func, container):
-    scope = Scope(mod, cls, func)
+def visit(mod, body, cls, func, container, parent=None):
+    scope = Scope(mod, cls, func, parent)
     caller = {"name": func.name, "container": container or ""} if func else None
     file = modules[mod]["file"]
     nodes = walk_own(func) if func else (n for stmt in body for n in walk_top(stmt))
@@ -406,14 +452,14 @@ def visit(mod, body, cls, func, container):
             for item in n.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     out({"t": "def", "file": file, "line": item.lineno, "end": item.end_lineno, "name": item.name, "container": n.name, "kind": "method"})
-                    visit(mod, None, key, item, n.name)
+                    visit(mod, None, key, item, n.name, scope if func else None)
                 elif isinstance(item, (ast.Assign, ast.AnnAssign)):
                     for t in item.targets if isinstance(item, ast.Assign) else [item.target]:
                         if isinstance(t, ast.Name):
                             out({"t": "def", "file": file, "line": t.lineno, "end": t.end_lineno, "name": t.id, "container": n.name, "kind": "field"})
         elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out({"t": "def", "file": file, "line": n.lineno, "end": n.end_lineno, "name": n.name, "container": "" if func is None else func.name, "kind": "function"})
-            visit(mod, None, None, n, None)
+            visit(mod, None, None, n, None, scope if func else None)
         elif func is None and isinstance(n, (ast.Assign, ast.AnnAssign)):
             for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
                 if isinstance(t, ast.Name):
