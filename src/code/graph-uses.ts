@@ -89,32 +89,30 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
     return 'name-only';
   };
   for (const r of rows as ReferenceRow[]) {
-    let certainty: Certainty | undefined;
-    let times = Math.max(1, r.n ?? 1);
-    if (r.kind !== 'call') certainty = certaintyOf(store, r.path, r.qualifier ?? undefined, definitions, imports);
+    // How many of the line's uses reach the anchor, per certainty: each group of a call line (made on
+    // one receiver, with one argument count) is judged on its own, and a call on a base type (an
+    // override candidate) is a use apart from a resolved call of the same line.
+    const reached = new Map<Certainty, number>();
+    if (r.kind !== 'call') reached.set(certaintyOf(store, r.path, r.qualifier ?? undefined, definitions, imports), Math.max(1, r.n ?? 1));
     else {
-      // Each group of the line's calls (made on one receiver, with one argument count) is judged on its own.
-      times = 0;
       for (const call of callGroups(r)) {
         const judged = judge({ ...call, path: r.path });
         if (judged === 'elsewhere') elsewhere += call.n;
         else if (judged === 'unknown') byNameElsewhere += call.n;
-        else {
-          certainty ??= judged;
-          times += call.n;
-        }
+        else reached.set(judged, (reached.get(judged) ?? 0) + call.n);
       }
     }
-    if (!certainty) continue;
-    uses.push({
-      file: r.path,
-      line: r.line,
-      kind: r.kind as Use['kind'],
-      caller: r.def_name ? { name: r.def_name, container: r.def_container ?? undefined, line: r.def_line ?? r.line } : undefined,
-      qualifier: r.qualifier ?? undefined,
-      certainty,
-      times: Math.max(1, times),
-    });
+    for (const [certainty, times] of reached) {
+      uses.push({
+        file: r.path,
+        line: r.line,
+        kind: r.kind as Use['kind'],
+        caller: r.def_name ? { name: r.def_name, container: r.def_container ?? undefined, line: r.def_line ?? r.line } : undefined,
+        qualifier: r.qualifier ?? undefined,
+        certainty,
+        times,
+      });
+    }
   }
   return { definitions, uses: uses.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line), byNameElsewhere, elsewhere };
 }

@@ -73,6 +73,18 @@ describe('calls counted per receiver and argument count', () => {
     assert.deepEqual(await callers(index, 'get', 'Table'), ['src/a/Table.java:6 ×1', 'src/a/Table.java:9 ×2']);
   });
 
+  it("Java: a call of the anchor and a call on its base type on one line: the first is counted, the second is an override candidate apart", async () => {
+    const index = await built({
+      'src/a/Map.java': java('a', ['public interface Map {', '  Object get(Object k);', '}']),
+      'src/a/Impl.java': java('a', ['public class Impl implements Map {', '  public Object get(Object k) { return null; }', '  boolean same(Map m, Object k) { return get(k) == m.get(k); }', '}']),
+    });
+    const u = await usesOf(index, 'get', 'Impl');
+    assert.deepEqual(
+      u?.uses.filter((x) => x.kind === 'call').map((x) => `${x.line} ${x.certainty} ×${x.times}`),
+      ['5 receiver-type ×1', '5 override ×1'],
+    );
+  });
+
   it('Python and Go: a line calling one name on two receivers of different classes counts one call for each', async () => {
     const index = await built({
       'm.py': ['class A:', '    def run(self): pass', '', 'class B:', '    def run(self): pass', '', 'def main():', '    a = A()', '    b = B()', '    a.run(); b.run()', '    a.run(); a.run()', ''].join('\n'),
