@@ -448,15 +448,7 @@ def visit(mod, body, cls, func, container, parent=None):
     for n in (walk_own(func) if func else (n for stmt in body for n in walk_top(stmt))):
         if isinstance(n, ast.ClassDef):
             key = (mod, n.name) if (mod, n.name) in classes and func is None and cls is None else None
-            out({"t": "def", "file": file, "line": n.lineno, "end": n.end_lineno, "name": n.name, "container": container or "", "kind": "class"})
-            for item in n.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    out({"t": "def", "file": file, "line": item.lineno, "end": item.end_lineno, "name": item.name, "container": n.name, "kind": "method"})
-                    visit(mod, None, key, item, n.name, scope if func else None)
-                elif isinstance(item, (ast.Assign, ast.AnnAssign)):
-                    for t in item.targets if isinstance(item, ast.Assign) else [item.target]:
-                        if isinstance(t, ast.Name):
-                            out({"t": "def", "file": file, "line": t.lineno, "end": t.end_lineno, "name": t.id, "container": n.name, "kind": "field"})
+            visit_class(mod, n, key, container, scope if func else None)
         elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out({"t": "def", "file": file, "line": n.lineno, "end": n.end_lineno, "name": n.name, "container": "" if func is None else func.name, "kind": "function"})
             visit(mod, None, None, n, None, scope if func else None)
@@ -464,6 +456,23 @@ def visit(mod, body, cls, func, container, parent=None):
             for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
                 if isinstance(t, ast.Name):
                     out({"t": "def", "file": file, "line": t.lineno, "end": t.end_lineno, "name": t.id, "container": "", "kind": "var"})
+
+
+def visit_class(mod, n, key, container, parent):
+    """A class's definition, its methods (visited) and fields; a class nested in its body likewise (its
+    `self` unknown: only top-level classes are in `classes`)."""
+    file = modules[mod]["file"]
+    out({"t": "def", "file": file, "line": n.lineno, "end": n.end_lineno, "name": n.name, "container": container or "", "kind": "class"})
+    for item in n.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out({"t": "def", "file": file, "line": item.lineno, "end": item.end_lineno, "name": item.name, "container": n.name, "kind": "method"})
+            visit(mod, None, key, item, n.name, parent)
+        elif isinstance(item, ast.ClassDef):
+            visit_class(mod, item, None, n.name, parent)
+        elif isinstance(item, (ast.Assign, ast.AnnAssign)):
+            for t in item.targets if isinstance(item, ast.Assign) else [item.target]:
+                if isinstance(t, ast.Name):
+                    out({"t": "def", "file": file, "line": t.lineno, "end": t.end_lineno, "name": t.id, "container": n.name, "kind": "field"})
 
 
 def walk_top(stmt):
