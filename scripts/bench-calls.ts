@@ -32,7 +32,9 @@
 //                  asked as `explore {anchor: "Owner.method", relation: "callers"}`.
 //                  recall: share of the true call lines listed (a site hidden behind "+N more" is not
 //                  listed); owner precision: share of the listed lines that truly call that method;
-//                  header exact: the "N calls" of the first line equals the true number of calls.
+//                  header exact: the "N calls" of the first line equals the true number of calls (calls
+//                  it lists in corpus files the truth did not check, Go files of another GOOS or
+//                  build tag, are left out).
 //                  Sites labelled as override candidates (a call on a base type that may run this
 //                  override) are neither right nor wrong: counted apart.
 //   unique name    functions and methods whose name is declared once in the corpus and which no call
@@ -168,14 +170,23 @@ interface Site {
   candidate: boolean;
 }
 
-/** The callers answer as data: the "N calls" of its first line, the listed sites, the count hidden behind "+N more". */
-export function parseCallers(text: string, files: ReadonlySet<string>): { header: number | undefined; sites: Site[]; hidden: number } {
+/**
+ * The callers answer as data: the "N calls" of its first line, the listed sites, the count hidden behind
+ * "+N more", and the calls listed in files of the corpus the truth did not check (`unseen`: Go files
+ * another GOOS or build tag selects, like roundtrip_js.go) — neither right nor wrong.
+ */
+export function parseCallers(text: string, files: ReadonlySet<string>, root?: string): { header: number | undefined; sites: Site[]; hidden: number; unseen: number } {
   const lines = text.split('\n');
   const header = /(\d+) calls?\b/.exec(lines[0] ?? '')?.[1];
   const sites: Site[] = [];
   let hidden = 0;
+  let unseen = 0;
   for (const l of lines) {
     const m = /^\s*(\S[^:]*): (\d.*)$/.exec(l);
+    if (m && !files.has(m[1]!) && root && /[/.]/.test(m[1]!) && existsSync(path.join(root, m[1]!))) {
+      for (const part of m[2]!.split('; ')) unseen += /^\+(\d+) more/.test(part) ? Number(/^\+(\d+)/.exec(part)![1]) : /^\d+/.test(part) ? Number(/\(×(\d+)\)/.exec(part)?.[1] ?? 1) : 0;
+      continue;
+    }
     if (!m || !files.has(m[1]!)) continue;
     for (const part of m[2]!.split('; ')) {
       const more = /^\+(\d+) more/.exec(part);
@@ -187,7 +198,7 @@ export function parseCallers(text: string, files: ReadonlySet<string>): { header
       sites.push({ file: m[1]!, line: Number(s[1]), caller, candidate: /\boverride\b/.test(rest) });
     }
   }
-  return { header: header === undefined ? undefined : Number(header), sites, hidden };
+  return { header: header === undefined ? undefined : Number(header), sites, hidden, unseen };
 }
 
 /** The callees answer as data: the definition it answered for, and each called name with its listed locations. */
@@ -282,16 +293,19 @@ async function callersRun(runtime: Runtime, corpus: Corpus, n: number, seed: num
       const truth = callsOf.get(key(d.file, d.line))!;
       const trueLines = new Set(truth.map((c) => key(c.file, c.line)));
       const text = await explore({ question: `what calls ${anchor}`, anchor, relation: 'callers' });
-      const r = parseCallers(text, files);
+      const r = parseCallers(text, files, root);
       const listed = new Set(r.sites.filter((s) => !s.candidate).map((s) => key(s.file, s.line)));
       m.candidates += r.sites.filter((s) => s.candidate).length;
       let right = 0;
       let unjudged = 0;
       const wrong: string[] = [];
+      const unjudgedLines: string[] = [];
       for (const l of listed) {
         if (trueLines.has(l)) right++;
-        else if ((callsAtLine.get(l) ?? []).some((c) => c.name === d.name && !c.resolved)) unjudged++;
-        else wrong.push(l);
+        else if ((callsAtLine.get(l) ?? []).some((c) => c.name === d.name && !c.resolved)) {
+          unjudged++;
+          unjudgedLines.push(l);
+        } else wrong.push(l);
       }
       m.trueLines += trueLines.size;
       m.found += right;
@@ -300,10 +314,13 @@ async function callersRun(runtime: Runtime, corpus: Corpus, n: number, seed: num
       m.unjudged += unjudged;
       m.hidden += r.hidden;
       m.headers++;
-      if (r.header === truth.length) m.headerExact++;
-      if (right < trueLines.size || wrong.length || r.header !== truth.length) {
-        verbose(`  ${anchor} (${d.file}:${d.line}): ${right}/${trueLines.size} true lines listed, ${wrong.length} wrong, ${unjudged} unjudged; header ${r.header ?? 'none'} vs ${truth.length} calls`);
+      // Calls in files the truth did not check are not counted against the header.
+      const header = r.header === undefined ? undefined : r.header - r.unseen;
+      if (header === truth.length) m.headerExact++;
+      if (right < trueLines.size || wrong.length || header !== truth.length) {
+        verbose(`  ${anchor} (${d.file}:${d.line}): ${right}/${trueLines.size} true lines listed, ${wrong.length} wrong, ${unjudged} unjudged; header ${r.header ?? 'none'}${r.unseen ? ` (${r.unseen} in files the truth did not check)` : ''} vs ${truth.length} calls`);
         for (const l of [...trueLines].filter((x) => !listed.has(x)).slice(0, 5)) verbose(`      missed ${l}`);
+        for (const l of unjudgedLines.slice(0, 5)) verbose(`      unjudged ${l}`);
         for (const l of wrong.slice(0, 5)) verbose(`      wrong  ${l}${(callsAtLine.get(l) ?? []).filter((c) => c.name === d.name).map((c) => ` → ${c.target ? `${c.target.container}.${c.target.name}` : 'outside'}`).join('')}`);
       }
     }

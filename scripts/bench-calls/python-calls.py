@@ -114,6 +114,82 @@ def resolve_expr(mod, expr):
     return None
 
 
+def module_assignments(m):
+    """Every assignment of a name in a module's own code (not in its functions), and the names functions declare global."""
+    if "assigned" in m:
+        return m["assigned"], m["globals"]
+    assigned, globals_ = {}, set()
+    for stmt in m["tree"].body:
+        for n in walk_top(stmt):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    for x in ast.walk(t):
+                        if isinstance(x, ast.Name):
+                            assigned.setdefault(x.id, []).append(n.value if t is x else None)
+            elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+                assigned.setdefault(n.target.id, []).append(("annotation", n.annotation))
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr, ast.AugAssign, ast.Import, ast.ImportFrom)):
+                for x in ast.walk(n.target if isinstance(n, (ast.For, ast.AsyncFor, ast.NamedExpr, ast.AugAssign)) else n) if not isinstance(n, (ast.Import, ast.ImportFrom)) else []:
+                    if isinstance(x, ast.Name):
+                        assigned.setdefault(x.id, []).append(None)
+    for n in ast.walk(m["tree"]):
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            globals_.update(n.names)
+    m["assigned"], m["globals"] = assigned, globals_
+    return assigned, globals_
+
+
+def module_instance(mod, name):
+    """The class of a module-level variable every assignment of which (in the module's own code) is `C(...)` or `x: C`, no function declaring it global."""
+    m = modules[mod]
+    assigned, globals_ = module_assignments(m)
+    values = assigned.get(name)
+    if not values or name in globals_ or m["names"].get(name, ("value",))[0] != "value":
+        return None
+    kinds = {class_of_value(mod, v) for v in values}
+    return kinds.pop() if len(kinds) == 1 and None not in kinds else None
+
+
+def import_binding(mod, node, alias):
+    """What an import statement binds a name to, as pass 1 records it: ("module", name) or ("symbol", module, name)."""
+    if isinstance(node, ast.Import):
+        return ("module", alias.asname and alias.name or alias.name.split(".")[0])
+    if alias.name == "*":
+        return None
+    base = node.module or ""
+    if node.level:
+        pkg = modules[mod]["package"].split(".") if modules[mod]["package"] else []
+        pkg = pkg[: len(pkg) - (node.level - 1)] if node.level > 1 else pkg
+        base = ".".join(pkg + ([node.module] if node.module else []))
+    return ("symbol", base, alias.name)
+
+
+def resolve_binding(b):
+    if b[0] == "module":
+        return b
+    if f"{b[1]}.{b[2]}" in modules:
+        return ("module", f"{b[1]}.{b[2]}")
+    return lookup(b[1], b[2])
+
+
+def resolve_in_scope(scope, expr):
+    """resolve_expr, with the names the function imports itself (any other local is unknown)."""
+    if isinstance(expr, ast.Name):
+        if expr.id in scope.imported:
+            return resolve_binding(scope.imported[expr.id])
+        if expr.id in scope.locals:
+            return None
+        return lookup(scope.mod, expr.id)
+    if isinstance(expr, ast.Attribute):
+        inner = resolve_in_scope(scope, expr.value)
+        if inner and inner[0] == "module":
+            sub = f"{inner[1]}.{expr.attr}"
+            if sub in modules:
+                return ("module", sub)
+            return lookup(inner[1], expr.attr)
+    return None
+
+
 def method_of(key, name, seen=None):
     """(owner key, line) of `name` looked up through the class and its bases; "external" when a base is unknown."""
     seen = seen or set()
@@ -163,9 +239,11 @@ def attr_class(key, attr):
 
 
 class Scope:
-    def __init__(self, mod, cls, func):
+    def __init__(self, mod, cls, func, parent=None):
         self.mod, self.cls, self.func = mod, cls, func
         self.local_types, self.locals, self.local_defs = {}, set(), {}
+        # Names a function binds by importing (`from email.parser import Parser` in its body): certain as at module level.
+        self.imports, self.imported = {}, {}
         self.self_name = None
         if func is None:
             return
@@ -202,7 +280,9 @@ class Scope:
                     assigned.setdefault(sub.name, []).append(None)
                 elif isinstance(sub, (ast.Import, ast.ImportFrom)):
                     for a in sub.names:
-                        assigned.setdefault((a.asname or a.name).split(".")[0], []).append(None)
+                        local = (a.asname or a.name).split(".")[0]
+                        assigned.setdefault(local, []).append(None)
+                        self.imports.setdefault(local, []).append(import_binding(mod, sub, a))
                 elif isinstance(sub, (ast.Global, ast.Nonlocal)):
                     for a in sub.names:
                         assigned.setdefault(a, []).append(None)
@@ -210,6 +290,10 @@ class Scope:
                     for n in ast.walk(t):
                         if isinstance(n, ast.Name):
                             assigned.setdefault(n.id, []).append(None)
+        # A name bound only by imports of one and the same thing resolves like a module-level import.
+        for name, bindings in self.imports.items():
+            if len(assigned.get(name, [])) == len(bindings) and len(set(bindings)) == 1 and bindings[0] is not None:
+                self.imported[name] = bindings[0]
         for name, values in assigned.items():
             self.locals.add(name)
             if self.self_name == name or name in self.local_types and values == []:
@@ -219,6 +303,14 @@ class Scope:
             if name in self.local_types:
                 kinds.add(prior)
             self.local_types[name] = kinds.pop() if len(kinds) == 1 else None
+        # A nested function sees the names of the functions around it that it does not bind itself (closures are lexical).
+        if parent is not None and parent.func is not None:
+            for name in parent.locals - self.locals:
+                self.locals.add(name)
+                if name in parent.local_types:
+                    self.local_types[name] = parent.local_types[name]
+                if name in parent.imported:
+                    self.imported[name] = parent.imported[name]
 
 
 def walk_own(func):
@@ -249,6 +341,12 @@ def resolve_call(scope, call):
         if name in scope.local_defs:
             d = scope.local_defs[name]
             return name, f.lineno, True, ({"file": modules[scope.mod]["file"], "line": d.lineno, "name": name, "container": ""} if not isinstance(d, ast.ClassDef) else None)
+        if name in scope.imported:
+            b = resolve_binding(scope.imported[name])
+            if b is None:
+                return name, f.lineno, False, None
+            t = target_of_binding(b, name)
+            return name, f.lineno, True, (None if t == "none" else t)
         if name in scope.locals:
             return name, f.lineno, False, None
         b = lookup(scope.mod, name)
@@ -265,12 +363,35 @@ def resolve_call(scope, call):
     lookup_from_bases = False
     if isinstance(recv, ast.Call) and isinstance(recv.func, ast.Name) and recv.func.id == "super" and scope.cls:
         cls, lookup_from_bases = scope.cls, True
+    elif isinstance(recv, ast.Call) and not (isinstance(recv.func, ast.Name) and recv.func.id == "super"):
+        # `C(...).m()`: a method of the class the call constructs; any other call's result is unknown.
+        r = resolve_in_scope(scope, recv.func)
+        if not r or r[0] != "class":
+            return name, line, False, None
+        cls = r[1]
+    elif isinstance(recv, ast.Name) and recv.id in scope.imported:
+        r = resolve_in_scope(scope, recv)
+        if r is None:
+            return name, line, False, None
+        if r[0] == "module":
+            if r[1] not in modules:
+                return name, line, True, None
+            b = lookup(r[1], name)
+            if b is None:
+                return name, line, name not in modules[r[1]]["names"], None
+            t = target_of_binding(b, name)
+            return name, line, True, (None if t == "none" else t)
+        if r[0] != "class":
+            return name, line, False, None
+        cls = r[1]
     elif isinstance(recv, ast.Name) and recv.id in scope.local_types:
         cls = scope.local_types[recv.id]
         if cls is None:
             return name, line, False, None
     elif isinstance(recv, ast.Name) and recv.id in scope.locals:
         return name, line, False, None
+    elif isinstance(recv, ast.Name) and module_instance(scope.mod, recv.id):
+        cls = module_instance(scope.mod, recv.id)
     elif isinstance(recv, ast.Attribute) and isinstance(recv.value, ast.Name) and scope.self_name and recv.value.id == scope.self_name and scope.cls:
         cls = attr_class(scope.cls, recv.attr)
         if cls is None:
@@ -313,8 +434,8 @@ def resolve_call(scope, call):
     return name, line, True, {"file": modules[mod]["file"], "line": mline, "name": name, "container": cname}
 
 
-def visit(mod, body, cls, func, container):
-    scope = Scope(mod, cls, func)
+def visit(mod, body, cls, func, container, parent=None):
+    scope = Scope(mod, cls, func, parent)
     caller = {"name": func.name, "container": container or ""} if func else None
     file = modules[mod]["file"]
     nodes = walk_own(func) if func else (n for stmt in body for n in walk_top(stmt))
@@ -327,22 +448,31 @@ def visit(mod, body, cls, func, container):
     for n in (walk_own(func) if func else (n for stmt in body for n in walk_top(stmt))):
         if isinstance(n, ast.ClassDef):
             key = (mod, n.name) if (mod, n.name) in classes and func is None and cls is None else None
-            out({"t": "def", "file": file, "line": n.lineno, "end": n.end_lineno, "name": n.name, "container": container or "", "kind": "class"})
-            for item in n.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    out({"t": "def", "file": file, "line": item.lineno, "end": item.end_lineno, "name": item.name, "container": n.name, "kind": "method"})
-                    visit(mod, None, key, item, n.name)
-                elif isinstance(item, (ast.Assign, ast.AnnAssign)):
-                    for t in item.targets if isinstance(item, ast.Assign) else [item.target]:
-                        if isinstance(t, ast.Name):
-                            out({"t": "def", "file": file, "line": t.lineno, "end": t.end_lineno, "name": t.id, "container": n.name, "kind": "field"})
+            visit_class(mod, n, key, container, scope if func else None)
         elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out({"t": "def", "file": file, "line": n.lineno, "end": n.end_lineno, "name": n.name, "container": "" if func is None else func.name, "kind": "function"})
-            visit(mod, None, None, n, None)
+            visit(mod, None, None, n, None, scope if func else None)
         elif func is None and isinstance(n, (ast.Assign, ast.AnnAssign)):
             for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
                 if isinstance(t, ast.Name):
                     out({"t": "def", "file": file, "line": t.lineno, "end": t.end_lineno, "name": t.id, "container": "", "kind": "var"})
+
+
+def visit_class(mod, n, key, container, parent):
+    """A class's definition, its methods (visited) and fields; a class nested in its body likewise (its
+    `self` unknown: only top-level classes are in `classes`)."""
+    file = modules[mod]["file"]
+    out({"t": "def", "file": file, "line": n.lineno, "end": n.end_lineno, "name": n.name, "container": container or "", "kind": "class"})
+    for item in n.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out({"t": "def", "file": file, "line": item.lineno, "end": item.end_lineno, "name": item.name, "container": n.name, "kind": "method"})
+            visit(mod, None, key, item, n.name, parent)
+        elif isinstance(item, ast.ClassDef):
+            visit_class(mod, item, None, n.name, parent)
+        elif isinstance(item, (ast.Assign, ast.AnnAssign)):
+            for t in item.targets if isinstance(item, ast.Assign) else [item.target]:
+                if isinstance(t, ast.Name):
+                    out({"t": "def", "file": file, "line": t.lineno, "end": t.end_lineno, "name": t.id, "container": n.name, "kind": "field"})
 
 
 def walk_top(stmt):

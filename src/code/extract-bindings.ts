@@ -6,7 +6,8 @@
 // unknown type). The query side (graph-calls.ts) follows types through class hierarchies and imports.
 import type { Node } from 'web-tree-sitter';
 import type { LanguageId } from './languages.ts';
-import { typeArguments } from './return-types.ts';
+import { callParts, INDEXED, NAMESPACE_LIKE, scopeOf } from './call-syntax.ts';
+import { collectionType, constructed, declaredType, IDENT, LOCAL, typeName, UNKNOWN } from './type-names.ts';
 
 export interface BindingCapture {
   name: Node;
@@ -37,26 +38,6 @@ export interface ClassSpan {
   members: Set<string>;
 }
 
-export const LOCAL = '~';
-export const UNKNOWN = '?';
-
-const FUNCTION_SCOPES = new Set([
-  'function_declaration',
-  'function_expression',
-  'function',
-  'generator_function',
-  'generator_function_declaration',
-  'arrow_function',
-  'method_definition',
-  'function_definition',
-  'lambda',
-  'method_declaration',
-  'constructor_declaration',
-  'func_literal',
-  'lambda_expression',
-]);
-const CLASS_SCOPES = new Set(['class_body', 'class_definition', 'type_spec', 'interface_body', 'enum_body', 'record_declaration']);
-
 interface FieldBinding {
   type: string | undefined;
   /** What it was assigned, when no type is declared (its type is the value's). */
@@ -77,115 +58,13 @@ interface Binding extends FieldBinding {
   module: boolean;
 }
 
-/** Qualifiers that may name a module, package, namespace or class (anything else is an object). */
-const NAMESPACE_LIKE = new Set(['identifier', 'member_expression', 'attribute', 'selector_expression', 'field_access', 'scoped_identifier', 'package_identifier', 'nested_identifier', 'type_identifier']);
-
-const IDENT = /^[A-Za-z_$][\w$]*$/;
 const IDENTS = /[A-Za-z_$][\w$]*/g;
-const PRIMITIVE = new Set(['string', 'number', 'boolean', 'any', 'unknown', 'void', 'never', 'object', 'int', 'str', 'float', 'bool', 'bytes', 'None', 'var', 'long', 'short', 'byte', 'char', 'double', 'error', 'int64', 'int32', 'uint', 'uint64', 'uint32', 'uint8', 'rune', 'float64', 'float32', 'interface']);
-
-/** A type's text as a class name: `*pkg.Foo` → Foo, `Foo<Bar>` → Foo, `Optional[Foo]` → Foo, `Foo | None` → Foo. */
-export function typeName(text: string, language: LanguageId): string | undefined {
-  let t = text.trim().replace(/^["']|["']$/g, '');
-  if (language === 'python') {
-    const opt = /^(?:typing\.)?Optional\[(.*)\]$/.exec(t);
-    if (opt) t = opt[1]!;
-    const parts = t.split('|').map((p) => p.trim()).filter((p) => p !== 'None');
-    if (parts.length !== 1) return undefined;
-    t = parts[0]!;
-  }
-  t = t.replace(/^(?:readonly\s+|[*&]\s*)+/, '');
-  // A slice, array, map or function type is not a class.
-  if (/^\[|\[\]$|^map\[|^func\b|^chan\b|=>/.test(t)) return undefined;
-  const head = /^[\w$.]+/.exec(t)?.[0];
-  if (!head) return undefined;
-  const name = head.slice(head.lastIndexOf('.') + 1);
-  if (!IDENT.test(name) || PRIMITIVE.has(name)) return undefined;
-  // Go keeps the package: `http.Handler` is Handler of whatever folder the file's import of http names.
-  const pkg = language === 'go' && head.includes('.') ? head.slice(0, head.lastIndexOf('.')) : undefined;
-  return pkg && IDENT.test(pkg) ? `${pkg}.${name}` : name;
-}
-
-/** Languages whose declared types keep their type arguments (`List<Foo>` → `List{Foo}`): what `get` returns is then Foo. */
-const GENERIC = new Set<LanguageId>(['java', 'typescript', 'tsx']);
-
-/** A slice, array or map as a receiver of an index or a range: `[]{Foo}` for `[]*Foo`, `[4]Foo`, `map[K]*Foo`, `Foo[]`. */
-export function collectionType(text: string, language: LanguageId): string | undefined {
-  const t = text.trim().replace(/^(?:readonly\s+|[*&]\s*)+/, '');
-  let element: string | undefined;
-  if (language === 'go') {
-    const open = t.startsWith('map[') ? 3 : t.startsWith('[') ? 0 : -1;
-    if (open >= 0) {
-      let depth = 0;
-      for (let i = open; i < t.length; i++) {
-        if (t[i] === '[') depth++;
-        else if (t[i] === ']' && --depth === 0) {
-          element = t.slice(i + 1);
-          break;
-        }
-      }
-    }
-  } else if (t.endsWith('[]')) element = t.slice(0, -2);
-  const name = element && typeName(element, language);
-  return name ? `[]{${name}}` : undefined;
-}
-
 /** The element type of a receiver: known now for a collection type, else a step for the question (`T#items@`). */
 function elementOf(owner: string | undefined): string | undefined {
   if (!owner || owner === UNKNOWN || owner === LOCAL || owner.startsWith('^')) return UNKNOWN;
   if (owner.startsWith('[]{')) return owner.slice(3, -1) || UNKNOWN;
   return steps(owner) >= MAX_STEPS ? UNKNOWN : `${owner}@`;
 }
-
-/** A declared type as a receiver: its class name, with the class names of its type arguments where the language has them. */
-export function declaredType(text: string, language: LanguageId): string | undefined {
-  const name = typeName(text, language);
-  if (!name) return collectionType(text, language);
-  if (!GENERIC.has(language)) return name;
-  const args = typeArguments(text.trim()).map((a) => typeName(a, language) ?? '');
-  return args.some(Boolean) ? `${name}{${args.join(',')}}` : name;
-}
-
-/** What a constructing call builds: `Foo` for `new Foo()`/`Foo(…)`/`Foo{}`, `Foo` for Go's `NewFoo(…)`. */
-function constructed(node: Node, language: LanguageId): string | undefined {
-  const text = node.type === 'attribute' || node.type === 'selector_expression' ? (node.lastNamedChild?.text ?? '') : node.text;
-  const name = typeName(text, language);
-  if (!name) return undefined;
-  if (language === 'go' && (node.parent?.type === 'call_expression' || node.type === 'selector_expression')) {
-    if (!/^New[A-Z]/.test(name)) return undefined;
-    const pkg = node.type === 'selector_expression' ? node.childForFieldName('operand')?.text : undefined;
-    return pkg && IDENT.test(pkg) ? `${pkg}.${name.slice(3)}` : name.slice(3);
-  }
-  // A Python call builds an object only when what it calls is named like a class.
-  if (language === 'python') return /^_*[A-Z]/.test(name) && /[a-z]/.test(name) ? name : undefined;
-  return name;
-}
-
-function scopeOf(node: Node): { node: Node; kind: 'function' | 'class' | 'module' } {
-  for (let p = node.parent; p; p = p.parent) {
-    if (FUNCTION_SCOPES.has(p.type)) return { node: p, kind: 'function' };
-    if (CLASS_SCOPES.has(p.type)) return { node: p, kind: 'class' };
-  }
-  let root = node;
-  while (root.parent) root = root.parent;
-  return { node: root, kind: 'module' };
-}
-
-/** The parts of a call node: the called name and what it is called on (none for a plain call). */
-function callParts(node: Node): { name?: Node; qualifier?: Node } {
-  if (node.type === 'method_invocation') return { name: node.childForFieldName('name') ?? undefined, qualifier: node.childForFieldName('object') ?? undefined };
-  if (node.type !== 'call_expression' && node.type !== 'call') return {};
-  const fn = node.childForFieldName('function');
-  if (!fn) return {};
-  if (fn.type === 'identifier') return { name: fn };
-  const parts: Record<string, [string, string]> = { member_expression: ['property', 'object'], attribute: ['attribute', 'object'], selector_expression: ['field', 'operand'] };
-  const fields = parts[fn.type];
-  if (!fields) return {};
-  return { name: fn.childForFieldName(fields[0]) ?? undefined, qualifier: fn.childForFieldName(fields[1]) ?? undefined };
-}
-
-/** Index expressions, with the field naming what is indexed. */
-const INDEXED: Record<string, string> = { index_expression: 'operand', array_access: 'array', subscript_expression: 'object' };
 
 /** Steps a receiver may take from a known type (`T>m>n`): more is not followed. */
 const MAX_STEPS = 4;
@@ -273,7 +152,11 @@ export function receivers(
       const better =
         !best ||
         l.end - l.start < best.end - best.start ||
-        (l.end - l.start === best.end - best.start && ((l.type && !best.type) || (!best.type && !l.type && l.value && (!best.value || (l.at < byte && l.at > best.at)))));
+        (l.end - l.start === best.end - best.start &&
+          ((l.type && !best.type) ||
+            // Two typed bindings of one scope (Java's `o instanceof A m` … `o instanceof B m`): the last one before the byte.
+            (l.type && best.type && l.at < byte && (best.at > byte || l.at > best.at)) ||
+            (!best.type && !l.type && l.value && (!best.value || (l.at < byte && l.at > best.at)))));
       if (better) best = l;
     }
     return best;
@@ -335,15 +218,16 @@ export function receivers(
     return steps(via) > MAX_STEPS ? UNKNOWN : via;
   };
   /**
-   * Java's implicit `this`: the innermost enclosing class that defines the name in this file; when none
-   * does, every enclosing class innermost first (`Inner|Outer`), for the question to try in turn
+   * Java's implicit `this`: the innermost enclosing class that has the name, inherited members
+   * included. This file tells only what each class defines itself, so the enclosing classes innermost
+   * first (`Inner|Outer`), up to the first that defines the name, for the question to try in turn
    * through what each inherits.
    */
   const implicitThis = (name: string, byte: number): string | undefined => {
     const around = classes.filter((k) => k.start <= byte && byte < k.end).sort((a, b) => b.start - a.start);
-    const own = around.find((k) => k.members.has(name));
-    if (own) return own.name;
-    return around.length ? around.map((k) => k.name).join('|') : undefined;
+    const own = around.findIndex((k) => k.members.has(name));
+    const upTo = own < 0 ? around : around.slice(0, own + 1);
+    return upTo.length ? upTo.map((k) => k.name).join('|') : undefined;
   };
   const typeOf = (node: Node, byte: number, depth = 0): string | undefined => {
     if (depth > 8) return undefined;
@@ -381,7 +265,8 @@ export function receivers(
     if ((t === 'parenthesized_expression' || t === 'await' || t === 'await_expression' || t === 'non_null_expression') && node.namedChildCount === 1) return typeOf(node.namedChild(0)!, byte, depth + 1);
     if (t === 'new_expression' || t === 'object_creation_expression' || t === 'composite_literal') {
       const ctor = node.childForFieldName(t === 'new_expression' ? 'constructor' : 'type');
-      return ctor ? typeName(ctor.text, language) : undefined;
+      // Go's `[]T{…}` and `map[K]T{…}` build a collection of T.
+      return ctor ? (typeName(ctor.text, language) ?? (t === 'composite_literal' ? collectionType(ctor.text, language) : undefined)) : undefined;
     }
     if (t === 'unary_expression' && language === 'go' && node.childForFieldName('operator')?.text === '&') {
       const operand = node.childForFieldName('operand');
@@ -408,7 +293,8 @@ export function receivers(
     const obj = t === 'member_expression' || t === 'attribute' || t === 'field_access' ? node.childForFieldName('object') : t === 'selector_expression' ? node.childForFieldName('operand') : undefined;
     const prop = t === 'member_expression' ? node.childForFieldName('property') : t === 'attribute' ? node.childForFieldName('attribute') : t === 'field_access' || t === 'selector_expression' ? node.childForFieldName('field') : undefined;
     if (obj && prop) {
-      const owner = typeOf(obj, byte, depth + 1);
+      // Java's `Flags.NONE`: a static field of a class named like one (a package name is lower case).
+      const owner = typeOf(obj, byte, depth + 1) ?? (language === 'java' && obj.type === 'identifier' && /^[A-Z]/.test(obj.text) ? obj.text : undefined);
       if (!owner || owner === UNKNOWN || owner.startsWith('^')) return owner === UNKNOWN ? UNKNOWN : undefined;
       const known = /[>#]/.test(owner) ? undefined : fieldOf(owner, prop.text, depth);
       if (known) return known;

@@ -4,6 +4,7 @@ import type { Node, QueryMatch } from 'web-tree-sitter';
 import { isExported, kindOf, leading, outerOf, qualifierText, searchableKind, signatureOf } from './extract-nodes.ts';
 import type { DefinitionKind, Extracted, ExtractedDefinition, ExtractedImport, ExtractedLocal, ExtractedReference, LocalKind, ReferenceKind } from './extracted.ts';
 import { type BaseCapture, type BindingCapture, type ClassSpan, receivers } from './extract-bindings.ts';
+import { groupCalls } from './call-groups.ts';
 import { docstringOf } from './extract-docstrings.ts';
 import { importNames } from './extract-imports.ts';
 import { bodyWords } from './identifier-words.ts';
@@ -18,7 +19,7 @@ const CODE_LIKE = /^(?:[a-z]+[A-Z][\w$]*|[A-Za-z][\w$]*_[\w$]*|[A-Z][a-z]+[A-Z][
 export function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted {
   const definitions: (ExtractedDefinition & { nameByte: number; receiver?: string })[] = [];
   const seen = new Set<string>();
-  const refs: { node: Node; kind: ReferenceKind; qualifier?: string; qualifierNode?: Node; via?: string }[] = [];
+  const refs: { node: Node; kind: ReferenceKind; qualifier?: string; qualifierNode?: Node; via?: string; args?: number }[] = [];
   const bindings: BindingCapture[] = [];
   const bases: BaseCapture[] = [];
   const declared: { node: Node; kind: LocalKind }[] = [];
@@ -165,17 +166,20 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     const found = receivers(id, text, bindings, bases, calls.map((r) => ({ node: r.node, qualifier: r.qualifierNode })), classes);
     calls.forEach((r, i) => {
       r.via = found.via[i];
+      if (ARGUMENT_COUNTS.has(id)) r.args = argumentCount(r.node);
     });
     for (const d of definitions) d.bases = found.basesOf.get(d.nameByte);
   }
   // References: drop the names of definitions themselves; find each one's enclosing definition.
   const nameBytes = new Set(definitions.map((d) => d.nameByte));
   const all = [
-    ...refs.filter((r) => !nameBytes.has(r.node.startIndex) && (r.kind !== 'type' || r.node.endIndex - r.node.startIndex > 1)).map((r) => ({ name: r.node.text, line: r.node.startPosition.row + 1, kind: r.kind, qualifier: r.qualifier, via: r.via, byte: r.node.startIndex })),
-    ...mentions.map((m) => ({ name: m.name, line: m.line, kind: 'mention' as const, qualifier: undefined, via: undefined, byte: m.byte })),
+    ...refs.filter((r) => !nameBytes.has(r.node.startIndex) && (r.kind !== 'type' || r.node.endIndex - r.node.startIndex > 1)).map((r) => ({ name: r.node.text, line: r.node.startPosition.row + 1, kind: r.kind, qualifier: r.qualifier, via: r.via, args: r.args, byte: r.node.startIndex })),
+    ...mentions.map((m) => ({ name: m.name, line: m.line, kind: 'mention' as const, qualifier: undefined, via: undefined, args: undefined, byte: m.byte })),
   ].sort((a, b) => a.byte - b.byte);
   const references: ExtractedReference[] = [];
   const once = new Map<string, ExtractedReference>();
+  // A line's calls of a name, as made (qualifier, via, argument count): grouped once the line is read.
+  const lineCalls = new Map<ExtractedReference, { qualifier: string | undefined; via: string | undefined; args: number | undefined }[]>();
   const open: number[] = [];
   let next = 0;
   for (const r of all) {
@@ -191,14 +195,31 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     const seen = once.get(key);
     if (seen) {
       seen.n++;
+      lineCalls.get(seen)?.push({ qualifier: r.qualifier, via: r.via, args: r.args });
       continue;
     }
     const reference: ExtractedReference = { name: r.name, line: r.line, kind: r.kind, qualifier: r.qualifier, ...(r.via ? { via: r.via } : {}), n: 1, enclosing: open.length ? open[open.length - 1] : undefined };
     once.set(key, reference);
     references.push(reference);
+    if (r.kind === 'call') lineCalls.set(reference, [{ qualifier: r.qualifier, via: r.via, args: r.args }]);
+  }
+  for (const [reference, calls] of lineCalls) {
+    const groups = groupCalls(calls);
+    if (groups.length > 1 || groups[0]?.[3] !== null) reference.calls = groups;
   }
   const clean = definitions.map(({ nameByte: _n, receiver: _r, ...d }) => d);
   return { definitions: clean, references, imports, locals: localsOf(declared, nameBytes, definitions, order) };
+}
+
+/** Languages whose calls keep their argument count: overloads are told apart by it. */
+const ARGUMENT_COUNTS = new Set<LanguageId>(['java']);
+
+/** How many arguments a call passes (its name node's call), or undefined when it cannot tell. */
+function argumentCount(name: Node): number | undefined {
+  const call = name.parent;
+  const list = call?.type === 'method_invocation' ? call.childForFieldName('arguments') : undefined;
+  if (!list) return undefined;
+  return list.namedChildren.filter((c) => c && !c.type.endsWith('comment')).length;
 }
 
 /** `extern int x;`: C and C++ say another file defines it. */

@@ -47,9 +47,17 @@ export interface ExtractedReference {
   via?: string;
   /** How many times the name occurs with this kind on this line (two calls of `f` on one line: 2). */
   n: number;
+  /**
+   * A call line's calls grouped by how they are made (qualifier, via, argument count), when they differ
+   * or an argument count is known; absent when qualifier, via and n say it all.
+   */
+  calls?: CallGroup[];
   /** Index of the innermost definition the reference sits in. */
   enclosing: number | undefined;
 }
+
+/** Calls of a name on one line made the same way: qualifier, via, how many, and their argument count (Java) or null. */
+export type CallGroup = [qualifier: string | null, via: string | null, n: number, args: number | null];
 
 /** A declaration that is not a definition of its own: a local binding, a parameter, a field of an
  * object or record type, an enum member. Found by name, ranked below every definition. */

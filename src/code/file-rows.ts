@@ -17,7 +17,7 @@ export interface FileRows {
   defs: string;
   /** [definition index, name words, signature, doc, body words] per searchable definition. */
   blocks: string;
-  /** [name's place, line, kind number, qualifier, enclosing definition index, via, occurrences on the line] per reference. */
+  /** [name's place, line, kind number, qualifier, enclosing definition index, via, occurrences on the line, the line's call groups as JSON or null] per reference. */
   refs: string;
   /** [name's place, line, kind number, enclosing definition index] per declaration that is no definition. */
   locals: string;
@@ -73,7 +73,7 @@ export function fileRows(e: Extracted): FileRows {
   const refs = e.references.map((r) => {
     const at = place(r.name);
     used.add(at);
-    return [at, r.line, kindNumber(REFERENCE_KIND, r.kind), r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n];
+    return [at, r.line, kindNumber(REFERENCE_KIND, r.kind), r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n, r.calls ? JSON.stringify(r.calls) : null];
   });
   const locals = e.locals.map((l) => {
     const at = place(l.name);

@@ -2,6 +2,7 @@
 // (graph-calls.ts: receiver types, imports, same package, class hierarchies), so a definition's count
 // is the number of calls its callers answer lists. Same-named definitions are counted apart; a call
 // known by its name only goes to the name's one definition, and to none when there are several.
+import { callGroups } from './call-groups.ts';
 import { CallResolver } from './graph-calls.ts';
 import { type Definition, TEST_PATH } from './graph-definitions.ts';
 import { isDocumentation } from './languages.ts';
@@ -33,14 +34,18 @@ export function callCountsOf(store: CodeStore, scope: { path: string; isFile: bo
     weighed++;
     const methods = defs.some((d) => d.container);
     for (const s of store.callSitesOf(name)) {
-      const found = resolver.resolve(s.path, name, s.qualifier, s.via);
-      if (!found) continue;
-      let reached = found.defs;
-      // Known by its name only: the name's one definition (`x.f()` on an object is no call of a function f).
-      if (!reached.length && found.certainty === 'name-only' && defs.length === 1 && (!s.via || methods)) reached = defs;
-      for (const d of reached) {
-        const counted = own.get(keyOf(d));
-        if (counted) counted.calls += Number(s.n);
+      // Rows alike in qualifier, via and groups: `lines` of them, each group's count once per line.
+      const groups = s.calls ? callGroups(s).map((g) => ({ ...g, n: g.n * Number(s.lines) })) : [{ qualifier: s.qualifier, via: s.via, n: Number(s.n), args: undefined }];
+      for (const g of groups) {
+        const found = resolver.resolve(s.path, name, g.qualifier, g.via, g.args);
+        if (!found) continue;
+        let reached = found.defs;
+        // Known by its name only: the name's one definition (`x.f()` on an object is no call of a function f).
+        if (!reached.length && found.certainty === 'name-only' && defs.length === 1 && (!g.via || methods)) reached = defs;
+        for (const d of reached) {
+          const counted = own.get(keyOf(d));
+          if (counted) counted.calls += g.n;
+        }
       }
     }
     for (const c of own.values()) if (c.calls > 0) out.push(c);

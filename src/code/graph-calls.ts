@@ -4,9 +4,9 @@
 // anywhere is seen by the next question, like the rest of the index.
 import { type Definition, foldOverloads, toDefinition } from './graph-definitions.ts';
 import { parseNames } from './extract-imports.ts';
-import { collectionType, LOCAL, typeName, UNKNOWN } from './extract-bindings.ts';
+import { collectionType, LOCAL, typeName, UNKNOWN } from './type-names.ts';
 import { languageOf } from './languages.ts';
-import { fieldTypeText, returnTypeText, typeArguments, typeParameters } from './return-types.ts';
+import { fieldTypeText, parameterCount, returnTypeText, typeArguments, typeParameters } from './return-types.ts';
 import type { CodeStore, DefinitionRow } from './store.ts';
 
 /** How a call was tied to its definition. */
@@ -42,6 +42,17 @@ function withArguments(via: string, file: string): Receiver {
   if (open < 0 || !via.endsWith('}')) return { type: via, file };
   return { type: via.slice(0, open), file, args: via.slice(open + 1, -1).split(',') };
 }
+
+/** Whether a definition (or one of the overloads folded into it) takes `args` arguments; a signature cut short takes any. */
+function takes(d: Definition, name: string, args: number): boolean {
+  return [d.signature, ...(d.overloads ?? []).map((o) => o.signature)].some((signature) => {
+    const count = parameterCount(signature, name);
+    return !count || (count.min <= args && args <= count.max);
+  });
+}
+
+/** A Java method declared private (its modifiers, before the parameter list, say so). */
+const isPrivateJava = (d: Definition) => d.file.endsWith('.java') && /\bprivate\b/.test(d.signature.split('(')[0] ?? '');
 
 const dirOf = (file: string) => (file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : './');
 
@@ -150,24 +161,52 @@ export class CallResolver {
     return this.typeDefs(name).length > 0;
   }
 
-  /** The methods a call on `via` in `file` reaches: the nearest type in its chain that defines `name`. */
-  methodsFor(via: string, name: string, file: string): Definition[] {
+  /**
+   * The methods a call on `via` in `file` reaches: the nearest type in its chain that defines `name`
+   * (with `args`, the nearest whose definition takes that many arguments: an overload may sit in a base).
+   */
+  methodsFor(via: string, name: string, file: string, args?: number): Definition[] {
     // `Inner|Outer` (Java's implicit this from a nested class): the first enclosing class that has it.
     if (via.includes('|')) {
       for (const type of via.split('|')) {
-        const found = this.methodsFor(type, name, file);
+        const found = this.methodsFor(type, name, file, args);
         if (found.length) return found;
       }
       return [];
     }
     const defs = this.definitionsOf(name).filter((d) => d.container);
     const chain = via.startsWith('^') ? this.chain(via.slice(1), file).slice(1) : this.chain(via, file);
-    for (const { name: type, rows } of chain) {
-      // Go methods live in any file of the type's package; elsewhere in the type's own file.
-      const own = defs.filter((d) => d.container === type && rows.some((r) => (d.file.endsWith('.go') ? dirOf(r.path) === dirOf(d.file) : r.path === d.file)));
-      if (own.length) return own;
-    }
-    return [];
+    // Go methods live in any file of the type's package; elsewhere in the type's own file.
+    // A private Java method is not inherited: only the type's own.
+    const links = chain.map((link, i) => ({
+      ...link,
+      own: defs.filter((d) => d.container === link.name && link.rows.some((r) => (d.file.endsWith('.go') ? dirOf(r.path) === dirOf(d.file) : r.path === d.file)) && (i === 0 || !isPrivateJava(d))),
+    }));
+    const fits = (d: Definition) => args === undefined || takes(d, name, args);
+    let at = links.findIndex((l) => l.own.some(fits));
+    // No overload takes that many arguments (or the count is not known): the nearest by name.
+    if (at < 0) at = links.findIndex((l) => l.own.length);
+    const link = links[at];
+    if (!link) return [];
+    const found = link.own.some(fits) ? link.own.filter(fits) : link.own;
+    return this.abstractGivesWay(links, at, found, fits) ?? found;
+  }
+
+  /**
+   * Java binds a call that finds an abstract method of a class to an interface method of the same
+   * signature that the class does not itself implement, when the receiver's type also reaches one
+   * (javac: `size()` in AbstractList is List.size, not AbstractCollection.size; on an
+   * AbstractCollection it stays AbstractCollection.size, which overrides Collection.size).
+   */
+  private abstractGivesWay(links: { name: string; rows: DefinitionRow[]; own: Definition[] }[], at: number, found: Definition[], fits: (d: Definition) => boolean): Definition[] | undefined {
+    const link = links[at]!;
+    if (!found.length || !found.every((d) => d.bodiless && d.file.endsWith('.java')) || !link.rows.some((r) => r.kind === 'class')) return undefined;
+    const row = link.rows[0]!;
+    const implemented = new Set(this.chain(link.name, row.path).map((l) => l.name));
+    const candidates = links.slice(at + 1).filter((l) => !implemented.has(l.name) && l.rows.some((r) => r.kind === 'interface') && l.own.some(fits));
+    // The most specific: an interface no other candidate extends.
+    const best = candidates.find((c) => !candidates.some((o) => o !== c && this.chain(o.name, o.rows[0]!.path).slice(1).some((x) => x.name === c.name)));
+    return best?.own.filter(fits);
   }
 
   /**
@@ -285,6 +324,15 @@ export class CallResolver {
     return [];
   }
 
+  /** Python `import a.b` binds `b` to a/b.py: a receiver written `a.b` (what `a.b.C()` is called on) is that import. */
+  private dottedModule(imp: FileImports, qualifier: string): Binding | undefined {
+    const dot = qualifier.lastIndexOf('.');
+    if (dot < 0) return undefined;
+    const bound = imp.local.get(qualifier.slice(dot + 1));
+    const path = qualifier.replaceAll('.', '/');
+    return bound?.remote === '*' && bound.target.endsWith('.py') && bound.target.replace(/(?:\/__init__)?\.py$/, '').endsWith(path) ? bound : undefined;
+  }
+
   /** Python `from pkg import mod`: the module file beside the package's __init__.py, when there is one. */
   private submodule(target: string, name: string): string | undefined {
     if (!target.endsWith('__init__.py')) return undefined;
@@ -293,23 +341,23 @@ export class CallResolver {
   }
 
   /** Where a call named `name` in `file`, made on `qualifier` (as `via` tells), goes; empty when outside the project or unknown. */
-  resolve(file: string, name: string, qualifier: string | null | undefined, via: string | null | undefined): { defs: Definition[]; certainty: Certainty; receiver?: string } | undefined {
+  resolve(file: string, name: string, qualifier: string | null | undefined, via: string | null | undefined, args?: number): { defs: Definition[]; certainty: Certainty; receiver?: string } | undefined {
     if (via === LOCAL) return undefined;
     if (via && via !== UNKNOWN) {
       const receiver = this.receiverOf(via, file);
       if (!receiver) return { defs: [], certainty: 'name-only' };
-      return { defs: this.methodsFor(receiver.type, name, receiver.file), certainty: 'receiver-type', receiver: receiver.type };
+      return { defs: this.methodsFor(receiver.type, name, receiver.file, args), certainty: 'receiver-type', receiver: receiver.type };
     }
     if (via === UNKNOWN) return { defs: [], certainty: 'name-only' };
     const imp = this.importsOf(file);
     if (qualifier) {
-      const bound = imp.local.get(qualifier);
+      const bound = imp.local.get(qualifier) ?? this.dottedModule(imp, qualifier);
       if (bound?.remote === '*') return { defs: this.memberOf(bound.target, name), certainty: 'imported' };
-      if (bound && this.isType(bound.remote)) return { defs: this.methodsFor(bound.remote, name, bound.target), certainty: 'imported' };
+      if (bound && this.isType(bound.remote)) return { defs: this.methodsFor(bound.remote, name, bound.target, args), certainty: 'imported' };
       const module = bound && this.submodule(bound.target, bound.remote);
       if (module) return { defs: this.memberOf(module, name), certainty: 'imported' };
       if (bound) return { defs: [], certainty: 'imported' };
-      if (this.isType(qualifier)) return { defs: this.methodsFor(qualifier, name, file), certainty: 'qualified' };
+      if (this.isType(qualifier)) return { defs: this.methodsFor(qualifier, name, file, args), certainty: 'qualified' };
       return { defs: [], certainty: 'name-only' };
     }
     const bound = imp.local.get(name);

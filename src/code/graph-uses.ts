@@ -1,5 +1,6 @@
 // Uses of a name (calls, type uses, imports, comment mentions) with their callers and how sure each
 // edge is, and the callees of a definition resolved through the file's imports.
+import { type Call, callGroups } from './call-groups.ts';
 import { CallResolver, type Certainty } from './graph-calls.ts';
 import { type Definition, findDefinitions, stemOf, storeHolding, storeNaming } from './graph-definitions.ts';
 import type { CodeIndex } from './index.ts';
@@ -71,44 +72,47 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
   let byNameElsewhere = 0;
   let elsewhere = 0;
   const uses: Use[] = [];
-  for (const r of rows as ReferenceRow[]) {
-    let certainty: Certainty;
-    if (r.kind !== 'call') certainty = certaintyOf(store, r.path, r.qualifier ?? undefined, definitions, imports);
-    else {
-      const found = resolver.resolve(r.path, name, r.qualifier, r.via);
-      if (!found) {
-        elsewhere++;
-        continue;
-      }
-      if (found.defs.length) {
-        if (found.defs.some((d) => ours.has(`${d.file}:${d.line}`))) certainty = found.certainty;
-        else if (found.receiver && !found.receiver.startsWith('^') && ownerChain.has(found.receiver.slice(found.receiver.lastIndexOf('.') + 1))) certainty = 'override';
-        else {
-          elsewhere++;
-          continue;
-        }
-      } else if (found.certainty !== 'name-only') {
-        // A known receiver or import that reaches no definition here (a library's method, say).
-        elsewhere++;
-        continue;
-      } else if (r.via && !methods) {
-        // `x.f()` on an object does not call a function `f`.
-        elsewhere++;
-        continue;
-      } else if (owner && !unique) {
-        byNameElsewhere++;
-        continue;
-      } else certainty = 'name-only';
+  /** How a group of calls reaches the anchor: a certainty, another definition ('elsewhere'), or not known while other owners define the name ('unknown'). */
+  const judge = (call: Call & { path: string }): Certainty | 'elsewhere' | 'unknown' => {
+    const found = resolver.resolve(call.path, name, call.qualifier, call.via, call.args);
+    if (!found) return 'elsewhere';
+    if (found.defs.length) {
+      if (found.defs.some((d) => ours.has(`${d.file}:${d.line}`))) return found.certainty;
+      if (found.receiver && !found.receiver.startsWith('^') && ownerChain.has(found.receiver.slice(found.receiver.lastIndexOf('.') + 1))) return 'override';
+      return 'elsewhere';
     }
-    uses.push({
-      file: r.path,
-      line: r.line,
-      kind: r.kind as Use['kind'],
-      caller: r.def_name ? { name: r.def_name, container: r.def_container ?? undefined, line: r.def_line ?? r.line } : undefined,
-      qualifier: r.qualifier ?? undefined,
-      certainty,
-      times: Math.max(1, r.n ?? 1),
-    });
+    // A known receiver or import that reaches no definition here (a library's method, say).
+    if (found.certainty !== 'name-only') return 'elsewhere';
+    // `x.f()` on an object does not call a function `f`.
+    if (call.via && !methods) return 'elsewhere';
+    if (owner && !unique) return 'unknown';
+    return 'name-only';
+  };
+  for (const r of rows as ReferenceRow[]) {
+    // How many of the line's uses reach the anchor, per certainty: each group of a call line (made on
+    // one receiver, with one argument count) is judged on its own, and a call on a base type (an
+    // override candidate) is a use apart from a resolved call of the same line.
+    const reached = new Map<Certainty, number>();
+    if (r.kind !== 'call') reached.set(certaintyOf(store, r.path, r.qualifier ?? undefined, definitions, imports), Math.max(1, r.n ?? 1));
+    else {
+      for (const call of callGroups(r)) {
+        const judged = judge({ ...call, path: r.path });
+        if (judged === 'elsewhere') elsewhere += call.n;
+        else if (judged === 'unknown') byNameElsewhere += call.n;
+        else reached.set(judged, (reached.get(judged) ?? 0) + call.n);
+      }
+    }
+    for (const [certainty, times] of reached) {
+      uses.push({
+        file: r.path,
+        line: r.line,
+        kind: r.kind as Use['kind'],
+        caller: r.def_name ? { name: r.def_name, container: r.def_container ?? undefined, line: r.def_line ?? r.line } : undefined,
+        qualifier: r.qualifier ?? undefined,
+        certainty,
+        times,
+      });
+    }
   }
   return { definitions, uses: uses.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line), byNameElsewhere, elsewhere };
 }
@@ -135,18 +139,20 @@ export async function calleesOf(index: CodeIndex, def: Definition): Promise<Call
   if (!store) return undefined;
   await index.fresh([def.file]);
   const calls = store.referencesWithin(def.file, def.start, def.end, 'call');
-  const byCall = new Map<string, { name: string; qualifier: string | undefined; via: string | null; count: number }>();
+  const byCall = new Map<string, { name: string; qualifier: string | undefined; via: string | null; args: number | undefined; count: number }>();
   for (const c of calls) {
     if (c.name === def.name && c.line === def.line) continue;
-    const key = `${c.qualifier ?? ''}\u0000${c.name}\u0000${c.via ?? ''}`;
-    const known = byCall.get(key);
-    if (known) known.count++;
-    else byCall.set(key, { name: c.name, qualifier: c.qualifier ?? undefined, via: c.via, count: 1 });
+    for (const g of callGroups({ ...c, n: 1 })) {
+      const key = `${g.qualifier ?? ''}\u0000${c.name}\u0000${g.via ?? ''}\u0000${g.args ?? ''}`;
+      const known = byCall.get(key);
+      if (known) known.count++;
+      else byCall.set(key, { name: c.name, qualifier: g.qualifier ?? undefined, via: g.via, args: g.args, count: 1 });
+    }
   }
   const resolver = new CallResolver(store);
   const out: Callee[] = [];
-  for (const { name, qualifier, via, count } of byCall.values()) {
-    const found = resolver.resolve(def.file, name, qualifier, via);
+  for (const { name, qualifier, via, args, count } of byCall.values()) {
+    const found = resolver.resolve(def.file, name, qualifier, via, args);
     if (!found) {
       out.push({ name, qualifier, count, definedAt: [], local: true });
       continue;

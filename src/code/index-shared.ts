@@ -12,7 +12,7 @@ import type { CodeStore } from './store.ts';
 import { readTsPaths } from './tsconfig-paths.ts';
 
 /** Bumped whenever extraction changes what it stores: every file is parsed again. */
-export const PARSER_VERSION = 9;
+export const PARSER_VERSION = 10;
 
 export type CodeIndexState = 'idle' | 'building' | 'ready' | 'unavailable';
 

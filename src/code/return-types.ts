@@ -153,3 +153,17 @@ export function typeParameters(signature: string, name: string): string[] {
   }
   return [];
 }
+
+/**
+ * How many arguments `signature` takes for `name`: at least `min`, at most `max` (Infinity after Java's
+ * `T... rest`); undefined when the parameter list is not all there (a cut signature).
+ */
+export function parameterCount(signature: string, name: string): { min: number; max: number } | undefined {
+  const found = parametersAt(signature, name);
+  if (!found) return undefined;
+  const close = closing(signature, found.open);
+  if (close < 0) return undefined;
+  const items = listItems(signature.slice(found.open + 1, close)).filter(Boolean);
+  if (items.at(-1)?.includes('...')) return { min: items.length - 1, max: Number.POSITIVE_INFINITY };
+  return { min: items.length, max: items.length };
+}

@@ -177,4 +177,13 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 8,
+    description: "calls on one line made on different receivers, and Java calls' argument counts",
+    // One row per name, kind and line stays (the table's key): `calls` lists the line's calls of the name
+    // as groups [qualifier, via, count, arguments], written only where they differ (`a.get(x) + b.get(y)`)
+    // or an argument count is known (Java overloads); NULL leaves the row's qualifier, via and n as its
+    // one group. Rows written before it are read as before; the parser version bump parses them again.
+    sql: 'ALTER TABLE code_refs ADD COLUMN calls TEXT;',
+  },
 ];

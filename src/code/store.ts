@@ -66,6 +66,8 @@ export interface ReferenceRow {
   via: string | null;
   /** How many times the name occurs with this kind on this line (one row per name, kind and line). */
   n: number;
+  /** A call line's groups of calls made differently (JSON, call-groups.ts), or null. */
+  calls: string | null;
   /** The enclosing definition's name and container. */
   def_name: string | null;
   def_container: string | null;
@@ -109,7 +111,7 @@ const INSERT_DEFS =
   'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
   `SELECT ?1 + key, ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, (value->>6) - (value->>5), (value->>7) - (value->>5), value->>8, value->>9, value->>10 FROM json_each(?3)`;
 const INSERT_BLOCKS = "INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)";
-const INSERT_REFS = `INSERT INTO code_refs (file_id, name_id, line, kind, qualifier, def_id, via, n) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6 FROM json_each(?3)`;
+const INSERT_REFS = `INSERT INTO code_refs (file_id, name_id, line, kind, qualifier, def_id, via, n, calls) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6, value->>7 FROM json_each(?3)`;
 const INSERT_LOCALS = `INSERT OR IGNORE INTO code_locals (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)`;
 const INSERT_FILE_ROWS =
   'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?1, ?2, ?3, (SELECT json_group_array(id) FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?4))))';
@@ -322,7 +324,7 @@ export class CodeStore {
     const marks = numbers.map(() => '?').join(', ');
     return referenceRows(
       this.rows<ReferenceRow>(
-        `SELECT f.path, ? AS name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
+        `SELECT f.path, ? AS name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
            FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
           WHERE r.name_id = ${ID_OF_NAME} AND r.kind IN (${marks}) LIMIT 20000`,
         [name, name, ...numbers],
@@ -334,7 +336,7 @@ export class CodeStore {
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
     return referenceRows(
       this.rows<ReferenceRow>(
-        `SELECT f.path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, NULL AS def_name, NULL AS def_container, NULL AS def_line
+        `SELECT f.path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, NULL AS def_name, NULL AS def_container, NULL AS def_line
            FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN json_each(fr.names) used
              JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = f.id AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
           WHERE f.path = ?1 ORDER BY r.line`,
@@ -360,9 +362,9 @@ export class CodeStore {
   }
 
   /** The call rows of `name` per calling file, qualifier and receiver. */
-  callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number }[] {
-    return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number }>(
-      `SELECT f.path AS path, r.qualifier AS qualifier, r.via AS via, count(*) AS n FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.qualifier, r.via`,
+  callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }[] {
+    return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }>(
+      `SELECT f.path AS path, r.qualifier AS qualifier, r.via AS via, sum(r.n) AS n, r.calls AS calls, count(*) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.qualifier, r.via, r.calls`,
       [name, kindNumber(REFERENCE_KINDS, 'call')],
     );
   }
