@@ -179,10 +179,11 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 8,
-    description: 'definition blocks indexed without word positions (FTS5 detail=column): half the size',
+    description: 'definition blocks indexed without word positions (FTS5 detail=column); name ids from a hash of the name, no index of names',
     // On the Linux tree the blocks' index was 165 MB, most of it the position of every word. Questions
     // in words ask for words per column (graph-blocks.ts), never for their positions. A contentless
-    // index cannot be rebuilt in SQL, so every file is parsed again (its rows with it; names stay):
+    // index cannot be rebuilt in SQL, so every file is parsed again (its rows with it). The names' index
+    // by name (107 MB) goes: a name's id is where its hash points, so the table is that index.
     // until that has caught up, the files a question rests on are parsed on demand, as after 6 → 7.
     sql: `
       DROP TABLE code_blocks;
@@ -192,6 +193,9 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       DELETE FROM code_defs;
       DELETE FROM code_file_rows;
       DELETE FROM code_imports;
+      -- A name's id is where its hash points (code/name-key.ts): the table is its own index by name.
+      DROP TABLE code_names;
+      CREATE TABLE code_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
       UPDATE code_files SET parsed_of = 0;
       DELETE FROM code_meta WHERE key = 'complete';
     `,

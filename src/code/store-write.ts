@@ -8,12 +8,16 @@
 import type { Database } from '../storage/database.ts';
 import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
+import { NAME_PROBES } from './name-key.ts';
 
-const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, id INTEGER)';
+// A name's id is its key (name-key.ts) or the first free id after it: the new names of a file take
+// their key when it is free (one statement for all); the few whose key is taken probe in turn.
+const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, key INTEGER NOT NULL, id INTEGER)';
 const CLEAR_FILE_NAMES = 'DELETE FROM temp.code_file_names';
-const FIND_FILE_NAMES = 'INSERT INTO temp.code_file_names (place, name, id) SELECT key, value, (SELECT id FROM code_names WHERE name = value) FROM json_each(?1)';
-const ADD_NEW_NAMES = 'INSERT INTO code_names (name) SELECT name FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
-const FIND_NEW_NAMES = 'UPDATE temp.code_file_names SET id = (SELECT n.id FROM code_names n WHERE n.name = code_file_names.name) WHERE id IS NULL';
+const FIND_FILE_NAMES = `INSERT INTO temp.code_file_names (place, name, key, id) SELECT key, value->>0, value->>1, (SELECT id FROM code_names WHERE id BETWEEN value->>1 AND (value->>1) + ${NAME_PROBES - 1} AND name = value->>0) FROM json_each(?1)`;
+const ADD_NEW_NAMES = 'INSERT OR IGNORE INTO code_names (id, name) SELECT key, name FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
+const FIND_NEW_NAMES = 'UPDATE temp.code_file_names SET id = key WHERE id IS NULL AND (SELECT n.name FROM code_names n WHERE n.id = code_file_names.key) = name';
+const UNPLACED_NAMES = 'SELECT place, name, key FROM temp.code_file_names WHERE id IS NULL';
 const NAME_ID = '(SELECT id FROM temp.code_file_names WHERE place = value->>0)';
 const INSERT_DEFS =
   'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
@@ -61,10 +65,17 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
   });
 }
 
-/** Fills the table of this file's names with their ids, adding the names code_names does not have yet. */
+/** Fills the table of this file's names with their ids, adding the names code_names does not have yet (`names`: [name, key] pairs). */
 function nameFile(db: Database, names: string): void {
   db.run(CLEAR_FILE_NAMES);
   db.run(FIND_FILE_NAMES, [names]);
   db.run(ADD_NEW_NAMES);
   db.run(FIND_NEW_NAMES);
+  for (const { place, name, key } of db.all<{ place: number; name: string; key: number }>(UNPLACED_NAMES)) {
+    let id = -1;
+    for (let k = 1; k < NAME_PROBES && id < 0; k++) if (db.run('INSERT OR IGNORE INTO code_names (id, name) VALUES (?, ?)', [key + k, name]) > 0) id = key + k;
+    // 64 ids in a row taken in a space of 2^31: code_names would hold hundreds of millions of names.
+    if (id < 0) throw new Error(`no free id for the name '${name.slice(0, 80)}' within ${NAME_PROBES} of its hash ${key}: code.db holds too many names; delete it to rebuild`);
+    db.run('UPDATE temp.code_file_names SET id = ? WHERE place = ?', [id, place]);
+  }
 }
