@@ -25,3 +25,19 @@ export function idOfNameBinds(name: string): [number, number, string] {
   const key = nameKey(name);
   return [key, key + NAME_PROBES - 1, name];
 }
+
+/** A file's name ids as code_file_rows keeps them: 4 bytes each (a JSON list of 10-digit ids would be 11). */
+export function packNameIds(ids: readonly number[]): Uint8Array {
+  const bytes = new Uint8Array(ids.length * 4);
+  const view = new DataView(bytes.buffer);
+  ids.forEach((id, i) => view.setUint32(i * 4, id));
+  return bytes;
+}
+
+/** The ids packNameIds packed, as a JSON list for json_each. */
+export function unpackNameIds(bytes: Uint8Array): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ids: number[] = [];
+  for (let at = 0; at + 4 <= bytes.byteLength; at += 4) ids.push(view.getUint32(at));
+  return JSON.stringify(ids);
+}

@@ -183,19 +183,26 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
     // On the Linux tree the blocks' index was 165 MB, most of it the position of every word. Questions
     // in words ask for words per column (graph-blocks.ts), never for their positions. A contentless
     // index cannot be rebuilt in SQL, so every file is parsed again (its rows with it). The names' index
-    // by name (107 MB) goes: a name's id is where its hash points, so the table is that index.
-    // until that has caught up, the files a question rests on are parsed on demand, as after 6 → 7.
+    // by name (107 MB) goes: a name's id is where its hash points, so the table is that index. Until
+    // the parse has caught up, the files a question rests on are parsed on demand, as after 6 → 7.
     sql: `
       DROP TABLE code_blocks;
       CREATE VIRTUAL TABLE code_blocks USING fts5(name, signature, doc, body, content='', contentless_delete=1, detail=column, tokenize='porter unicode61');
       DELETE FROM code_refs;
       DELETE FROM code_locals;
       DELETE FROM code_defs;
-      DELETE FROM code_file_rows;
       DELETE FROM code_imports;
       -- A name's id is where its hash points (code/name-key.ts): the table is its own index by name.
       DROP TABLE code_names;
       CREATE TABLE code_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+      -- The ids of the names a file's references and locals carry, 4 bytes each (code/name-key.ts).
+      DROP TABLE code_file_rows;
+      CREATE TABLE code_file_rows (
+        file_id INTEGER PRIMARY KEY,
+        first_def INTEGER NOT NULL,
+        last_def INTEGER NOT NULL,
+        names BLOB NOT NULL
+      );
       UPDATE code_files SET parsed_of = 0;
       DELETE FROM code_meta WHERE key = 'complete';
     `,

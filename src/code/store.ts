@@ -4,7 +4,7 @@ import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { NAME_MARK, type ParsedFile } from './file-rows.ts';
-import { ID_OF_NAME, idOfNameBinds } from './name-key.ts';
+import { ID_OF_NAME, idOfNameBinds, unpackNameIds } from './name-key.ts';
 import { clearFileRows, prepareFileWrites, writeFileRows } from './store-write.ts';
 
 export interface FileRow {
@@ -276,13 +276,14 @@ export class CodeStore {
 
   /** References of `kind` inside a file's lines [start, end]. */
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
+    const file = this.row<{ id: number; names: Uint8Array }>('SELECT f.id, fr.names FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id WHERE f.path = ?', [path]);
+    if (!file) return [];
     return referenceRows(
       this.rows<ReferenceRow>(
-        `SELECT f.path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, NULL AS def_name, NULL AS def_container, NULL AS def_line
-           FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN json_each(fr.names) used
-             JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = f.id AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
-          WHERE f.path = ?1 ORDER BY r.line`,
-        [path, start, end, kindNumber(REFERENCE_KINDS, kind)],
+        `SELECT ?1 AS path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, NULL AS def_name, NULL AS def_container, NULL AS def_line
+           FROM json_each(?6) used JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = ?5 AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
+          ORDER BY r.line`,
+        [path, start, end, kindNumber(REFERENCE_KINDS, kind), file.id, unpackNameIds(file.names)],
       ),
     );
   }
