@@ -14,13 +14,13 @@ export interface BlockHit extends Definition {
  * (each word quoted, so none is an operator). The index keeps no word positions (schema 8), so a
  * phrase is judged here, on the name and signature of each row (phraseIn).
  */
-function ftsQueries(question: string): { words: string[]; named: string; all: string; any: string } | undefined {
+function ftsQueries(question: string): { words: string[]; named: string; inDoc: string; all: string; any: string } | undefined {
   // Identifiers in the question count as their words, as names do in the index (fiberRef → fiber ref).
   const words = (question.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap((w) => identifierWords(w)).filter((w) => w.length > 1);
   if (!words.length) return undefined;
   const quoted = words.map((w) => `"${w.replace(/"/g, '')}"`);
   const all = quoted.join(' AND ');
-  return { words, named: `{name signature doc} : (${all})`, all, any: quoted.join(' OR ') };
+  return { words, named: `{name signature doc} : (${all})`, inDoc: `doc : (${all})`, all, any: quoted.join(' OR ') };
 }
 
 /** Whether the words follow one another in the definition's name (with its container) or signature, as words of identifiers. */
@@ -52,8 +52,9 @@ function rankBlocks(store: CodeStore, question: string, inScope: (file: string) 
   const seen = new Set<number>();
   const hits: BlockHit[] = [];
   let perFile = new Map<string, number>();
-  // Every word in a name, signature or doc comment (the phrase in a name or signature first); every
-  // word anywhere (body identifiers included); any word. Each tier ranks below the one before it.
+  // Every word in a name, signature or doc comment (the phrase in a name or signature, or every word
+  // in the doc comment, first); every word anywhere (body identifiers included); any word. Each tier
+  // ranks below the one before it.
   const tiers: [string, number][] = [
     [q.named, 1],
     [q.all, 0.7],
@@ -65,8 +66,10 @@ function rankBlocks(store: CodeStore, question: string, inScope: (file: string) 
     // The gate counts the blocks of the strictest tier that answers at all.
     if (!perFile.size) perFile = new Map([...store.blocksPerFile(match)].filter(([f]) => inScope(f)));
     const best = found[0]!.rank;
-    // In the first tier, a row holding the question as a phrase ranks above one holding its words apart.
-    const judged = found.map((r) => ({ r, phrase: base < 1 || phraseIn(q.words, r) }));
+    // In the first tier, a row holding the question as a phrase in its name or signature, or all its
+    // words in its doc comment, ranks above one holding its words apart.
+    const inDoc = base === 1 && q.words.length > 1 ? store.blocksAmong(q.inDoc, found.map((r) => r.id)) : undefined;
+    const judged = found.map((r) => ({ r, phrase: !inDoc || inDoc.has(r.id) || phraseIn(q.words, r) }));
     for (const { r, phrase } of [...judged.filter((j) => j.phrase), ...judged.filter((j) => !j.phrase)]) {
       seen.add(r.id);
       // bm25 is negative, lower is better: scale within the tier to (0.6–1] × base (× 0.85 apart).

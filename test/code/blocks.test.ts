@@ -37,9 +37,13 @@ function indexOf(files: Record<string, string>, dbFile?: string): { index: CodeI
 
 const FILES = {
   'src/retry.ts': [
-    '/** Count each retry. */',
+    '/** Count each attempt. */',
     'export function countRetry(attempts: number[]) {',
     '  return attempts.length;',
+    '}',
+    '/** Retry until the count is reached. */',
+    'export function loop(limit: number) {',
+    '  return limit;',
     '}',
     'export class RetryCount {',
     '  total = 0;',
@@ -56,11 +60,10 @@ const FILES = {
 const names = async (index: CodeIndex, question: string) => (await searchBlocks(index, question, () => true, 5))?.hits.map((h) => h.name);
 
 describe('questions in words over definition blocks', () => {
-  it('ranks the question as a phrase in a name above its words apart in a name and doc comment, and both above its words in a body', async () => {
+  it('ranks the question as a phrase in a name, or all its words in a doc comment, above its words apart in a name and doc comment, and those above its words in a body', async () => {
     const { index } = indexOf(FILES);
     await index.refresh();
-    assert.deepEqual(await names(index, 'retry count'), ['RetryCount', 'countRetry', 'drain']);
-    assert.deepEqual(await names(index, 'each retry'), ['countRetry', 'RetryCount', 'drain']);
+    assert.deepEqual(await names(index, 'retry count'), ['loop', 'RetryCount', 'countRetry', 'drain']);
     await index.close();
   });
 
@@ -81,7 +84,7 @@ describe('questions in words over definition blocks', () => {
     assert.equal(store.db.value('PRAGMA user_version'), 8);
     assert.match(String(store.db.value("SELECT sql FROM sqlite_schema WHERE name = 'code_blocks'")), /detail=column/);
     assert.equal(again.events.find((e) => e.event === 'code_index_done')?.fields?.parsed, 1, 'its file parsed again');
-    assert.deepEqual(await names(again.index, 'retry count'), ['RetryCount', 'countRetry', 'drain']);
+    assert.deepEqual(await names(again.index, 'retry count'), ['loop', 'RetryCount', 'countRetry', 'drain']);
     assert.equal(store.db.value('PRAGMA freelist_count'), 0, 'no free pages kept in the file');
     await again.index.close();
   });
