@@ -1,4 +1,4 @@
-// Questions in words: definition blocks ranked by BM25 in FTS5, the words in a name, signature or doc first.
+// Questions in words: definition blocks ranked by BM25 in FTS5, the phrase first.
 import { type Definition, toDefinition } from './graph-definitions.ts';
 import { identifierWords } from './identifier-words.ts';
 import type { CodeIndex } from './index.ts';
@@ -9,26 +9,14 @@ export interface BlockHit extends Definition {
   score: number;
 }
 
-/**
- * FTS5 query text: every word in a name, signature or doc comment; every word anywhere; any word
- * (each word quoted, so none is an operator). The index keeps no word positions (schema 8), so a
- * phrase is judged here, on the name and signature of each row (phraseIn).
- */
-function ftsQueries(question: string): { words: string[]; named: string; inDoc: string; all: string; any: string } | undefined {
+/** FTS5 query text: the phrase, then every word (each quoted, so no word is an operator). */
+function ftsQueries(question: string): { named: string; phrase: string; all: string; any: string } | undefined {
   // Identifiers in the question count as their words, as names do in the index (fiberRef → fiber ref).
   const words = (question.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap((w) => identifierWords(w)).filter((w) => w.length > 1);
   if (!words.length) return undefined;
   const quoted = words.map((w) => `"${w.replace(/"/g, '')}"`);
-  const all = quoted.join(' AND ');
-  return { words, named: `{name signature doc} : (${all})`, inDoc: `doc : (${all})`, all, any: quoted.join(' OR ') };
-}
-
-/** Whether the words follow one another in the definition's name (with its container) or signature, as words of identifiers. */
-function phraseIn(words: readonly string[], r: { name: string; container: string | null; signature: string }): boolean {
-  if (words.length < 2) return true;
-  const phrase = ` ${words.join(' ')} `;
-  const wordsOf = (text: string) => ` ${(text.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap((w) => identifierWords(w)).join(' ')} `;
-  return wordsOf(`${r.name} ${r.container ?? ''}`).includes(phrase) || wordsOf(r.signature).includes(phrase);
+  const phrase = `"${words.join(' ')}"`;
+  return { named: `{name signature doc} : ${phrase}`, phrase, all: quoted.join(' AND '), any: quoted.join(' OR ') };
 }
 
 export interface BlockAnswer {
@@ -37,7 +25,7 @@ export interface BlockAnswer {
   perFile: Map<string, number>;
 }
 
-/** Definition blocks answering a question in words: every word in a name, signature or doc first, then all words, then any, BM25 within each. */
+/** Definition blocks answering a question in words: phrase matches first, then all words, then any, BM25 within each. */
 export async function searchBlocks(index: CodeIndex, question: string, inScope: (file: string) => boolean, limit: number): Promise<BlockAnswer | undefined> {
   const store = await index.ready();
   if (!store) return undefined;
@@ -52,29 +40,25 @@ function rankBlocks(store: CodeStore, question: string, inScope: (file: string) 
   const seen = new Set<number>();
   const hits: BlockHit[] = [];
   let perFile = new Map<string, number>();
-  // Every word in a name, signature or doc comment (the phrase in a name or signature, or every word
-  // in the doc comment, first); every word anywhere (body identifiers included); any word. Each tier
-  // ranks below the one before it.
+  // The phrase in a name, signature or doc comment; the phrase anywhere (body identifiers included);
+  // every word; any word. Each tier ranks below the one before it.
   const tiers: [string, number][] = [
     [q.named, 1],
+    [q.phrase, 0.85],
     [q.all, 0.7],
     [q.any, 0.5],
   ];
   for (const [match, base] of tiers) {
-    const found = store.searchBlocks(match, limit * 4).filter((r) => inScope(r.path) && !seen.has(r.id) && !isDocumentation(r.path));
-    if (!found.length) continue;
+    const rows = store.searchBlocks(match, limit * 4).filter((r) => inScope(r.path) && !seen.has(r.id) && !isDocumentation(r.path));
+    if (!rows.length) continue;
     // The gate counts the blocks of the strictest tier that answers at all.
     if (!perFile.size) perFile = new Map([...store.blocksPerFile(match)].filter(([f]) => inScope(f)));
-    const best = found[0]!.rank;
-    // In the first tier, a row holding the question as a phrase in its name or signature, or all its
-    // words in its doc comment, ranks above one holding its words apart.
-    const inDoc = base === 1 && q.words.length > 1 ? store.blocksAmong(q.inDoc, found.map((r) => r.id)) : undefined;
-    const judged = found.map((r) => ({ r, phrase: !inDoc || inDoc.has(r.id) || phraseIn(q.words, r) }));
-    for (const { r, phrase } of [...judged.filter((j) => j.phrase), ...judged.filter((j) => !j.phrase)]) {
+    const best = rows[0]!.rank;
+    for (const r of rows) {
       seen.add(r.id);
-      // bm25 is negative, lower is better: scale within the tier to (0.6–1] × base (× 0.85 apart).
+      // bm25 is negative, lower is better: scale within the tier to (0.6–1] × base.
       const rel = best < 0 ? r.rank / best : 1;
-      hits.push({ ...toDefinition(r), score: Math.round((phrase ? base : base * 0.85) * (0.6 + 0.4 * rel) * 1000) / 1000 });
+      hits.push({ ...toDefinition(r), score: Math.round(base * (0.6 + 0.4 * rel) * 1000) / 1000 });
     }
     if (hits.length >= limit) break;
   }

@@ -179,20 +179,19 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 8,
-    description: 'definition blocks indexed without word positions (FTS5 detail=column); name ids from a hash of the name, no index of names',
-    // On the Linux tree the blocks' index was 165 MB, most of it the position of every word. Questions
-    // in words ask for words per column (graph-blocks.ts), never for their positions. A contentless
-    // index cannot be rebuilt in SQL, so every file is parsed again (its rows with it). The names' index
-    // by name (107 MB) goes: a name's id is where its hash points, so the table is that index. Until
-    // the parse has caught up, the files a question rests on are parsed on demand, as after 6 → 7.
+    description: 'name ids from a hash of the name (no index of names); a file\'s name ids packed 4 bytes each',
+    // On the Linux tree the names were 200 MB: 94 MB of table and 107 MB of index by name. A name's id
+    // is now where a hash of it points (code/name-key.ts), so the table is its own index by name. Every
+    // id changes, so the rows are dropped and every file parsed again (the catalogue and the text
+    // index stay); until the parse has caught up, the files a question rests on are parsed on
+    // demand, as after 6 → 7. The definition blocks keep word positions: FTS5's bm25 ranks nothing
+    // in a contentless table without them (detail=column gives every row 0).
     sql: `
-      DROP TABLE code_blocks;
-      CREATE VIRTUAL TABLE code_blocks USING fts5(name, signature, doc, body, content='', contentless_delete=1, detail=column, tokenize='porter unicode61');
+      INSERT INTO code_blocks(code_blocks) VALUES ('delete-all');
       DELETE FROM code_refs;
       DELETE FROM code_locals;
       DELETE FROM code_defs;
       DELETE FROM code_imports;
-      -- A name's id is where its hash points (code/name-key.ts): the table is its own index by name.
       DROP TABLE code_names;
       CREATE TABLE code_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
       -- The ids of the names a file's references and locals carry, 4 bytes each (code/name-key.ts).

@@ -336,12 +336,6 @@ export class CodeStore {
     ));
   }
 
-  /** Which of these definitions' blocks match an FTS5 query. */
-  blocksAmong(match: string, ids: readonly number[]): Set<number> {
-    const rows = this.rows<{ id: number }>('SELECT rowid AS id FROM code_blocks WHERE code_blocks MATCH ? AND rowid IN (SELECT value FROM json_each(?))', [match, JSON.stringify(ids)]);
-    return new Set(rows.map((r) => Number(r.id)));
-  }
-
   /** Blocks matching an FTS5 query, per file. */
   blocksPerFile(match: string): Map<string, number> {
     const rows = this.rows<{ path: string; n: number }>('SELECT f.path, count(*) AS n FROM code_blocks b JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id WHERE code_blocks MATCH ? GROUP BY f.path', [match]);
