@@ -30,7 +30,7 @@ export function idOfNameBinds(name: string): [number, number, string] {
 export function packNameIds(ids: readonly number[]): Uint8Array {
   const bytes = new Uint8Array(ids.length * 4);
   const view = new DataView(bytes.buffer);
-  ids.forEach((id, i) => view.setUint32(i * 4, id));
+  for (let i = 0; i < ids.length; i++) view.setUint32(i * 4, ids[i]!);
   return bytes;
 }
 
