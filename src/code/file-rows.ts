@@ -4,13 +4,11 @@
 // string crosses from a worker far cheaper than thousands of small objects.
 import { DEFINITION_KINDS, type Extracted, type ExtractedImport, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { identifierWords } from './identifier-words.ts';
-import { nameKey } from './name-key.ts';
 
 export interface FileRows {
   /**
-   * Every name the rows below carry, once, with its key (name-key.ts): the store gives each an id
-   * (code_names) and the rows name it by its place in this list, so the store looks each name up once
-   * per file, not once per row.
+   * Every name the rows below carry, once: the store gives each an id (code_names) and the rows name it
+   * by its place in this list, so the store looks each name up once per file, not once per row.
    */
   names: string;
   /** The places (in names) of the names its references and locals carry: what the store finds them by when the file changes. */
@@ -82,7 +80,7 @@ export function fileRows(e: Extracted): FileRows {
     used.add(at);
     return [at, l.line, kindNumber(LOCAL_KIND, l.kind), l.enclosing ?? null];
   });
-  return { names: JSON.stringify([...names.keys()].map((n) => [n, nameKey(n)])), used: JSON.stringify([...used]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
+  return { names: JSON.stringify([...names.keys()]), used: JSON.stringify([...used]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
 }
 
 export function parsedFile(e: Extracted): ParsedFile {

@@ -177,33 +177,4 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
-  {
-    version: 8,
-    description: 'name ids from a hash of the name (no index of names); a file\'s name ids packed 4 bytes each',
-    // On the Linux tree the names were 200 MB: 94 MB of table and 107 MB of index by name. A name's id
-    // is now where a hash of it points (code/name-key.ts), so the table is its own index by name. Every
-    // id changes, so the rows are dropped and every file parsed again (the catalogue and the text
-    // index stay); until the parse has caught up, the files a question rests on are parsed on
-    // demand, as after 6 → 7. The definition blocks keep word positions: FTS5's bm25 ranks nothing
-    // in a contentless table without them (detail=column gives every row 0).
-    sql: `
-      INSERT INTO code_blocks(code_blocks) VALUES ('delete-all');
-      DELETE FROM code_refs;
-      DELETE FROM code_locals;
-      DELETE FROM code_defs;
-      DELETE FROM code_imports;
-      DROP TABLE code_names;
-      CREATE TABLE code_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-      -- The ids of the names a file's references and locals carry, 4 bytes each (code/name-key.ts).
-      DROP TABLE code_file_rows;
-      CREATE TABLE code_file_rows (
-        file_id INTEGER PRIMARY KEY,
-        first_def INTEGER NOT NULL,
-        last_def INTEGER NOT NULL,
-        names BLOB NOT NULL
-      );
-      UPDATE code_files SET parsed_of = 0;
-      DELETE FROM code_meta WHERE key = 'complete';
-    `,
-  },
 ];

@@ -8,16 +8,12 @@
 import type { Database } from '../storage/database.ts';
 import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
-import { NAME_PROBES, packNameIds, unpackNameIds } from './name-key.ts';
 
-// A name's id is its key (name-key.ts) or the first free id after it: the new names of a file take
-// their key when it is free (one statement for all); the few whose key is taken probe in turn.
-const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, key INTEGER NOT NULL, id INTEGER)';
+const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, id INTEGER)';
 const CLEAR_FILE_NAMES = 'DELETE FROM temp.code_file_names';
-const FIND_FILE_NAMES = `INSERT INTO temp.code_file_names (place, name, key, id) SELECT key, value->>0, value->>1, (SELECT id FROM code_names WHERE id BETWEEN value->>1 AND (value->>1) + ${NAME_PROBES - 1} AND name = value->>0) FROM json_each(?1)`;
-const ADD_NEW_NAMES = 'INSERT OR IGNORE INTO code_names (id, name) SELECT key, name FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
-const FIND_NEW_NAMES = 'UPDATE temp.code_file_names SET id = key WHERE id IS NULL AND (SELECT n.name FROM code_names n WHERE n.id = code_file_names.key) = name';
-const UNPLACED_NAMES = 'SELECT place, name, key FROM temp.code_file_names WHERE id IS NULL';
+const FIND_FILE_NAMES = 'INSERT INTO temp.code_file_names (place, name, id) SELECT key, value, (SELECT id FROM code_names WHERE name = value) FROM json_each(?1)';
+const ADD_NEW_NAMES = 'INSERT INTO code_names (name) SELECT name FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
+const FIND_NEW_NAMES = 'UPDATE temp.code_file_names SET id = (SELECT n.id FROM code_names n WHERE n.name = code_file_names.name) WHERE id IS NULL';
 const NAME_ID = '(SELECT id FROM temp.code_file_names WHERE place = value->>0)';
 const INSERT_DEFS =
   'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
@@ -25,7 +21,8 @@ const INSERT_DEFS =
 const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)';
 const INSERT_REFS = `INSERT INTO code_refs (file_id, name_id, line, kind, qualifier, def_id, via, n) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6 FROM json_each(?3)`;
 const INSERT_LOCALS = `INSERT OR IGNORE INTO code_locals (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)`;
-const USED_NAME_IDS = 'SELECT id FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?1)) ORDER BY id';
+const INSERT_FILE_ROWS =
+  'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?1, ?2, ?3, (SELECT json_group_array(id) FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?4))))';
 /** Every reference kind's number: a file's references are found by (name, kind, file), the table's key. */
 const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
 
@@ -36,13 +33,12 @@ export function prepareFileWrites(db: Database): void {
 
 /** Deletes one file's rows (not its catalogue entry); inside the caller's transaction. */
 export function clearFileRows(db: Database, fileId: number): void {
-  const rows = db.get<{ first_def: number; last_def: number; names: Uint8Array }>('SELECT first_def, last_def, names FROM code_file_rows WHERE file_id = ?', [fileId]);
+  const rows = db.get<{ first_def: number; last_def: number; names: string }>('SELECT first_def, last_def, names FROM code_file_rows WHERE file_id = ?', [fileId]);
   if (rows) {
-    const names = unpackNameIds(rows.names);
     db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE id BETWEEN ? AND ?)', [rows.first_def, rows.last_def]);
     db.run('DELETE FROM code_defs WHERE id BETWEEN ? AND ?', [rows.first_def, rows.last_def]);
-    db.run(`DELETE FROM code_refs WHERE name_id IN (SELECT value FROM json_each(?1)) AND kind IN (${ALL_REFERENCE_KINDS}) AND file_id = ?2`, [names, fileId]);
-    db.run('DELETE FROM code_locals WHERE name_id IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [names, fileId]);
+    db.run(`DELETE FROM code_refs WHERE name_id IN (SELECT value FROM json_each(?1)) AND kind IN (${ALL_REFERENCE_KINDS}) AND file_id = ?2`, [rows.names, fileId]);
+    db.run('DELETE FROM code_locals WHERE name_id IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [rows.names, fileId]);
     db.run('DELETE FROM code_file_rows WHERE file_id = ?', [fileId]);
   }
   db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
@@ -59,24 +55,16 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
   }
   db.run(INSERT_REFS, [first, fileId, rows.refs]);
   db.run(INSERT_LOCALS, [first, fileId, rows.locals]);
-  const used = db.all<{ id: number }>(USED_NAME_IDS, [rows.used]).map((r) => Number(r.id));
-  db.run('INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?, ?, ?, ?)', [fileId, first, first + rows.definitions - 1, packNameIds(used)]);
+  db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, rows.used]);
   parsed.imports.forEach((imp, i) => {
     db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
   });
 }
 
-/** Fills the table of this file's names with their ids, adding the names code_names does not have yet (`names`: [name, key] pairs). */
+/** Fills the table of this file's names with their ids, adding the names code_names does not have yet. */
 function nameFile(db: Database, names: string): void {
   db.run(CLEAR_FILE_NAMES);
   db.run(FIND_FILE_NAMES, [names]);
   db.run(ADD_NEW_NAMES);
   db.run(FIND_NEW_NAMES);
-  for (const { place, name, key } of db.all<{ place: number; name: string; key: number }>(UNPLACED_NAMES)) {
-    let id = -1;
-    for (let k = 1; k < NAME_PROBES && id < 0; k++) if (db.run('INSERT OR IGNORE INTO code_names (id, name) VALUES (?, ?)', [key + k, name]) > 0) id = key + k;
-    // 64 ids in a row taken in a space of 2^31: code_names would hold hundreds of millions of names.
-    if (id < 0) throw new Error(`no free id for the name '${name.slice(0, 80)}' within ${NAME_PROBES} of its hash ${key}: code.db holds too many names; delete it to rebuild`);
-    db.run('UPDATE temp.code_file_names SET id = ? WHERE place = ?', [id, place]);
-  }
 }

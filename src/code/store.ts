@@ -4,7 +4,6 @@ import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { NAME_MARK, type ParsedFile } from './file-rows.ts';
-import { ID_OF_NAME, idOfNameBinds, unpackNameIds } from './name-key.ts';
 import { clearFileRows, prepareFileWrites, writeFileRows } from './store-write.ts';
 
 export interface FileRow {
@@ -103,6 +102,7 @@ const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, d.container, d.parent_id, rep
 const DEF_FROM = 'code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id';
 /** A file's definitions, found by the range of their ids (code_file_rows), for `WHERE f.path = ?`. */
 const FILE_DEFS_FROM = 'code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id';
+const ID_OF_NAME = '(SELECT id FROM code_names WHERE name = ?)';
 
 /** A kind's name from its stored number (extracted.ts lists them). */
 function kindName(kinds: readonly string[], n: unknown): string {
@@ -225,7 +225,7 @@ export class CodeStore {
   }
 
   definitionsNamed(name: string): DefinitionRow[] {
-    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, idOfNameBinds(name)));
+    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, [name]));
   }
 
   /** Declarations of `name` that are no definition of their own, with the definition each sits in. */
@@ -234,7 +234,7 @@ export class CodeStore {
       `SELECT f.path, ? AS name, l.line, l.kind, l.def_id, dn.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.start_line + d.end_offset AS def_end
          FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_defs d ON d.id = l.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
         WHERE l.name_id = ${ID_OF_NAME} LIMIT 2000`,
-      [name, ...idOfNameBinds(name)],
+      [name, name],
     );
     for (const r of rows) {
       r.kind = kindName(LOCAL_KINDS, r.kind);
@@ -269,21 +269,20 @@ export class CodeStore {
         `SELECT f.path, ? AS name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
            FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
           WHERE r.name_id = ${ID_OF_NAME} AND r.kind IN (${marks}) LIMIT 20000`,
-        [name, ...idOfNameBinds(name), ...numbers],
+        [name, name, ...numbers],
       ),
     );
   }
 
   /** References of `kind` inside a file's lines [start, end]. */
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
-    const file = this.row<{ id: number; names: Uint8Array }>('SELECT f.id, fr.names FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id WHERE f.path = ?', [path]);
-    if (!file) return [];
     return referenceRows(
       this.rows<ReferenceRow>(
-        `SELECT ?1 AS path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, NULL AS def_name, NULL AS def_container, NULL AS def_line
-           FROM json_each(?6) used JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = ?5 AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
-          ORDER BY r.line`,
-        [path, start, end, kindNumber(REFERENCE_KINDS, kind), file.id, unpackNameIds(file.names)],
+        `SELECT f.path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, NULL AS def_name, NULL AS def_container, NULL AS def_line
+           FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN json_each(fr.names) used
+             JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = f.id AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
+          WHERE f.path = ?1 ORDER BY r.line`,
+        [path, start, end, kindNumber(REFERENCE_KINDS, kind)],
       ),
     );
   }
@@ -308,7 +307,7 @@ export class CodeStore {
   callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number }[] {
     return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number }>(
       `SELECT f.path AS path, r.qualifier AS qualifier, r.via AS via, count(*) AS n FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.qualifier, r.via`,
-      [...idOfNameBinds(name), kindNumber(REFERENCE_KINDS, 'call')],
+      [name, kindNumber(REFERENCE_KINDS, 'call')],
     );
   }
 

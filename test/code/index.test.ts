@@ -268,7 +268,7 @@ describe('the code index', () => {
     assert.deepEqual(early?.definitionsNamed('step').map((d) => [d.path, d.name_line, d.kind]), [['src/steps.ts', 4, 'function']]);
     await again.index.refresh();
     const store = await again.index.ready();
-    assert.equal(store?.db.value('PRAGMA user_version'), 8);
+    assert.equal(store?.db.value('PRAGMA user_version'), 7);
     assert.deepEqual(await findDefinitions(again.index, 'stale'), []);
     assert.deepEqual((await findDefinitions(again.index, 'step'))?.map((d) => [d.file, d.line, d.kind, d.signature]), [['src/steps.ts', 4, 'function', 'function step(y: number)']]);
     assert.deepEqual(store?.referencesNamed('gone', ['call']), []);
