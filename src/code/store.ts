@@ -4,6 +4,7 @@ import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { NAME_MARK, type ParsedFile } from './file-rows.ts';
+import { clearFileRows, prepareFileWrites, writeFileRows } from './store-write.ts';
 
 export interface FileRow {
   id: number;
@@ -95,29 +96,6 @@ export interface FileMeta {
   version?: number;
 }
 
-// A file's rows from their JSON arrays (code/file-rows.ts): its names first, each looked up once in
-// code_names (the new ones added) into a small table of this file's names by their place in its list;
-// the rows name them by that place, so a row's name id is a lookup in that small table, not in
-// code_names, which on a large tree is far bigger than the page cache. Definition ids are assigned
-// after the largest so far, so parents, blocks and references name them by their index in the file.
-// Kinds arrive as numbers; lines after the first as offsets from it.
-const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, id INTEGER)';
-const CLEAR_FILE_NAMES = 'DELETE FROM temp.code_file_names';
-const FIND_FILE_NAMES = 'INSERT INTO temp.code_file_names (place, name, id) SELECT key, value, (SELECT id FROM code_names WHERE name = value) FROM json_each(?1)';
-const ADD_NEW_NAMES = 'INSERT INTO code_names (name) SELECT name FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
-const FIND_NEW_NAMES = 'UPDATE temp.code_file_names SET id = (SELECT n.id FROM code_names n WHERE n.name = code_file_names.name) WHERE id IS NULL';
-const NAME_ID = '(SELECT id FROM temp.code_file_names WHERE place = value->>0)';
-const INSERT_DEFS =
-  'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
-  `SELECT ?1 + key, ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, (value->>6) - (value->>5), (value->>7) - (value->>5), value->>8, value->>9, value->>10 FROM json_each(?3)`;
-const INSERT_BLOCKS = "INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)";
-const INSERT_REFS = `INSERT INTO code_refs (file_id, name_id, line, kind, qualifier, def_id, via, n, calls) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6, value->>7 FROM json_each(?3)`;
-const INSERT_LOCALS = `INSERT OR IGNORE INTO code_locals (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)`;
-const INSERT_FILE_ROWS =
-  'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?1, ?2, ?3, (SELECT json_group_array(id) FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?4))))';
-/** Every reference kind's number: a file's references are found by (name, kind, file), the table's key. */
-const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
-
 const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'language', 'lines', 'parser', 'version', 'text_of', 'text_doc', 'parsed_of'] as const;
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 
@@ -152,8 +130,7 @@ export class CodeStore {
 
   constructor(db: Database) {
     this.db = db;
-    // Outside any transaction, so no rollback takes it away; a temp table lives as long as this connection.
-    db.run(FILE_NAMES_TABLE);
+    prepareFileWrites(db);
   }
 
   private rows<T>(sql: string, bind?: BindingSpec): T[] {
@@ -222,23 +199,11 @@ export class CodeStore {
     });
   }
 
-  private clearChildren(fileId: number): void {
-    const rows = this.row<{ first_def: number; last_def: number; names: string }>('SELECT first_def, last_def, names FROM code_file_rows WHERE file_id = ?', [fileId]);
-    if (rows) {
-      this.db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE id BETWEEN ? AND ?)', [rows.first_def, rows.last_def]);
-      this.db.run('DELETE FROM code_defs WHERE id BETWEEN ? AND ?', [rows.first_def, rows.last_def]);
-      this.db.run(`DELETE FROM code_refs WHERE name_id IN (SELECT value FROM json_each(?1)) AND kind IN (${ALL_REFERENCE_KINDS}) AND file_id = ?2`, [rows.names, fileId]);
-      this.db.run('DELETE FROM code_locals WHERE name_id IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [rows.names, fileId]);
-      this.db.run('DELETE FROM code_file_rows WHERE file_id = ?', [fileId]);
-    }
-    this.db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
-  }
-
   remove(path: string): void {
     const row = this.file(path);
     if (!row) return;
     this.db.transaction(() => {
-      this.clearChildren(row.id);
+      clearFileRows(this.db, row.id);
       this.db.run('DELETE FROM code_files WHERE id = ?', [row.id]);
     });
   }
@@ -250,36 +215,15 @@ export class CodeStore {
       let fileId: number;
       if (existing) {
         fileId = existing.id;
-        this.clearChildren(fileId);
+        clearFileRows(this.db, fileId);
         // Size, mtime and hash belong to the catalogue (the text stage); the parse records what it took.
         this.db.run('UPDATE code_files SET language = ?, lines = ?, parser = ?, parsed_of = ? WHERE id = ?', [meta.language ?? null, meta.lines, meta.parser, meta.version ?? existing.version, fileId]);
       } else {
         this.db.run('INSERT INTO code_files (path, size, mtime_ms, hash, language, lines, parser, version, parsed_of) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1)', [meta.path, meta.size, meta.mtimeMs, meta.hash, meta.language ?? null, meta.lines, meta.parser]);
         fileId = this.db.lastInsertRowid();
       }
-      if (!parsed) return;
-      const { rows } = parsed;
-      const first = Number(this.db.get<{ next: number }>('SELECT coalesce(max(id), 0) + 1 AS next FROM code_defs')?.next ?? 1);
-      this.nameFile(rows.names);
-      if (rows.definitions) {
-        this.db.run(INSERT_DEFS, [first, fileId, rows.defs]);
-        this.db.run(INSERT_BLOCKS, [first, rows.blocks]);
-      }
-      this.db.run(INSERT_REFS, [first, fileId, rows.refs]);
-      this.db.run(INSERT_LOCALS, [first, fileId, rows.locals]);
-      this.db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, rows.used]);
-      parsed.imports.forEach((imp, i) => {
-        this.db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
-      });
+      if (parsed) writeFileRows(this.db, fileId, parsed, targets);
     });
-  }
-
-  /** Fills the table of this file's names with their ids, adding the names code_names does not have yet. */
-  private nameFile(names: string): void {
-    this.db.run(CLEAR_FILE_NAMES);
-    this.db.run(FIND_FILE_NAMES, [names]);
-    this.db.run(ADD_NEW_NAMES);
-    this.db.run(FIND_NEW_NAMES);
   }
 
   definitionsNamed(name: string): DefinitionRow[] {
