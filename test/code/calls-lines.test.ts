@@ -1,41 +1,12 @@
 // Issue 22: calls counted exactly — each call of a line judged on its own receiver, Java overloads
 // told apart by argument count, and javac's binding of inherited and abstract methods.
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { callGroups } from '../../src/code/call-groups.ts';
 import { usesOf } from '../../src/code/graph.ts';
-import { createGrammars } from '../../src/code/grammars.ts';
-import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
+import type { CodeIndex } from '../../src/code/index.ts';
 import { parameterCount } from '../../src/code/return-types.ts';
-import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
-import { openDatabase } from '../../src/storage/database.ts';
-import { fixture, removeDir, runtime } from '../helpers/env.ts';
-
-const dirs: string[] = [];
-const indexes: CodeIndex[] = [];
-after(async () => {
-  for (const i of indexes) await i.close();
-  for (const d of dirs) removeDir(d);
-});
-
-async function built(files: Record<string, string>): Promise<CodeIndex> {
-  const root = fixture(files);
-  const data = fixture();
-  dirs.push(root, data);
-  const index = createCodeIndex({
-    fs: runtime.fs,
-    grammars: createGrammars(runtime),
-    logger: { log() {}, file: undefined, close() {} },
-    workdirs: { dirs: [root] },
-    root,
-    scan: { excludeDirs: ['node_modules'], respectGitignore: true },
-    openDatabase: () => openDatabase(runtime, path.join(data, 'code.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
-  });
-  indexes.push(index);
-  await index.refresh();
-  return index;
-}
+import { builtIndex } from '../helpers/code-index.ts';
 
 /** Calls of Owner.method as `file:line ×times`, in order. */
 async function callers(index: CodeIndex, name: string, owner: string): Promise<string[]> {
@@ -65,7 +36,7 @@ describe('calls counted per receiver and argument count', () => {
   });
 
   it('Java: two calls of a name on one line on different receivers each reach their own owner, counted once each', async () => {
-    const index = await built({
+    const index = await builtIndex({
       'src/a/Map.java': java('a', ['public interface Map {', '  Object get(Object k);', '}']),
       'src/a/Table.java': java('a', ['public class Table {', '  Object get(Object k) { return null; }', '  boolean same(Map m, Object k) {', '    return get(k) == m.get(k);', '  }', '  boolean twice(Object k) {', '    return get(k) == get(k);', '  }', '}']),
     });
@@ -74,7 +45,7 @@ describe('calls counted per receiver and argument count', () => {
   });
 
   it("Java: a call of the anchor and a call on its base type on one line: the first is counted, the second is an override candidate apart", async () => {
-    const index = await built({
+    const index = await builtIndex({
       'src/a/Map.java': java('a', ['public interface Map {', '  Object get(Object k);', '}']),
       'src/a/Impl.java': java('a', ['public class Impl implements Map {', '  public Object get(Object k) { return null; }', '  boolean same(Map m, Object k) { return get(k) == m.get(k); }', '}']),
     });
@@ -86,7 +57,7 @@ describe('calls counted per receiver and argument count', () => {
   });
 
   it('Python and Go: a line calling one name on two receivers of different classes counts one call for each', async () => {
-    const index = await built({
+    const index = await builtIndex({
       'm.py': ['class A:', '    def run(self): pass', '', 'class B:', '    def run(self): pass', '', 'def main():', '    a = A()', '    b = B()', '    a.run(); b.run()', '    a.run(); a.run()', ''].join('\n'),
       'go.mod': 'module example.com/m\n\ngo 1.21\n',
       'p/p.go': ['package p', '', 'type F struct{}', '', 'func (f *F) Close() {}', '', 'type G struct{}', '', 'func (g *G) Close() {}', '', 'func Run(f *F, g *G) {', '\tf.Close(); g.Close()', '}', ''].join('\n'),
@@ -97,7 +68,7 @@ describe('calls counted per receiver and argument count', () => {
   });
 
   it("Java: a call goes to the overload taking its argument count, in a base class when the nearest class's overload takes another; with no match, to the nearest by name", async () => {
-    const index = await built({
+    const index = await builtIndex({
       'src/a/AbstractList.java': java('a', ['public abstract class AbstractList {', '  public Object listIterator() { return null; }', '  public Object listIterator(int i) { return null; }', '}']),
       'src/a/Seq.java': java('a', [
         'public abstract class Seq extends AbstractList {',
@@ -118,7 +89,7 @@ describe('calls counted per receiver and argument count', () => {
   });
 
   it("Java: an abstract class method gives way to the interface method of a type the class does not implement (javac's binding); a receiver of the abstract class keeps it", async () => {
-    const index = await built({
+    const index = await builtIndex({
       'src/a/Coll.java': java('a', ['public interface Coll {', '  int size();', '}']),
       'src/a/Lst.java': java('a', ['public interface Lst extends Coll {', '  int size();', '}']),
       'src/a/AbstractColl.java': java('a', ['public abstract class AbstractColl implements Coll {', '  public abstract int size();', '  boolean empty() { return size() == 0; }', '}']),
@@ -131,7 +102,7 @@ describe('calls counted per receiver and argument count', () => {
   });
 
   it("Java: a nested class's implicit this reaches what it inherits before its outer class's own method, but not a base's private method", async () => {
-    const index = await built({
+    const index = await builtIndex({
       'src/a/Nav.java': java('a', ['public interface Nav {', '  Nav descending();', '}']),
       'src/a/AbstractMap.java': java('a', ['public abstract class AbstractMap {', '  private static boolean eq(Object a, Object b) { return a == b; }', '}']),
       'src/a/Tree.java': java('a', [
@@ -153,7 +124,7 @@ describe('calls counted per receiver and argument count', () => {
   });
 
   it('Java: a static field through its class name and the last instanceof pattern of a name give the receiver', async () => {
-    const index = await built({
+    const index = await builtIndex({
       'src/a/Flags.java': java('a', ['public class Flags {', '  static final Flags NONE = new Flags();', '  public int value() { return 0; }', '  boolean none(Flags f) { return f.value() == Flags.NONE.value(); }', '}']),
       'src/a/Other.java': java('a', ['public class Other {', '  public int value() { return 1; }', '}']),
       'src/a/Use.java': java('a', [
@@ -171,7 +142,7 @@ describe('calls counted per receiver and argument count', () => {
   });
 
   it('Go: a range over a slice literal and over a map of slices gives the element type; a same-named method of another type is not reached', async () => {
-    const index = await built({
+    const index = await builtIndex({
       'go.mod': 'module example.com/m\n\ngo 1.21\n',
       'p/sig.go': ['package p', '', 'type sig interface {', '\tmatch() string', '}', '', 'type exact struct{}', '', 'func (e *exact) match() string { return "" }', ''].join('\n'),
       'p/conn.go': ['package p', '', 'type conn struct{}', '', 'func (c *conn) close() {}', '', 'type other struct{}', '', 'func (o *other) close() {}', ''].join('\n'),
@@ -201,7 +172,7 @@ describe('calls counted per receiver and argument count', () => {
   });
 
   it('Python: a class reached through a dotted import (`import pkg.mod` … `pkg.mod.C().m()`) gives the receiver; another class of the name is not reached', async () => {
-    const index = await built({
+    const index = await builtIndex({
       'pkg/__init__.py': '',
       'pkg/mod.py': ['class Parser:', '    def parse(self): pass', ''].join('\n'),
       'pkg/other.py': ['class Other:', '    def parse(self): pass', ''].join('\n'),

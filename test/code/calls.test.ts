@@ -1,37 +1,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { calleesOf, findDefinitions, usesOf } from '../../src/code/graph.ts';
-import { createGrammars } from '../../src/code/grammars.ts';
-import { type CodeIndex, createCodeIndex, PARSER_VERSION } from '../../src/code/index.ts';
+import { type CodeIndex, PARSER_VERSION } from '../../src/code/index.ts';
 import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { openDatabase } from '../../src/storage/database.ts';
-import { fixture, removeDir, runtime } from '../helpers/env.ts';
-
-const dirs: string[] = [];
-const indexes: CodeIndex[] = [];
-after(async () => {
-  for (const i of indexes) await i.close();
-  for (const d of dirs) removeDir(d);
-});
-
-async function built(files: Record<string, string> | { root: string }, dbFile?: string): Promise<CodeIndex> {
-  const root = 'root' in files && typeof files.root === 'string' ? files.root : fixture(files as Record<string, string>);
-  const data = fixture();
-  dirs.push(root, data);
-  const index = createCodeIndex({
-    fs: runtime.fs,
-    grammars: createGrammars(runtime),
-    logger: { log() {}, file: undefined, close() {} },
-    workdirs: { dirs: [root] },
-    root,
-    scan: { excludeDirs: ['node_modules'], respectGitignore: true },
-    openDatabase: () => openDatabase(runtime, dbFile ?? path.join(data, 'code.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
-  });
-  indexes.push(index);
-  await index.refresh();
-  return index;
-}
+import { builtIndex, testDir } from '../helpers/code-index.ts';
+import { runtime } from '../helpers/env.ts';
 
 /** Calls of Owner.method as `file:line certainty`, in order. */
 async function callers(index: CodeIndex, name: string, owner?: string): Promise<string[]> {
@@ -94,7 +69,7 @@ describe('calls resolved to their definitions', () => {
     };
 
     it('follows a namespace import, a named import through re-exports and export *, and leaves locals and outside calls without a project location', async () => {
-      const index = await built(files);
+      const index = await builtIndex(files);
       assert.deepEqual(await callees(index, 'run'), [
         'Math.min → none',
         'chain → src/core.ts imported',
@@ -107,7 +82,7 @@ describe('calls resolved to their definitions', () => {
     });
 
     it('gives a call through a typed parameter or a constructed variable to its class, inherited methods included, and not to a same-named method of another class', async () => {
-      const index = await built(files);
+      const index = await builtIndex(files);
       assert.deepEqual(await callers(index, 'describe', 'Shape'), ['src/shapes.ts:12 receiver-type']);
       assert.deepEqual(await callers(index, 'area', 'Table'), ['src/shapes.ts:13 receiver-type']);
       assert.deepEqual(await callers(index, 'area', 'Square'), ['src/shapes.ts:3 override', 'src/shapes.ts:15 receiver-type']);
@@ -148,7 +123,7 @@ describe('calls resolved to their definitions', () => {
     };
 
     it('resolves self, super(), annotations and constructor assignments; a same-named method of an unrelated class is not a caller', async () => {
-      const index = await built(files);
+      const index = await builtIndex(files);
       // Base.run's self.save() may run User's override: a labelled candidate.
       assert.deepEqual(await callers(index, 'save', 'User'), ['pkg/app.py:5 receiver-type', 'pkg/models.py:5 override']);
       assert.deepEqual(await callers(index, 'save', 'Other'), ['pkg/app.py:6 receiver-type']);
@@ -156,7 +131,7 @@ describe('calls resolved to their definitions', () => {
     });
 
     it('follows `from . import module` to the module, and a parameter called as a function is a local', async () => {
-      const index = await built(files);
+      const index = await builtIndex(files);
       assert.deepEqual(await callees(index, 'main'), ['User → pkg/models.py imported', 'cb → local', 'models.helper → pkg/models.py imported', 'o.save → pkg/models.py receiver-type', 'u.save → pkg/models.py receiver-type']);
     });
   });
@@ -191,13 +166,13 @@ describe('calls resolved to their definitions', () => {
     };
 
     it('reaches a method through an embedded struct and a field of a known type, and tells the two Close methods apart', async () => {
-      const index = await built(files);
+      const index = await builtIndex(files);
       assert.deepEqual(await callers(index, 'Close', 'Base'), ['app/main.go:6 receiver-type']);
       assert.deepEqual(await callers(index, 'Close', 'DB'), ['store/store.go:17 receiver-type']);
     });
 
     it('resolves same-package functions and package-qualified calls', async () => {
-      const index = await built(files);
+      const index = await builtIndex(files);
       assert.deepEqual(await callees(index, 'Put'), ['db.Close → store/store.go receiver-type', 'helper → store/util.go same-package']);
       assert.deepEqual(await callees(index, 'Run'), ['s.Close → store/store.go receiver-type', 'store.New → store/util.go imported']);
     });
@@ -212,23 +187,20 @@ describe('calls resolved to their definitions', () => {
     };
 
     it("gives implicit `this` calls to the enclosing class's hierarchy (nested classes reach the outer one), never to every owner of the name", async () => {
-      const index = await built(files);
+      const index = await builtIndex(files);
       assert.deepEqual(await callers(index, 'get', 'Base'), ['src/a/Box.java:4 receiver-type', 'src/b/Use.java:6 receiver-type']);
       assert.deepEqual(await callers(index, 'get', 'Other'), ['src/b/Other.java:5 receiver-type']);
       assert.deepEqual(await callers(index, 'size', 'Box'), ['src/a/Box.java:6 receiver-type']);
     });
 
     it('works on an index database from before call resolution (schema 5, parser version 7), upgraded in place and parsed again', async () => {
-      const data = fixture();
-      dirs.push(data);
-      const dbFile = path.join(data, 'code.db');
-      const root = fixture(files);
-      dirs.push(root);
+      const dbFile = path.join(testDir(), 'code.db');
+      const root = testDir(files);
       // What schema 5 and parser version 7 left: no receivers, bases or import names.
       const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 5) });
       db.exec(`INSERT INTO code_meta (key, value) VALUES ('root', '${root.replaceAll("'", "''")}'), ('parser', '7'), ('complete', '1')`);
       db.close();
-      const index = await built({ root }, dbFile);
+      const index = await builtIndex({ root }, dbFile);
       assert.equal((await index.ready())?.meta('parser'), String(PARSER_VERSION));
       assert.deepEqual(await callers(index, 'get', 'Other'), ['src/b/Other.java:5 receiver-type']);
       assert.deepEqual(await callers(index, 'get', 'Base'), ['src/a/Box.java:4 receiver-type', 'src/b/Use.java:6 receiver-type']);
@@ -237,7 +209,7 @@ describe('calls resolved to their definitions', () => {
 
   describe('through what a call returns and fields of other files', () => {
     it('TypeScript: follows declared return types through a chain of calls and a variable holding one; a call on an unknown result is no caller', async () => {
-      const index = await built({
+      const index = await builtIndex({
         'src/repo.ts': ['export class Row { save() {} }', 'export class Repo {', '  first(): Row { return new Row() }', '}', 'export function open(): Repo { return new Repo() }', ''].join('\n'),
         'src/doc.ts': 'export class Doc { save() {} }\n',
         'src/use.ts': [
@@ -260,7 +232,7 @@ describe('calls resolved to their definitions', () => {
     });
 
     it('Python: a return annotation and an assigned call result give the receiver; an unannotated result stays unknown', async () => {
-      const index = await built({
+      const index = await builtIndex({
         'pkg/__init__.py': '',
         'pkg/models.py': ['class Row:', '    def save(self): pass', '', 'class Table:', '    def row(self) -> "Row":', '        return Row()', '', 'def table() -> Table:', '    return Table()', '', 'def loose():', '    return Row()', '', 'class Other:', '    def save(self): pass', ''].join('\n'),
         'pkg/app.py': ['from .models import table, loose', '', 'def main():', '    t = table()', '    t.row().save()', '    loose().save()', ''].join('\n'),
@@ -270,7 +242,7 @@ describe('calls resolved to their definitions', () => {
     });
 
     it('Go: each result of a multi-value call, a field declared in another file of the package, and not a same-named method of another type', async () => {
-      const index = await built({
+      const index = await builtIndex({
         'go.mod': 'module example.com/m\n\ngo 1.21\n',
         'fs/fs.go': ['package fs', '', 'type File struct{}', '', 'func (f *File) Stat() {}', '', 'type FS struct {', '\troot *File', '}', '', 'func (s *FS) Open(name string) (f *File, err error) { return nil, nil }', '', 'func (s *FS) Pair() (*Dir, *File) { return nil, nil }', ''].join('\n'),
         'fs/dir.go': ['package fs', '', 'type Dir struct{}', '', 'func (d *Dir) Stat() {}', '', 'func Walk(s *FS) {', '\tr := s.root', '\tr.Stat()', '}', ''].join('\n'),
@@ -281,7 +253,7 @@ describe('calls resolved to their definitions', () => {
     });
 
     it('Java: implicit-this and chained calls by return type, casts, instanceof patterns, and fields of an enclosing or same-file base class', async () => {
-      const index = await built({
+      const index = await builtIndex({
         'src/a/Entry.java': 'package a;\n\npublic class Entry {\n  public boolean check() { return true; }\n}\n',
         'src/a/Other.java': 'package a;\n\npublic class Other {\n  public boolean check() { return false; }\n}\n',
         'src/a/Table.java': [
@@ -312,7 +284,7 @@ describe('calls resolved to their definitions', () => {
     });
 
     it("Java: a type argument stands for the class's type parameter (List<Entry>.get gives an Entry), through `var` too", async () => {
-      const index = await built({
+      const index = await builtIndex({
         'src/a/List.java': 'package a;\n\npublic interface List<E> {\n  E get(int i);\n  Iter<E> iterator();\n}\n',
         'src/a/Iter.java': 'package a;\n\npublic interface Iter<T> {\n  T next();\n}\n',
         'src/a/Entry.java': 'package a;\n\npublic class Entry {\n  public boolean check() { return true; }\n}\n',
@@ -336,7 +308,7 @@ describe('calls resolved to their definitions', () => {
     });
 
     it("Java: Outer.this, a local named like the method, a nested class calling what its outer class inherits, and a superclass's method before an interface's", async () => {
-      const index = await built({
+      const index = await builtIndex({
         'src/a/Coll.java': 'package a;\n\npublic interface Coll {\n  int size();\n  boolean addAll(Coll c);\n}\n',
         'src/a/AbstractColl.java': 'package a;\n\npublic abstract class AbstractColl implements Coll {\n  public boolean addAll(Coll c) { return true; }\n}\n',
         'src/a/Bag.java': [
@@ -363,7 +335,7 @@ describe('calls resolved to their definitions', () => {
     });
 
     it('Go: new(T), an embedded struct reached by its type name, and an owner named exactly: not a same-named type of other case, nor a method in a file named like the owner', async () => {
-      const index = await built({
+      const index = await builtIndex({
         'go.mod': 'module example.com/m\n\ngo 1.21\n',
         'web/handler.go': ['package web', '', 'type Handler interface {', '\tServe()', '}', '', 'type handler struct{}', '', 'func (h handler) Serve() {}', ''].join('\n'),
         'web/frame.go': ['package web', '', 'type Frame struct{}', '', 'func (f *Frame) reset() {}', '', 'type MetaFrame struct {', '\t*Frame', '}', ''].join('\n'),
@@ -385,7 +357,7 @@ describe('calls resolved to their definitions', () => {
     });
 
     it('Go: an element of a slice or map, by index and by range, from a local or a field declared in another file', async () => {
-      const index = await built({
+      const index = await builtIndex({
         'go.mod': 'module example.com/m\n\ngo 1.21\n',
         'pool/conn.go': ['package pool', '', 'type Conn struct{}', '', 'func (c *Conn) Close() {}', '', 'type Pool struct {', '\tbyKey map[string]*Conn', '\tall   []*Conn', '}', ''].join('\n'),
         'pool/file.go': ['package pool', '', 'type File struct{}', '', 'func (f *File) Close() {}', ''].join('\n'),
