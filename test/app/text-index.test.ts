@@ -98,7 +98,10 @@ describe('a text index built by an earlier server', () => {
     const second = testApp(root, { graphBackend: 'none' }, { CTXGATE_DATA_DIR: first.dataDir });
     try {
       const narrowed = await second.app.textIndex!.candidates({ pattern: 'const xq', literal: true, ignoreCase: false }, '');
-      assert.deepEqual(narrowed?.files, ['src/m4.ts'], 'the index narrows the first search, the offline edit included');
+      // The file added while no server ran is a candidate until the index has read it (a file it has not
+      // taken yet always is); whether it has by now depends on the machine's speed. Nothing else may be.
+      assert.ok(narrowed?.files.includes('src/m4.ts'), 'the offline edit is a candidate');
+      assert.deepEqual(narrowed?.files.filter((f) => f !== 'src/added.ts'), ['src/m4.ts'], 'the index narrows the first search');
       const added = await second.app.textIndex!.candidates({ pattern: 'offline_added', literal: true, ignoreCase: false }, '');
       assert.deepEqual(added?.files, ['src/added.ts'], 'a file added while no server ran is found');
       const stale = await second.app.textIndex!.candidates({ pattern: 'v4 = 4', literal: true, ignoreCase: false }, '');

@@ -76,8 +76,11 @@ describe('stdio MCP server, through the SDK client', () => {
     })) as ToolResult;
     assert.match(result.content[0]!.text, /indexed 250 files/);
     assert.ok(seen.length >= 2, `progress notifications: ${JSON.stringify(seen)}`);
-    assert.equal(seen[seen.length - 1]!.progress, 250);
-    assert.equal(seen[seen.length - 1]!.total, 250);
+    // Every 100 files, then the end. The SDK client drops a progress notification it reads in the same
+    // chunk as the response (it handles notifications a tick later, after the response has removed the
+    // request's progress handler), so on a loaded machine the last one seen may be the one before the end.
+    assert.deepEqual(seen.slice(0, 2).map((p) => p.progress), [100, 200], `progress notifications: ${JSON.stringify(seen)}`);
+    assert.ok(seen.every((p) => p.total === 250) && [200, 250].includes(seen[seen.length - 1]!.progress), JSON.stringify(seen));
     const found = (await client.callTool({ name: 'ctx_kb', arguments: { action: 'search', query: 'topic-137' } })) as ToolResult;
     assert.match(found.content[0]!.text, /notes\/n137\.md/);
   });
