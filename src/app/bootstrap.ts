@@ -30,7 +30,8 @@ import { createSecretNameLister } from '../workspace/secret-names.ts';
 import { listSecretNamesWith } from '../security/secret-identities.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { createFilesNaming } from './files-naming.ts';
-import { checkedNote, checkedNoteFile, type EarlyList } from './early-check.ts';
+import { checkedNote, checkedNoteFile } from './checked-note.ts';
+import type { EarlyList } from './early-check.ts';
 import { type AppSettings, type CommonOptions, readSettings } from './settings.ts';
 
 export type { CommonOptions } from './settings.ts';

@@ -6,7 +6,7 @@ import type { CommonOptions } from '../app/bootstrap.ts';
 import { CLIENT_IDS, type ClientId } from '../clients/catalog.ts';
 import { projectKeyProblem, userNameProblem } from '../users/user-names.ts';
 import { normaliseProjectKey } from '../config/project-key-text.ts';
-import { selectTools } from '../tools/index.ts';
+import { selectToolNames } from '../tools/names.ts';
 import type { InitCommand } from './init.ts';
 
 export type Command =
@@ -274,7 +274,7 @@ function userTools(given: string[] | undefined): string[] | 'all' {
   if (given === undefined) return 'all';
   if (given.some((g) => g.split(',').some((t) => t.trim() === 'all'))) return 'all';
   try {
-    return selectTools(given, '--tools').map((t) => t.name);
+    return selectToolNames(given, '--tools');
   } catch (error) {
     throw usage(error instanceof AppError ? `${error.message}; ${error.hint ?? ''}`.replace(/; $/, '') : String(error));
   }

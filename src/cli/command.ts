@@ -4,8 +4,8 @@
 import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { AppContext } from '../app/context.ts';
-import { selectTools } from '../tools/index.ts';
-import { createToolRegistry } from '../tools/registry.ts';
+import { createListedRegistry } from '../tools/listed-registry.ts';
+import { selectToolNames } from '../tools/names.ts';
 import { VERSION } from '../version.ts';
 import { parseCommand, USAGE } from './args.ts';
 import { unsupportedNodeLine } from './node-support.ts';
@@ -56,7 +56,7 @@ export async function runCli(runtime: Runtime): Promise<number> {
     // tools prints the schemas: the tool definitions are all it reads.
     if (command.kind === 'tools') {
       const { formatTools } = await import('./tools.ts');
-      const listed = createToolRegistry(selectTools(command.common.tools, '--tools')).list();
+      const listed = createListedRegistry(selectToolNames(command.common.tools, '--tools')).list();
       await printOut(runtime, formatTools(listed, command.name, command.json));
       return 0;
     }
@@ -70,7 +70,7 @@ export async function runCli(runtime: Runtime): Promise<number> {
 
     const { createAppContext } = await import('../app/bootstrap.ts');
     app = createAppContext(runtime, command.common);
-    const registry = createToolRegistry(selectTools(app.config.tools, command.common.tools ? '--tools' : `${app.configFile ?? 'config'} tools`));
+    const registry = createListedRegistry(selectToolNames(app.config.tools, command.common.tools ? '--tools' : `${app.configFile ?? 'config'} tools`));
     const ctx = app;
     switch (command.kind) {
       case 'serve': {

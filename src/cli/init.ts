@@ -7,7 +7,7 @@ import { applyPlan, type FileChange, planInit } from '../clients/init.ts';
 import { findInstallation, type LauncherChoice, type RuntimeChoice } from '../clients/launch.ts';
 import { projectDataDir, resolveProjectRoot } from '../config/paths.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { selectTools } from '../tools/index.ts';
+import { selectToolNames } from '../tools/names.ts';
 import { checkLaunch } from './launch-check.ts';
 
 export interface InitCommand {
@@ -50,7 +50,7 @@ function outcome(change: FileChange): string {
 
 /** The report `ctxgate init` prints (with dryRun, unified diffs of what would change) and its exit code. */
 export async function runInit(runtime: Runtime, command: InitCommand): Promise<{ text: string; code: number }> {
-  if (command.tools) selectTools(command.tools, '--tools'); // a typo fails here, not when the client starts the server
+  if (command.tools) selectToolNames(command.tools, '--tools'); // a typo fails here, not when the client starts the server
   const projectRoot = resolveProjectRoot(runtime, command.projectRoot);
   const installation = findInstallation(runtime.fs, runtime.mainScript);
   const plan = planInit(runtime, installation, {

@@ -3,6 +3,7 @@
 // knowledge base, workers, jobs, log) is built right after the list goes out, by a call that comes
 // first, or a moment after the handshake when neither comes — so a client waits for module loading
 // it needs, not for all of it.
+import { readCheckedNote } from '../app/checked-note.ts';
 import { createDeferredApp, isLastingFailure } from '../app/deferred-app.ts';
 import { createRootsFollower } from '../app/roots-follower.ts';
 import type { AppContext } from '../app/context.ts';
@@ -10,8 +11,8 @@ import { type CommonOptions, loadSettings } from '../app/settings.ts';
 import { projectRootNamed } from '../config/paths.ts';
 import { messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
-import { selectTools } from '../tools/index.ts';
-import { createToolRegistry } from '../tools/registry.ts';
+import { createListedRegistry } from '../tools/listed-registry.ts';
+import { selectToolNames } from '../tools/names.ts';
 import { runStdio, type StdioOptions } from '../transports/stdio.ts';
 
 /** The loading of every tool's code waits this long for a first call to come (clients call right after the list)… */
@@ -28,9 +29,13 @@ async function quietThen<T>(app: AppContext, then: () => Promise<T>): Promise<T>
 /** Serves until `stopped` settles (a signal, or stdin closing); returns the exit code. */
 export async function serveStdio(runtime: Runtime, common: CommonOptions, stopped: Promise<string>): Promise<number> {
   const settings = await loadSettings(runtime, common);
-  const registry = createToolRegistry(selectTools(settings.config.tools, common.tools ? '--tools' : `${settings.configFile ?? 'config'} tools`));
+  const registry = createListedRegistry(selectToolNames(settings.config.tools, common.tools ? '--tools' : `${settings.configFile ?? 'config'} tools`));
   // A project searched before: what a first search waits for (find's lists) starts now, beside the handshake.
-  const early = import('../app/early-check.ts').then(({ startEarlyCheck }) => startEarlyCheck(runtime, settings)).catch(() => undefined);
+  // Without the note of an earlier whole check there is nothing to start: its modules are not even loaded.
+  const note = readCheckedNote(runtime, settings.projectRoot);
+  const early = note
+    ? import('../app/early-check.ts').then(({ startEarlyCheck }) => startEarlyCheck(runtime, settings, note)).catch(() => undefined)
+    : Promise.resolve(undefined);
   const deferred = createDeferredApp({
     projectRoot: settings.projectRoot,
     report: (text) => runtime.writeStderr(text),

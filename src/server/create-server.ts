@@ -2,7 +2,8 @@
 // function serves stdio, every HTTP session, and `ctxgate call`.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { failureResult, type ToolRegistry } from '../tools/registry.ts';
+import { failureResult } from '../tools/call-result.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
 import { VERSION } from '../version.ts';
 import type { AppContext, ClientSession } from '../app/context.ts';
 

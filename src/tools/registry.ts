@@ -5,9 +5,12 @@ import { z } from 'zod';
 import { AppError, ErrorCode, isAppError, messageOf } from '../errors.ts';
 import type { SavingBasis } from '../kb/usage.ts';
 import { summarizeRedacted } from '../logging/arg-summary.ts';
+import { type CallResult, failureResult } from './call-result.ts';
 import { handlerGoneError } from './handler-chunk.ts';
 import { redactArgs } from '../logging/logger.ts';
 import type { AppContext, ClientSession } from '../app/context.ts';
+
+export { type CallResult, failureResult } from './call-result.ts';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -75,12 +78,6 @@ export interface ListedTool {
   annotations?: Partial<ToolAnnotations>;
 }
 
-export interface CallResult {
-  [key: string]: unknown;
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> & { type: 'object' } {
   const json = compactSchema(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>;
@@ -271,12 +268,4 @@ function recordCall(ctx: ToolCallContext, call: { tool: string; action: string |
 function errorResult(tool: string, error: unknown, ctx: ToolCallContext, durationMs: number): CallResult {
   ctx.app.logger.log('tool_error', { tool, code: isAppError(error) ? error.code : ErrorCode.Internal, error: messageOf(error), durationMs });
   return failureResult(error);
-}
-
-/** A call's error as the client sees it: the code, what was wrong and, on a line of its own, what to do. */
-export function failureResult(error: unknown): CallResult {
-  const app = isAppError(error);
-  const code = app ? error.code : ErrorCode.Internal;
-  const hint = app ? error.hint : 'this is a bug in ctxgate; the log file has details';
-  return { content: [{ type: 'text', text: `error ${code}: ${messageOf(error)}${hint ? `\nhint: ${hint}` : ''}` }], isError: true };
 }

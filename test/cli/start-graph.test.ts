@@ -38,7 +38,7 @@ describe('the stdio start', () => {
   const { sources, packages } = startGraph(['src/main.ts', 'src/cli/command.ts', 'src/runtime/node.ts', 'src/runtime/deno.ts']);
 
   it('finds the modules it walks (the walk itself works)', () => {
-    for (const expected of ['src/cli/serve-stdio.ts', 'src/tools/index.ts', 'src/tools/gate/search.ts', 'src/app/settings.ts', 'src/transports/stdio.ts']) assert.ok(sources.has(expected), expected);
+    for (const expected of ['src/cli/serve-stdio.ts', 'src/tools/listing.ts', 'src/tools/names.ts', 'src/app/settings.ts', 'src/transports/stdio.ts']) assert.ok(sources.has(expected), expected);
     assert.ok([...packages].some((p) => p.startsWith('@modelcontextprotocol/sdk/server/')), [...packages].join(', '));
   });
 
@@ -55,6 +55,11 @@ describe('the stdio start', () => {
     assert.deepEqual(heavy, []);
   });
 
+  it("builds no tool's schema: tools/list is answered from the generated listing (src/tools/listing.ts)", () => {
+    const declarations = [...sources].filter((s) => s === 'src/tools/index.ts' || s === 'src/tools/registry.ts' || /^src\/tools\/(gate|context)\//.test(s));
+    assert.deepEqual(declarations, []);
+  });
+
   it('loads no config parser: with no config file the defaults are an object, a file is parsed after an import', () => {
     // src/config/load.ts holds yaml and zod's config schema; src/app/settings.ts imports it when a file exists.
     assert.ok(sources.has('src/config/defaults.ts') && sources.has('src/config/find.ts'));
@@ -62,8 +67,7 @@ describe('the stdio start', () => {
     assert.ok(!packages.has('yaml'), [...packages].join(', '));
   });
 
-  it("loads no run_task rules: ctx_run's declaration lists the task kinds, its handler checks arguments and env", () => {
-    assert.ok(sources.has('src/exec/task-kinds.ts'));
+  it('loads no run_task rules (ctx_run\'s handler checks arguments and env)', () => {
     const callOnly = [...sources].filter((s) => /^src\/exec\/(tasks|task-options|task-env)\.ts$/.test(s));
     assert.deepEqual(callOnly, []);
   });
