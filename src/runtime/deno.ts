@@ -75,6 +75,8 @@ export function createDenoRuntime(): Runtime {
         return undefined;
       }
     },
+    // Deno keeps compiled local modules in its own cache (DENO_DIR).
+    cacheCompiledCode() {},
     mainScript: realScriptPath(Deno.mainModule),
     args: Deno.args,
     cwd: () => Deno.cwd(),

@@ -1,4 +1,5 @@
 // Node.js implementation of the runtime shim.
+import * as nodeModule from 'node:module';
 import * as os from 'node:os';
 import process from 'node:process';
 import { processExists, realScriptPath, sha256Hex, sleepSync, which } from './common.ts';
@@ -41,6 +42,17 @@ export function createNodeRuntime(): Runtime {
         return import.meta.resolve(specifier);
       } catch {
         return undefined;
+      }
+    },
+    cacheCompiledCode(dir) {
+      // Node 22.1+. A cache that cannot be written or read is not used (enableCompileCache returns why).
+      // A namespace import: Node 20, which lacks it, would refuse a named one at link time.
+      const { enableCompileCache } = nodeModule as { enableCompileCache?: (dir: string) => unknown };
+      if (!enableCompileCache) return;
+      try {
+        enableCompileCache(dir());
+      } catch {
+        // no cache this time
       }
     },
     mainScript: realScriptPath(process.argv[1]),

@@ -136,6 +136,12 @@ export interface Runtime {
   resolveModule(specifier: string): string | undefined;
   /** The script this process started from (the bundle, or src/main.ts on Deno), symlinks resolved; '' when unknown. */
   mainScript: string;
+  /**
+   * Keeps the code this process compiles in the folder `dir()` names (made private by it) for the next
+   * process to reuse (Node's module.enableCompileCache); a no-op where the runtime caches compiled
+   * modules itself (Deno). A folder that cannot be made or written means no cache, not an error.
+   */
+  cacheCompiledCode(dir: () => string): void;
   /** Command-line arguments after the script name. */
   args: readonly string[];
   cwd(): string;

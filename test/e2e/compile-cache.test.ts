@@ -1,0 +1,47 @@
+// Every MCP session and hook call is a new process: on Node (22.1+: module.enableCompileCache) it keeps
+// the code it compiled in the data folder (private), for the next process to start from; Deno caches
+// compiled modules itself, and the data folder gets no such folder.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fixture, onDeno, removeDir, repoRoot, runtime } from '../helpers/env.ts';
+import { nodeAtLeast } from '../helpers/nodes.ts';
+import { runCli } from '../helpers/server.ts';
+
+const node22 = onDeno ? undefined : nodeAtLeast(22);
+
+/** `ctxgate --version` on this test's runtime (Node: a Node 22+, this one or one from .cache/nodes). */
+function version(env: Record<string, string>): { status: number | null; stderr: string } {
+  if (onDeno) return runCli(['--version'], { env });
+  const r = spawnSync(node22!.bin, [path.join(repoRoot, 'dist', 'ctxgate.mjs'), '--version'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { status: r.status, stderr: r.stderr };
+}
+
+describe('compiled code kept for the next process', { skip: !onDeno && !node22 && 'no Node 22+ here: run node scripts/fetch-test-tools.mjs nodes' }, () => {
+  const data = fixture();
+  after(() => removeDir(data));
+
+  it('fills a private compile-cache folder in the data folder on Node, and none on Deno', () => {
+    const dir = path.join(data, 'compile-cache');
+    for (let i = 0; i < 2; i++) {
+      const r = version({ CTXGATE_DATA_DIR: data });
+      assert.equal(r.status, 0, r.stderr);
+    }
+    if (onDeno) {
+      assert.equal(runtime.fs.statSync(dir), undefined);
+      return;
+    }
+    assert.equal(runtime.fs.statSync(dir)!.mode & 0o777, 0o700);
+    const files = runtime.fs.readDirSync(dir).flatMap((d) => runtime.fs.readDirSync(path.join(dir, d.name)));
+    assert.ok(files.length > 0, 'the compiled code is in the folder');
+  });
+
+  it('starts all the same when the folder cannot be made (no cache, no error)', () => {
+    const blocked = path.join(data, 'a-file');
+    runtime.fs.writeFileSync(blocked, 'not a folder');
+    const r = version({ CTXGATE_DATA_DIR: blocked });
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /compile|EEXIST|ENOTDIR/i);
+  });
+});
