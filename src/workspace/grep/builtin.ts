@@ -8,7 +8,7 @@ import { walk } from '../walk.ts';
 import type { Admission } from './admission.ts';
 import type { ListedFile } from './filelist.ts';
 import type { GrepPool } from './grep-pool.ts';
-import { compilePattern } from './matcher.ts';
+import { checkPattern } from './matcher.ts';
 import { runScan } from './scan-run.ts';
 import type { FileOutcome, ScanFile } from './scan-files.ts';
 import { type GrepFile, type GrepQuery, type GrepResult, keepMatches, type SkippedFile } from './types.ts';
@@ -70,7 +70,7 @@ function lineCollector(query: GrepQuery) {
  */
 export async function grepBuiltin(fs: RuntimeFs, admission: Admission, query: GrepQuery, signal?: AbortSignal, listed?: readonly ListedFile[], run: BuiltinRun = {}): Promise<GrepResult> {
   // An invalid pattern fails here, before any file is walked or read.
-  compilePattern(query);
+  checkPattern(query);
   const files = candidatesOf(fs, admission, signal, listed);
   const lines = lineCollector(query);
   const skipped: SkippedFile[] = [];
@@ -104,7 +104,7 @@ export interface ListScan {
  * once, counted on its raw bytes, and only those whose lines are returned are decoded and split.
  */
 export async function scanListBuiltin(fs: RuntimeFs, admission: Admission, query: GrepQuery, list: readonly string[], signal?: AbortSignal, run: BuiltinRun = {}): Promise<ListScan> {
-  compilePattern(query);
+  checkPattern(query);
   const files: ScanFile[] = [...list].sort().map((relRoot) => ({ abs: '', relRoot }));
   const counts = new Map<string, number>();
   const lines = lineCollector(query);
@@ -132,7 +132,7 @@ export async function scanListBuiltin(fs: RuntimeFs, admission: Admission, query
  * text it requires, and a file without that text is skipped unread by the regex.
  */
 export async function countBuiltin(fs: RuntimeFs, admission: Admission, query: GrepQuery, signal?: AbortSignal, listed?: readonly ListedFile[], run: BuiltinRun = {}): Promise<Map<string, number>> {
-  compilePattern(query);
+  checkPattern(query);
   const files = candidatesOf(fs, admission, signal, listed);
   const counts = new Map<string, number>();
   const skipped: SkippedFile[] = [];

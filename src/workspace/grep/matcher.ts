@@ -15,6 +15,15 @@ export function compilePattern(query: GrepQuery): LinearRegex {
   return compileRegex(query.pattern, { literal: query.literal, ignoreCase: query.ignoreCase, wordChars: query.wordBoundary ? WORD_CHARS : undefined });
 }
 
+/**
+ * Throws the regex error of an invalid pattern. A plain literal (case-sensitive, no word boundary,
+ * no surrogate code units) is always valid and is found in the bytes: it is not compiled for this.
+ */
+export function checkPattern(query: GrepQuery): void {
+  if (query.literal && !query.wordBoundary && !query.ignoreCase && !/[\uD800-\uDFFF]/.test(query.pattern)) return;
+  compilePattern(query);
+}
+
 /** Lets the event loop take turns during a long match in the main thread (a worker never pauses). */
 export interface Pacer {
   /** Counts text about to be matched; true when the event loop is due a turn. */
@@ -40,11 +49,16 @@ export interface Matcher {
 }
 
 export function createMatcher(query: GrepQuery): Matcher {
-  const regex = compilePattern(query);
+  // Compiled when first needed: a plain literal is found in the bytes and never needs it (RE2's
+  // compile was ~20 ms of a new process's first search, ~80 ms on a loaded machine).
+  let compiled: LinearRegex | undefined;
+  const regex = (): LinearRegex => (compiled ??= compilePattern(query));
   const required = requiredText(query);
   const needle = required === undefined ? undefined : Buffer.from(required, 'utf8');
   return {
-    regex,
+    get regex() {
+      return regex();
+    },
     required,
     needle,
     exact: query.literal && !query.wordBoundary && !query.ignoreCase,
@@ -103,7 +117,7 @@ function requiredText(query: GrepQuery): string | undefined {
  * lines, texts and match positions as searchText with no context.
  */
 export function matchLinesOf(bytes: Uint8Array, relPath: string, matcher: Matcher): GrepFile | undefined {
-  const { needle, regex } = matcher;
+  const { needle } = matcher;
   if (!needle) throw new Error('matchLinesOf needs a required text');
   const literal = matcher.exact ? needle.toString('utf8') : undefined;
   const buf = asBuffer(bytes);
@@ -120,7 +134,7 @@ export function matchLinesOf(bytes: Uint8Array, relPath: string, matcher: Matche
     const text = lineText(buf, start, end);
     // A plain literal: finding it is the match, and its first place in the line is where it starts.
     if (literal !== undefined) lines.push(matchLine(lineNo, text, text.indexOf(literal)));
-    else if (regex.test(text)) lines.push(matchLine(lineNo, text, text.length <= LOCATE_MAX_CHARS ? regex.indexIn(text) : undefined));
+    else if (matcher.regex.test(text)) lines.push(matchLine(lineNo, text, text.length <= LOCATE_MAX_CHARS ? matcher.regex.indexIn(text) : undefined));
     if (nl < 0) break;
     at = buf.indexOf(needle, nl + 1);
   }
@@ -128,7 +142,7 @@ export function matchLinesOf(bytes: Uint8Array, relPath: string, matcher: Matche
 }
 
 /** Counts a file's matching lines (split at \n, as the engine splits them). */
-function lineCounter(query: GrepQuery, regex: LinearRegex, needle: Buffer | undefined): (bytes: Uint8Array) => number {
+function lineCounter(query: GrepQuery, regexOf: () => LinearRegex, needle: Buffer | undefined): (bytes: Uint8Array) => number {
   if (needle) {
     const exact = query.literal && !query.wordBoundary;
     return (bytes) => {
@@ -139,7 +153,7 @@ function lineCounter(query: GrepQuery, regex: LinearRegex, needle: Buffer | unde
         const start = buf.lastIndexOf(10, at) + 1;
         const nl = buf.indexOf(10, at + needle.length);
         const end = nl < 0 ? buf.length : nl;
-        if (exact || regex.test(lineText(buf, start, end))) n++;
+        if (exact || regexOf().test(lineText(buf, start, end))) n++;
         if (nl < 0) break;
         at = buf.indexOf(needle, nl + 1);
       }
@@ -151,6 +165,7 @@ function lineCounter(query: GrepQuery, regex: LinearRegex, needle: Buffer | unde
   const runs = query.literal ? [query.pattern] : query.ignoreCase ? requiredLiterals(query.pattern) : [];
   const folded = runs.filter((r) => /^[\x20-\x7e]+$/.test(r)).map((r) => r.toLowerCase());
   return (bytes) => {
+    const regex = regexOf();
     const text = new TextDecoder().decode(bytes);
     if (folded.length && !/[ſ\u212a]/.test(text)) {
       const lower = text.toLowerCase();
