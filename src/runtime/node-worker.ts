@@ -13,6 +13,13 @@ function tsxApi(): string | undefined {
   }
 }
 
+let compileCache: string | undefined;
+
+/** The folder this process keeps compiled code in (cacheCompiledCode): workers started from now on use it too. */
+export function useCompileCacheInWorkers(dir: string): void {
+  compileCache = dir;
+}
+
 /**
  * A .ts worker (sources run through tsx): worker threads do not inherit `--import tsx`, so a small
  * bootstrap registers tsx in the worker before importing the module. Node versions that strip types
@@ -20,6 +27,11 @@ function tsxApi(): string | undefined {
  */
 function create(url: URL): Worker {
   const api = /\.m?ts$/.test(url.pathname) ? tsxApi() : undefined;
+  if (!api && compileCache) {
+    // A worker compiles its own modules: it keeps them in the process's cache too (node.ts).
+    const bootstrap = `import('node:module').then((m) => { try { m.enableCompileCache?.(${JSON.stringify(compileCache)}); } catch {} return import(${JSON.stringify(url.href)}); });`;
+    return new Worker(bootstrap, { eval: true, stdout: true });
+  }
   if (!api) return new Worker(url, { stdout: true });
   const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
   return new Worker(bootstrap, { eval: true, stdout: true });

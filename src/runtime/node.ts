@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import process from 'node:process';
 import { processExists, realScriptPath, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
-import { cpuCount, parentPort, startWorker } from './node-worker.ts';
+import { cpuCount, parentPort, startWorker, useCompileCacheInWorkers } from './node-worker.ts';
 import { spawn } from './node-process.ts';
 import { bootIdentity, listProcesses, processStartTime, signalProcess, ticksSinceBoot } from './procfs.ts';
 import { watchTreeNode } from './tree-watch.ts';
@@ -50,7 +50,10 @@ export function createNodeRuntime(): Runtime {
       const { enableCompileCache } = nodeModule as { enableCompileCache?: (dir: string) => unknown };
       if (!enableCompileCache) return;
       try {
-        enableCompileCache(dir());
+        const folder = dir();
+        const { status } = (enableCompileCache(folder) ?? {}) as { status?: number };
+        const known = (nodeModule as { constants?: { compileCacheStatus?: Record<string, number> } }).constants?.compileCacheStatus;
+        if (known && (status === known.ENABLED || status === known.ALREADY_ENABLED)) useCompileCacheInWorkers(folder);
       } catch {
         // no cache this time
       }

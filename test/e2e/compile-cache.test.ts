@@ -11,11 +11,19 @@ import { runCli } from '../helpers/server.ts';
 
 const node22 = onDeno ? undefined : nodeAtLeast(22);
 
-/** `ctxgate --version` on this test's runtime (Node: a Node 22+, this one or one from .cache/nodes). */
-function version(env: Record<string, string>): { status: number | null; stderr: string } {
-  if (onDeno) return runCli(['--version'], { env });
-  const r = spawnSync(node22!.bin, [path.join(repoRoot, 'dist', 'ctxgate.mjs'), '--version'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+/** `ctxgate ARGS` on this test's runtime (Node: a Node 22+, this one or one from .cache/nodes). */
+function ctxgate(args: string[], env: Record<string, string>): { status: number | null; stderr: string } {
+  if (onDeno) return runCli(args, { env });
+  const r = spawnSync(node22!.bin, [path.join(repoRoot, 'dist', 'ctxgate.mjs'), ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
   return { status: r.status, stderr: r.stderr };
+}
+
+const version = (env: Record<string, string>) => ctxgate(['--version'], env);
+
+/** The compiled files kept under `data`. */
+function kept(data: string): number {
+  const dir = path.join(data, 'compile-cache');
+  return runtime.fs.readDirSync(dir).flatMap((d) => runtime.fs.readDirSync(path.join(dir, d.name))).length;
 }
 
 describe('compiled code kept for the next process', { skip: !onDeno && !node22 && 'no Node 22+ here: run node scripts/fetch-test-tools.mjs nodes' }, () => {
@@ -33,8 +41,21 @@ describe('compiled code kept for the next process', { skip: !onDeno && !node22 &
       return;
     }
     assert.equal(runtime.fs.statSync(dir)!.mode & 0o777, 0o700);
-    const files = runtime.fs.readDirSync(dir).flatMap((d) => runtime.fs.readDirSync(path.join(dir, d.name)));
-    assert.ok(files.length > 0, 'the compiled code is in the folder');
+    assert.ok(kept(data) > 0, 'the compiled code is in the folder');
+  });
+
+  it("keeps the worker threads' code too (a search with grep and parse workers, against one without)", { skip: onDeno && 'Deno caches by itself' }, () => {
+    const project = fixture({ 'src/a.ts': 'export function alpha() {\n  return 1;\n}\n' });
+    const withWorkers = fixture();
+    const without = fixture();
+    try {
+      const call = ['call', 'search', '{"pattern":"return"}', '--project-root', project];
+      assert.equal(ctxgate(call, { CTXGATE_DATA_DIR: withWorkers }).status, 0);
+      assert.equal(ctxgate(call, { CTXGATE_DATA_DIR: without, CTXGATE_GREP_WORKERS: '0', CTXGATE_PARSE_WORKERS: '0' }).status, 0);
+      assert.ok(kept(withWorkers) > kept(without), `${kept(withWorkers)} files with workers, ${kept(without)} without`);
+    } finally {
+      for (const d of [project, withWorkers, without]) removeDir(d);
+    }
   });
 
   it('starts all the same when the folder cannot be made (no cache, no error)', () => {
