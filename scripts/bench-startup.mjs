@@ -30,10 +30,10 @@ function cpuMs(pid) {
   }
 }
 
-function once(command, args) {
+function once(command, args, data = dataDir) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, CTXGATE_DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, CTXGATE_DATA_DIR: data }, stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
@@ -68,9 +68,12 @@ await server.connect(new StdioServerTransport());
 `,
 );
 const deno = denoBinaryOrExit();
+// `node ctxgate` starts with the data folder of the runs before it (as a user's: the compiled code
+// kept there), `node first` with a new one each time (a first process on a machine: nothing kept).
 const targets = [
   ['node floor', process.execPath, [floor]],
   ['node ctxgate', process.execPath, [path.join(root, 'dist/ctxgate.mjs')]],
+  ['node first', process.execPath, [path.join(root, 'dist/ctxgate.mjs')], 'fresh'],
   ['deno floor', deno, ['run', '-A', floor]],
   ['deno ctxgate', deno, ['run', '-A', path.join(root, 'src/main.ts')]],
 ];
@@ -79,8 +82,10 @@ const cpus = new Map(targets.map(([name]) => [name, []]));
 const loadBefore = loadavg()[0];
 try {
   for (let i = 0; i < runs; i++) {
-    for (const [name, command, args] of targets) {
-      const { ms, main, all } = await once(command, args);
+    for (const [name, command, args, fresh] of targets) {
+      const data = fresh ? mkdtempSync(path.join(tmpdir(), 'ctxgate-bench-first-')) : dataDir;
+      const { ms, main, all } = await once(command, args, data);
+      if (fresh) rmSync(data, { recursive: true, force: true });
       times.get(name).push(ms);
       cpus.get(name).push({ main, all });
     }
@@ -98,6 +103,8 @@ for (const [name] of targets) {
 }
 for (const runtime of ['node', 'deno']) {
   const cpu = (name) => median(cpus.get(name).map((x) => x.main));
-  const cpuRatio = Number.isNaN(cpu(`${runtime} floor`)) ? '' : `; main-thread CPU ${(cpu(`${runtime} ctxgate`) / cpu(`${runtime} floor`)).toFixed(2)}x`;
-  console.log(`${runtime}: ctxgate / floor = ${(median(times.get(`${runtime} ctxgate`)) / median(times.get(`${runtime} floor`))).toFixed(2)}x${cpuRatio}`);
+  for (const name of [`${runtime} ctxgate`, `${runtime} first`].filter((n) => times.has(n))) {
+    const cpuRatio = Number.isNaN(cpu(`${runtime} floor`)) ? '' : `; main-thread CPU ${(cpu(name) / cpu(`${runtime} floor`)).toFixed(2)}x`;
+    console.log(`${name} / floor = ${(median(times.get(name)) / median(times.get(`${runtime} floor`))).toFixed(2)}x${cpuRatio}`);
+  }
 }
