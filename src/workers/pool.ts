@@ -51,6 +51,8 @@ export interface WorkerPool<J, R> {
   /** Jobs that may be in the pool at once (sent to workers and queued): a producer's useful window. */
   readonly capacity: number;
   mode(): PoolMode;
+  /** Workers that have started and can take a job now (0 while they start, or after they stopped idle). */
+  readyWorkers(): number;
   /** Starts the pool's workers now, before any job: a first job would otherwise wait for their start (~0.5–2 s on a loaded machine). */
   warm(): void;
   /** Fails queued and running jobs, stops every worker; settles once they have stopped. */
@@ -348,6 +350,7 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
     },
     capacity: Math.max(1, size) * ahead + options.queueLimit,
     mode: () => (inThread ? 'in-thread' : 'workers'),
+    readyWorkers: () => [...slots].filter((s) => s.ready && !s.dead).length,
     warm() {
       // A start that fails falls back to this thread (no slot added): stop there.
       for (let before = -1; !closed && !inThread && slots.size < size && slots.size !== before; ) {

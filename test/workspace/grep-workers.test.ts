@@ -105,6 +105,42 @@ describe('the built-in engine on grep workers', () => {
   });
 });
 
+describe('grep workers that have not started yet', () => {
+  // A new process's first search: its workers are still starting (0.3–0.5 s on a loaded machine).
+  // Workers that never become ready stand for them: a search they had to run would never end.
+  let root: string;
+  let pool: GrepPool;
+  const started: string[] = [];
+  before(() => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`src/f${String(i).padStart(3, '0')}.c`] = `${'filler line\n'.repeat(2000)}p = kmalloc_array(${i});\n`;
+    root = fixture(files);
+    const silent = {
+      ...runtime,
+      startWorker: () => {
+        started.push('worker');
+        return { postMessage() {}, onMessage() {}, onError() {}, onExit() {}, setBusy() {}, terminate: async () => undefined };
+      },
+    };
+    pool = createGrepPool(silent, { workers: 2 });
+    pool.warm();
+  });
+  after(async () => {
+    await pool.close();
+    removeDir(root);
+  });
+  const target = () => createAdmission({ fs: runtime.fs, workdirs: { dirs: [root] } }, resolveSafe(runtime.fs, { dirs: [root] }, undefined), {});
+
+  it('answers a literal over a few hundred files (4.8 MB) in this thread, as without workers, instead of waiting for them', { timeout: 60_000 }, async () => {
+    assert.ok(started.length > 0, 'the workers were asked to start');
+    const query: GrepQuery = { pattern: 'kmalloc_array', literal: true, ignoreCase: false, context: 0, limit: 50 };
+    const list = Array.from({ length: 200 }, (_, i) => `src/f${String(i).padStart(3, '0')}.c`);
+    assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), query, list, undefined, { pool }), await scanListBuiltin(runtime.fs, await target(), query, list));
+    assert.deepEqual(await countBuiltin(runtime.fs, await target(), query, undefined, undefined, { pool }), await countBuiltin(runtime.fs, await target(), query));
+    assert.equal(pool.readyWorkers(), 0);
+  });
+});
+
 // One line of 2 MB on which `[a-m][^Q]{300}Q` leaves re2js's DFA: seconds of matching in one call.
 // The time limit in the tests where min.js must run over it and ok.js must not: min.js's 2 MB line
 // takes 30 s and more for this pattern, ok.js a millisecond; a limit of a few seconds leaves room

@@ -25,6 +25,13 @@ const SMALL_BYTES = 1 << 20;
  * at worst); more goes to a worker, under its time limit.
  */
 const SMALL_REGEX_BYTES = 16 << 10;
+/**
+ * While no worker is ready yet (a new process's first searches: workers took 0.3–0.5 s to start on a
+ * loaded machine, and a 61-file answer waited for them), a search of up to this many files and this
+ * much text runs here instead — a literal only (found in the bytes; a regex keeps SMALL_REGEX_BYTES).
+ */
+const STARTING_FILES = 256;
+const STARTING_BYTES = 16 << 20;
 /** A batch: this many files, or fewer when their known sizes reach BATCH_BYTES. */
 const BATCH_FILES = 64;
 const BATCH_BYTES = 1 << 20;
@@ -62,7 +69,8 @@ export async function runScan(run: ScanRun, sink: ScanSink): Promise<void> {
     // The first files decide where the search runs; the rest are still to come from the stream.
     const head: ScanFile[] = [];
     let ended = false;
-    while (head.length <= SMALL_FILES) {
+    const starting = run.pool !== undefined && run.pool.mode() === 'workers' && run.pool.readyWorkers() === 0 && run.query.literal;
+    while (head.length <= (starting ? STARTING_FILES : SMALL_FILES)) {
       const next = await files.next();
       if (next.done) {
         ended = true;
@@ -71,7 +79,8 @@ export async function runScan(run: ScanRun, sink: ScanSink): Promise<void> {
       head.push(next.value);
     }
     const search = new Searcher(run, sink, control);
-    if (!run.pool || run.pool.mode() === 'in-thread' || (ended && small(run, head))) await search.here(head, ended ? undefined : files);
+    const here = run.pool?.mode() === 'in-thread' || (ended && head.length <= SMALL_FILES && small(run, head)) || (starting && ended && small(run, head, STARTING_BYTES));
+    if (!run.pool || here) await search.here(head, ended ? undefined : files);
     else await search.onWorkers(run.pool, head, ended ? undefined : files);
   } finally {
     run.signal?.removeEventListener('abort', stop);
@@ -89,13 +98,13 @@ function toAsync<T>(it: Iterator<T>): AsyncIterator<T> {
 }
 
 /** Little text in all (sizes looked up where the list has none: a few files). */
-function small(run: ScanRun, files: ScanFile[]): boolean {
+function small(run: ScanRun, files: ScanFile[], literalBytes = SMALL_BYTES): boolean {
   let bytes = 0;
   for (const f of files) {
     f.size ??= run.fs.statSync(f.abs || `${run.workdir}/${f.relRoot}`)?.size;
     bytes += f.size ?? 0;
   }
-  return bytes <= (run.query.literal ? SMALL_BYTES : SMALL_REGEX_BYTES);
+  return bytes <= (run.query.literal ? literalBytes : SMALL_REGEX_BYTES);
 }
 
 type Settled = { ok: true; value: ScanJobResult } | { ok: false; error: unknown };
