@@ -4,6 +4,7 @@
 // first, or a moment after the handshake when neither comes — so a client waits for module loading
 // it needs, not for all of it.
 import { readCheckedNote } from '../app/checked-note.ts';
+import { compileCachePath, trimCompileCache } from '../app/compile-cache.ts';
 import { createDeferredApp, isLastingFailure } from '../app/deferred-app.ts';
 import { createRootsFollower } from '../app/roots-follower.ts';
 import type { AppContext } from '../app/context.ts';
@@ -49,10 +50,12 @@ export async function serveStdio(runtime: Runtime, common: CommonOptions, stoppe
       // Load the tools' code now, so that a rebuild or an upgrade replacing it on disk later does not
       // break this session — once the calls being answered are: a first call loads its own tool's
       // code, and compiling all of it meanwhile took a loaded machine's first search ~0.2 s.
-      void quietThen(built, () => registry.loadHandlers()).then((failures) => {
+      void quietThen(built, () => registry.loadHandlers()).then(async (failures) => {
         for (const error of failures) built.logger.log('handler_load_failed', { error: messageOf(error) });
         built.logger.log('handlers_loaded', { failed: failures.length });
-      });
+        // Then, in the same quiet: a compile cache grown past its bound is emptied (app/compile-cache.ts).
+        if (await trimCompileCache(runtime.fs, compileCachePath(runtime))) built.logger.log('compile_cache_emptied', {});
+      }).catch((error: unknown) => built.logger.log('compile_cache_error', { error: messageOf(error) }));
       return built;
     },
   });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { trimCompileCache } from '../../src/app/compile-cache.ts';
 import { fixture, onDeno, removeDir, repoRoot, runtime } from '../helpers/env.ts';
 import { nodeAtLeast } from '../helpers/nodes.ts';
 import { runCli } from '../helpers/server.ts';
@@ -64,5 +65,20 @@ describe('compiled code kept for the next process', { skip: !onDeno && !node22 &
     const r = version({ CTXGATE_DATA_DIR: blocked });
     assert.equal(r.status, 0, r.stderr);
     assert.doesNotMatch(r.stderr, /compile|EEXIST|ENOTDIR/i);
+  });
+});
+
+describe('the compile cache bounded', () => {
+  it('is emptied past its bound and kept below it; a missing folder is no error', async () => {
+    const dir = fixture({ 'v22.23.5-x64-abc-0/a1': 'x'.repeat(600), 'v22.23.5-x64-abc-0/a2': 'x'.repeat(600), 'v24.1.0-x64-def-0/b1': 'x'.repeat(600) });
+    try {
+      assert.equal(await trimCompileCache(runtime.fs, dir, 4096), false);
+      assert.equal(runtime.fs.readDirSync(dir).length, 2);
+      assert.equal(await trimCompileCache(runtime.fs, dir, 1000), true);
+      assert.deepEqual(runtime.fs.readDirSync(dir), []);
+      assert.equal(await trimCompileCache(runtime.fs, path.join(dir, 'missing')), false);
+    } finally {
+      removeDir(dir);
+    }
   });
 });
