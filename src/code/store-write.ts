@@ -9,11 +9,12 @@ import type { Database } from '../storage/database.ts';
 import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 
-const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, id INTEGER)';
+const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, h INTEGER NOT NULL, id INTEGER)';
 const CLEAR_FILE_NAMES = 'DELETE FROM temp.code_file_names';
-const FIND_FILE_NAMES = 'INSERT INTO temp.code_file_names (place, name, id) SELECT key, value, (SELECT id FROM code_names WHERE name = value) FROM json_each(?1)';
-const ADD_NEW_NAMES = 'INSERT INTO code_names (name) SELECT name FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
-const FIND_NEW_NAMES = 'UPDATE temp.code_file_names SET id = (SELECT n.id FROM code_names n WHERE n.name = code_file_names.name) WHERE id IS NULL';
+const FIND_FILE_NAMES =
+  'INSERT INTO temp.code_file_names (place, name, h, id) SELECT key, value->>0, value->>1, (SELECT id FROM code_names WHERE h = value->>1 AND name = value->>0) FROM json_each(?1)';
+const ADD_NEW_NAMES = 'INSERT INTO code_names (name, h) SELECT name, h FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
+const FIND_NEW_NAMES = 'UPDATE temp.code_file_names SET id = (SELECT n.id FROM code_names n WHERE n.h = code_file_names.h AND n.name = code_file_names.name) WHERE id IS NULL';
 const NAME_ID = '(SELECT id FROM temp.code_file_names WHERE place = value->>0)';
 const INSERT_DEFS =
   'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
