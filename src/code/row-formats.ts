@@ -86,3 +86,44 @@ export function signatureSql(column: string, name: string): string {
   const code = `unicode(${column})`;
   return `replace(CASE WHEN ${code} BETWEEN ${FIRST_CODE} AND ${FIRST_CODE + PREFIXES.length - 1} THEN (CASE ${code} ${cases} END) || substr(${column}, 2) ELSE ${column} END, char(${NAME_MARK.charCodeAt(0)}), ${name})`;
 }
+
+/**
+ * The name ids a file's references and locals carry (code_file_rows.names), ascending, as varint gaps:
+ * 2–3 bytes an id where a JSON array took 8 (schema 9).
+ */
+export function packIds(ids: Iterable<number>): Uint8Array {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const out: number[] = [];
+  let previous = 0;
+  for (const id of sorted) {
+    if (!Number.isInteger(id) || id < 1 || id > 0xffffffff) throw new RangeError(`a name id must be a positive 32-bit integer, not ${id}`);
+    let v = id - previous;
+    previous = id;
+    while (v >= 0x80) {
+      out.push((v & 0x7f) | 0x80);
+      v = Math.floor(v / 0x80);
+    }
+    out.push(v);
+  }
+  return Uint8Array.from(out);
+}
+
+/** packIds' inverse. */
+export function unpackIds(data: Uint8Array): number[] {
+  const ids: number[] = [];
+  let previous = 0;
+  for (let pos = 0; pos < data.length; ) {
+    let v = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = data[pos++];
+      if (byte === undefined) throw new RangeError("truncated name ids in code.db's code_file_rows");
+      v += (byte & 0x7f) * scale;
+      if (byte < 0x80) break;
+      scale *= 0x80;
+    }
+    previous += v;
+    ids.push(previous);
+  }
+  return ids;
+}

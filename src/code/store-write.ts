@@ -8,6 +8,7 @@
 import type { Database } from '../storage/database.ts';
 import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
+import { packIds, unpackIds } from './row-formats.ts';
 
 const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, h INTEGER NOT NULL, id INTEGER)';
 const CLEAR_FILE_NAMES = 'DELETE FROM temp.code_file_names';
@@ -22,8 +23,8 @@ const INSERT_DEFS =
 const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)';
 const INSERT_REFS = `INSERT INTO code_refs (file_id, name_id, line, kind, qualifier, def_id, via, n, calls) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6, value->>7 FROM json_each(?3)`;
 const INSERT_LOCALS = `INSERT OR IGNORE INTO code_locals (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)`;
-const INSERT_FILE_ROWS =
-  'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?1, ?2, ?3, (SELECT json_group_array(id) FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?4))))';
+const USED_NAME_IDS = 'SELECT id FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?1))';
+const INSERT_FILE_ROWS = 'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?, ?, ?, ?)';
 /** Every reference kind's number: a file's references are found by (name, kind, file), the table's key. */
 const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
 
@@ -34,12 +35,13 @@ export function prepareFileWrites(db: Database): void {
 
 /** Deletes one file's rows (not its catalogue entry); inside the caller's transaction. */
 export function clearFileRows(db: Database, fileId: number): void {
-  const rows = db.get<{ first_def: number; last_def: number; names: string }>('SELECT first_def, last_def, names FROM code_file_rows WHERE file_id = ?', [fileId]);
+  const rows = db.get<{ first_def: number; last_def: number; names: Uint8Array }>('SELECT first_def, last_def, names FROM code_file_rows WHERE file_id = ?', [fileId]);
   if (rows) {
+    const names = JSON.stringify(unpackIds(rows.names));
     db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE id BETWEEN ? AND ?)', [rows.first_def, rows.last_def]);
     db.run('DELETE FROM code_defs WHERE id BETWEEN ? AND ?', [rows.first_def, rows.last_def]);
-    db.run(`DELETE FROM code_refs WHERE name_id IN (SELECT value FROM json_each(?1)) AND kind IN (${ALL_REFERENCE_KINDS}) AND file_id = ?2`, [rows.names, fileId]);
-    db.run('DELETE FROM code_locals WHERE name_id IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [rows.names, fileId]);
+    db.run(`DELETE FROM code_refs WHERE name_id IN (SELECT value FROM json_each(?1)) AND kind IN (${ALL_REFERENCE_KINDS}) AND file_id = ?2`, [names, fileId]);
+    db.run('DELETE FROM code_locals WHERE name_id IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [names, fileId]);
     db.run('DELETE FROM code_file_rows WHERE file_id = ?', [fileId]);
   }
   db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
@@ -56,7 +58,8 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
   }
   db.run(INSERT_REFS, [first, fileId, rows.refs]);
   db.run(INSERT_LOCALS, [first, fileId, rows.locals]);
-  db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, rows.used]);
+  const used = packIds(db.all<{ id: number }>(USED_NAME_IDS, [rows.used]).map((r) => r.id));
+  db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, used]);
   parsed.imports.forEach((imp, i) => {
     db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
   });

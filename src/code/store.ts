@@ -4,7 +4,7 @@ import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
-import { nameHash, signatureSql } from './row-formats.ts';
+import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
 import { clearFileRows, prepareFileWrites, writeFileRows } from './store-write.ts';
 
 export interface FileRow {
@@ -280,13 +280,15 @@ export class CodeStore {
 
   /** References of `kind` inside a file's lines [start, end]. */
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
+    const file = this.db.get<{ id: number; names: Uint8Array }>('SELECT f.id, fr.names FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id WHERE f.path = ?', [path]);
+    if (!file) return [];
     return referenceRows(
       this.rows<ReferenceRow>(
-        `SELECT f.path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, NULL AS def_name, NULL AS def_container, NULL AS def_line
-           FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN json_each(fr.names) used
-             JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = f.id AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
-          WHERE f.path = ?1 ORDER BY r.line`,
-        [path, start, end, kindNumber(REFERENCE_KINDS, kind)],
+        `SELECT ?1 AS path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, NULL AS def_name, NULL AS def_container, NULL AS def_line
+           FROM json_each(?5) used
+             JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = ?6 AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
+          ORDER BY r.line`,
+        [path, start, end, kindNumber(REFERENCE_KINDS, kind), JSON.stringify(unpackIds(file.names)), file.id],
       ),
     );
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { findDefinitions } from '../../src/code/graph.ts';
 import { PARSER_VERSION } from '../../src/code/index.ts';
-import { NAME_MARK, nameHash, packSignature, signatureSql, unpackSignature } from '../../src/code/row-formats.ts';
+import { NAME_MARK, nameHash, packIds, packSignature, signatureSql, unpackIds, unpackSignature } from '../../src/code/row-formats.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
@@ -43,6 +43,18 @@ describe('code.db row formats', () => {
     } finally {
       db.close();
     }
+  });
+
+  it("packs a file's name ids as ascending gaps, a few bytes each, and refuses what is no id", () => {
+    const ids = [5, 3_000_000, 1, 127, 128, 16_383, 16_384, 3_000_000, 2 ** 32 - 1];
+    const packed = packIds(ids);
+    assert.deepEqual(unpackIds(packed), [...new Set(ids)].sort((a, b) => a - b));
+    assert.ok(packed.length <= 8 * 5);
+    assert.deepEqual(unpackIds(packIds([])), []);
+    assert.equal(packIds([100, 101, 102]).length, 3);
+    assert.throws(() => packIds([0]), /positive 32-bit integer/);
+    assert.throws(() => packIds([1.5]), /positive 32-bit integer/);
+    assert.throws(() => unpackIds(Uint8Array.of(0x81)), /truncated/);
   });
 
   it('hashes names to 23 bits, and finds each of two names that share a hash', async () => {
