@@ -191,7 +191,9 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
     description: 'names found by a hash of them, not an index on their text; common signature beginnings as one character',
     // Issue 21 item 8 (row-formats.ts): the unique index on code_names repeated every name (107 of the
     // Linux tree's 1,100 MB). The hash is computed in JavaScript, so the rows cannot be converted in SQL:
-    // as in migration 7 they are dropped and every file parsed again; the text index and catalogue stay.
+    // as in migration 7 they are dropped and every file parsed again; the catalogue stays. The text index
+    // stays too and answers meanwhile, but every file is read into it once more (as in schema 3), so its
+    // postings are written again with the bitmaps of textindex/postings.ts when its segments merge.
     sql: `
       INSERT INTO code_blocks(code_blocks) VALUES ('delete-all');
       DROP TABLE code_refs;
@@ -199,7 +201,7 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       DROP TABLE code_defs;
       DROP TABLE code_names;
       DELETE FROM code_file_rows;
-      UPDATE code_files SET parsed_of = 0;
+      UPDATE code_files SET parsed_of = 0, text_of = 0;
       DELETE FROM code_meta WHERE key = 'complete';
       -- h: nameHash(name), 23 bits; two names may share one, so a lookup compares the name too.
       CREATE TABLE code_names (id INTEGER PRIMARY KEY, h INTEGER NOT NULL, name TEXT NOT NULL);

@@ -89,7 +89,7 @@ describe('code.db row formats', () => {
     // Schema 8 as its store wrote it: an index on the names' text, signatures unpacked.
     const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 8), pragmas: CODE_DB_PRAGMAS });
     db.exec(`
-      INSERT INTO code_files (id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, parsed_of) VALUES (1, 'regs.h', 1, 0, '', 'c', 6, ${PARSER_VERSION}, 1, 0, 1);
+      INSERT INTO code_files (id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, parsed_of) VALUES (1, 'regs.h', 1, 0, '', 'c', 6, ${PARSER_VERSION}, 1, 1, 1);
       INSERT INTO code_names (id, name) VALUES (1, 'REG_OLD'), (2, 'probe');
       INSERT INTO code_defs (id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless) VALUES (1, 1, 1, 15, '#define ${NAME_MARK} 1', 1, 0, 0, 1, 0);
       INSERT INTO code_refs (name_id, kind, file_id, line, def_id) VALUES (1, 0, 1, 5, 1);
@@ -97,6 +97,11 @@ describe('code.db row formats', () => {
       INSERT INTO code_meta (key, value) VALUES ('root', '${root.replaceAll("'", "''")}'), ('parser', '${PARSER_VERSION}'), ('complete', '1');
     `);
     db.close();
+    // The migration alone: every file is to be parsed and read into the text index again.
+    const migrated = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS });
+    assert.deepEqual(migrated.all('SELECT text_of, parsed_of FROM code_files'), [{ text_of: 0, parsed_of: 0 }]);
+    assert.equal(migrated.value("SELECT count(*) FROM code_meta WHERE key = 'complete'"), 0);
+    migrated.close();
     const index = await builtIndex({ root }, dbFile);
     const store = await index.ready();
     assert.ok(store, 'the index is built again');
@@ -114,5 +119,6 @@ describe('code.db row formats', () => {
     const stored = store.db.all('SELECT signature FROM code_defs') as { signature: string }[];
     assert.ok(stored.every((r) => !r.signature.startsWith('#define')), 'the beginnings are packed');
     assert.deepEqual(store.referencesNamed('REG_MASK', ['call']).map((r) => [r.path, r.line]), [['regs.h', 5]]);
+    assert.deepEqual(store.db.all('SELECT count(*) AS n FROM code_files WHERE text_of = version AND text_doc IS NOT NULL'), [{ n: 1 }]);
   });
 });
