@@ -12,10 +12,13 @@ import { packIds, unpackIds } from './row-formats.ts';
 
 const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, h INTEGER NOT NULL, id INTEGER)';
 const CLEAR_FILE_NAMES = 'DELETE FROM temp.code_file_names';
-const FIND_FILE_NAMES =
-  'INSERT INTO temp.code_file_names (place, name, h, id) SELECT key, value->>0, value->>1, (SELECT id FROM code_names WHERE h = value->>1 AND name = value->>0) FROM json_each(?1)';
+const LIST_FILE_NAMES = 'INSERT INTO temp.code_file_names (place, name, h) SELECT key, value->>0, value->>1 FROM json_each(?1)';
+const FIND_FILE_NAMES = 'UPDATE temp.code_file_names SET id = (SELECT n.id FROM code_names n WHERE n.h = code_file_names.h AND n.name = code_file_names.name)';
+const LAST_NAME_ID = 'SELECT coalesce(max(id), 0) FROM code_names';
 const ADD_NEW_NAMES = 'INSERT INTO code_names (name, h) SELECT name, h FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
-const FIND_NEW_NAMES = 'UPDATE temp.code_file_names SET id = (SELECT n.id FROM code_names n WHERE n.h = code_file_names.h AND n.name = code_file_names.name) WHERE id IS NULL';
+/** The new names took the ids after the largest, in the order of their places (one INSERT, no other writer: the caller's transaction). */
+const NUMBER_NEW_NAMES =
+  'UPDATE temp.code_file_names SET id = ?1 + r.n FROM (SELECT place, row_number() OVER (ORDER BY place) AS n FROM temp.code_file_names WHERE id IS NULL) r WHERE code_file_names.place = r.place';
 const NAME_ID = '(SELECT id FROM temp.code_file_names WHERE place = value->>0)';
 const INSERT_DEFS =
   'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
@@ -68,7 +71,9 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
 /** Fills the table of this file's names with their ids, adding the names code_names does not have yet. */
 function nameFile(db: Database, names: string): void {
   db.run(CLEAR_FILE_NAMES);
-  db.run(FIND_FILE_NAMES, [names]);
+  db.run(LIST_FILE_NAMES, [names]);
+  db.run(FIND_FILE_NAMES);
+  const last = Number(db.value(LAST_NAME_ID));
   db.run(ADD_NEW_NAMES);
-  db.run(FIND_NEW_NAMES);
+  db.run(NUMBER_NEW_NAMES, [last]);
 }
