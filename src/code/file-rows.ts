@@ -4,16 +4,18 @@
 // string crosses from a worker far cheaper than thousands of small objects.
 import { DEFINITION_KINDS, type Extracted, type ExtractedImport, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { identifierWords } from './identifier-words.ts';
+import { NAME_MARK, nameHash, packSignature } from './row-formats.ts';
 
 export interface FileRows {
   /**
    * Every name the rows below carry, once: the store gives each an id (code_names) and the rows name it
-   * by its place in this list, so the store looks each name up once per file, not once per row.
+   * by its place in this list, so the store looks each name up once per file, not once per row. Each is
+   * [name, its hash] (row-formats.ts): the store finds names by their hash.
    */
   names: string;
   /** The places (in names) of the names its references and locals carry: what the store finds them by when the file changes. */
   used: string;
-  /** [name's place, kind number, container, parent index, signature with the name as \x01, start, name line, end, exported, bodiless, bases] per definition. */
+  /** [name's place, kind number, container, parent index, signature with the name as \x01 and packed (row-formats.ts), start, name line, end, exported, bodiless, bases] per definition. */
   defs: string;
   /** [definition index, name words, signature, doc, body words] per searchable definition. */
   blocks: string;
@@ -31,9 +33,6 @@ export interface ParsedFile {
 }
 
 const DOC_MARKS = /^\s*(?:\/\*\*?|\*\/?|\/\/\/?|#)\s?/gm;
-
-/** The character standing for a definition's own name in its stored signature (the store puts the name back). */
-export const NAME_MARK = '\u0001';
 
 const DEFINITION_KIND = new Map<string, number>(DEFINITION_KINDS.map((k, i) => [k, i]));
 const REFERENCE_KIND = new Map<string, number>(REFERENCE_KINDS.map((k, i) => [k, i]));
@@ -63,7 +62,7 @@ export function fileRows(e: Extracted): FileRows {
   const defs: unknown[] = [];
   const blocks: unknown[] = [];
   e.definitions.forEach((d, k) => {
-    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), d.container ?? null, d.parent ?? null, markName(d.signature, d.name), d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
+    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), d.container ?? null, d.parent ?? null, packSignature(markName(d.signature, d.name)), d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
     if (d.searchable) {
       const words = `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`;
       blocks.push([k, words, d.signature, d.doc.replace(DOC_MARKS, ' '), d.words]);
@@ -80,7 +79,7 @@ export function fileRows(e: Extracted): FileRows {
     used.add(at);
     return [at, l.line, kindNumber(LOCAL_KIND, l.kind), l.enclosing ?? null];
   });
-  return { names: JSON.stringify([...names.keys()]), used: JSON.stringify([...used]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
+  return { names: JSON.stringify([...names.keys()].map((name) => [name, nameHash(name)])), used: JSON.stringify([...used]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
 }
 
 export function parsedFile(e: Extracted): ParsedFile {

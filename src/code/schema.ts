@@ -186,4 +186,63 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
     // one group. Rows written before it are read as before; the parser version bump parses them again.
     sql: 'ALTER TABLE code_refs ADD COLUMN calls TEXT;',
   },
+  {
+    version: 9,
+    description: 'names found by a hash of them, not an index on their text; common signature beginnings as one character',
+    // Issue 21 item 8 (row-formats.ts): the unique index on code_names repeated every name (107 of the
+    // Linux tree's 1,100 MB). The hash is computed in JavaScript, so the rows cannot be converted in SQL:
+    // as in migration 7 they are dropped and every file parsed again; the catalogue stays. The text index
+    // stays too and answers meanwhile, but every file is read into it once more (as in schema 3), so its
+    // postings are written again with the bitmaps of textindex/postings.ts when its segments merge.
+    sql: `
+      INSERT INTO code_blocks(code_blocks) VALUES ('delete-all');
+      DROP TABLE code_refs;
+      DROP TABLE code_locals;
+      DROP TABLE code_defs;
+      DROP TABLE code_names;
+      DELETE FROM code_file_rows;
+      UPDATE code_files SET parsed_of = 0, text_of = 0;
+      DELETE FROM code_meta WHERE key = 'complete';
+      -- h: nameHash(name), 23 bits; two names may share one, so a lookup compares the name too.
+      CREATE TABLE code_names (id INTEGER PRIMARY KEY, h INTEGER NOT NULL, name TEXT NOT NULL);
+      CREATE INDEX code_names_h ON code_names(h);
+      -- As in migration 7, the signature packed (packSignature).
+      CREATE TABLE code_defs (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL,
+        name_id INTEGER NOT NULL,
+        kind INTEGER NOT NULL,
+        container TEXT,
+        parent_id INTEGER,
+        signature TEXT NOT NULL,
+        start_line INTEGER NOT NULL,
+        name_offset INTEGER NOT NULL,
+        end_offset INTEGER NOT NULL,
+        exported INTEGER NOT NULL,
+        bodiless INTEGER NOT NULL,
+        bases TEXT
+      );
+      CREATE INDEX code_defs_name ON code_defs(name_id);
+      CREATE TABLE code_refs (
+        name_id INTEGER NOT NULL,
+        kind INTEGER NOT NULL,
+        file_id INTEGER NOT NULL,
+        line INTEGER NOT NULL,
+        qualifier TEXT,
+        def_id INTEGER,
+        via TEXT,
+        n INTEGER NOT NULL DEFAULT 1,
+        calls TEXT,
+        PRIMARY KEY (name_id, kind, file_id, line)
+      ) WITHOUT ROWID;
+      CREATE TABLE code_locals (
+        name_id INTEGER NOT NULL,
+        file_id INTEGER NOT NULL,
+        line INTEGER NOT NULL,
+        kind INTEGER NOT NULL,
+        def_id INTEGER,
+        PRIMARY KEY (name_id, file_id, line)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

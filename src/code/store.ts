@@ -3,7 +3,8 @@
 import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
-import { NAME_MARK, type ParsedFile } from './file-rows.ts';
+import type { ParsedFile } from './file-rows.ts';
+import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
 import { clearFileRows, prepareFileWrites, writeFileRows } from './store-write.ts';
 
 export interface FileRow {
@@ -100,11 +101,12 @@ const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', '
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 
 /** A definition's columns as DefinitionRow has them: its name put back into its signature, its lines from their offsets. */
-const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, d.container, d.parent_id, replace(d.signature, char(${NAME_MARK.charCodeAt(0)}), n.name) AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
+const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, d.container, d.parent_id, ${signatureSql('d.signature', 'n.name')} AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
 const DEF_FROM = 'code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id';
 /** A file's definitions, found by the range of their ids (code_file_rows), for `WHERE f.path = ?`. */
 const FILE_DEFS_FROM = 'code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id';
-const ID_OF_NAME = '(SELECT id FROM code_names WHERE name = ?)';
+/** A name's id: bound as its hash (row-formats.ts) and the name. */
+const ID_OF_NAME = '(SELECT id FROM code_names WHERE h = ? AND name = ?)';
 
 /** A kind's name from its stored number (extracted.ts lists them). */
 function kindName(kinds: readonly string[], n: unknown): string {
@@ -227,7 +229,7 @@ export class CodeStore {
   }
 
   definitionsNamed(name: string): DefinitionRow[] {
-    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, [name]));
+    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, [nameHash(name), name]));
   }
 
   /** Declarations of `name` that are no definition of their own, with the definition each sits in. */
@@ -236,7 +238,7 @@ export class CodeStore {
       `SELECT f.path, ? AS name, l.line, l.kind, l.def_id, dn.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.start_line + d.end_offset AS def_end
          FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_defs d ON d.id = l.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
         WHERE l.name_id = ${ID_OF_NAME} LIMIT 2000`,
-      [name, name],
+      [name, nameHash(name), name],
     );
     for (const r of rows) {
       r.kind = kindName(LOCAL_KINDS, r.kind);
@@ -271,20 +273,22 @@ export class CodeStore {
         `SELECT f.path, ? AS name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
            FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
           WHERE r.name_id = ${ID_OF_NAME} AND r.kind IN (${marks}) LIMIT 20000`,
-        [name, name, ...numbers],
+        [name, nameHash(name), name, ...numbers],
       ),
     );
   }
 
   /** References of `kind` inside a file's lines [start, end]. */
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
+    const file = this.db.get<{ id: number; names: Uint8Array }>('SELECT f.id, fr.names FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id WHERE f.path = ?', [path]);
+    if (!file) return [];
     return referenceRows(
       this.rows<ReferenceRow>(
-        `SELECT f.path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, NULL AS def_name, NULL AS def_container, NULL AS def_line
-           FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN json_each(fr.names) used
-             JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = f.id AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
-          WHERE f.path = ?1 ORDER BY r.line`,
-        [path, start, end, kindNumber(REFERENCE_KINDS, kind)],
+        `SELECT ?1 AS path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, NULL AS def_name, NULL AS def_container, NULL AS def_line
+           FROM json_each(?5) used
+             JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = ?6 AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
+          ORDER BY r.line`,
+        [path, start, end, kindNumber(REFERENCE_KINDS, kind), JSON.stringify(unpackIds(file.names)), file.id],
       ),
     );
   }
@@ -309,7 +313,7 @@ export class CodeStore {
   callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }[] {
     return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }>(
       `SELECT f.path AS path, r.qualifier AS qualifier, r.via AS via, sum(r.n) AS n, r.calls AS calls, count(*) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.qualifier, r.via, r.calls`,
-      [name, kindNumber(REFERENCE_KINDS, 'call')],
+      [nameHash(name), name, kindNumber(REFERENCE_KINDS, 'call')],
     );
   }
 

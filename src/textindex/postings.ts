@@ -1,5 +1,8 @@
 // Posting lists: the sorted document ids of one trigram, stored as varint-encoded gaps (csearch's
-// file-level postings), and the set operations a query plan needs on the decoded lists.
+// file-level postings) or, where a trigram is in more than one document in eight of its id range, as a
+// bitmap (`int`, `the`, `ret` are in most files: a byte per id as gaps, a bit per id as a bitmap); and the
+// set operations a query plan needs on the decoded lists. Which of the two a list is needs no flag: gaps
+// take at least a byte per id, and a bitmap is only written when it takes fewer bytes than it has ids.
 
 /** A growable byte buffer for varints. */
 export class ByteWriter {
@@ -90,6 +93,73 @@ export function encodeGaps(out: ByteWriter, ids: ArrayLike<number>, start: numbe
   }
   out.length = n;
   return prev;
+}
+
+/** Bytes of a bitmap list: its first id as a gap from `previous`, then one bit for each id after it up to its last. */
+function bitmapBytes(first: number, last: number, previous: number): number {
+  let v = (first - previous) >>> 0;
+  let n = 1;
+  while (v >= 0x80) {
+    v >>>= 7;
+    n++;
+  }
+  return n + Math.ceil((last - first) / 8);
+}
+
+/**
+ * Appends ids[start…end) (ascending, all above `previous`) as the smaller of gaps and a bitmap; returns
+ * the last id written. decodeList tells them apart by the list's length in bytes against its count.
+ */
+export function encodeList(out: ByteWriter, ids: ArrayLike<number>, start: number, end: number, previous: number): number {
+  const count = end - start;
+  if (count < 9) return encodeGaps(out, ids, start, end, previous);
+  const first = ids[start]!;
+  const last = ids[end - 1]!;
+  const size = bitmapBytes(first, last, previous);
+  if (size >= count) return encodeGaps(out, ids, start, end, previous);
+  out.varint(first - previous);
+  const length = Math.ceil((last - first) / 8);
+  out.reserve(length);
+  const from = out.length;
+  const bits = out.bytes;
+  bits.fill(0, from, from + length);
+  for (let i = start + 1; i < end; i++) {
+    const bit = ids[i]! - first - 1;
+    const at = from + (bit >>> 3);
+    bits[at] = bits[at]! | (1 << (bit & 7));
+  }
+  out.length = from + length;
+  return last;
+}
+
+/**
+ * Decodes a list of `count` ids stored in bytes[from…from+length) by encodeList (or encodeGaps) into
+ * `into` at `at`; returns the next write position.
+ */
+export function decodeList(bytes: Uint8Array, from: number, length: number, count: number, into: Uint32Array, at: number, previous = 0): number {
+  if (length >= count) return decodeGaps(bytes, from, count, into, at, previous);
+  let pos = from;
+  let byte = bytes[pos++]!;
+  let v = byte & 0x7f;
+  for (let shift = 7; byte >= 0x80; shift += 7) {
+    byte = bytes[pos++]!;
+    v |= (byte & 0x7f) << shift;
+  }
+  const first = previous + (v >>> 0);
+  let n = at;
+  into[n++] = first;
+  const end = from + length;
+  for (let p = pos; p < end && n < at + count; p++) {
+    let b = bytes[p]!;
+    const base = first + 1 + (p - pos) * 8;
+    while (b) {
+      const low = b & -b;
+      into[n++] = base + 31 - Math.clz32(low);
+      b ^= low;
+    }
+  }
+  if (n !== at + count) throw new RangeError('a bitmap list in the text index holds another number of ids than its count');
+  return n;
 }
 
 /** Decodes `count` gap-encoded ids from bytes[from…] into `into` at `at`; returns the next write position. */

@@ -11,7 +11,7 @@ import { type Plan, planQuery } from './query-plan.ts';
 import { hashBytes } from './stage.ts';
 import { bucketRowId } from './schema.ts';
 import { type BucketEntry, bucketOf, readBucketHeader } from './segment.ts';
-import { decodeGaps } from './postings.ts';
+import { decodeList } from './postings.ts';
 import type { TextCandidates, TextIndexReader, TextIndexStatus, TextQuery } from './types.ts';
 
 export interface TextIndexSource {
@@ -213,7 +213,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       if (list) return list;
       list = new Uint32Array(where.count);
       let n = 0;
-      for (const p of where.parts) n = decodeGaps(p.data, p.entry.offset, p.entry.count, list, n, p.base);
+      for (const p of where.parts) n = decodeList(p.data, p.entry.offset, p.entry.bytes, p.entry.count, list, n, p.base);
       // Segments come oldest first with ascending ids; compaction may leave them interleaved.
       for (let i = 1; i < n; i++) {
         if (list[i]! <= list[i - 1]!) {

@@ -1,10 +1,10 @@
 // One segment of the text index: the postings of the documents it holds, cut into buckets by a hash
 // of the trigram so a segment is a few thousand rows however many trigrams it has. A bucket's blob:
 //   varint n, then n × (varint gram gap, varint ids, varint bytes), then the n posting lists
-// (ascending ids as varint gaps, the first from the segment's `min_doc`: a segment's blobs do not
+// (ascending ids as varint gaps or a bitmap, postings.ts; the first from the segment's `min_doc`: a segment's blobs do not
 // depend on where its ids start, so they are encoded before the write transaction). A segment with 2^bits buckets puts trigram g in the bucket named by
 // the top `bits` bits of hash(g); segments of any two sizes therefore merge bucket by bucket.
-import { ByteReader, ByteWriter, decodeGaps, encodeGaps } from './postings.ts';
+import { ByteReader, ByteWriter, decodeList, encodeList } from './postings.ts';
 
 /** The most buckets a segment has (2^18: a merged index of 1.5 M trigrams has ~6 per bucket). */
 export const MAX_BUCKET_BITS = 18;
@@ -37,6 +37,8 @@ export interface BucketEntry {
   count: number;
   /** Where its list starts in the blob. */
   offset: number;
+  /** Its list's length in bytes (gaps or a bitmap: postings.ts). */
+  bytes: number;
 }
 
 export function readBucketHeader(data: Uint8Array): { entries: BucketEntry[]; bodyStart: number } {
@@ -49,7 +51,7 @@ export function readBucketHeader(data: Uint8Array): { entries: BucketEntry[]; bo
     gram += r.varint();
     const count = r.varint();
     const bytes = r.varint();
-    entries.push({ gram, count, offset });
+    entries.push({ gram, count, offset, bytes });
     offset += bytes;
   }
   for (const e of entries) e.offset += r.pos;
@@ -64,6 +66,7 @@ export function postingsIn(data: Uint8Array, gram: number, base = 0): Uint32Arra
   let offset = 0;
   let found = -1;
   let count = 0;
+  let length = 0;
   for (let i = 0; i < n; i++) {
     g += r.varint();
     const c = r.varint();
@@ -71,13 +74,14 @@ export function postingsIn(data: Uint8Array, gram: number, base = 0): Uint32Arra
     if (g === gram) {
       found = offset;
       count = c;
+      length = bytes;
     }
     offset += bytes;
     if (g > gram && found < 0) return new Uint32Array(0);
   }
   if (found < 0) return new Uint32Array(0);
   const out = new Uint32Array(count);
-  decodeGaps(data, r.pos + found, count, out, 0, base);
+  decodeList(data, r.pos + found, length, count, out, 0, base);
   return out;
 }
 
@@ -90,7 +94,7 @@ export function encodeBucket(grams: ArrayLike<number>, lists: readonly { ids: Ar
   for (let i = 0; i < grams.length; i++) {
     const l = lists[i]!;
     const before = body.length;
-    encodeGaps(body, l.ids, l.start, l.end, 0);
+    encodeList(body, l.ids, l.start, l.end, 0);
     head.varint(grams[i]! - prevGram);
     prevGram = grams[i]!;
     head.varint(l.end - l.start);
@@ -352,7 +356,7 @@ export class BucketMerger {
         for (let x = i; x < j; x++) {
           const blob = keys[x]! % 1024;
           const e = headers[blob]![position[blob]!.get(gram)!]!;
-          n = this.decodeAlive(blobs[blob]!, e.offset, e.count, bases[blob]!, alive, n);
+          n = this.decodeAlive(blobs[blob]!, e, bases[blob]!, alive, n);
         }
         if (n > 0) {
           const list = this.scratch;
@@ -360,7 +364,7 @@ export class BucketMerger {
           for (let y = 1; y < n && sorted; y++) sorted = list[y - 1]! < list[y]!;
           if (!sorted) list.subarray(0, n).sort();
           const before = body.length;
-          encodeGaps(body, list, 0, n, base);
+          encodeList(body, list, 0, n, base);
           entries.varint(gram - prevGram);
           entries.varint(n);
           entries.varint(body.length - before);
@@ -381,15 +385,16 @@ export class BucketMerger {
     return { data: out, postings };
   }
 
-  /** Appends the alive ids of one gap-encoded list to the scratch list; returns its new length. */
-  private decodeAlive(bytes: Uint8Array, from: number, count: number, base: number, alive: Uint8Array, at: number): number {
+  /** Appends the alive ids of one list to the scratch list; returns its new length. */
+  private decodeAlive(bytes: Uint8Array, entry: BucketEntry, base: number, alive: Uint8Array, at: number): number {
+    const { count } = entry;
     if (this.scratch.length < at + count) {
       const grown = new Uint32Array(Math.max(this.scratch.length * 2, at + count));
       grown.set(this.scratch.subarray(0, at));
       this.scratch = grown;
     }
     const out = this.scratch;
-    const end = decodeGaps(bytes, from, count, out, at, base);
+    const end = decodeList(bytes, entry.offset, entry.bytes, count, out, at, base);
     let n = at;
     for (let i = at; i < end; i++) {
       const id = out[i]!;

@@ -118,9 +118,9 @@ describe('parsing in workers', () => {
     const pool = bundledWorkerPool('parse-worker.mjs');
     pools.push(pool as unknown as ParsePool);
     const { parsed } = (await pool.run({ language: 'c', text: FILES['kern/alloc.c']! })) as Awaited<ReturnType<typeof parseInThread>>;
-    const names = JSON.parse(parsed.rows.names) as string[];
+    const names = JSON.parse(parsed.rows.names) as [string, number][];
     assert.deepEqual(
-      (JSON.parse(parsed.rows.defs) as number[][]).map((d) => names[d[0]!]),
+      (JSON.parse(parsed.rows.defs) as number[][]).map((d) => names[d[0]!]?.[0]),
       ['kalloc', 'use'],
     );
     assert.deepEqual(parsed.imports, [{ line: 1, source: 'alloc.h' }]);
