@@ -23,6 +23,13 @@ export interface ExecRequest {
   keep?: 'head' | 'head-tail';
   /** Sees raw stdout as it arrives; return true to stop the process (e.g. enough matches). */
   onStdout?: (chunk: Uint8Array) => boolean | undefined;
+  /**
+   * A program that starts no process of its own (ctxgate's find and ripgrep runs): its group is ended
+   * as any command's, but it is not registered for the next server to end, and /proc is not searched
+   * for processes it left (a scan of every process: ~50 ms of this thread on a machine with a few
+   * dozen, at every run's end).
+   */
+  leavesNothing?: boolean;
 }
 
 export interface ExecResult {
@@ -68,9 +75,9 @@ export function createExecutor(runtime: Runtime, tracker: ProcessTracker = creat
       if (request.signal?.aborted) throw new AppError(ErrorCode.Timeout, 'the call was cancelled before the process started');
       checkArgv(request.command, request.args);
       const started = Date.now();
-      const { marker, env } = tracker.begin(request.env);
-      const child = runtime.spawn(request.command, request.args, { cwd: request.cwd, env, stdin: request.stdin });
-      tracker.started(marker, child.pid);
+      const tracked = request.leavesNothing ? undefined : tracker.begin(request.env);
+      const child = runtime.spawn(request.command, request.args, { cwd: request.cwd, env: tracked?.env ?? request.env, stdin: request.stdin });
+      if (tracked) tracker.started(tracked.marker, child.pid);
       const limit = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
       const capture = () => (request.keep === 'head-tail' ? new HeadTailOutput(Math.ceil(limit / 2), Math.floor(limit / 2)) : new CappedOutput(limit));
       const stdout = capture();
@@ -111,7 +118,7 @@ export function createExecutor(runtime: Runtime, tracker: ProcessTracker = creat
       // What left the group (setsid, a double fork) still carries the marker: it ends too, before we
       // wait for the pipes it may hold open.
       try {
-        await tracker.finish(marker);
+        if (tracked) await tracker.finish(tracked.marker);
         await settlesWithin(child.closed, PIPE_DRAIN_MS);
       } finally {
         live.delete(child);

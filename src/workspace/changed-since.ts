@@ -77,7 +77,7 @@ export function createChangedSince(options: ChangedSinceOptions): ChangedSince {
     const newer = ['-cmin', `-${Math.max(1, Math.ceil((Date.now() - sinceMs) / 60_000) + 1)}`, '-print0'];
     const run = (args: string[]) =>
       options.exec
-        .run({ command: find, args, cwd: options.root, env: childEnv(options.runtime, { LC_ALL: 'C' }), timeoutMs: FIND_TIMEOUT_MS, signal, maxOutputBytes: MAX_OUTPUT_BYTES })
+        .run({ command: find, args, cwd: options.root, env: childEnv(options.runtime, { LC_ALL: 'C' }), timeoutMs: FIND_TIMEOUT_MS, signal, maxOutputBytes: MAX_OUTPUT_BYTES, leavesNothing: true })
         .catch(() => undefined);
     // The stats are the work (the kernel's): one find per core, each on its share of the tree.
     const parts = startPoints(options, skipped, Math.max(1, options.runtime.cpuCount()));

@@ -31,7 +31,7 @@ export function createSecretNameLister(options: { runtime: Runtime; exec: Execut
     const find = options.runtime.which('find');
     if (!find) return undefined;
     const r = await options.exec
-      .run({ command: find, args: ['.', ...secretNameExpression()], cwd: dir, env: childEnv(options.runtime, { LC_ALL: 'C' }), timeoutMs: FIND_TIMEOUT_MS, maxOutputBytes: MAX_OUTPUT_BYTES })
+      .run({ command: find, args: ['.', ...secretNameExpression()], cwd: dir, env: childEnv(options.runtime, { LC_ALL: 'C' }), timeoutMs: FIND_TIMEOUT_MS, maxOutputBytes: MAX_OUTPUT_BYTES, leavesNothing: true })
       .catch(() => undefined);
     // An unreadable folder (find says so and exits 1) or any failure: the walk in this thread decides.
     if (r?.exitCode !== 0 || r.truncated || r.timedOut || r.cancelled) return undefined;

@@ -101,3 +101,22 @@ describe('child environment', () => {
     assert.equal(existsSync('/'), true);
   });
 });
+
+describe('a program that starts nothing of its own (ctxgate\'s find and ripgrep runs)', () => {
+  it('carries no run marker and is not registered; any other command carries one and is', async () => {
+    const { createProcessTracker, RUN_MARKER } = await import('../../src/exec/tracker.ts');
+    const dataDir = fixture();
+    try {
+      const exec = createExecutor(runtime, createProcessTracker(runtime, { dataDir }));
+      const request = { command: 'sh', args: ['-c', `echo "[$${RUN_MARKER}]"`], cwd: dataDir, env: childEnv(runtime), timeoutMs: 10_000 };
+      const own = await exec.run({ ...request, leavesNothing: true });
+      assert.equal(own.stdout.trim(), '[]');
+      assert.equal(existsSync(path.join(dataDir, 'runs')), false, 'nothing registered');
+      const other = await exec.run(request);
+      assert.match(other.stdout.trim(), /^\[[\w-]+:\d+\]$/);
+      assert.equal(existsSync(path.join(dataDir, 'runs')), true, 'the command was registered');
+    } finally {
+      removeDir(dataDir);
+    }
+  });
+});

@@ -169,6 +169,7 @@ export async function grepRg(admission: Admission, query: GrepQuery, options: Rg
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       maxOutputBytes: 64 * 1024,
+      leavesNothing: true,
       onStdout(chunk) {
         pending += decoder.decode(chunk, { stream: true });
         let nl = pending.indexOf('\n');
@@ -243,7 +244,7 @@ export async function countRg(admission: Admission, query: GrepQuery, options: R
   for (const base of runs) {
     const args = base.filter((a) => a !== '--json');
     args.splice(args.indexOf('--regexp'), 0, '--count', '--with-filename');
-    const result = await options.exec.run({ command: options.rgPath, args, cwd: target.workdir, env: options.env, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 16 * 1024 * 1024 });
+    const result = await options.exec.run({ command: options.rgPath, args, cwd: target.workdir, env: options.env, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 16 * 1024 * 1024, leavesNothing: true });
     if (result.timedOut) throw new AppError(ErrorCode.Timeout, `rg did not finish within ${options.timeoutMs} ms`, { hint: 'narrow the path or the glob' });
     if (result.exitCode === 2 && !result.stdout && (!files || !/No such file/.test(result.stderr))) {
       const unsupported = query.literal ? undefined : unsupportedConstructError(query.pattern);
@@ -261,7 +262,7 @@ export async function filesHolding(admission: Admission, needles: readonly strin
   const found = new Set<string>();
   for (const chunk of chunkFiles(files)) {
     const args = ['--no-config', '--files-with-matches', '--case-sensitive', '--fixed-strings', '--max-filesize', String(MAX_SEARCH_FILE_BYTES), ...needles.flatMap((n) => ['--regexp', n]), '--', ...chunk];
-    const result = await options.exec.run({ command: options.rgPath, args, cwd: admission.target.workdir, env: options.env, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 16 * 1024 * 1024 });
+    const result = await options.exec.run({ command: options.rgPath, args, cwd: admission.target.workdir, env: options.env, timeoutMs: options.timeoutMs, signal: options.signal, maxOutputBytes: 16 * 1024 * 1024, leavesNothing: true });
     if (result.timedOut) throw new AppError(ErrorCode.Timeout, `rg did not finish within ${options.timeoutMs} ms`, { hint: 'narrow the path or the glob' });
     for (const line of result.stdout.split('\n')) if (line) found.add(line.replace(/^\.\//, ''));
     if (result.cancelled) break;
