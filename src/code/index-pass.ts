@@ -14,6 +14,13 @@ import { takeText } from './text-pass.ts';
 /** Parsed files written per transaction, and the source bytes one batch may hold. */
 const BATCH_FILES = 32;
 const BATCH_BYTES = 2_000_000;
+/**
+ * Staged rows (references and locals, store-write.ts) merged at once: at least this many, and at
+ * least a sixth of those merged so far, so a build rewrites the big tables a dozen times, not once
+ * per batch. The staged rows live in memory (~40 bytes each) until their merge.
+ */
+const MERGE_ROWS = 500_000;
+const MERGE_SHARE = 6;
 /** One process builds (a lease in the database); it renews the lease with every batch it writes. */
 export const LEASE_NAME = 'code-index';
 const LEASE_TTL_MS = 60_000;
@@ -68,6 +75,16 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   let bytes = 0;
   let lastYield = performance.now();
   let parsed = 0;
+  let staged = 0;
+  let merged = 0;
+  const merge = async () => {
+    await s.db.writeTransaction(() => {
+      lease.renew();
+      s.mergeStaged();
+    });
+    merged += staged;
+    staged = 0;
+  };
   // Files being parsed, oldest first: several in flight, collected in order into write batches.
   const parsing: { result: Promise<Pending | undefined>; size: number }[] = [];
   let parsingBytes = 0;
@@ -81,12 +98,16 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
       if (pending.parsed) parsed++;
     }
     if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
-      await writeBatch(s, batch, lease);
+      staged += await writeBatch(s, batch, lease, true);
       bytes = 0;
+      if (staged >= Math.max(MERGE_ROWS, merged / MERGE_SHARE)) await merge();
     }
   };
+  const stop = () => {
+    s.dropStaged();
+  };
   for (const entry of entries) {
-    if (shared.closed) return;
+    if (shared.closed) return stop();
     const done = ++shared.done;
     const row = rows.get(entry.path);
     rows.delete(entry.path);
@@ -101,10 +122,11 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
     if (done % 2000 === 0) logger.log('code_index_progress', { done, total: shared.total });
   }
   while (parsing.length) {
-    if (shared.closed) return;
+    if (shared.closed) return stop();
     await collectOldest();
   }
-  await writeBatch(s, batch, lease);
+  staged += await writeBatch(s, batch, lease, true);
+  await merge();
   await s.db.writeTransaction(() => {
     s.setMeta('complete', '1');
     s.setMeta(PASS_MS, String(Date.now() - started));
