@@ -15,12 +15,12 @@ import { takeText } from './text-pass.ts';
 const BATCH_FILES = 32;
 const BATCH_BYTES = 2_000_000;
 /**
- * Staged rows (references and locals, store-write.ts) merged at once: at least this many, and at
- * least a sixth of those merged so far, so a build rewrites the big tables a dozen times, not once
- * per batch. The staged rows live in memory (~40 bytes each) until their merge.
+ * Staged rows (references and locals, store-write.ts) merged at once: a build rewrites the big
+ * tables about once per million rows (nine times for the Linux tree) instead of touching thousands
+ * of their pages per batch. The staged rows wait in memory (~45 bytes each in SQLite's heap, which
+ * keeps its high-water mark) until their merge.
  */
-const MERGE_ROWS = 500_000;
-const MERGE_SHARE = 6;
+const MERGE_ROWS = 1_000_000;
 /** One process builds (a lease in the database); it renews the lease with every batch it writes. */
 export const LEASE_NAME = 'code-index';
 const LEASE_TTL_MS = 60_000;
@@ -76,13 +76,11 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   let lastYield = performance.now();
   let parsed = 0;
   let staged = 0;
-  let merged = 0;
   const merge = async () => {
     await s.db.writeTransaction(() => {
       lease.renew();
       s.mergeStaged();
     });
-    merged += staged;
     staged = 0;
   };
   // Files being parsed, oldest first: several in flight, collected in order into write batches.
@@ -100,7 +98,7 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
     if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
       staged += await writeBatch(s, batch, lease, true);
       bytes = 0;
-      if (staged >= Math.max(MERGE_ROWS, merged / MERGE_SHARE)) await merge();
+      if (staged >= MERGE_ROWS) await merge();
     }
   };
   const stop = () => {
@@ -162,7 +160,7 @@ async function textStage(shared: IndexShared, s: CodeStore, entries: readonly Ca
       await s.db.writeTransaction(() => s.setMeta('text_complete', '1'));
       shared.textReady = true;
     };
-    await takeText(s, work, { fs, logger, lease, stopped: () => shared.closed, pause: yieldToLoop, onIndexed, onProgress: (d, n) => d % 5000 === 0 && d > 0 && logger.log('text_index_progress', { done: d, total: n }) });
+    await takeText(s, work, { fs, logger, lease, returnPages: false, stopped: () => shared.closed, pause: yieldToLoop, onIndexed, onProgress: (d, n) => d % 5000 === 0 && d > 0 && logger.log('text_index_progress', { done: d, total: n }) });
   } finally {
     shared.textBuilding = false;
   }
