@@ -77,10 +77,7 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   let parsed = 0;
   let staged = 0;
   const merge = async () => {
-    await s.db.writeTransaction(() => {
-      lease.renew();
-      s.mergeStaged();
-    });
+    await s.mergeStaged(() => void lease.renew());
     staged = 0;
   };
   // Files being parsed, oldest first: several in flight, collected in order into write batches.

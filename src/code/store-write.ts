@@ -54,16 +54,40 @@ export function prepareFileWrites(db: Database): void {
   for (const sql of STAGED_TABLES) db.run(sql);
 }
 
+/** Staged references merged per transaction (with the locals of the same names): other processes wait for the write lock about that long. */
+const MERGE_CHUNK_ROWS = 100_000;
+
 /**
- * Merges the staged rows into code_refs and code_locals in their key order and marks their files
- * parsed (the version each parse read); a file written since by another path (its parsed_of no
- * longer 0, or its version moved on) keeps what that write left and its staged rows are dropped.
- * Inside the caller's transaction; returns the files merged.
+ * Where the staged rows are cut into merge transactions: name ids, ascending, each range [cut, next
+ * cut) holding about MERGE_CHUNK_ROWS references; the first is 0.
  */
-export function mergeStaged(db: Database): number {
+export function stagedCuts(db: Database): number[] {
+  const cuts = [0];
+  for (;;) {
+    const next = db.value(`SELECT name_id FROM temp.code_refs_staged WHERE name_id > ? ORDER BY name_id LIMIT 1 OFFSET ${MERGE_CHUNK_ROWS}`, [cuts[cuts.length - 1]!]);
+    if (typeof next !== 'number' && typeof next !== 'bigint') return cuts;
+    cuts.push(Number(next));
+  }
+}
+
+/**
+ * Merges the staged references and locals of names from..to-1 (to: undefined for all that follow)
+ * into code_refs and code_locals, in their key order. Only files still unparsed (parsed_of 0) at the
+ * version staged are taken: a file written since by another path keeps what that write left (which
+ * cleared whatever an earlier range had merged of it). The files stay unparsed until finishMerge.
+ * Inside the caller's transaction.
+ */
+export function mergeStagedRange(db: Database, from: number, to: number | undefined): void {
   db.run(DROP_STALE_STAGED);
-  db.run(`INSERT INTO code_refs (${REFS_COLUMNS}) SELECT ${REFS_COLUMNS} FROM temp.code_refs_staged WHERE ${STAGED_FILE} ORDER BY name_id, kind, file_id, line`);
-  db.run(`INSERT OR IGNORE INTO code_locals (${LOCALS_COLUMNS}) SELECT ${LOCALS_COLUMNS} FROM temp.code_locals_staged WHERE ${STAGED_FILE} ORDER BY name_id, file_id, line`);
+  const names = to === undefined ? 'name_id >= ?1' : 'name_id >= ?1 AND name_id < ?2';
+  const bind = to === undefined ? [from] : [from, to];
+  db.run(`INSERT INTO code_refs (${REFS_COLUMNS}) SELECT ${REFS_COLUMNS} FROM temp.code_refs_staged WHERE ${names} AND ${STAGED_FILE} ORDER BY name_id, kind, file_id, line`, bind);
+  db.run(`INSERT OR IGNORE INTO code_locals (${LOCALS_COLUMNS}) SELECT ${LOCALS_COLUMNS} FROM temp.code_locals_staged WHERE ${names} AND ${STAGED_FILE} ORDER BY name_id, file_id, line`, bind);
+}
+
+/** After every range is merged: marks the staged files parsed (the version each parse read) and forgets the staged rows. Inside the caller's transaction; the files marked. */
+export function finishMerge(db: Database): number {
+  db.run(DROP_STALE_STAGED);
   const files = db.run('UPDATE code_files SET parsed_of = (SELECT s.version FROM temp.code_staged_files s WHERE s.file_id = code_files.id) WHERE id IN (SELECT file_id FROM temp.code_staged_files)');
   clearStaged(db);
   return files;

@@ -4,7 +4,7 @@ import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { NAME_MARK, type ParsedFile } from './file-rows.ts';
-import { clearFileRows, clearStaged, mergeStaged, prepareFileWrites, writeFileRows } from './store-write.ts';
+import { clearFileRows, clearStaged, finishMerge, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
 export interface FileRow {
   id: number;
@@ -234,9 +234,23 @@ export class CodeStore {
     });
   }
 
-  /** Merges the rows `replace` staged into the big tables and marks their files parsed (inside the caller's transaction); the files merged. */
-  mergeStaged(): number {
-    return this.db.transaction(() => mergeStaged(this.db));
+  /**
+   * Merges the rows `replace` staged into the big tables, a range of names per write transaction
+   * (other processes' reads wait for one range, not for all), then marks their files parsed in one
+   * more; the files merged. `renew` runs in each transaction (a lease to keep).
+   */
+  async mergeStaged(renew?: () => void): Promise<number> {
+    const cuts = this.db.readTransaction(() => stagedCuts(this.db));
+    for (let i = 0; i < cuts.length; i++) {
+      await this.db.writeTransaction(() => {
+        renew?.();
+        mergeStagedRange(this.db, cuts[i]!, cuts[i + 1]);
+      });
+    }
+    return this.db.writeTransaction(() => {
+      renew?.();
+      return finishMerge(this.db);
+    });
   }
 
   /** Forgets the rows staged and not merged (a pass that stops): their files stay unparsed for the next pass. */

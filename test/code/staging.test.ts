@@ -9,6 +9,7 @@ import { createGrammars } from '../../src/code/grammars.ts';
 import { parseInThread } from '../../src/code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { CodeStore } from '../../src/code/store.ts';
+import { finishMerge, mergeStagedRange } from '../../src/code/store-write.ts';
 import type { LanguageId } from '../../src/code/languages.ts';
 import { type Database, openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
@@ -104,11 +105,11 @@ describe('staged rows of a build', () => {
     await writeFile(other, root, 'b.ts', false);
     other.db.close();
 
-    const merged = await builder.db.writeTransaction(() => builder.mergeStaged());
+    const merged = await builder.mergeStaged();
     assert.equal(merged, 2, 'a.ts and c.py; b.ts was taken by the other write');
     assert.deepEqual(snapshot(builder.db), reference);
     // Nothing left staged: a second merge takes no file.
-    assert.equal(await builder.db.writeTransaction(() => builder.mergeStaged()), 0);
+    assert.equal(await builder.mergeStaged(), 0);
     builder.db.close();
   });
 
@@ -118,13 +119,47 @@ describe('staged rows of a build', () => {
     const builder = new CodeStore(await open(dbFile));
     await writeFile(builder, root, 'b.ts', true);
     await writeFile(builder, root, 'b.ts', true);
-    assert.equal(await builder.db.writeTransaction(() => builder.mergeStaged()), 1);
+    assert.equal(await builder.mergeStaged(), 1);
     assert.deepEqual(snapshot(builder.db), reference);
     // Staged, then written directly by the same connection (an on-demand parse in the builder's process).
     await writeFile(builder, root, 'a.ts', true);
     await writeFile(builder, root, 'a.ts', false);
-    assert.equal(await builder.db.writeTransaction(() => builder.mergeStaged()), 0);
+    assert.equal(await builder.mergeStaged(), 0);
     assert.deepEqual(snapshot(builder.db), reference);
     builder.db.close();
+  });
+
+  it('merged a range of names at a time: a stop between two ranges, or another write between them, leaves no half-merged file', async () => {
+    const { root, dbFile } = await built();
+    const reference = snapshot(await open(dbFile));
+    /** A name id in the middle of the staged references: the first range takes the names below it. */
+    const middle = (db: Database) => Number(db.value('SELECT name_id FROM temp.code_refs_staged ORDER BY name_id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM temp.code_refs_staged)'));
+
+    // Another process writes b.ts between the two ranges; the builder goes on and finishes.
+    let builder = new CodeStore(await open(dbFile));
+    for (const rel of ['a.ts', 'b.ts', 'c.py']) await writeFile(builder, root, rel, true);
+    let cut = middle(builder.db);
+    await builder.db.writeTransaction(() => mergeStagedRange(builder.db, 0, cut));
+    const other = new CodeStore(await open(dbFile));
+    await writeFile(other, root, 'b.ts', false);
+    other.db.close();
+    await builder.db.writeTransaction(() => mergeStagedRange(builder.db, cut, undefined));
+    assert.equal(await builder.db.writeTransaction(() => finishMerge(builder.db)), 2);
+    assert.deepEqual(snapshot(builder.db), reference);
+    builder.db.close();
+
+    // The builder stops after the first range: its files stay unparsed, and the next pass parses them whole.
+    builder = new CodeStore(await open(dbFile));
+    for (const rel of ['a.ts', 'c.py']) await writeFile(builder, root, rel, true);
+    cut = middle(builder.db);
+    await builder.db.writeTransaction(() => mergeStagedRange(builder.db, 0, cut));
+    const between = snapshot(builder.db);
+    assert.deepEqual(between.parsed, [{ path: 'b.ts' }], 'half-merged files are not parsed yet');
+    assert.ok(between.refs.length < reference.refs.length, 'the second range is still staged');
+    builder.db.close();
+    const again = codeIndexOf({ root }, dbFile);
+    await again.index.refresh();
+    await again.index.close();
+    assert.deepEqual(snapshot(await open(dbFile)), reference);
   });
 });
