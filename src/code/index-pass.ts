@@ -12,8 +12,8 @@ import type { CodeStore } from './store.ts';
 import { takeText } from './text-pass.ts';
 
 /** Parsed files written per transaction, and the source bytes one batch may hold. */
-const BATCH_FILES = 64;
-const BATCH_BYTES = 4_000_000;
+const BATCH_FILES = 32;
+const BATCH_BYTES = 2_000_000;
 /**
  * Staged rows (references and locals, store-write.ts) merged at once: a build rewrites the big
  * tables about once per million rows (nine times for the Linux tree) instead of touching thousands
