@@ -17,9 +17,9 @@ const BATCH_BYTES = 2_000_000;
 /**
  * Staged rows (references and locals, store-write.ts) merged at once: a build rewrites the big
  * tables once per half a million rows (eighteen times for the Linux tree) instead of touching
- * thousands of their pages per batch. The staged rows wait in SQLite's heap in memory, which keeps
- * its high-water mark: about 100 MB per million rows on the Linux tree (peak RSS 805 MB with a
- * million, 639 MB in a run that staged half a million for its first third).
+ * thousands of their pages per batch. The staged rows wait in SQLite's WASM heap, which keeps its
+ * high-water mark (on the Linux tree the peak RSS was 805 MB with a million at a time, 639 MB in a
+ * run that merged from half a million: roughly 100 MB per million, not measured apart).
  */
 const MERGE_ROWS = 500_000;
 /** One process builds (a lease in the database); it renews the lease with every batch it writes. */
