@@ -15,27 +15,47 @@ const baselineMB = Math.round(process.memoryUsage().rss / 1e6);
 const grammars = createGrammars(runtime);
 const workers = process.env.CTXGATE_PARSE_WORKERS ? Number(process.env.CTXGATE_PARSE_WORKERS) : undefined;
 let poolMode = '';
+let started = 0;
+/** When the text stage ended (the parse stage follows), and the memory and main-thread CPU by then. */
+let textDone: Record<string, number | undefined> | undefined;
+/** The main thread's largest heap and off-heap (WASM memories, buffers) figures, sampled every second. */
+const peaks = { heapUsedMB: 0, externalMB: 0, arrayBuffersMB: 0 };
+const sampler = setInterval(() => {
+  const m = process.memoryUsage();
+  peaks.heapUsedMB = Math.max(peaks.heapUsedMB, Math.round(m.heapUsed / 1e6));
+  peaks.externalMB = Math.max(peaks.externalMB, Math.round(m.external / 1e6));
+  peaks.arrayBuffersMB = Math.max(peaks.arrayBuffersMB, Math.round(m.arrayBuffers / 1e6));
+}, 1000);
+sampler.unref();
 const parser = createParsePool(runtime, grammars, { workers, onEvent: (event, fields) => process.env.BENCH_VERBOSE && console.error(event, JSON.stringify(fields)) });
 const index = createCodeIndex({
   fs: runtime.fs,
   grammars,
   parser,
-  logger: { log: (event, fields) => { if (process.env.BENCH_VERBOSE && !event.endsWith('progress')) console.error(event, JSON.stringify(fields)); }, file: undefined, close() {} },
+  logger: {
+    log: (event, fields) => {
+      if (event === 'text_index_done') textDone = { ms: Math.round(performance.now() - started), rssMB: Math.round(process.memoryUsage().rss / 1e6), peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024), mainCpuMs: mainThreadCpuMs() };
+      if (process.env.BENCH_VERBOSE && !event.endsWith('progress')) console.error(event, JSON.stringify(fields));
+    },
+    file: undefined,
+    close() {},
+  },
   workdirs: { dirs: [root] },
   root,
   scan: { excludeDirs: ['node_modules', '.codegraph'], respectGitignore: true },
   openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
 });
-const started = performance.now();
+started = performance.now();
 await index.refresh();
 const ms = performance.now() - started;
+clearInterval(sampler);
 const cpu = process.cpuUsage();
 const mainCpuMs = mainThreadCpuMs();
 poolMode = parser.mode();
 await index.close();
 await parser.close();
 console.log(
-  JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), baselineMB, dbMB: +(statSync(dbFile).size / 1e6).toFixed(1), parse: poolMode, mainCpuMs }),
+  JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), baselineMB, dbMB: +(statSync(dbFile).size / 1e6).toFixed(1), parse: poolMode, mainCpuMs, textDone, mainPeaks: peaks }),
 );
 
 /** CPU time of this (the main) thread alone, from /proc (Linux); the rest of cpuMs is the workers'. */

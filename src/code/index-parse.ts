@@ -67,12 +67,18 @@ export async function prepareFile(shared: IndexShared, s: CodeStore, entry: Cata
   return { result: pending };
 }
 
-/** Writes a batch (emptying it) in one transaction, waiting for other processes' writes without blocking. */
-export async function writeBatch(s: CodeStore, batch: Pending[], lease?: Lease): Promise<void> {
-  if (!batch.length) return;
+/**
+ * Writes a batch (emptying it) in one transaction, waiting for other processes' writes without
+ * blocking. `stage`: references and locals are staged for a later merge (CodeStore.replace); returns
+ * the rows staged.
+ */
+export async function writeBatch(s: CodeStore, batch: Pending[], lease?: Lease, stage = false): Promise<number> {
+  if (!batch.length) return 0;
   const items = batch.splice(0);
-  await s.db.writeTransaction(() => {
+  return await s.db.writeTransaction(() => {
     lease?.renew();
-    for (const p of items) s.replace(p.meta, p.parsed, p.targets);
+    let staged = 0;
+    for (const p of items) staged += s.replace(p.meta, p.parsed, p.targets, stage);
+    return staged;
   });
 }

@@ -5,7 +5,7 @@ import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
-import { clearFileRows, prepareFileWrites, writeFileRows } from './store-write.ts';
+import { clearFileRows, clearStaged, finishMerge, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
 export interface FileRow {
   id: number;
@@ -210,22 +210,54 @@ export class CodeStore {
     });
   }
 
-  /** Replaces everything known about one file. `targets[i]` is where `parsed.imports[i]` resolves. */
-  replace(meta: FileMeta, parsed: ParsedFile | undefined, targets: (string | undefined)[]): void {
-    this.db.transaction(() => {
+  /**
+   * Replaces everything known about one file. `targets[i]` is where `parsed.imports[i]` resolves.
+   * `stage` (a build's bulk pass): its references and locals wait in this connection for
+   * mergeStaged, the file unparsed until then (store-write.ts); returns the rows staged.
+   */
+  replace(meta: FileMeta, parsed: ParsedFile | undefined, targets: (string | undefined)[], stage = false): number {
+    return this.db.transaction(() => {
       const existing = this.file(meta.path);
+      const staged = stage && parsed !== undefined;
       let fileId: number;
+      let version: number;
       if (existing) {
         fileId = existing.id;
+        version = meta.version ?? existing.version;
         clearFileRows(this.db, fileId);
         // Size, mtime and hash belong to the catalogue (the text stage); the parse records what it took.
-        this.db.run('UPDATE code_files SET language = ?, lines = ?, parser = ?, parsed_of = ? WHERE id = ?', [meta.language ?? null, meta.lines, meta.parser, meta.version ?? existing.version, fileId]);
+        this.db.run('UPDATE code_files SET language = ?, lines = ?, parser = ?, parsed_of = ? WHERE id = ?', [meta.language ?? null, meta.lines, meta.parser, staged ? 0 : version, fileId]);
       } else {
-        this.db.run('INSERT INTO code_files (path, size, mtime_ms, hash, language, lines, parser, version, parsed_of) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1)', [meta.path, meta.size, meta.mtimeMs, meta.hash, meta.language ?? null, meta.lines, meta.parser]);
+        version = 1;
+        this.db.run('INSERT INTO code_files (path, size, mtime_ms, hash, language, lines, parser, version, parsed_of) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)', [meta.path, meta.size, meta.mtimeMs, meta.hash, meta.language ?? null, meta.lines, meta.parser, staged ? 0 : 1]);
         fileId = this.db.lastInsertRowid();
       }
-      if (parsed) writeFileRows(this.db, fileId, parsed, targets);
+      return parsed ? writeFileRows(this.db, fileId, parsed, targets, staged ? version : undefined) : 0;
     });
+  }
+
+  /**
+   * Merges the rows `replace` staged into the big tables, a range of names per write transaction
+   * (other processes' reads wait for one range, not for all), then marks their files parsed in one
+   * more; the files merged. `renew` runs in each transaction (a lease to keep).
+   */
+  async mergeStaged(renew?: () => void): Promise<number> {
+    const cuts = this.db.readTransaction(() => stagedCuts(this.db));
+    for (let i = 0; i < cuts.length; i++) {
+      await this.db.writeTransaction(() => {
+        renew?.();
+        mergeStagedRange(this.db, cuts[i]!, cuts[i + 1]);
+      });
+    }
+    return this.db.writeTransaction(() => {
+      renew?.();
+      return finishMerge(this.db);
+    });
+  }
+
+  /** Forgets the rows staged and not merged (a pass that stops): their files stay unparsed for the next pass. */
+  dropStaged(): void {
+    clearStaged(this.db);
   }
 
   definitionsNamed(name: string): DefinitionRow[] {
