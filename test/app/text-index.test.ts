@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { WatchedTextIndex } from '../../src/app/text-index.ts';
@@ -100,7 +100,19 @@ describe('a text index built by an earlier server', () => {
       const narrowed = await second.app.textIndex!.candidates({ pattern: 'const xq', literal: true, ignoreCase: false }, '');
       // The file added while no server ran is a candidate until the index has read it (a file it has not
       // taken yet always is); whether it has by now depends on the machine's speed. Nothing else may be.
-      assert.ok(narrowed?.files.includes('src/m4.ts'), 'the offline edit is a candidate');
+      // Said with the index's state and its log when it fails (it did once, under a loaded CI machine's full suite).
+      const why = () => {
+        const dir = path.join(second.dataDir, readdirSync(second.dataDir).find((d) => d.includes('-')) ?? '');
+        const log = (() => {
+          try {
+            return readFileSync(path.join(dir, 'ctxgate.log'), 'utf8').split('\n').filter((l) => /code_index|text_index|reconciled|busy/.test(l)).slice(-12).join('\n');
+          } catch {
+            return '(no log)';
+          }
+        })();
+        return `status ${JSON.stringify(second.app.textIndex!.status())}\n${log}`;
+      };
+      assert.ok(narrowed?.files.includes('src/m4.ts'), `the offline edit is a candidate; ${narrowed ? '' : why()}`);
       assert.deepEqual(narrowed?.files.filter((f) => f !== 'src/added.ts'), ['src/m4.ts'], 'the index narrows the first search');
       // Until the index has read the two offline changes they are candidates of every query (a file not
       // taken in its current version always is; when that happens depends on the machine's load): the
