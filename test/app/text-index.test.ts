@@ -102,7 +102,7 @@ describe('a text index built by an earlier server', () => {
       // taken yet always is); whether it has by now depends on the machine's speed. Nothing else may be.
       // Said with the index's state and its log when it fails (it did once, under a loaded CI machine's full suite).
       const why = () => {
-        const dir = path.join(second.dataDir, readdirSync(second.dataDir).find((d) => d.includes('-')) ?? '');
+        const dir = path.join(first.dataDir, readdirSync(first.dataDir).find((d) => d.includes('-')) ?? '');
         const log = (() => {
           try {
             return readFileSync(path.join(dir, 'ctxgate.log'), 'utf8').split('\n').filter((l) => /code_index|text_index|reconciled|busy/.test(l)).slice(-12).join('\n');
