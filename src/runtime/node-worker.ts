@@ -21,20 +21,24 @@ export function useCompileCacheInWorkers(dir: string): void {
 }
 
 /**
- * A .ts worker (sources run through tsx): worker threads do not inherit `--import tsx`, so a small
- * bootstrap registers tsx in the worker before importing the module. Node versions that strip types
- * themselves run it directly when tsx is not there.
+ * A worker that first imports `from` and runs `prelude` with it (as `m`), then imports the worker's
+ * module: what must be set up in the thread before that module's own imports load.
+ */
+function bootstrapped(url: URL, from: string, prelude: string): Worker {
+  return new Worker(`import(${JSON.stringify(from)}).then((m) => { ${prelude} return import(${JSON.stringify(url.href)}); });`, { eval: true, stdout: true });
+}
+
+/**
+ * A .ts worker (sources run through tsx): worker threads do not inherit `--import tsx`, so tsx is
+ * registered in the worker first. Node versions that strip types themselves run it directly when tsx
+ * is not there. A bundled worker compiles its own modules: it keeps them in the process's compile
+ * cache too (node.ts).
  */
 function create(url: URL): Worker {
   const api = /\.m?ts$/.test(url.pathname) ? tsxApi() : undefined;
-  if (!api && compileCache) {
-    // A worker compiles its own modules: it keeps them in the process's cache too (node.ts).
-    const bootstrap = `import('node:module').then((m) => { try { m.enableCompileCache?.(${JSON.stringify(compileCache)}); } catch {} return import(${JSON.stringify(url.href)}); });`;
-    return new Worker(bootstrap, { eval: true, stdout: true });
-  }
-  if (!api) return new Worker(url, { stdout: true });
-  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(bootstrap, { eval: true, stdout: true });
+  if (api) return bootstrapped(url, api, 'm.register();');
+  if (compileCache) return bootstrapped(url, 'node:module', `try { m.enableCompileCache?.(${JSON.stringify(compileCache)}); } catch {}`);
+  return new Worker(url, { stdout: true });
 }
 
 export function startWorker(url: URL): WorkerHandle {

@@ -78,7 +78,6 @@ export interface ListedTool {
   annotations?: Partial<ToolAnnotations>;
 }
 
-
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> & { type: 'object' } {
   const json = compactSchema(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>;
   delete json.$schema;

@@ -15,12 +15,17 @@ export function compilePattern(query: GrepQuery): LinearRegex {
   return compileRegex(query.pattern, { literal: query.literal, ignoreCase: query.ignoreCase, wordChars: query.wordBoundary ? WORD_CHARS : undefined });
 }
 
+/** A case-sensitive literal without word boundaries: finding it in the bytes is the match. */
+function plainLiteral(query: GrepQuery): boolean {
+  return query.literal && !query.wordBoundary && !query.ignoreCase;
+}
+
 /**
- * Throws the regex error of an invalid pattern. A plain literal (case-sensitive, no word boundary,
- * no surrogate code units) is always valid and is found in the bytes: it is not compiled for this.
+ * Throws the regex error of an invalid pattern. A plain literal (without surrogate code units) is
+ * always valid and is found in the bytes: it is not compiled for this.
  */
 export function checkPattern(query: GrepQuery): void {
-  if (query.literal && !query.wordBoundary && !query.ignoreCase && !/[\uD800-\uDFFF]/.test(query.pattern)) return;
+  if (plainLiteral(query) && !/[\uD800-\uDFFF]/.test(query.pattern)) return;
   compilePattern(query);
 }
 
@@ -61,7 +66,7 @@ export function createMatcher(query: GrepQuery): Matcher {
     },
     required,
     needle,
-    exact: query.literal && !query.wordBoundary && !query.ignoreCase,
+    exact: plainLiteral(query),
     prefilter: needle ? (bytes) => asBuffer(bytes).includes(needle) : () => true,
     count: lineCounter(query, regex, needle),
   };
