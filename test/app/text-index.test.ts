@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from '
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { WatchedTextIndex } from '../../src/app/text-index.ts';
+import { RACY_MS } from '../../src/textindex/file-identity.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
 import { eventually } from '../helpers/process.ts';
 
@@ -83,6 +84,11 @@ describe('a text index built by an earlier server', () => {
     // Written an hour ago: only the ctime can tell an edit that keeps size and mtime.
     const anHourAgo = new Date(Date.now() - 3_600_000);
     for (const rel of Object.keys(files)) utimesSync(path.join(root, rel), anHourAgo, anHourAgo);
+    // The first server takes the files once their ctimes (set by the writes and utimes above) are past
+    // the racy window: a file taken within RACY_MS of its ctime proves nothing by its stat, and the next
+    // server's sweep counts all 20 as changed — more than half the scope not taken, so its first
+    // search scans instead of narrowing (seen on a loaded CI machine, where this server started sooner).
+    await new Promise((resolve) => setTimeout(resolve, RACY_MS + 200));
     const first = testApp(root, { graphBackend: 'none' });
     await first.app.code.refresh();
     assert.ok(await first.app.textIndex!.candidates({ pattern: 'offline_edit', literal: true, ignoreCase: false }, ''), 'the first server narrows');
