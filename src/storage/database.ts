@@ -315,7 +315,7 @@ export async function openDatabase(runtime: Runtime, file: string, options: Open
     db.exec('PRAGMA synchronous=FULL');
     db.exec('PRAGMA foreign_keys=ON');
     db.exec(`PRAGMA cache_size=-${CACHE_KIB}`);
-    for (const p of options.pragmas ?? []) db.exec(`PRAGMA ${p}`);
+    for (const p of options.pragmas ?? []) if (!alreadySet(db, p)) db.exec(`PRAGMA ${p}`);
     await migrate(db, options.migrations);
   } catch (error) {
     db.close();
@@ -323,6 +323,22 @@ export async function openDatabase(runtime: Runtime, file: string, options: Open
   }
   runtime.fs.chmodSync(file, 0o600);
   return db;
+}
+
+/**
+ * Pragmas kept in the file: setting one writes the file's header in a write transaction (two fsyncs,
+ * and a wait behind any writer) even when it holds that value already — on every open of every
+ * process. Their values by name.
+ */
+const STORED_PRAGMAS: Record<string, Record<string, number>> = { auto_vacuum: { none: 0, full: 1, incremental: 2 } };
+
+/** Whether `pragma` (name=value) is one kept in the file that already holds that value. */
+function alreadySet(db: Database, pragma: string): boolean {
+  const [name, value] = pragma.split('=').map((s) => s.trim().toLowerCase());
+  const values = name ? STORED_PRAGMAS[name] : undefined;
+  if (!values || value === undefined) return false;
+  const wanted = values[value] ?? Number(value);
+  return Number(db.value(`PRAGMA ${name}`)) === wanted;
 }
 
 /** A data folder in use on another machine is refused (foreign-machine.ts says why), naming it. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../../src/storage/database.ts';
@@ -66,5 +66,19 @@ describe('giving freed pages back to the file system', () => {
     assert.equal(switchToIncremental(db, 1024), true);
     assert.ok(statSync(file).size < full * 0.6);
     db.close();
+  });
+  it('opens a file already in incremental mode without writing to it (every process opens it)', async () => {
+    const file = path.join(dir, 'reopened.db');
+    const db = await filled(file, ['auto_vacuum=INCREMENTAL']);
+    db.close();
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(file, old, old);
+    const before = statSync(file);
+    const again = await openDatabase(runtime, file, { busyTimeoutMs: 2000, migrations: MIGRATIONS, pragmas: ['auto_vacuum=INCREMENTAL'] });
+    assert.equal(canReturnPages(again), true);
+    again.close();
+    const after = statSync(file);
+    assert.equal(after.mtimeMs, before.mtimeMs, 'the file was not written');
+    assert.equal(after.size, before.size);
   });
 });
