@@ -1,12 +1,13 @@
 // The secret identities' walk done by find (workspace/secret-names.ts): the same identities as the
 // walk in this thread, whatever the names' case, copies, folders, links and skipped folders.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createExecutor } from '../../src/exec/executor.ts';
 import { knownSecrets, listSecretNamesWith } from '../../src/security/secret-identities.ts';
-import { createSecretNameLister } from '../../src/workspace/secret-names.ts';
+import { createSecretNameLister, secretNameExpression } from '../../src/workspace/secret-names.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 
 const dirs: string[] = [];
@@ -59,6 +60,14 @@ describe('the secret identities listed by find', () => {
       ['.ENV', '.hidden/.npmrc', 'conf/.AWS/credentials', 'conf/.docker/config.json', 'deep/er/.id_rsa.swp', 'deploy/prod.tfstate.backup', 'src/.#id_ed25519', 'src/Server.PEM.orig', 'src/id_rsa', 'src/server.\u212Aey'],
     );
     assert.deepEqual([...found.keys()].sort(), [...walked.keys()].sort(), 'the same identities (the link named like a secret: its target)');
+    // GNU find's one regex and the portable patterns list the same entries.
+    const listed = (flavour: 'gnu' | 'posix') => {
+      const r = spawnSync('find', ['.', ...secretNameExpression(flavour)], { cwd: root, env: { ...process.env, LC_ALL: 'C' }, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout.split('\0').filter(Boolean).sort();
+    };
+    assert.deepEqual(listed('gnu'), listed('posix'));
+    assert.ok(listed('gnu').includes('./links/harmless.txt') === false && listed('gnu').includes('./.ENV'));
   });
 
   it('leaves a workdir find cannot read whole to the walk', { skip: runtime.which('find') === undefined }, async () => {
