@@ -123,6 +123,9 @@ describe('the text index', () => {
     assert.deepEqual(r?.files, ['src/foo.ts', 'src/newline.txt', 'src/regexy.js', 'src/tabs.py', 'src/upper.txt']);
     assert.equal(r?.ruledOut, entries.filter((e) => e.path.startsWith('src/')).length - 5);
     assert.deepEqual((await reader.candidates({ pattern: 'foo', literal: true, ignoreCase: false }, 'doc'))?.files, []);
+    const one = await reader.candidates({ pattern: 'foo', literal: true, ignoreCase: false }, '/src/foo.ts');
+    assert.deepEqual([one?.files, one?.ruledOut], [['src/foo.ts'], 0], 'a file as the scope: that file alone');
+    assert.deepEqual((await reader.candidates({ pattern: 'foo', literal: true, ignoreCase: false }, 'sr'))?.files, [], 'a folder is not a prefix of a name');
     assert.equal(await reader.candidates({ pattern: 'a.b', literal: false, ignoreCase: false }, ''), undefined, 'no trigram required: the caller scans');
     db.close();
   });
