@@ -4,7 +4,7 @@
 // definition's range, never replace the line.
 import { languageOf } from '../code/languages.ts';
 import { type Dispatched, type DispatchRequest, definitionInfo, fromScan, useKinds } from './dispatcher.ts';
-import { scan } from './fileio.ts';
+import { kindsByLine, scan } from './fileio.ts';
 import type { GraphAdapter } from './graph.ts';
 import { isTestPath, type Kind } from './kinds.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
@@ -21,7 +21,7 @@ export async function dispatchExact(deps: RetrievalDeps, graph: GraphAdapter, re
   const text = req.query;
   const symbol = IDENTIFIER.test(text) ? text : undefined;
   deps.logger.log('dispatch', { query: text, shape: 'literal', graph: graph.name });
-  const base = { pattern: text, literal: true, wordBoundary: false, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal, ...(symbol ? { symbol } : {}) };
+  const base = { pattern: text, literal: true, wordBoundary: false, scope: req.scope, exclude: req.exclude, refuseAt: req.refuseAt, signal: req.signal, ...(symbol ? { symbol, definitionsByIndex: true } : {}) };
   let r = await scan(deps, { ...base, ignoreCase: false });
   let caseFolded = false;
   if (!r.hits.length && !r.capped && !req.signal?.aborted) {
@@ -31,7 +31,7 @@ export async function dispatchExact(deps: RetrievalDeps, graph: GraphAdapter, re
       caseFolded = true;
     }
   }
-  const hits = symbol && !r.sampled ? ((await classified(graph, symbol, r.hits)) ?? r.hits) : r.hits;
+  const hits = symbol ? ((!r.sampled && (await classified(graph, symbol, r.hits))) || kindsByLine(r.hits, symbol)) : r.hits;
   deps.logger.log('dispatch_result', { query: text, strategy: 'fileio_literal', count: hits.length, caseFolded });
   return { shape: symbol ? 'symbol' : 'phrase', hits, ...fromScan(r), strategy: 'fileio_literal', ...(symbol ? { symbol } : {}), terms: [text.toLowerCase()], caseFolded };
 }
@@ -63,7 +63,9 @@ async function classified(graph: GraphAdapter, symbol: string, scanned: Hit[]): 
     if (overloadLines.has(key)) return { ...h, kind: (test ? 'test' : 'definition') as Kind };
     // Files without a grammar keep the line heuristics' verdict.
     if (!languageOf(h.file)) return h;
+    // The others were scanned without the definition heuristics (definitionsByIndex): a line the
+    // index knows no use on keeps what the line says (a call, a string, a comment).
     const known = useKind.get(key);
-    return { ...h, kind: test ? 'test' : (known ?? (h.kind === 'definition' ? 'reference' : h.kind)) };
+    return { ...h, kind: test ? 'test' : (known ?? h.kind) };
   });
 }

@@ -1,6 +1,7 @@
 // The FileIO adapter: scans the project (ripgrep when present, the built-in engine otherwise) with
 // .gitignore rules, scan.excludeDirs, and binary and huge files skipped; reads files as lines.
 import * as path from 'node:path';
+import { languageOf } from '../code/languages.ts';
 import type { SafePath, Workdirs } from '../security/resolve-safe.ts';
 import { readJudged } from '../security/secret-read.ts';
 import type { TextCandidates } from '../textindex/types.ts';
@@ -48,6 +49,12 @@ export interface ScanRequest {
   exclude: readonly string[];
   /** For symbol queries: classify lines against this name. */
   symbol?: string;
+  /**
+   * The caller takes which lines define `symbol` from the code index in the files it parses: the
+   * line heuristics look for definitions only in the others (the caller asks them again if the index
+   * cannot answer: kindsByLine).
+   */
+  definitionsByIndex?: boolean;
   /**
    * The gate will refuse past these (matching files and hits both): the index's candidates may then
    * be read only until the files read prove it, the rest estimated. Absent: every match is counted.
@@ -171,7 +178,8 @@ function hitsOf(req: ScanRequest, files: readonly GrepFile[]): Hit[] {
       // Where the engine found the match; no regex runs again here (issue 11: a second, backtracking
       // engine over ripgrep's hits froze the server).
       const matchIndex = (engineFindsNeedle ? l.at : undefined) ?? (needle ? findIndex(l.text, needle, req.ignoreCase) : -1);
-      hits.push({ file: f.path, line: l.line, text: l.text, matchIndex, kind: kindOfLine(f.path, l.text, matchIndex, req.symbol), source: 'fileio' });
+      const byLine = !req.definitionsByIndex || languageOf(f.path) === undefined;
+      hits.push({ file: f.path, line: l.line, text: l.text, matchIndex, kind: kindOfLine(f.path, l.text, matchIndex, req.symbol, byLine), source: 'fileio' });
     }
   }
   return hits;
@@ -264,6 +272,11 @@ function admitCandidates(deps: RetrievalDeps, admission: Admission, candidates: 
   const listed = admitFiles(deps.runtime.fs, admission, candidates, { stat: false });
   deps.logger.log('text_admitted', { candidates: candidates.length, admitted: listed.length });
   return listed.map((f) => f.relRoot);
+}
+
+/** Hits scanned with definitionsByIndex, classified by the line heuristics alone (the index could not answer). */
+export function kindsByLine(hits: readonly Hit[], symbol: string): Hit[] {
+  return hits.map((h) => (languageOf(h.file) === undefined ? h : { ...h, kind: kindOfLine(h.file, h.text, h.matchIndex, symbol) }));
 }
 
 function findIndex(text: string, needle: string, ignoreCase: boolean): number {

@@ -104,12 +104,16 @@ export function mayDefineByLine(file: string): boolean {
   return !PROSE.has(extension(file)) && !isDocumentation(file) && !isTestPath(file);
 }
 
-export function kindOfLine(file: string, line: string, matchIndex: number, symbol: string | undefined): Kind {
+/**
+ * `definitions: false` when the code index says which lines define the symbol (a file it parses):
+ * the definition pattern (a first use of a name compiles it, ~10–50 ms) is then not run.
+ */
+export function kindOfLine(file: string, line: string, matchIndex: number, symbol: string | undefined, definitions = true): Kind {
   if (isCommentLine(file, line)) return 'comment';
   // Documentation mentions code; it does not define it.
   if (PROSE.has(extension(file)) || isDocumentation(file)) return isTestPath(file) ? 'test' : 'comment';
   const test = isTestPath(file);
-  if (symbol && definesSymbol(line, symbol)) return test ? 'test' : 'definition';
+  if (symbol && definitions && definesSymbol(line, symbol)) return test ? 'test' : 'definition';
   if (test) return 'test';
   if (matchIndex >= 0 && insideString(line, matchIndex)) return 'string';
   if (!symbol) return 'unknown';

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expandBlock, outline } from '../../src/retrieval/block.ts';
 import { kindOfLine, definesSymbol, isTestPath } from '../../src/retrieval/kinds.ts';
+import { kindsByLine } from '../../src/retrieval/fileio.ts';
 import { queryShape } from '../../src/retrieval/query.ts';
+import type { Hit } from '../../src/retrieval/types.ts';
 
 describe('query shapes', () => {
   it('routes identifiers, phrases and patterns', () => {
@@ -54,6 +56,21 @@ describe('kind classification', () => {
     assert.equal(kindOfLine('test/a.test.ts', 'new OrderHandler()', 4, 'OrderHandler'), 'test');
     for (const p of ['src/a_test.go', 'pkg/x.spec.ts', 'tests/test_cart.py', '__tests__/a.js', 'src/FooTest.java']) assert.equal(isTestPath(p), true, p);
     assert.equal(isTestPath('src/contest.ts'), false);
+  });
+
+  it('leaves definitions in parsed files to the code index when asked, and finds them by line again when it cannot answer', () => {
+    const line = 'static int vfs_fsync_range(struct file *file, loff_t start)';
+    assert.equal(kindOfLine('fs/sync.c', line, 11, 'vfs_fsync_range'), 'definition');
+    assert.equal(kindOfLine('fs/sync.c', line, 11, 'vfs_fsync_range', false), 'call', 'the index says which lines define it');
+    const hits: Hit[] = [
+      { file: 'fs/sync.c', line: 1, text: line, matchIndex: 11, kind: 'call', source: 'fileio' },
+      { file: 'notes.txt', line: 1, text: 'vfs_fsync_range(file)', matchIndex: 0, kind: 'comment', source: 'fileio' },
+    ];
+    assert.deepEqual(
+      kindsByLine(hits, 'vfs_fsync_range').map((h) => h.kind),
+      ['definition', 'comment'],
+      'a file without a grammar keeps its kind',
+    );
   });
 });
 
