@@ -64,7 +64,7 @@ async function fetchOne(net: Network, kb: KnowledgeStore, req: FetchRequest, url
     }
   }
   const body = await fetchUrl(url.toString(), net, { timeoutMs: req.timeoutMs, signal: req.signal, accept: req.format === 'json' ? 'application/json' : undefined });
-  const converted = convertBody(body.bytes, body.contentType, req.format, body.url);
+  const converted = await convertBody(body.bytes, body.contentType, req.format, body.url);
   const chunks = chunkDocument(converted.text, converted.title ?? label, converted.chunkAs);
   await kb.save({ key, kind: 'fetch', label, chunks });
   const outcome: FetchOutcome = { url: label, key, cached: false, status: body.status, bytes: body.bytes.length, textBytes: new TextEncoder().encode(converted.text).length, chunks: chunks.length, preview: preview(converted.text, req.previewBytes) };

@@ -1,6 +1,6 @@
 // Turns a fetched body into text to index: HTML into markdown (turndown), without scripts, styles and
 // page chrome; JSON pretty-printed; everything decoded by its declared (or sniffed) charset.
-import TurndownService from 'turndown';
+import type TurndownService from 'turndown';
 import { AppError, ErrorCode } from '../errors.ts';
 
 export type FetchFormat = 'markdown' | 'html' | 'json';
@@ -36,8 +36,13 @@ function isHtml(contentType: string, text: string): boolean {
 
 let turndown: TurndownService | undefined;
 
-function toMarkdown(html: string): string {
+/**
+ * turndown (with its DOM, domino) is loaded at the first page to convert: evaluating it took a new
+ * server ~0.13 s of its main thread when the tools' code loaded, beside its first search.
+ */
+async function toMarkdown(html: string): Promise<string> {
   if (!turndown) {
+    const { default: TurndownService } = await import('turndown');
     turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
     turndown.remove([...NOISE]);
     // svg is not in the HTML element map the types know, but it is noise all the same.
@@ -46,7 +51,7 @@ function toMarkdown(html: string): string {
   return turndown.turndown(html).replace(/\n{3,}/g, '\n\n').trim();
 }
 
-export function convertBody(bytes: Uint8Array, contentType: string, format: FetchFormat, url: string): Converted {
+export async function convertBody(bytes: Uint8Array, contentType: string, format: FetchFormat, url: string): Promise<Converted> {
   const text = decodeBody(bytes, contentType);
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim() || undefined;
   if (format === 'json') {
@@ -65,7 +70,7 @@ export function convertBody(bytes: Uint8Array, contentType: string, format: Fetc
     }
   }
   if (isHtml(contentType, text)) {
-    const markdown = toMarkdown(text);
+    const markdown = await toMarkdown(text);
     return { text: title && !markdown.startsWith('# ') ? `# ${title}\n\n${markdown}` : markdown, title, chunkAs: 'markdown' };
   }
   return { text, title, chunkAs: /markdown/i.test(contentType) || /\.md$/i.test(new URL(url).pathname) ? 'markdown' : 'text' };
