@@ -21,8 +21,15 @@ const HANDLERS_AFTER_MS = 250;
 /** …and then at most this long for the calls being answered. */
 const HANDLERS_QUIET_WAIT_MS = 10_000;
 
+/**
+ * Runs `then` once the handshake is past, no call is being answered, and the warm start (the index
+ * checked, its catalogue read: what a first search waits for) is done — each waited for at most
+ * HANDLERS_QUIET_WAIT_MS.
+ */
 async function quietThen<T>(app: AppContext, then: () => Promise<T>): Promise<T> {
-  await new Promise((resolve) => (setTimeout(resolve, HANDLERS_AFTER_MS) as { unref?: () => void }).unref?.());
+  const delay = (ms: number) => new Promise((resolve) => (setTimeout(resolve, ms) as { unref?: () => void }).unref?.());
+  await delay(HANDLERS_AFTER_MS);
+  await Promise.race([app.code.warmed(), delay(HANDLERS_QUIET_WAIT_MS)]);
   await app.foreground.quiet(HANDLERS_QUIET_WAIT_MS);
   return then();
 }

@@ -111,6 +111,8 @@ export interface CodeIndex {
    * whether there is one.
    */
   warm(): boolean;
+  /** Settles when the warm start begun by warm() has checked the index and read its catalogue (at once without one). */
+  warmed(): Promise<void>;
   /** A full refresh pass, awaited (tests, benchmarks, the first build). */
   refresh(): Promise<void>;
   /** What the index on disk holds (any process's build); undefined when its database cannot be opened. */
@@ -146,6 +148,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let warming: Promise<boolean> | undefined;
   /** Records the trusted sweep (the note beside the database, SWEPT_AT): once, whoever asks first. */
   let sweepRecord: (() => Promise<void>) | undefined;
+  /** The warm start begun by warm(): settles when it is done (see warmed). */
+  let warmedUp: Promise<unknown> | undefined;
   /** find's list started by warm() from the note, before the database was open: since when, and the list. */
   let early: { since: number; listed: Promise<string[] | undefined> } | undefined;
   const shared: IndexShared = {
@@ -400,7 +404,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         const since = note.at - RACY_MS;
         early = { since, listed: deps.changedSince(since) };
       }
-      void open()
+      warmedUp = open()
         .then((s) => {
           if (!s || shared.closed || s.meta('catalogued') !== '1') return undefined;
           const sweep = trusted(s);
@@ -410,6 +414,9 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         })
         .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
       return true;
+    },
+    async warmed() {
+      await warmedUp;
     },
     async refresh() {
       const s = await open();
