@@ -2,7 +2,9 @@
 // names the files it saw change), and any touched since both stages took them is taken again before
 // the answer is given — its catalogue row and text first, in one small segment, then its parse.
 import * as path from 'node:path';
-import { mayDiffer } from '../textindex/file-identity.ts';
+import type { FileStat } from '../runtime/types.ts';
+import { mayDiffer, type TakenStat } from '../textindex/file-identity.ts';
+import { hashBytes } from '../textindex/stage.ts';
 import { type CatalogueEntry, createCatalogueJudge, entryOf } from './catalogue.ts';
 import { textWork } from './catalogue-sync.ts';
 import { prepareFile, writeBatch } from './index-parse.ts';
@@ -66,6 +68,8 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
   let takes: ((rel: string) => boolean) | undefined;
   const judgedAt = Date.now();
   const notTaken: string[] = [];
+  /** Racy rows whose content proved them the version taken: read again at `takenAt`. */
+  const confirmed: Parameters<CodeStore['confirmTaken']>[0][number][] = [];
   for (const rel of list) {
     const abs = path.join(shared.listing.root, rel);
     const st = await shared.fs.stat(abs);
@@ -83,12 +87,20 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
       }
       added.push(entry);
     } else if (mayDiffer(row, st)) {
+      // Taken within a clock tick of its last write, unchanged by its stat: its content decides
+      // before it is marked (a marked file is a candidate of every query until read again).
+      const readAt = Date.now();
+      if (row.text_of === row.version && statUnchanged(row, st) && (await sameContent(shared, abs, row.hash))) {
+        confirmed.push({ ...row, takenAt: readAt });
+        continue;
+      }
       changed.push(row.id);
       before.set(rel, row.version);
     } else if (row.text_of === row.version) continue;
     entries.push(entry);
   }
   if (notTaken.length) shared.notCatalogued?.(notTaken, judgedAt);
+  if (confirmed.length) await s.db.writeTransaction(() => s.confirmTaken(confirmed));
   if (!entries.length) return new Set();
   await s.db.writeTransaction(() => {
     s.addFiles(added);
@@ -97,6 +109,21 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
   for (const e of added) shared.paths?.add(e.path);
   await takeText(s, textWork(s, entries), { fs: shared.fs, logger: shared.logger, stopped: () => shared.closed, pause: yieldToLoop });
   return new Set(entries.filter((e) => !before.has(e.path) || s.file(e.path)?.version !== before.get(e.path)).map((e) => e.path));
+}
+
+/** Size, times and inode as the row recorded them (what remains is whether the read was racy). */
+function statUnchanged(row: TakenStat, st: FileStat): boolean {
+  return row.size === st.size && row.mtime_ms === st.mtimeMs && row.ctime_ms === st.ctimeMs && row.ino === st.ino;
+}
+
+/** Whether the file's bytes now hash to `hash` (the version the index took). */
+async function sameContent(shared: IndexShared, abs: string, hash: string): Promise<boolean> {
+  if (hash === '') return false;
+  try {
+    return hashBytes(await shared.fs.readFile(abs)) === hash;
+  } catch {
+    return false;
+  }
 }
 
 /** The parse stage for one file (freshText has run: its row holds the version the parse must take); whether it changed. */

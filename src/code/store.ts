@@ -201,6 +201,18 @@ export class CodeStore {
     });
   }
 
+  /**
+   * Rows whose content was read again and found the version taken: when that read began (no version
+   * moves). A row another writer changed meanwhile (its hash or stat) is left as it is.
+   */
+  confirmTaken(rows: readonly (Pick<FileRow, 'id' | 'hash' | 'size' | 'mtime_ms' | 'ctime_ms' | 'ino'> & { takenAt: number })[]): void {
+    this.db.transaction(() => {
+      for (const r of rows) {
+        this.db.run('UPDATE code_files SET taken_at = max(taken_at, ?) WHERE id = ? AND hash = ? AND size = ? AND mtime_ms = ? AND ctime_ms = ? AND ino = ? AND text_of = version', [r.takenAt, r.id, r.hash, r.size, r.mtime_ms, r.ctime_ms, r.ino]);
+      }
+    });
+  }
+
   remove(path: string): void {
     const row = this.file(path);
     if (!row) return;
