@@ -30,6 +30,7 @@ import { createSecretNameLister } from '../workspace/secret-names.ts';
 import { listSecretNamesWith } from '../security/secret-identities.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { createFilesNaming } from './files-naming.ts';
+import { catalogueSnapshot } from '../textindex/catalogue-snapshot.ts';
 import { checkedNote, checkedNoteFile } from './checked-note.ts';
 import type { EarlyList } from './early-check.ts';
 import { type AppSettings, type CommonOptions, readSettings } from './settings.ts';
@@ -122,6 +123,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
     changedSince: createChangedSince({ runtime, exec, root: projectRoot, skipDirs: [...UNENTERED_DIRS, ...config.scan.excludeDirs] }),
     databaseExists: () => runtime.fs.statSync(path.join(dataDir, 'code.db'))?.isFile === true,
     checkedNote: checkedNote(runtime, checkedNoteFile(dataDir)),
+    catalogueSnapshot: catalogueSnapshot(runtime.fs, path.join(dataDir, 'code.db-catalogue')),
     ...(start.earlyList?.root === projectRoot ? { earlyList: start.earlyList } : {}),
     openDatabase: async () => {
       runtime.fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });

@@ -17,7 +17,8 @@ import type { Database } from '../storage/database.ts';
 import type { ChangedSince } from '../workspace/changed-since.ts';
 import { isStorageError } from '../storage/storage-error.ts';
 import { RACY_MS } from '../textindex/file-identity.ts';
-import { createTextIndexReader, type TextIndexHandle } from '../textindex/reader.ts';
+import type { CatalogueSnapshot } from '../textindex/catalogue-snapshot.ts';
+import { createTextIndexReader, TEXT_EPOCH, type TextIndexHandle } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
 import { catalogue } from './catalogue.ts';
 import type { Grammars } from './grammars.ts';
@@ -81,6 +82,8 @@ export interface CodeIndexDeps {
   earlyList?: { since: number; listed: Promise<string[] | undefined> };
   /** Whether the database exists already (a warm start never creates one). */
   databaseExists?: () => boolean;
+  /** The text index's catalogue kept in a file beside the database for the next process (textindex/catalogue-snapshot.ts). */
+  catalogueSnapshot?: CatalogueSnapshot;
 }
 
 export interface CodeIndexStatus {
@@ -131,6 +134,11 @@ const TOUCH_SETTLE_MS = 300;
 /** How long the first pass of a process waits after the call that asked for it (see passOnUse). */
 export const FIRST_PASS_DELAY_MS = 1000;
 
+/** A random id (hex) for a database's epoch. */
+function randomId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** Files parsed on demand for one answer at most (a few milliseconds each, in the parse workers). */
 export const MAX_ON_DEMAND_FILES = 300;
 
@@ -180,6 +188,12 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
             db.exec(CLEAR_TEXT_INDEX_SQL);
             store!.setMeta('root', deps.root);
             store!.setMeta('parser', String(PARSER_VERSION));
+          });
+        }
+        // The database's epoch (catalogue-snapshot.ts): made with it, and anew when it starts again.
+        if (store.meta(TEXT_EPOCH) === undefined) {
+          await db.writeTransaction(() => {
+            if (store!.meta(TEXT_EPOCH) === undefined) store!.setMeta(TEXT_EPOCH, randomId());
           });
         }
         if (store.meta('complete') === '1') shared.state = 'ready';
@@ -337,6 +351,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     current: () => store?.db,
     state: () => (shared.state === 'unavailable' ? 'unavailable' : shared.textReady ? 'ready' : shared.textBuilding || running ? 'building' : 'idle'),
     error: () => error,
+    ...(deps.catalogueSnapshot ? { snapshot: { file: deps.catalogueSnapshot, whenQuiet: deps.whenQuiet ?? (() => Promise.resolve()) } } : {}),
     onTouched(list) {
       if (shared.closed) return;
       for (const p of list) touchedPaths.add(p);

@@ -13,6 +13,7 @@ import { bucketRowId } from './schema.ts';
 import { type BucketEntry, bucketOf, readBucketHeader } from './segment.ts';
 import { decodeList } from './postings.ts';
 import type { TextCandidates, TextIndexReader, TextIndexStatus, TextQuery } from './types.ts';
+import type { CatalogueRows, CatalogueSnapshot, SnapshotKey } from './catalogue-snapshot.ts';
 
 export interface TextIndexSource {
   root: string;
@@ -30,7 +31,17 @@ export interface TextIndexSource {
   error(): string | undefined;
   /** Files changed on disk: the owner takes their new versions soon. */
   onTouched?(paths: string[]): void;
+  /**
+   * The catalogue kept in a file for the next process (catalogue-snapshot.ts), written at a quiet
+   * moment after this one read the table.
+   */
+  snapshot?: { file: CatalogueSnapshot; whenQuiet(): Promise<void> };
 }
+
+/** code_meta key: the database's epoch, a random id made with it (see catalogue-snapshot.ts). */
+export const TEXT_EPOCH = 'text_epoch';
+/** A process writes the catalogue's snapshot at most this often. */
+const SNAPSHOT_EVERY_MS = 30_000;
 
 /** The catalogue as the reader needs it, read again when the catalogue changes. */
 interface Live {
@@ -56,7 +67,7 @@ interface Live {
  * table: materializing 80,000 row objects through the WASM binding costs a second, this ~25 ms on the
  * Linux tree (in path order, through the path index, it was ~100 ms: a row lookup per path).
  */
-function catalogueRows(db: Database): { paths: string[]; docs: Int32Array; taken: Uint8Array } {
+function catalogueRows(db: Database): CatalogueRows {
   const row = db.get<{ p: string | null; d: string | null; t: string | null; nl: number | null }>(
     'SELECT group_concat(path, char(10)) AS p, group_concat(coalesce(text_doc, -1)) AS d, group_concat(text_of = version) AS t, sum(instr(path, char(10)) > 0) AS nl FROM code_files',
   );
@@ -116,10 +127,42 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
   /** Paths touched since they were indexed → when. */
   const dirty = new Map<string, number>();
 
+  /** When this process last wrote the snapshot, and whether a write waits for a quiet moment. */
+  let snapshotAt = 0;
+  let snapshotDue = false;
+
+  /** Which state of the catalogue the database holds now (inside the caller's read transaction); undefined without an epoch. */
+  function snapshotKey(db: Database, gen: number): SnapshotKey | undefined {
+    const epoch = db.value(`SELECT value FROM code_meta WHERE key = '${TEXT_EPOCH}'`);
+    if (typeof epoch !== 'string') return undefined;
+    return { epoch, schema: Number(db.value('PRAGMA user_version') ?? 0), gen, maxId: Number(db.value('SELECT coalesce(max(id), 0) FROM code_files') ?? 0) };
+  }
+
+  /** The catalogue's rows: a new process tries the snapshot; a table read is kept as the next one's snapshot. */
+  function rowsOf(db: Database, gen: number): CatalogueRows {
+    const snapshot = source.snapshot;
+    const key = snapshot ? snapshotKey(db, gen) : undefined;
+    const kept = !live && key ? snapshot!.file.read(key) : undefined;
+    if (kept) {
+      snapshotAt = Date.now();
+      return kept;
+    }
+    const rows = catalogueRows(db);
+    if (snapshot && key && !snapshotDue && Date.now() - snapshotAt >= SNAPSHOT_EVERY_MS) {
+      snapshotDue = true;
+      void snapshot.whenQuiet().then(() => {
+        snapshotDue = false;
+        snapshotAt = Date.now();
+        snapshot.file.write(key, rows);
+      });
+    }
+    return rows;
+  }
+
   function load(db: Database): Live {
     const gen = Number(db.value('SELECT gen FROM text_state WHERE id = 1') ?? 0);
     if (live && live.gen === gen) return live;
-    const rows = catalogueRows(db);
+    const rows = rowsOf(db, gen);
     const n = rows.paths.length;
     let maxDoc = 0;
     for (const d of rows.docs) if (d > maxDoc) maxDoc = d;

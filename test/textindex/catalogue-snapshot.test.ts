@@ -1,0 +1,102 @@
+// The text index's catalogue kept in a file for the next process (textindex/catalogue-snapshot.ts):
+// used only for exactly the state of the database it was made from, and the same answers either way.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { type CatalogueEntry, catalogue } from '../../src/code/catalogue.ts';
+import { syncCatalogue, textWork } from '../../src/code/catalogue-sync.ts';
+import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import { CodeStore } from '../../src/code/store.ts';
+import { openDatabase } from '../../src/storage/database.ts';
+import { type CatalogueRows, type CatalogueSnapshot, catalogueSnapshot, decodeSnapshot, encodeSnapshot, type SnapshotKey } from '../../src/textindex/catalogue-snapshot.ts';
+import { createTextIndexReader, TEXT_EPOCH } from '../../src/textindex/reader.ts';
+import { runTextStage } from '../../src/textindex/stage.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) removeDir(d);
+});
+
+const KEY: SnapshotKey = { epoch: 'ab12', schema: 9, gen: 41, maxId: 3 };
+const ROWS: CatalogueRows = { paths: ['src/a.ts', 'naïve/日本.md', 'b.c'], docs: Int32Array.from([7, -1, 2]), taken: Uint8Array.from([1, 0, 1]) };
+
+describe('the catalogue snapshot file', () => {
+  it('gives back the rows it was written with, only for the state it names', () => {
+    const bytes = encodeSnapshot(KEY, ROWS)!;
+    const back = decodeSnapshot(bytes, KEY)!;
+    assert.deepEqual(back.paths, ROWS.paths);
+    assert.deepEqual([...back.docs], [...ROWS.docs]);
+    assert.deepEqual([...back.taken], [...ROWS.taken]);
+    for (const other of [{ epoch: 'ab13' }, { schema: 10 }, { gen: 42 }, { maxId: 4 }]) assert.equal(decodeSnapshot(bytes, { ...KEY, ...other }), undefined, JSON.stringify(other));
+    assert.equal(decodeSnapshot(bytes.subarray(0, bytes.length - 1), KEY), undefined, 'cut short');
+    assert.equal(decodeSnapshot(Uint8Array.from([...bytes, 0]), KEY), undefined, 'longer than it says');
+    assert.equal(decodeSnapshot(new TextEncoder().encode('something else\n'), KEY), undefined);
+    const empty = decodeSnapshot(encodeSnapshot(KEY, { paths: [], docs: new Int32Array(0), taken: new Uint8Array(0) })!, KEY)!;
+    assert.deepEqual(empty.paths, []);
+    assert.equal(encodeSnapshot(KEY, { ...ROWS, paths: ['a', 'odd\nname', 'c'] }), undefined, 'a path holding a newline: no snapshot');
+  });
+
+  it('is read in a new process instead of the table, and not once the catalogue changed', async () => {
+    const root = fixture({ 'a.ts': 'const needle = 1;\n', 'b.ts': 'nothing here\n', 'c/d.md': 'a needle in prose\n' });
+    const data = fixture();
+    dirs.push(root, data);
+    const db = await openDatabase(runtime, path.join(data, 'code.db'), { busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+    const store = new CodeStore(db);
+    const entries: CatalogueEntry[] = [];
+    for await (const e of catalogue(runtime.fs, { dirs: [root] }, { root, excludeDirs: [], respectGitignore: true })) entries.push(e);
+    await syncCatalogue(store, entries);
+    await db.writeTransaction(() => {
+      store.setMeta('catalogued', '1');
+      store.setMeta(TEXT_EPOCH, 'e1');
+    });
+    await runTextStage(textWork(store, entries), { db, fs: runtime.fs });
+    const file = path.join(data, 'code.db-catalogue');
+    const reads: (CatalogueRows | undefined)[] = [];
+    const writes: SnapshotKey[] = [];
+    const real = catalogueSnapshot(runtime.fs, file);
+    const spied: CatalogueSnapshot = {
+      read: (key) => {
+        const rows = real.read(key);
+        reads.push(rows);
+        return rows;
+      },
+      write: (key, rows) => {
+        writes.push(key);
+        real.write(key, rows);
+      },
+    };
+    let quiet: () => void = () => {};
+    const process = () => createTextIndexReader({ root, fs: runtime.fs, open: async () => db, current: () => db, state: () => 'ready', error: () => undefined, snapshot: { file: spied, whenQuiet: () => new Promise<void>((resolve) => (quiet = resolve)) } });
+    const q = { pattern: 'needle', literal: true, ignoreCase: false };
+
+    assert.deepEqual((await process().candidates(q, ''))?.files, ['a.ts', 'c/d.md']);
+    assert.deepEqual([reads.length, reads[0], writes.length], [1, undefined, 0], 'no file yet: the table, written once the calls are answered');
+    quiet();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(writes.length, 1);
+    assert.equal(readFileSync(file).length > 0, true);
+
+    assert.deepEqual((await process().candidates(q, ''))?.files, ['a.ts', 'c/d.md']);
+    assert.equal(reads.length, 2);
+    assert.ok(reads[1], 'a new process read the file');
+
+    // A new file taken: the counter moves, the file no longer matches.
+    writeFileSync(path.join(root, 'e.ts'), 'another needle\n');
+    const more = [...entries];
+    for await (const e of catalogue(runtime.fs, { dirs: [root] }, { root, excludeDirs: [], respectGitignore: true })) if (!more.some((m) => m.path === e.path)) more.push(e);
+    await syncCatalogue(store, more);
+    await runTextStage(textWork(store, more), { db, fs: runtime.fs });
+    assert.deepEqual((await process().candidates(q, ''))?.files, ['a.ts', 'c/d.md', 'e.ts']);
+    assert.equal(reads[2], undefined, 'the stale file is not used');
+
+    // Another epoch (the index started again from nothing): not used either, whatever the counter says.
+    quiet();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await db.writeTransaction(() => store.setMeta(TEXT_EPOCH, 'e2'));
+    assert.deepEqual((await process().candidates(q, ''))?.files, ['a.ts', 'c/d.md', 'e.ts']);
+    assert.equal(reads[3], undefined);
+    db.close();
+  });
+});
