@@ -7,32 +7,25 @@
 // (index-shared.ts). Until the first build completes, `ready()` answers undefined: the graph's answers
 // then parse the files they rest on at once (`onDemand`, `filesNaming`), and the other tools scan. A
 // new process with an index on disk first sweeps for files changed while no server ran
-// (index-reconcile.ts), then answers from it.
+// (index-warm.ts, index-reconcile.ts), then answers from it.
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
-import type { Executor } from '../exec/executor.ts';
-import type { Logger } from '../logging/logger.ts';
-import type { Runtime, RuntimeFs } from '../runtime/types.ts';
-import type { Workdirs } from '../security/resolve-safe.ts';
-import type { Database } from '../storage/database.ts';
-import type { ChangedSince } from '../workspace/changed-since.ts';
 import { isStorageError } from '../storage/storage-error.ts';
-import { RACY_MS } from '../textindex/file-identity.ts';
-import type { CatalogueSnapshot } from '../textindex/catalogue-snapshot.ts';
-import { createTextIndexReader, TEXT_EPOCH, type TextIndexHandle } from '../textindex/reader.ts';
+import { createTextIndexReader, TEXT_EPOCH } from '../textindex/reader.ts';
 import { CLEAR_TEXT_INDEX_SQL } from '../textindex/schema.ts';
 import { catalogue } from './catalogue.ts';
-import type { Grammars } from './grammars.ts';
-import { type IndexOnDisk, indexOnDisk } from './index-disk.ts';
+import type { CodeIndex, CodeIndexDeps } from './index-api.ts';
+import { indexOnDisk } from './index-disk.ts';
 import { freshFiles } from './index-fresh.ts';
-import { CATALOGUE_SYNCED_AT, PASS_MS, runPass } from './index-pass.ts';
-import { LIST_FROM_FILES, reconcile, SWEPT_AT } from './index-reconcile.ts';
-import { type CodeIndexState, type IndexShared, isGitignore, PARSER_VERSION } from './index-shared.ts';
-import { createInThreadParser, type ParsePool } from './parse-pool.ts';
+import { PASS_MS, runPass } from './index-pass.ts';
+import { createWarmStart } from './index-warm.ts';
+import { type IndexShared, isGitignore, PARSER_VERSION } from './index-shared.ts';
+import { createInThreadParser } from './parse-pool.ts';
 import { CodeStore } from './store.ts';
 
 // The state type is part of the status this module answers; the version, of what it stores.
 export { type CodeIndexState, PARSER_VERSION } from './index-shared.ts';
 export { describeIndexOnDisk, type IndexOnDisk } from './index-disk.ts';
+export type { CodeIndex, CodeIndexDeps, CodeIndexStatus } from './index-api.ts';
 
 /**
  * A refresh pass runs at most this often on use, and at most once in PASS_COST_FACTOR times the
@@ -44,89 +37,6 @@ const REFRESH_EVERY_MS = 30_000;
 const PASS_COST_FACTOR = 20;
 /** However long the last pass took (a first build parses everything), one is due after this. */
 const REFRESH_AT_LEAST_MS = 10 * 60_000;
-
-export interface CodeIndexDeps {
-  fs: RuntimeFs;
-  grammars: Grammars;
-  /** Where files are parsed (a pool of workers); without one, in this thread with `grammars`. The caller closes it. */
-  parser?: ParsePool;
-  logger: Logger;
-  workdirs: Workdirs;
-  /** The folder indexed (the project root); paths are relative to it. */
-  root: string;
-  scan: { excludeDirs: readonly string[]; respectGitignore: boolean };
-  openDatabase(): Promise<Database>;
-  /** Lists the catalogue with `git ls-files` in a repository (the walk otherwise). */
-  git?: { runtime: Runtime; exec: Executor };
-  /** Resolves once the tool calls being answered are done: the first pass waits for it. */
-  whenQuiet?: () => Promise<void>;
-  /**
-   * The files whose text holds `word` as a whole word (paths relative to the root), found by a scan:
-   * before the first build is done, the files an answer about a name rests on, parsed on demand.
-   */
-  filesNaming?: (word: string, options?: { defining?: boolean }) => Promise<readonly string[]>;
-  /** What changed under the root since a moment (find): a warm start checks that instead of every file. */
-  changedSince?: ChangedSince;
-  /** From how many catalogued files on the warm start uses changedSince (default LIST_FROM_FILES; tests: 0). */
-  listFromFiles?: number;
-  /**
-   * A note beside the database of the last whole check (when it began, how many files): a starting
-   * server runs find from it at once, before the database is open (~0.3 s of WASM start-up and
-   * reads on a loaded machine), and uses that list when the database's own record is not earlier.
-   */
-  checkedNote?: { read(): { at: number; files: number } | undefined; write(note: { at: number; files: number }): void };
-  /**
-   * find's list of what changed since `since`, started before this index was made (when the process
-   * started: app/early-check.ts); used as the note's list would be.
-   */
-  earlyList?: { since: number; listed: Promise<string[] | undefined> };
-  /** Whether the database exists already (a warm start never creates one). */
-  databaseExists?: () => boolean;
-  /** The text index's catalogue kept in a file beside the database for the next process (textindex/catalogue-snapshot.ts). */
-  catalogueSnapshot?: CatalogueSnapshot;
-}
-
-export interface CodeIndexStatus {
-  state: CodeIndexState;
-  /** Files looked at / found in the running (or last) pass. */
-  done: number;
-  total: number;
-  error?: string;
-}
-
-export interface CodeIndex {
-  readonly root: string;
-  status(): CodeIndexStatus;
-  /** Starts a build or refresh when due; the store when the index can answer now. */
-  ready(): Promise<CodeStore | undefined>;
-  /** Re-parses any of these files (relative paths) touched since they were indexed; how many were. */
-  fresh(paths: Iterable<string>): Promise<number>;
-  /**
-   * Before the index can answer (`ready()` undefined): the store with these files parsed in their
-   * current version now, so that an answer resting on them is the one the built index gives.
-   */
-  onDemand(paths: Iterable<string>): Promise<CodeStore | undefined>;
-  /** The files an answer about `name` rests on, for onDemand: undefined when they cannot be found or are too many to parse now. */
-  filesNaming(name: string, options?: { defining?: boolean }): Promise<readonly string[] | undefined>;
-  /**
-   * A server starting with an index on disk: opens it and starts the warm start's sweep now, beside
-   * the client's handshake, instead of at the first question. Nothing when there is no index yet;
-   * whether there is one.
-   */
-  warm(): boolean;
-  /** Settles when the warm start begun by warm() has checked the index and read its catalogue (at once without one). */
-  warmed(): Promise<void>;
-  /** A full refresh pass, awaited (tests, benchmarks, the first build). */
-  refresh(): Promise<void>;
-  /** What the index on disk holds (any process's build); undefined when its database cannot be opened. */
-  onDisk(): Promise<IndexOnDisk | undefined>;
-  /** How many files the catalogue's listing finds, counted no further than `limit` + 1 (the project's size at a glance). */
-  filesUpTo(limit: number): Promise<number>;
-  /** Stops a running pass at its next file and closes the database. */
-  close(): Promise<void>;
-  /** The trigram text index over the same catalogue, refreshed by the same pass. */
-  readonly text: TextIndexHandle;
-}
 
 /** Touched files are taken into the index this long after the last touch (a burst of writes: one refresh). */
 const TOUCH_SETTLE_MS = 300;
@@ -152,14 +62,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let firstPassTimer: ReturnType<typeof setTimeout> | undefined;
   /** A .gitignore changed since the running pass began listing (see relist). */
   let relistDue = false;
-  /** The warm start's sweep (see trusted). */
-  let warming: Promise<boolean> | undefined;
-  /** Records the trusted sweep (the note beside the database, SWEPT_AT): once, whoever asks first. */
-  let sweepRecord: (() => Promise<void>) | undefined;
   /** The warm start begun by warm(): settles when it is done (see warmed). */
   let warmedUp: Promise<unknown> | undefined;
-  /** find's list started by warm() from the note, before the database was open: since when, and the list. */
-  let early: { since: number; listed: Promise<string[] | undefined> } | undefined;
   const shared: IndexShared = {
     fs: deps.fs,
     logger: deps.logger,
@@ -175,6 +79,21 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     textReady: false,
     textBuilding: false,
   };
+
+  const warmStart = createWarmStart({
+    shared,
+    openedAt,
+    changedSince: deps.changedSince,
+    listFromFiles: deps.listFromFiles,
+    checkedNote: deps.checkedNote,
+    whenQuiet: deps.whenQuiet,
+    onSwept(started, gitignoreChanged, s) {
+      // The sweep did what the first pass would: that one waits for its turn (an edited .gitignore lists again now).
+      if (lastPass === 0) lastPass = started;
+      if (gitignoreChanged) relist(s);
+    },
+  });
+  const trusted = (s: CodeStore) => warmStart.trusted(s);
 
   function open(): Promise<CodeStore | undefined> {
     opening ??= (async () => {
@@ -271,62 +190,6 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     if (!running && !firstPassTimer && !shared.closed) void startPass(s);
   }
 
-  /**
-   * Whether the index on disk may answer: a catalogue listing begun since this process started is in
-   * (by any process), or this process's warm-start sweep found and took every file changed while no
-   * server watched (index-reconcile.ts). Until then the answers scan or parse on demand.
-   */
-  function trusted(s: CodeStore): Promise<boolean> {
-    const listedFrom = Number(s.meta(CATALOGUE_SYNCED_AT) ?? 0);
-    if (listedFrom >= openedAt) return Promise.resolve(true);
-    if (s.meta('catalogued') !== '1') return Promise.resolve(false);
-    warming ??= (async () => {
-      const started = Date.now();
-      try {
-        // Confirmed whole: by the last listing, or by a sweep since (which took every change before it began).
-        const confirmedFrom = Math.max(listedFrom, Number(s.meta(SWEPT_AT) ?? 0));
-        // The early list covers every change since an earlier moment than asked: a superset, usable.
-        const { changedSince } = deps;
-        const fromEarly = early;
-        const listing = changedSince && ((since: number, signal?: AbortSignal) => (fromEarly && fromEarly.since <= since ? fromEarly.listed : changedSince(since, signal)));
-        // A list already made (started early) is used whatever the catalogue's size: it costs nothing more.
-        const made = fromEarly !== undefined && fromEarly.since <= confirmedFrom - RACY_MS;
-        const r = await reconcile(shared, s, confirmedFrom, listing || undefined, made ? 0 : deps.listFromFiles);
-        deps.logger.log('code_index_reconciled', { by: r.by, ...(r.by === 'listed' && early ? { early: early.since <= confirmedFrom - RACY_MS } : {}), checked: r.checked, changed: r.changes.length, trusted: r.trusted, ms: Date.now() - started });
-        if (!r.trusted) return false;
-        // The next process's sweep looks only at what changed since this one began: recorded once the
-        // calls waiting for this sweep are answered (two synced writes, ~0.1 s on a loaded machine),
-        // or when the index closes first.
-        let recording: Promise<void> | undefined;
-        const write = async () => {
-          try {
-            deps.checkedNote?.write({ at: started, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
-          } catch (e) {
-            deps.logger.log('code_index_error', { error: messageOf(e) });
-          }
-          await s.db
-            .writeTransaction(() => {
-              if (Number(s.meta(SWEPT_AT) ?? 0) < started) s.setMeta(SWEPT_AT, String(started));
-            })
-            .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
-        };
-        sweepRecord = () => (recording ??= write());
-        void (async () => {
-          await deps.whenQuiet?.();
-          if (!shared.closed) await sweepRecord?.();
-        })();
-        // The sweep did what the first pass would: that one waits for its turn (an edited .gitignore lists again now).
-        if (lastPass === 0) lastPass = started;
-        if (r.changes.some(isGitignore)) relist(s);
-        return true;
-      } catch (e) {
-        deps.logger.log('code_index_error', { error: messageOf(e) });
-        return false;
-      }
-    })();
-    return warming;
-  }
-
   let touchTimer: ReturnType<typeof setTimeout> | undefined;
   const touchedPaths = new Set<string>();
   /** Fresh runs started by touched files: close() waits for them before it closes the database. */
@@ -413,12 +276,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     },
     warm() {
       if (shared.closed || !deps.databaseExists?.()) return false;
-      const note = deps.earlyList ? undefined : deps.checkedNote?.read();
-      if (deps.earlyList) early = deps.earlyList;
-      else if (note && deps.changedSince && note.files >= (deps.listFromFiles ?? LIST_FROM_FILES)) {
-        const since = note.at - RACY_MS;
-        early = { since, listed: deps.changedSince(since) };
-      }
+      warmStart.listEarly(deps.earlyList);
       warmedUp = open()
         .then((s) => {
           if (!s || shared.closed || s.meta('catalogued') !== '1') return undefined;
@@ -458,7 +316,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       await running?.catch(() => undefined);
       await Promise.allSettled([...touchRuns, ...shared.inFlight.values()]);
       // A sweep not recorded yet (the process ends before a quiet moment came).
-      if (store) await sweepRecord?.();
+      if (store) await warmStart.record();
       // A database still opening (a first query's) is closed once it is open.
       await opening?.catch(() => undefined);
       try {
