@@ -13,7 +13,8 @@ import { bucketRowId } from './schema.ts';
 import { type BucketEntry, bucketOf, readBucketHeader } from './segment.ts';
 import { decodeList } from './postings.ts';
 import type { TextCandidates, TextIndexReader, TextIndexStatus, TextQuery } from './types.ts';
-import type { CatalogueRows, CatalogueSnapshot, SnapshotKey } from './catalogue-snapshot.ts';
+import { createCatalogueReader } from './catalogue-read.ts';
+import type { CatalogueSnapshot } from './catalogue-snapshot.ts';
 
 export interface TextIndexSource {
   root: string;
@@ -38,10 +39,7 @@ export interface TextIndexSource {
   snapshot?: { file: CatalogueSnapshot; whenQuiet(): Promise<void> };
 }
 
-/** code_meta key: the database's epoch, a random id made with it (see catalogue-snapshot.ts). */
-export const TEXT_EPOCH = 'text_epoch';
-/** A process writes the catalogue's snapshot at most this often. */
-const SNAPSHOT_EVERY_MS = 30_000;
+export { TEXT_EPOCH } from './catalogue-read.ts';
 
 /** The catalogue as the reader needs it, read again when the catalogue changes. */
 interface Live {
@@ -59,25 +57,6 @@ interface Live {
   /** Every segment holding a live document holds word keys (a word's list is whole). */
   words: boolean;
   bytes: number;
-}
-
-/**
- * The catalogue in table order, with each file's document id (-1: none) and whether the text index
- * has taken its current version. Read as three concatenated columns in one row, in one pass over the
- * table: materializing 80,000 row objects through the WASM binding costs a second, this ~25 ms on the
- * Linux tree (in path order, through the path index, it was ~100 ms: a row lookup per path).
- */
-function catalogueRows(db: Database): CatalogueRows {
-  const row = db.get<{ p: string | null; d: string | null; t: string | null; nl: number | null }>(
-    'SELECT group_concat(path, char(10)) AS p, group_concat(coalesce(text_doc, -1)) AS d, group_concat(text_of = version) AS t, sum(instr(path, char(10)) > 0) AS nl FROM code_files',
-  );
-  if (Number(row?.nl ?? 0) === 0) {
-    const paths = row?.p ? row.p.split('\n') : [];
-    return { paths, docs: Int32Array.from(row?.d ? row.d.split(',') : [], Number), taken: Uint8Array.from(row?.t ? row.t.split(',') : [], Number) };
-  }
-  // A path holding a newline: row by row.
-  const rows = db.all<{ path: string; d: number; t: number }>('SELECT path, coalesce(text_doc, -1) AS d, text_of = version AS t FROM code_files');
-  return { paths: rows.map((r) => r.path), docs: Int32Array.from(rows, (r) => r.d), taken: Uint8Array.from(rows, (r) => r.t) };
 }
 
 async function contentHash(fs: RuntimeFs, abs: string): Promise<string | undefined> {
@@ -127,42 +106,12 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
   /** Paths touched since they were indexed → when. */
   const dirty = new Map<string, number>();
 
-  /** When this process last wrote the snapshot, and whether a write waits for a quiet moment. */
-  let snapshotAt = 0;
-  let snapshotDue = false;
-
-  /** Which state of the catalogue the database holds now (inside the caller's read transaction); undefined without an epoch. */
-  function snapshotKey(db: Database, gen: number): SnapshotKey | undefined {
-    const epoch = db.value(`SELECT value FROM code_meta WHERE key = '${TEXT_EPOCH}'`);
-    if (typeof epoch !== 'string') return undefined;
-    return { epoch, schema: Number(db.value('PRAGMA user_version') ?? 0), gen, maxId: Number(db.value('SELECT coalesce(max(id), 0) FROM code_files') ?? 0) };
-  }
-
-  /** The catalogue's rows: a new process tries the snapshot; a table read is kept as the next one's snapshot. */
-  function rowsOf(db: Database, gen: number): CatalogueRows {
-    const snapshot = source.snapshot;
-    const key = snapshot ? snapshotKey(db, gen) : undefined;
-    const kept = !live && key ? snapshot!.file.read(key) : undefined;
-    if (kept) {
-      snapshotAt = Date.now();
-      return kept;
-    }
-    const rows = catalogueRows(db);
-    if (snapshot && key && !snapshotDue && Date.now() - snapshotAt >= SNAPSHOT_EVERY_MS) {
-      snapshotDue = true;
-      void snapshot.whenQuiet().then(() => {
-        snapshotDue = false;
-        snapshotAt = Date.now();
-        snapshot.file.write(key, rows);
-      });
-    }
-    return rows;
-  }
+  const catalogue = createCatalogueReader(source.snapshot);
 
   function load(db: Database): Live {
     const gen = Number(db.value('SELECT gen FROM text_state WHERE id = 1') ?? 0);
     if (live && live.gen === gen) return live;
-    const rows = rowsOf(db, gen);
+    const rows = catalogue.rows(db, gen, live === undefined);
     const n = rows.paths.length;
     let maxDoc = 0;
     for (const d of rows.docs) if (d > maxDoc) maxDoc = d;
