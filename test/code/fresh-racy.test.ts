@@ -4,36 +4,12 @@
 import assert from 'node:assert/strict';
 import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
-import { createGrammars } from '../../src/code/grammars.ts';
-import { createCodeIndex } from '../../src/code/index.ts';
-import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
-import type { Logger } from '../../src/logging/logger.ts';
-import { openDatabase } from '../../src/storage/database.ts';
-import { fixture, removeDir, runtime } from '../helpers/env.ts';
-
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) removeDir(d);
-});
-
-const silent: Logger = { log() {}, file: undefined, close() {} };
+import { describe, it } from 'node:test';
+import { codeIndexOf } from '../helpers/code-index.ts';
 
 describe('checking a file taken in the tick of its last write', () => {
   it('keeps it taken when its bytes are the ones taken, and takes new bytes of the same size and mtime', async () => {
-    const root = fixture({ 'a.ts': 'export const alpha = 1;\n', 'b.ts': 'export const beta = 2;\n' });
-    const data = fixture();
-    dirs.push(root, data);
-    const dbFile = path.join(data, 'code.db');
-    const index = createCodeIndex({
-      fs: runtime.fs,
-      grammars: createGrammars(runtime),
-      logger: silent,
-      workdirs: { dirs: [root] },
-      root,
-      scan: { excludeDirs: [], respectGitignore: true },
-      openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
-    });
+    const { root, index } = codeIndexOf({ 'a.ts': 'export const alpha = 1;\n', 'b.ts': 'export const beta = 2;\n' });
     // An mtime after the read proves nothing either (a clock ahead): taken within the racy window
     // however long the pass takes on a loaded machine.
     const abs = path.join(root, 'a.ts');
