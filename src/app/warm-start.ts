@@ -6,11 +6,23 @@
 import { knownSecrets } from '../security/secret-identities.ts';
 import type { AppContext } from './context.ts';
 
-export function warmStart(app: Pick<AppContext, 'code' | 'runtime' | 'workdirs' | 'grepPool'>): void {
+/** After the warm start, the grep workers wait this long more for a first call to come (and then for it to be answered). */
+const WORKERS_AFTER_MS = 500;
+/** The longest the workers' start waits for calls being answered. */
+const WORKERS_QUIET_MAX_MS = 10_000;
+
+export function warmStart(app: Pick<AppContext, 'code' | 'runtime' | 'workdirs' | 'grepPool' | 'foreground'>): void {
   if (!app.code.warm()) return;
   knownSecrets(app.runtime.fs, app.workdirs).catch(() => undefined);
-  // The workers once the index is checked: on two cores their start (module loading, ~0.1–0.2 s of
-  // CPU each) competed with this thread's opening of the database; a search meanwhile reads a few
-  // hundred candidates in this thread (scan-run.ts).
-  void app.code.warmed().then(() => app.grepPool?.warm());
+  // The workers once the index is checked and the first calls are answered: on two cores their start
+  // (module loading, ~0.1–0.2 s of CPU each) competed with this thread's opening of the database and
+  // with the first search itself, which reads up to a few hundred candidates in this thread when no
+  // worker is ready (scan-run.ts); a bigger scan starts the workers it needs.
+  void (async () => {
+    await app.code.warmed();
+    await app.foreground.quiet(WORKERS_QUIET_MAX_MS);
+    await new Promise((resolve) => (setTimeout(resolve, WORKERS_AFTER_MS) as { unref?: () => void }).unref?.());
+    await app.foreground.quiet(WORKERS_QUIET_MAX_MS);
+    app.grepPool?.warm();
+  })();
 }
