@@ -58,7 +58,7 @@ export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextI
 
   function ensureWatch(): void {
     starting ??= Promise.race([afterFirstAnswer(deps.whenQuiet), closing])
-      .then(() => (closed ? undefined : watchProject({ runtime: deps.runtime, root: deps.root, excludeDirs: deps.excludeDirs, ignore: [deps.dataDir], logger: deps.logger, debounceMs: WATCH_DEBOUNCE_MS }, (paths) => text.touched(paths))))
+      .then(() => (closed ? undefined : watchProject({ runtime: deps.runtime, root: deps.root, excludeDirs: deps.excludeDirs, ignore: [deps.dataDir], logger: deps.logger, debounceMs: WATCH_DEBOUNCE_MS, ...(deps.whenQuiet ? { pause: deps.whenQuiet } : {}) }, (paths) => text.touched(paths))))
       .then((w) => {
         if (closed) w?.close();
         else watch = w;

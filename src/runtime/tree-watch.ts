@@ -23,11 +23,19 @@ interface Lister {
   into?: string[];
   /** Runs on each folder before it is read (Node watches it there); false leaves it unread. */
   enter?: (relDir: string) => boolean;
+  /** Awaited every FOLDERS_PER_PAUSE folders read. */
+  pause?: () => Promise<void>;
+  /** Folders read so far. */
+  read?: number;
 }
+
+const FOLDERS_PER_PAUSE = 32;
 
 /** Lists the tree under `relDir` (relative to root): skipped folders left out, symlinks never followed. */
 async function list(root: string, relDir: string, lister: Lister): Promise<void> {
   if (lister.enter && !lister.enter(relDir)) return;
+  lister.read = (lister.read ?? 0) + 1;
+  if (lister.pause && lister.read % FOLDERS_PER_PAUSE === 0) await lister.pause();
   let entries: fs.Dirent[];
   try {
     entries = await fs.promises.readdir(path.join(root, relDir), { withFileTypes: true });
@@ -84,7 +92,7 @@ export async function watchTreeNode(root: string, onChange: (paths: string[]) =>
   }
 
   /** Watches `relDir` and every folder below it; `found` collects what they hold (for a new folder). */
-  const add = (relDir: string, found: string[] | undefined) => list(root, relDir, { skip, into: found, enter: watchFolder });
+  const add = (relDir: string, found: string[] | undefined, pause?: () => Promise<void>) => list(root, relDir, { skip, into: found, enter: watchFolder, ...(pause ? { pause } : {}) });
 
   function changed(relDir: string, name: string | Buffer | null): void {
     if (closed) return;
@@ -119,7 +127,8 @@ export async function watchTreeNode(root: string, onChange: (paths: string[]) =>
   }
 
   try {
-    await add('', undefined);
+    // The first walk gives way to the calls being answered; a new folder's is short and followed at once.
+    await add('', undefined, options.pause);
   } catch (error) {
     close();
     throw error;

@@ -219,6 +219,8 @@ export interface WatchOptions {
   skip?: (relDir: string) => boolean;
   /** The watch failed after it started (a limit reached while following new folders); it has stopped. */
   onError?: (error: Error) => void;
+  /** Awaited every few folders while the watch is being set up (a walk of the tree): lets more urgent work go first. */
+  pause?: () => Promise<void>;
 }
 
 export interface TreeWatcher {

@@ -17,6 +17,8 @@ export interface ProjectWatchDeps {
   logger: Pick<Logger, 'log'>;
   /** Quiet time before a batch goes out (default 150 ms); a batch waits at most 1 s. */
   debounceMs?: number;
+  /** Awaited every few folders while the watch is set up (the calls being answered go first). */
+  pause?: () => Promise<void>;
 }
 
 export interface ProjectWatch {
@@ -67,6 +69,7 @@ export async function watchProject(deps: ProjectWatchDeps, onChange: (paths: str
   try {
     watcher = await deps.runtime.watch(deps.root, changed, {
       skip,
+      ...(deps.pause ? { pause: deps.pause } : {}),
       onError(error) {
         watching = false;
         deps.logger.log('file_watch_stopped', { root: deps.root, error: error.message, fallback: 'edits are seen after the index refresh' });

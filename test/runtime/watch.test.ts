@@ -69,6 +69,32 @@ describe(`the runtime's tree watch (${runtime.name})`, () => {
     assert.deepEqual([...quiet], []);
   });
 
+  it('gives way while it sets up (a pause every few folders on Node), and watches every folder', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 70; i++) files[`d${String(i).padStart(2, '0')}/f.ts`] = 'x\n';
+    const many = fixture(files);
+    const got = new Set<string>();
+    let pauses = 0;
+    const w = await runtime.watch(many, (paths) => {
+      for (const p of paths) got.add(p);
+    }, {
+      pause: async () => {
+        pauses++;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      },
+    });
+    try {
+      // Deno watches the whole tree with one call: no walk to pause.
+      if (runtime.name === 'node') assert.ok(pauses >= 2, `${pauses} pauses over 71 folders`);
+      writeFileSync(path.join(many, 'd69/f.ts'), 'edited\n');
+      writeFileSync(path.join(many, 'd00/f.ts'), 'edited\n');
+      await waitFor(got, ['d69/f.ts', 'd00/f.ts']);
+    } finally {
+      w.close();
+      removeDir(many);
+    }
+  });
+
   it('refuses to watch a folder that does not exist', async () => {
     await assert.rejects(runtime.watch(path.join(root, 'missing'), () => {}));
   });
