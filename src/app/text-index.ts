@@ -45,6 +45,20 @@ async function afterFirstAnswer(whenQuiet: (() => Promise<void>) | undefined): P
   await whenQuiet?.();
 }
 
+/** The watch's first walk pauses for the calls being answered, at most WATCH_PAUSE_MAX_MS each time (~160 pauses on the Linux tree). */
+const WATCH_PAUSE_MAX_MS = 100;
+
+function pauseFor(whenQuiet: () => Promise<void>): () => Promise<void> {
+  return () =>
+    Promise.race([
+      whenQuiet(),
+      new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, WATCH_PAUSE_MAX_MS);
+        (t as { unref?: () => void }).unref?.();
+      }),
+    ]);
+}
+
 export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextIndex {
   const text = deps.code.text;
   let starting: Promise<ProjectWatch | undefined> | undefined;
@@ -58,7 +72,7 @@ export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextI
 
   function ensureWatch(): void {
     starting ??= Promise.race([afterFirstAnswer(deps.whenQuiet), closing])
-      .then(() => (closed ? undefined : watchProject({ runtime: deps.runtime, root: deps.root, excludeDirs: deps.excludeDirs, ignore: [deps.dataDir], logger: deps.logger, debounceMs: WATCH_DEBOUNCE_MS, ...(deps.whenQuiet ? { pause: deps.whenQuiet } : {}) }, (paths) => text.touched(paths))))
+      .then(() => (closed ? undefined : watchProject({ runtime: deps.runtime, root: deps.root, excludeDirs: deps.excludeDirs, ignore: [deps.dataDir], logger: deps.logger, debounceMs: WATCH_DEBOUNCE_MS, ...(deps.whenQuiet ? { pause: pauseFor(deps.whenQuiet) } : {}) }, (paths) => text.touched(paths))))
       .then((w) => {
         if (closed) w?.close();
         else watch = w;

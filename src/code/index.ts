@@ -111,9 +111,12 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         }
         // The database's epoch (catalogue-snapshot.ts): made with it, and anew when it starts again.
         if (store.meta(TEXT_EPOCH) === undefined) {
-          await db.writeTransaction(() => {
-            if (store!.meta(TEXT_EPOCH) === undefined) store!.setMeta(TEXT_EPOCH, randomId());
-          });
+          // Without one (a read-only or full disk) the catalogue is read from its table each time.
+          await db
+            .writeTransaction(() => {
+              if (store!.meta(TEXT_EPOCH) === undefined) store!.setMeta(TEXT_EPOCH, randomId());
+            })
+            .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
         }
         if (store.meta('complete') === '1') shared.state = 'ready';
         if (store.meta('text_complete') === '1') shared.textReady = true;

@@ -244,12 +244,21 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
     return run(plan);
   }
 
-  /** Forgets touched files the index has taken since (their row's stat proves the file is that version). */
-  async function settleDirty(db: Database): Promise<void> {
+  /**
+   * Forgets touched files the index has taken since (their row's stat proves the file is that
+   * version) — judged on the rows of the catalogue state the query read (`state.gen`): a row taken
+   * after it is not in that state's candidates, so its file stays a candidate of this query.
+   */
+  async function settleDirty(db: Database, state: Live): Promise<void> {
     if (!dirty.size || dirty.size > MAX_DIRTY_CHECKS) return;
     for (const p of [...dirty.keys()]) {
       const st = await source.fs.stat(`${source.root}/${p}`);
-      const row = db.get<TakenStat & { hash: string; taken: number }>(`SELECT ${TAKEN_COLUMNS}, hash, text_of = version AS taken FROM code_files WHERE path = ?`, [p]);
+      const seen = db.readTransaction(() => ({
+        gen: Number(db.value('SELECT gen FROM text_state WHERE id = 1') ?? 0),
+        row: db.get<TakenStat & { hash: string; taken: number }>(`SELECT ${TAKEN_COLUMNS}, hash, text_of = version AS taken FROM code_files WHERE path = ?`, [p]),
+      }));
+      if (seen.gen !== state.gen) return;
+      const { row } = seen;
       if (!row) {
         if (!st) dirty.delete(p);
         continue;
@@ -298,7 +307,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       if (found && Number(db.value('SELECT gen FROM text_state WHERE id = 1') ?? 0) !== found.state.gen) found = read();
       if (!found || found.docs === 'all') return undefined;
       const { state, docs } = found;
-      await settleDirty(db);
+      await settleDirty(db, state);
       const prefix = scope.replace(/^\/+|\/+$/g, '');
       const { within, size: inScope } = scopeOf(state, prefix);
       const picked = new Uint8Array(state.paths.length);

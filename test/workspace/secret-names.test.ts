@@ -60,7 +60,8 @@ describe('the secret identities listed by find', () => {
       ['.ENV', '.hidden/.npmrc', 'conf/.AWS/credentials', 'conf/.docker/config.json', 'deep/er/.id_rsa.swp', 'deploy/prod.tfstate.backup', 'src/.#id_ed25519', 'src/Server.PEM.orig', 'src/id_rsa', 'src/server.\u212Aey'],
     );
     assert.deepEqual([...found.keys()].sort(), [...walked.keys()].sort(), 'the same identities (the link named like a secret: its target)');
-    // GNU find's one regex and the portable patterns list the same entries.
+    // GNU find's one regex and the portable patterns list the same entries (another find takes the portable ones only).
+    if (!/GNU/.test(spawnSync('find', ['--version'], { encoding: 'utf8' }).stdout ?? '')) return;
     const listed = (flavour: 'gnu' | 'posix') => {
       const r = spawnSync('find', ['.', ...secretNameExpression(flavour)], { cwd: root, env: { ...process.env, LC_ALL: 'C' }, encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
