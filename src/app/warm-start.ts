@@ -14,12 +14,14 @@ const WORKERS_QUIET_MAX_MS = 10_000;
 export function warmStart(app: Pick<AppContext, 'code' | 'runtime' | 'workdirs' | 'grepPool' | 'foreground'>): void {
   if (!app.code.warm()) return;
   knownSecrets(app.runtime.fs, app.workdirs).catch(() => undefined);
-  // The workers once the index is checked and the first calls are answered: on two cores their start
-  // (module loading, ~0.1–0.2 s of CPU each) competed with this thread's opening of the database and
-  // with the first search itself, which reads up to a few hundred candidates in this thread when no
-  // worker is ready (scan-run.ts); a bigger scan starts the workers it needs.
+  // The workers once the index is checked — one at once (a regex is matched off this thread: a first
+  // search for one waits for a worker), the others once the first calls are answered: on two cores
+  // their start (module loading, ~0.1–0.2 s of CPU each) competed with this thread's opening of the
+  // database and with the first search itself, which reads up to a few hundred candidates of a
+  // literal in this thread when no worker is ready (scan-run.ts).
   void (async () => {
     await app.code.warmed();
+    app.grepPool?.warm(1);
     await app.foreground.quiet(WORKERS_QUIET_MAX_MS);
     await new Promise((resolve) => (setTimeout(resolve, WORKERS_AFTER_MS) as { unref?: () => void }).unref?.());
     await app.foreground.quiet(WORKERS_QUIET_MAX_MS);
