@@ -22,8 +22,11 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** A table's macros; the packed bytes read with it tell whether the one unpacked before is still this. */
-function macrosOf(db: Database, t: TableRow): TableMacro[] {
+/**
+ * A table's macros; the packed bytes read with it tell whether the one unpacked before is still this.
+ * With `named`, a table not unpacked before is scanned for that name only (and not kept).
+ */
+function macrosOf(db: Database, t: TableRow, named?: string): TableMacro[] {
   let cache = unpacked.get(db);
   if (!cache) {
     cache = new Map();
@@ -35,6 +38,7 @@ function macrosOf(db: Database, t: TableRow): TableMacro[] {
     cache.set(t.file_id, known);
     return known.macros;
   }
+  if (named !== undefined) return unpackTableMacros(t.data, named);
   const macros = unpackTableMacros(t.data);
   cache.set(t.file_id, { data: t.data, macros });
   if (cache.size > UNPACKED_TABLES) cache.delete(cache.keys().next().value!);
@@ -65,7 +69,7 @@ const TABLE_COLUMNS = 'f.path, t.file_id, t.first_def, t.data';
 export function tableMacrosNamed(db: Database, name: string): DefinitionRow[] {
   const tables = db.all(`SELECT ${TABLE_COLUMNS} FROM code_macro_keys k JOIN code_file_macros t ON t.file_id = k.file_id JOIN code_files f ON f.id = t.file_id WHERE k.h = ?`, [nameHash(name)]) as unknown as TableRow[];
   const out: DefinitionRow[] = [];
-  for (const t of tables) for (const m of macrosOf(db, t)) if (m.name === name) out.push(definitionRow(t, m));
+  for (const t of tables) for (const m of macrosOf(db, t, name)) if (m.name === name) out.push(definitionRow(t, m));
   return out.sort((a, b) => a.id - b.id);
 }
 
@@ -96,15 +100,28 @@ export function tableMacrosById(db: Database, ids: ReadonlyMap<number, string | 
   return found;
 }
 
-/** The names of the table macros in one file or under a folder (`path` ending in `/`), with their hashes. */
-export function tableMacroNames(db: Database, definedIn: { path: string; isFile: boolean }): [string, number][] {
+/**
+ * The names called `call`-kind references carry that a constant table in one file or under a folder
+ * (`path` ending in `/`) defines, with their counts of call rows. A file's table gives its names; a
+ * folder's, the called names whose hash one of its tables has (each then confirmed by name).
+ */
+export function calledTableMacros(db: Database, definedIn: { path: string; isFile: boolean }, call: number): { name: string; n: number }[] {
   const where = definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?';
-  const params = definedIn.isFile ? [definedIn.path] : [definedIn.path.length, definedIn.path];
-  const names = new Set<string>();
-  for (const t of db.all(`SELECT ${TABLE_COLUMNS} FROM code_file_macros t JOIN code_files f ON f.id = t.file_id WHERE ${where}`, params) as unknown as TableRow[]) {
-    for (const m of macrosOf(db, t)) names.add(m.name);
+  const scope = definedIn.isFile ? [definedIn.path] : [definedIn.path.length, definedIn.path];
+  const tables = db.all(`SELECT ${TABLE_COLUMNS} FROM code_file_macros t JOIN code_files f ON f.id = t.file_id WHERE ${where}`, scope) as unknown as TableRow[];
+  if (!tables.length) return [];
+  const counted = (sql: string, bind: (string | number)[]) => db.all(sql, bind) as unknown as { name: string; n: number }[];
+  if (definedIn.isFile) {
+    const names = JSON.stringify([...new Set(macrosOf(db, tables[0]!).map((m) => m.name))].map((n) => [n, nameHash(n)]));
+    return counted('SELECT nm.name AS name, (SELECT count(*) FROM code_refs r WHERE r.name_id = nm.id AND r.kind = ?2) AS n FROM json_each(?1) m JOIN code_names nm ON nm.h = m.value->>1 AND nm.name = m.value->>0', [names, call]).filter((r) => r.n > 0);
   }
-  return [...names].map((n) => [n, nameHash(n)]);
+  const files = new Set(tables.map((t) => t.file_id));
+  const candidates = counted(
+    `SELECT nm.name AS name, c.n AS n FROM (SELECT name_id, count(*) AS n FROM code_refs WHERE kind = ?1 GROUP BY name_id) c JOIN code_names nm ON nm.id = c.name_id
+      WHERE EXISTS (SELECT 1 FROM code_macro_keys k WHERE k.h = nm.h AND k.file_id IN (SELECT value FROM json_each(?2)))`,
+    [call, JSON.stringify([...files])],
+  );
+  return candidates.filter((c) => tableMacrosNamed(db, c.name).some((d) => d.path.startsWith(definedIn.path)));
 }
 
 /** How many macros the constant tables hold. */

@@ -5,7 +5,7 @@ import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
-import { tableMacroCount, tableMacroNames, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
+import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
 import type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
@@ -279,16 +279,15 @@ export class CodeStore {
    */
   mostCalled(limit: number, definedIn?: { path: string; isFile: boolean }): { name: string; n: number }[] {
     const call = kindNumber(REFERENCE_KINDS, 'call');
-    // The names of a constant table's macros there, too (those some reference carries have an id).
-    const macros = definedIn ? JSON.stringify(tableMacroNames(this.db, definedIn)) : '[]';
-    const there = definedIn
-      ? ` AND (name_id IN (SELECT d.name_id FROM ${FILE_DEFS_FROM} WHERE ${definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'}) OR name_id IN (SELECT n.id FROM json_each(?) m JOIN code_names n ON n.h = m.value->>1 AND n.name = m.value->>0))`
-      : '';
-    const params = !definedIn ? [] : definedIn.isFile ? [definedIn.path, macros] : [definedIn.path.length, definedIn.path, macros];
-    return this.rows<{ name: string; n: number }>(
+    const there = definedIn ? ` AND name_id IN (SELECT d.name_id FROM ${FILE_DEFS_FROM} WHERE ${definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})` : '';
+    const params = !definedIn ? [] : definedIn.isFile ? [definedIn.path] : [definedIn.path.length, definedIn.path];
+    const rows = this.rows<{ name: string; n: number }>(
       `SELECT n.name AS name, c.n AS n FROM (SELECT name_id, count(*) AS n FROM code_refs WHERE kind = ?${there} GROUP BY name_id ORDER BY n DESC LIMIT ?) c JOIN code_names n ON n.id = c.name_id ORDER BY c.n DESC`,
       [call, ...params, limit],
     );
+    // Called names that a constant table there defines (table-macros.ts), merged by their counts.
+    const macros = definedIn ? calledTableMacros(this.db, definedIn, call).filter((m) => !rows.some((r) => r.name === m.name)) : [];
+    return macros.length ? [...rows, ...macros].sort((a, b) => b.n - a.n).slice(0, limit) : rows;
   }
 
   /** The call rows of `name` per calling file, qualifier and receiver. */

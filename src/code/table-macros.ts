@@ -76,9 +76,9 @@ export function packTableMacros(macros: readonly TableMacro[]): Uint8Array {
   return new Uint8Array(deflateRawSync(new TextEncoder().encode(encodeTableMacros(macros))));
 }
 
-/** packTableMacros' inverse. */
-export function unpackTableMacros(data: Uint8Array): TableMacro[] {
-  return decodeTableMacros(new TextDecoder().decode(inflateRawSync(data)));
+/** packTableMacros' inverse (decodeTableMacros' `named` passed on). */
+export function unpackTableMacros(data: Uint8Array, named?: string): TableMacro[] {
+  return decodeTableMacros(new TextDecoder().decode(inflateRawSync(data)), named);
 }
 
 export function encodeTableMacros(macros: readonly TableMacro[]): string {
@@ -102,24 +102,35 @@ export function encodeTableMacros(macros: readonly TableMacro[]): string {
   return out.join('\n');
 }
 
-/** encodeTableMacros' inverse. */
-export function decodeTableMacros(text: string): TableMacro[] {
+/** encodeTableMacros' inverse; with `named`, only the macros of that name (the others are stepped over, not built). */
+export function decodeTableMacros(text: string, named?: string): TableMacro[] {
   const macros: TableMacro[] = [];
-  if (!text) return macros;
   let place = -1;
   let start = 0;
   let previous = '';
-  for (const line of text.split('\n')) {
-    const tab = line.indexOf('\t');
-    const tab2 = line.indexOf('\t', tab + 1);
-    if (tab < 0 || tab2 < 0) throw new RangeError("a malformed constant table in code.db's code_file_macros");
-    const head = line.slice(0, tab).split(',').map(Number);
-    const [shared = 0, step = COMMON.step, lines = COMMON.lines, nameOffset = COMMON.nameOffset, endOffset = COMMON.endOffset, exported = 1] = head;
+  for (let at = 0; at < text.length; ) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    const tab = text.indexOf('\t', at);
+    const tab2 = tab < 0 ? -1 : text.indexOf('\t', tab + 1);
+    if (tab < 0 || tab2 < 0 || tab2 > end) throw new RangeError("a malformed constant table in code.db's code_file_macros");
+    // The head: the shared length, then (rarely) the five numbers that differ from the common ones.
+    let shared = 0;
+    let i = at;
+    for (; i < tab && text.charCodeAt(i) !== 44; i++) shared = shared * 10 + text.charCodeAt(i) - 48;
+    let step = COMMON.step;
+    let lines = COMMON.lines;
+    let nameOffset = COMMON.nameOffset;
+    let endOffset = COMMON.endOffset;
+    let exported = true;
+    if (i < tab) [step = 1, lines = 1, nameOffset = 0, endOffset = 1] = text.slice(i + 1, tab).split(',').map(Number);
+    if (i < tab) exported = text.charCodeAt(tab - 1) === 49;
     place += step;
     start += lines;
-    const name = previous.slice(0, shared) + line.slice(tab + 1, tab2);
-    macros.push({ place, name, packed: line.slice(tab2 + 1), start, nameLine: start + nameOffset, end: start + endOffset, exported: exported === 1 });
+    const name = previous.length === shared ? previous + text.slice(tab + 1, tab2) : previous.slice(0, shared) + text.slice(tab + 1, tab2);
+    if (named === undefined || name === named) macros.push({ place, name, packed: text.slice(tab2 + 1, end), start, nameLine: start + nameOffset, end: start + endOffset, exported });
     previous = name;
+    at = end + 1;
   }
   return macros;
 }
