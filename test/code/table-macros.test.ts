@@ -104,6 +104,19 @@ describe('constant tables (object-like macros kept per file)', () => {
     assert.equal(store.db.value('SELECT count(*) FROM code_macro_keys'), 0);
   });
 
+  it('counts calls of a table macro among the most-called names defined in its file or folder', async () => {
+    const header = `${Array.from({ length: 9 }, (_, i) => `#define HW_${i} ${i}`).join('\n')}\n#define hw_write write_reg\nint write_reg(int r);\n`;
+    const index = await builtIndex({ 'hw/regs.h': header, 'main.c': '#include "hw/regs.h"\nint main(void) { hw_write(HW_1); hw_write(HW_2); return write_reg(0); }\n' });
+    const store = await index.ready();
+    assert.ok(store);
+    assert.equal(store.db.value('SELECT n FROM code_file_macros'), 10, 'the alias is a table macro too');
+    const expected = [{ name: 'hw_write', n: 1 }, { name: 'write_reg', n: 1 }];
+    const byName = (rows: { name: string; n: number }[]) => [...rows].sort((a, b) => a.name.localeCompare(b.name));
+    assert.deepEqual(byName(store.mostCalled(10, { path: 'hw/regs.h', isFile: true })), expected);
+    assert.deepEqual(byName(store.mostCalled(10, { path: 'hw/', isFile: false })), expected);
+    assert.deepEqual(store.mostCalled(10, { path: 'main.c', isFile: true }), [], 'main is called nowhere');
+  });
+
   it('upgrades an index of schema 9: its macro rows answer until the file is parsed again into a table', async () => {
     const root = testDir({ 'regs.h': registerHeader(9) });
     const dbFile = path.join(testDir(), 'code.db');
