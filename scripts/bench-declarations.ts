@@ -5,7 +5,8 @@
 //   sampled name is a hit when locate's first answer is one of its definitions proper (when it has
 //   any), else one of its local declarations: a local never comes before a definition.
 // - C (a kernel subtree, when given): functions whose body Universal Ctags finds in a .c file and
-//   that a header also declares; a hit is locate's first answer at a body (ctags' line).
+//   that a header also declares, a hit being locate's first answer at a body (ctags' line); and
+//   object-like macros a header defines once (`#define NAME value`), a hit at that line.
 //
 //   node --import tsx scripts/bench-declarations.ts [effect|c DIR] [samples]
 //
@@ -82,18 +83,35 @@ function typescriptDeclarations(root: string): Declaration[] {
   return out.filter((d) => d.name !== 'this');
 }
 
+/** Universal Ctags' tags of `kinds` in `files` (under `root`): name, line, file and the line's text. */
+function ctags(root: string, kinds: string, files: string[]): { name: string; line: number; file: string; text: string }[] {
+  if (!files.length) return [];
+  return execFileSync('ctags', ['-x', `--kinds-C=${kinds}`, '--language-force=C', '-f', '-', ...files], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 })
+    .split('\n')
+    .map((l) => /^(\S+)\s+\S+\s+(\d+)\s+(\S+)\s?(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => !!m)
+    .map((m) => ({ name: m[1]!, line: Number(m[2]), file: m[3]!, text: m[4]! }));
+}
+
+/**
+ * Object-like macros (`#define NAME value`) of the headers under `root` defined once (Universal Ctags):
+ * what code.db keeps per file rather than per name (schema 10, code/table-macros.ts).
+ */
+function cMacros(root: string): Declaration[] {
+  const defined = ctags(root, 'd', filesUnder(root, /\.h$/));
+  const count = new Map<string, number>();
+  for (const d of defined) count.set(d.name, (count.get(d.name) ?? 0) + 1);
+  return defined
+    .filter((d) => count.get(d.name) === 1 && new RegExp(`^\\s*#\\s*define\\s+${d.name}(?:\\s|$)`).test(d.text))
+    .map(({ name, line, file }) => ({ name, line, file, local: false, what: 'c-macro' }));
+}
+
 /** Functions with a body in a .c file that a header under `root` declares too (Universal Ctags). */
 function cFunctions(root: string): Declaration[] {
-  const tags = (kinds: string, files: string[]) =>
-    execFileSync('ctags', ['-x', `--kinds-C=${kinds}`, '--language-force=C', '-f', '-', ...files], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 })
-      .split('\n')
-      .map((l) => /^(\S+)\s+\S+\s+(\d+)\s+(\S+)/.exec(l))
-      .filter((m): m is RegExpExecArray => !!m)
-      .map((m) => ({ name: m[1]!, line: Number(m[2]), file: m[3]! }));
   const sources = filesUnder(root, /\.c$/);
   const headers = filesUnder(root, /\.h$/);
-  const declared = new Set(tags('p', headers).map((t) => t.name));
-  const bodies = tags('f', sources);
+  const declared = new Set(ctags(root, 'p', headers).map((t) => t.name));
+  const bodies = ctags(root, 'f', sources);
   const count = new Map<string, number>();
   for (const b of bodies) count.set(b.name, (count.get(b.name) ?? 0) + 1);
   // One body per name: several (static helpers of one name in many files) have no single answer.
@@ -152,8 +170,9 @@ if (corpus === 'c') {
   if (!root || !existsSync(root)) throw new Error('usage: bench-declarations.ts c DIR [samples] (DIR: a C tree, e.g. a kernel subtree)');
   const n = Number(rest[1] ?? 200);
   const fns = cFunctions(root);
-  console.log(`C: ${root}, ${fns.length} functions with one body and a header declaration; sampling ${n}`);
-  await run(root, fns, lcgSample(fns, n));
+  const macros = cMacros(root);
+  console.log(`C: ${root}, ${fns.length} functions with one body and a header declaration, ${macros.length} object-like macros defined once; sampling ${n} of each`);
+  await run(root, [...fns, ...macros], [...lcgSample(fns, n), ...lcgSample(macros, n, 4242)]);
 } else {
   const root = effectSources();
   const n = Number(rest[0] ?? 150);

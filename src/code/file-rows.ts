@@ -5,6 +5,7 @@
 import { DEFINITION_KINDS, type Extracted, type ExtractedImport, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { identifierWords } from './identifier-words.ts';
 import { NAME_MARK, nameHash, packSignature } from './row-formats.ts';
+import { packTableMacros, type TableMacro, tableMacroPlaces } from './table-macros.ts';
 
 export interface FileRows {
   /**
@@ -15,8 +16,13 @@ export interface FileRows {
   names: string;
   /** The places (in names) of the names its references and locals carry: what the store finds them by when the file changes. */
   used: string;
-  /** [name's place, kind number, container, parent index, signature with the name as \x01 and packed (row-formats.ts), start, name line, end, exported, bodiless, bases] per definition. */
+  /** [name's place, kind number, container, parent index, signature with the name as \x01 and packed (row-formats.ts), start, name line, end, exported, bodiless, bases] per definition; null for one kept in the file's constant table. */
   defs: string;
+  /** A constant table's macros (table-macros.ts, packed), undefined when the file is none. */
+  macros: Uint8Array | undefined;
+  macroCount: number;
+  /** The distinct hashes of those macros' names (a JSON array): what code_macro_keys finds the file by. */
+  macroKeys: string;
   /** [definition index, name words, signature, doc, body words] per searchable definition. */
   blocks: string;
   /** [name's place, line, kind number, qualifier, enclosing definition index, via, occurrences on the line, the line's call groups as JSON or null] per reference. */
@@ -61,8 +67,16 @@ export function fileRows(e: Extracted): FileRows {
   };
   const defs: unknown[] = [];
   const blocks: unknown[] = [];
+  const packed = e.definitions.map((d) => packSignature(markName(d.signature, d.name)));
+  const table = tableMacroPlaces(e.definitions.map((d, k) => ({ ...d, packed: packed[k]! })));
+  const macros: TableMacro[] = [];
   e.definitions.forEach((d, k) => {
-    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), d.container ?? null, d.parent ?? null, packSignature(markName(d.signature, d.name)), d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
+    if (table.has(k)) {
+      macros.push({ place: k, name: d.name, packed: packed[k]!, start: d.startLine, nameLine: d.nameLine, end: d.endLine, exported: d.exported });
+      defs.push(null);
+      return;
+    }
+    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), d.container ?? null, d.parent ?? null, packed[k], d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
     if (d.searchable) {
       const words = `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`;
       blocks.push([k, words, d.signature, d.doc.replace(DOC_MARKS, ' '), d.words]);
@@ -79,7 +93,14 @@ export function fileRows(e: Extracted): FileRows {
     used.add(at);
     return [at, l.line, kindNumber(LOCAL_KIND, l.kind), l.enclosing ?? null];
   });
-  return { names: JSON.stringify([...names.keys()].map((name) => [name, nameHash(name)])), used: JSON.stringify([...used]), defs: JSON.stringify(defs), blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
+  return {
+    names: JSON.stringify([...names.keys()].map((name) => [name, nameHash(name)])),
+    used: JSON.stringify([...used]),
+    defs: JSON.stringify(defs),
+    macros: macros.length ? packTableMacros(macros) : undefined,
+    macroCount: macros.length,
+    macroKeys: JSON.stringify([...new Set(macros.map((m) => nameHash(m.name)))]),
+    blocks: JSON.stringify(blocks), refs: JSON.stringify(refs), locals: JSON.stringify(locals), definitions: e.definitions.length };
 }
 
 export function parsedFile(e: Extracted): ParsedFile {

@@ -245,4 +245,19 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    description: "constant tables: a file's object-like macros as one packed text, found by their names' hashes",
+    // Issue 21 item 8 (table-macros.ts). Rows written before it stay valid and are read as before; the
+    // files that may hold a table (8 macros or more) are parsed again to take the new form, the others
+    // keep their rows. Their old rows are replaced file by file, the pages freed given back.
+    sql: `
+      -- data: the macros as table-macros.ts packs them; first_def: the file's first definition id
+      -- (a macro's id is first_def + its place); n: how many.
+      CREATE TABLE code_file_macros (file_id INTEGER PRIMARY KEY, first_def INTEGER NOT NULL, n INTEGER NOT NULL, data BLOB NOT NULL);
+      -- h: nameHash of a macro's name (row-formats.ts); the file's text is read to compare the name.
+      CREATE TABLE code_macro_keys (h INTEGER NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY (h, file_id)) WITHOUT ROWID;
+      UPDATE code_files SET parsed_of = 0 WHERE id IN (SELECT file_id FROM code_defs WHERE kind = 15 GROUP BY file_id HAVING count(*) >= 8);
+    `,
+  },
 ];

@@ -8,7 +8,8 @@
 import type { Database } from '../storage/database.ts';
 import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
-import { packIds, unpackIds } from './row-formats.ts';
+import { nameHash, packIds, unpackIds } from './row-formats.ts';
+import { unpackTableMacros } from './table-macros.ts';
 
 const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, h INTEGER NOT NULL, id INTEGER)';
 const CLEAR_FILE_NAMES = 'DELETE FROM temp.code_file_names';
@@ -22,7 +23,10 @@ const NUMBER_NEW_NAMES =
 const NAME_ID = '(SELECT id FROM temp.code_file_names WHERE place = value->>0)';
 const INSERT_DEFS =
   'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
-  `SELECT ?1 + key, ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, (value->>6) - (value->>5), (value->>7) - (value->>5), value->>8, value->>9, value->>10 FROM json_each(?3)`;
+  `SELECT ?1 + key, ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, (value->>6) - (value->>5), (value->>7) - (value->>5), value->>8, value->>9, value->>10 FROM json_each(?3) WHERE type = 'array'`;
+/** A constant table's macros (table-macros.ts): the file's text, and its names' hashes as keys. */
+const INSERT_TABLE = 'INSERT INTO code_file_macros (file_id, first_def, n, data) VALUES (?, ?, ?, ?)';
+const INSERT_TABLE_KEYS = 'INSERT OR IGNORE INTO code_macro_keys (h, file_id) SELECT value, ?2 FROM json_each(?1)';
 const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)';
 const INSERT_REFS = (table: string) => `INSERT INTO ${table} (file_id, name_id, line, kind, qualifier, def_id, via, n, calls) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6, value->>7 FROM json_each(?3)`;
 const INSERT_LOCALS = (table: string) => `INSERT OR IGNORE INTO ${table} (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)`;
@@ -123,6 +127,7 @@ export function clearFileRows(db: Database, fileId: number): void {
     db.run('DELETE FROM code_locals WHERE name_id IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [names, fileId]);
     db.run('DELETE FROM code_file_rows WHERE file_id = ?', [fileId]);
   }
+  clearTable(db, fileId);
   db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
   unstageFile(db, fileId);
 }
@@ -144,12 +149,25 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
   let added = db.run(INSERT_REFS(staged ? 'temp.code_refs_staged' : 'code_refs'), [first, fileId, rows.refs]);
   added += db.run(INSERT_LOCALS(staged ? 'temp.code_locals_staged' : 'code_locals'), [first, fileId, rows.locals]);
   if (staged) db.run('INSERT INTO temp.code_staged_files (file_id, version) VALUES (?, ?)', [fileId, stagedVersion]);
+  if (rows.macros) {
+    db.run(INSERT_TABLE, [fileId, first, rows.macroCount, rows.macros]);
+    db.run(INSERT_TABLE_KEYS, [rows.macroKeys, fileId]);
+  }
   const used = packIds(db.all<{ id: number }>(USED_NAME_IDS, [rows.used]).map((r) => r.id));
   db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, used]);
   parsed.imports.forEach((imp, i) => {
     db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
   });
   return staged ? added : 0;
+}
+
+/** Deletes a file's constant table and the keys of its names. */
+function clearTable(db: Database, fileId: number): void {
+  const data = db.value('SELECT data FROM code_file_macros WHERE file_id = ?', [fileId]);
+  if (!(data instanceof Uint8Array)) return;
+  const keys = [...new Set(unpackTableMacros(data).map((m) => nameHash(m.name)))];
+  db.run('DELETE FROM code_macro_keys WHERE h IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [JSON.stringify(keys), fileId]);
+  db.run('DELETE FROM code_file_macros WHERE file_id = ?', [fileId]);
 }
 
 /** Fills the table of this file's names with their ids, adding the names code_names does not have yet. */

@@ -5,97 +5,11 @@ import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
+import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
+import type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
-export interface FileRow {
-  id: number;
-  path: string;
-  size: number;
-  mtime_ms: number;
-  /** The stat and read time the text stage took it with (file-identity.ts). */
-  ctime_ms: number;
-  ino: number;
-  taken_at: number;
-  hash: string;
-  language: string | null;
-  lines: number;
-  parser: number;
-  /** The catalogue's version of the file's content, and the versions the text and parse stages took. */
-  version: number;
-  text_of: number;
-  text_doc: number | null;
-  parsed_of: number;
-}
-
-export interface DefinitionRow {
-  id: number;
-  path: string;
-  name: string;
-  kind: string;
-  container: string | null;
-  parent_id: number | null;
-  signature: string;
-  start_line: number;
-  name_line: number;
-  end_line: number;
-  exported: number;
-  bodiless: number;
-  /** Space-separated names of the types it builds on. */
-  bases: string | null;
-}
-
-export interface LocalRow {
-  path: string;
-  name: string;
-  line: number;
-  kind: string;
-  def_id: number | null;
-  /** The definition it is declared in: name, kind and range. */
-  def_name: string | null;
-  def_kind: string | null;
-  def_start: number | null;
-  def_end: number | null;
-}
-
-export interface ReferenceRow {
-  path: string;
-  name: string;
-  line: number;
-  kind: string;
-  qualifier: string | null;
-  def_id: number | null;
-  /** What a call is made on (extract-bindings.ts). */
-  via: string | null;
-  /** How many times the name occurs with this kind on this line (one row per name, kind and line). */
-  n: number;
-  /** A call line's groups of calls made differently (JSON, call-groups.ts), or null. */
-  calls: string | null;
-  /** The enclosing definition's name and container. */
-  def_name: string | null;
-  def_container: string | null;
-  def_line: number | null;
-}
-
-export interface ImportRow {
-  path: string;
-  line: number;
-  source: string;
-  target: string | null;
-  /** The names it binds (extract-imports.ts). */
-  names: string | null;
-}
-
-export interface FileMeta {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  hash: string;
-  language: string | undefined;
-  lines: number;
-  parser: number;
-  /** The catalogue version the parse read (the row's own when absent). */
-  version?: number;
-}
+export type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
 
 const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', 'taken_at', 'hash', 'language', 'lines', 'parser', 'version', 'text_of', 'text_doc', 'parsed_of'] as const;
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
@@ -272,8 +186,24 @@ export class CodeStore {
     clearStaged(this.db);
   }
 
+  /** By id, as the index by name gives them; a constant table's macros (table-macros.ts) among them. */
   definitionsNamed(name: string): DefinitionRow[] {
-    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, [nameHash(name), name]));
+    const rows = definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, [nameHash(name), name]));
+    const macros = tableMacrosNamed(this.db, name);
+    return macros.length ? [...rows, ...macros].sort((a, b) => a.id - b.id).slice(0, 2000) : rows;
+  }
+
+  /** Rows whose enclosing definition (def_id) is a table macro get its name and lines from the table. */
+  private enclosingMacros<T extends { path: string; def_id: number | null; def_name: string | null }>(rows: T[], fill: (r: T, d: DefinitionRow) => void): T[] {
+    const ids = new Map<number, string>();
+    for (const r of rows) if (r.def_id !== null && r.def_name === null) ids.set(r.def_id, r.path);
+    if (!ids.size) return rows;
+    const found = tableMacrosById(this.db, ids);
+    for (const r of rows) {
+      const d = r.def_id !== null && r.def_name === null ? found.get(r.def_id) : undefined;
+      if (d) fill(r, d);
+    }
+    return rows;
   }
 
   /** Declarations of `name` that are no definition of their own, with the definition each sits in. */
@@ -288,31 +218,36 @@ export class CodeStore {
       r.kind = kindName(LOCAL_KINDS, r.kind);
       if (r.def_kind !== null) r.def_kind = kindName(DEFINITION_KINDS, r.def_kind);
     }
-    return rows;
+    return this.enclosingMacros(rows, (r, d) => Object.assign(r, { def_name: d.name, def_kind: d.kind, def_start: d.start_line, def_end: d.end_line }));
   }
 
   definition(id: number): DefinitionRow | undefined {
-    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.id = ?`, [id]))[0];
+    return definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.id = ?`, [id]))[0] ?? tableMacrosById(this.db, new Map([[id, undefined]])).get(id);
   }
 
   /** Definitions of a file in order; `topLevel` keeps those not nested in another. */
   definitionsIn(path: string, topLevel = false): DefinitionRow[] {
-    return definitionRows(
+    const rows = definitionRows(
       this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${FILE_DEFS_FROM} WHERE f.path = ?${topLevel ? ' AND d.parent_id IS NULL' : ''} ORDER BY d.start_line, d.end_offset DESC`, [path]),
     );
+    const macros = tableMacrosIn(this.db, path);
+    // Table macros are top-level: merged in the same order (line, then the longer first).
+    return macros.length ? [...rows, ...macros].sort((a, b) => a.start_line - b.start_line || b.end_line - b.start_line - (a.end_line - a.start_line)) : rows;
   }
 
   /** Definitions whose range holds `line`, innermost first. */
   definitionsAt(path: string, line: number): DefinitionRow[] {
-    return definitionRows(
+    const rows = definitionRows(
       this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${FILE_DEFS_FROM} WHERE f.path = ? AND d.start_line <= ? AND d.start_line + d.end_offset >= ? ORDER BY d.end_offset, d.start_line DESC`, [path, line, line]),
     );
+    const macros = tableMacrosIn(this.db, path).filter((m) => m.start_line <= line && m.end_line >= line);
+    return macros.length ? [...rows, ...macros].sort((a, b) => a.end_line - a.start_line - (b.end_line - b.start_line) || b.start_line - a.start_line) : rows;
   }
 
   referencesNamed(name: string, kinds: readonly string[]): ReferenceRow[] {
     const numbers = kinds.map((k) => kindNumber(REFERENCE_KINDS, k));
     const marks = numbers.map(() => '?').join(', ');
-    return referenceRows(
+    const rows = referenceRows(
       this.rows<ReferenceRow>(
         `SELECT f.path, ? AS name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
            FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
@@ -320,6 +255,7 @@ export class CodeStore {
         [name, nameHash(name), name, ...numbers],
       ),
     );
+    return this.enclosingMacros(rows, (r, d) => Object.assign(r, { def_name: d.name, def_container: null, def_line: d.name_line }));
   }
 
   /** References of `kind` inside a file's lines [start, end]. */
@@ -343,14 +279,15 @@ export class CodeStore {
    */
   mostCalled(limit: number, definedIn?: { path: string; isFile: boolean }): { name: string; n: number }[] {
     const call = kindNumber(REFERENCE_KINDS, 'call');
-    const there = definedIn
-      ? ` AND name_id IN (SELECT d.name_id FROM ${FILE_DEFS_FROM} WHERE ${definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})`
-      : '';
+    const there = definedIn ? ` AND name_id IN (SELECT d.name_id FROM ${FILE_DEFS_FROM} WHERE ${definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})` : '';
     const params = !definedIn ? [] : definedIn.isFile ? [definedIn.path] : [definedIn.path.length, definedIn.path];
-    return this.rows<{ name: string; n: number }>(
+    const rows = this.rows<{ name: string; n: number }>(
       `SELECT n.name AS name, c.n AS n FROM (SELECT name_id, count(*) AS n FROM code_refs WHERE kind = ?${there} GROUP BY name_id ORDER BY n DESC LIMIT ?) c JOIN code_names n ON n.id = c.name_id ORDER BY c.n DESC`,
       [call, ...params, limit],
     );
+    // Called names that a constant table there defines (table-macros.ts), merged by their counts.
+    const macros = definedIn ? calledTableMacros(this.db, definedIn, call).filter((m) => !rows.some((r) => r.name === m.name)) : [];
+    return macros.length ? [...rows, ...macros].sort((a, b) => b.n - a.n).slice(0, limit) : rows;
   }
 
   /** The call rows of `name` per calling file, qualifier and receiver. */
@@ -405,7 +342,7 @@ export class CodeStore {
     return {
       files: n('SELECT count(*) FROM code_files'),
       parsed: n('SELECT count(*) FROM code_files WHERE language IS NOT NULL'),
-      definitions: n('SELECT count(*) FROM code_defs'),
+      definitions: n('SELECT count(*) FROM code_defs') + tableMacroCount(this.db),
       references: n('SELECT count(*) FROM code_refs'),
       imports: n('SELECT count(*) FROM code_imports'),
       locals: n('SELECT count(*) FROM code_locals'),
