@@ -36,25 +36,11 @@ export interface TextStageOptions {
   /** Called inside every write transaction (the build lease's renew). */
   renew?: () => void;
   stopped?: () => boolean;
-  /** Lets other work run, every ~20 ms (default: one turn of the event loop). */
-  pause?: () => Promise<void>;
   /** Files done so far, every few hundred files. */
   onProgress?: (done: number) => void;
-  /**
-   * Called after each write transaction with the files it took, in the order of `work` (the parse
-   * stage, running beside this one, follows the versions as they are committed).
-   */
-  onTaken?: (taken: readonly TakenFile[]) => void;
   /** Source bytes / postings held in memory before a segment is written (tests make them small). */
   flushBytes?: number;
   flushPostings?: number;
-}
-
-/** A file the text stage has taken (committed): its catalogue version now and its content hash. */
-export interface TakenFile {
-  id: number;
-  version: number;
-  hash: string;
 }
 
 export interface TextStageResult {
@@ -148,19 +134,17 @@ export async function runTextStage(work: readonly TextWork[], options: TextStage
     }
     if (builder.sourceBytes >= flushBytes || builder.size >= flushPostings || updates.length >= FLUSH_ROWS) {
       if (await flush(db, builder, updates, options.renew)) result.segments++;
-      options.onTaken?.(updates);
       updates = [];
     }
     if (i % 500 === 0) options.onProgress?.(i);
     if (performance.now() - lastYield > 20) {
-      await (options.pause ?? yieldToLoop)();
+      await yieldToLoop();
       lastYield = performance.now();
     }
   }
   // Reads still in flight when stopped early: let them settle unobserved.
   for (const p of ahead) p.catch(() => undefined);
   if (await flush(db, builder, updates, options.renew)) result.segments++;
-  if (updates.length) options.onTaken?.(updates);
   builder.release();
   options.onProgress?.(work.length);
   return result;
