@@ -1,13 +1,15 @@
 // One code index build in a process of its own (for bench-code.ts: its peak RSS is the build's).
 //   node --import tsx scripts/lib/build-code-index.ts ROOT DB_FILE   → one line of JSON
 // CTXGATE_PARSE_WORKERS sets the parse workers as it does for the server (0: parse in the main thread).
+// BUILD_PRAGMAS=a,b adds PRAGMAs to code.db's (trials); BENCH_VERBOSE=1 prints the pass's events with
+// their time since the start (2: also its progress events).
 import { readFileSync, statSync } from 'node:fs';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { createCodeIndex } from '../../src/code/index.ts';
 import { createParsePool } from '../../src/code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { loadRuntime } from '../../src/runtime/index.ts';
-import { openDatabase } from '../../src/storage/database.ts';
+import { type Database, openDatabase } from '../../src/storage/database.ts';
 
 const [root, dbFile] = [process.argv[2]!, process.argv[3]!];
 const runtime = await loadRuntime();
@@ -15,6 +17,8 @@ const baselineMB = Math.round(process.memoryUsage().rss / 1e6);
 const grammars = createGrammars(runtime);
 const workers = process.env.CTXGATE_PARSE_WORKERS ? Number(process.env.CTXGATE_PARSE_WORKERS) : undefined;
 let poolMode = '';
+/** The build's connection: SQLite's own allocation high-water mark (its WASM heap never shrinks below it). */
+let opened: Database | undefined;
 let started = 0;
 /** When the text stage ended (the parse stage follows), and the memory and main-thread CPU by then. */
 let textDone: Record<string, number | undefined> | undefined;
@@ -27,7 +31,7 @@ const sampler = setInterval(() => {
   peaks.arrayBuffersMB = Math.max(peaks.arrayBuffersMB, Math.round(m.arrayBuffers / 1e6));
 }, 1000);
 sampler.unref();
-const parser = createParsePool(runtime, grammars, { workers, onEvent: (event, fields) => process.env.BENCH_VERBOSE && console.error(event, JSON.stringify(fields)) });
+const parser = createParsePool(runtime, grammars, { workers, onEvent: (event, fields) => process.env.BENCH_VERBOSE && console.error(Math.round(performance.now() - started), event, JSON.stringify(fields)) });
 const index = createCodeIndex({
   fs: runtime.fs,
   grammars,
@@ -35,7 +39,7 @@ const index = createCodeIndex({
   logger: {
     log: (event, fields) => {
       if (event === 'text_index_done') textDone = { ms: Math.round(performance.now() - started), rssMB: Math.round(process.memoryUsage().rss / 1e6), peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024), mainCpuMs: mainThreadCpuMs() };
-      if (process.env.BENCH_VERBOSE && !event.endsWith('progress')) console.error(event, JSON.stringify(fields));
+      if (process.env.BENCH_VERBOSE && (process.env.BENCH_VERBOSE === '2' || !event.endsWith('progress'))) console.error(Math.round(performance.now() - started), event, JSON.stringify(fields));
     },
     file: undefined,
     close() {},
@@ -43,7 +47,10 @@ const index = createCodeIndex({
   workdirs: { dirs: [root] },
   root,
   scan: { excludeDirs: ['node_modules', '.codegraph'], respectGitignore: true },
-  openDatabase: () => openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }),
+  openDatabase: async () => {
+    opened = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 5000, migrations: CODE_MIGRATIONS, pragmas: [...CODE_DB_PRAGMAS, ...(process.env.BUILD_PRAGMAS ? process.env.BUILD_PRAGMAS.split(",") : [])] });
+    return opened;
+  },
 });
 started = performance.now();
 await index.refresh();
@@ -52,10 +59,11 @@ clearInterval(sampler);
 const cpu = process.cpuUsage();
 const mainCpuMs = mainThreadCpuMs();
 poolMode = parser.mode();
+const sqliteHighMB = opened ? sqliteHighwaterMB(opened) : undefined;
 await index.close();
 await parser.close();
 console.log(
-  JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), baselineMB, dbMB: +(statSync(dbFile).size / 1e6).toFixed(1), parse: poolMode, mainCpuMs, textDone, mainPeaks: peaks }),
+  JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), baselineMB, dbMB: +(statSync(dbFile).size / 1e6).toFixed(1), parse: poolMode, mainCpuMs, textDone, mainPeaks: peaks, sqliteHighMB }),
 );
 
 /** CPU time of this (the main) thread alone, from /proc (Linux); the rest of cpuMs is the workers'. */
@@ -66,5 +74,18 @@ function mainThreadCpuMs(): number | undefined {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return undefined;
+  }
+}
+
+/** SQLite's own allocations' high-water mark in MB (sqlite3_status64 MEMORY_USED). */
+function sqliteHighwaterMB(db: Database): number {
+  const { capi, wasm } = db.sqlite3;
+  const at = wasm.pstack.pointer;
+  try {
+    const [current, high] = wasm.pstack.allocChunks(2, 8) as number[];
+    capi.sqlite3_status64(capi.SQLITE_STATUS_MEMORY_USED, current!, high!, 0);
+    return Math.round(Number(wasm.peek64(high!)) / 1e6);
+  } finally {
+    wasm.pstack.restore(at);
   }
 }

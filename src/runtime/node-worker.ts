@@ -2,7 +2,7 @@
 // the parent's stdout may be the MCP stdio transport.
 import * as os from 'node:os';
 import { parentPort as nodeParentPort, Worker } from 'node:worker_threads';
-import type { ParentPort, WorkerHandle } from './types.ts';
+import type { ParentPort, StartWorkerOptions, WorkerHandle } from './types.ts';
 
 /** tsx's loader, when this process runs TypeScript sources through it (tests, scripts). */
 function tsxApi(): string | undefined {
@@ -24,9 +24,11 @@ export function useCompileCacheInWorkers(dir: string): void {
  * A worker that first imports `from` and runs `prelude` with it (as `m`), then imports the worker's
  * module: what must be set up in the thread before that module's own imports load.
  */
-function bootstrapped(url: URL, from: string, prelude: string): Worker {
-  return new Worker(`import(${JSON.stringify(from)}).then((m) => { ${prelude} return import(${JSON.stringify(url.href)}); });`, { eval: true, stdout: true });
+function bootstrapped(url: URL, from: string, prelude: string, limits: ResourceLimits): Worker {
+  return new Worker(`import(${JSON.stringify(from)}).then((m) => { ${prelude} return import(${JSON.stringify(url.href)}); });`, { eval: true, stdout: true, resourceLimits: limits });
 }
+
+type ResourceLimits = { maxOldGenerationSizeMb?: number };
 
 /**
  * A .ts worker (sources run through tsx): worker threads do not inherit `--import tsx`, so tsx is
@@ -34,15 +36,16 @@ function bootstrapped(url: URL, from: string, prelude: string): Worker {
  * is not there. A bundled worker compiles its own modules: it keeps them in the process's compile
  * cache too (node.ts).
  */
-function create(url: URL): Worker {
+function create(url: URL, options: StartWorkerOptions): Worker {
+  const limits: ResourceLimits = options.maxHeapMb ? { maxOldGenerationSizeMb: options.maxHeapMb } : {};
   const api = /\.m?ts$/.test(url.pathname) ? tsxApi() : undefined;
-  if (api) return bootstrapped(url, api, 'm.register();');
-  if (compileCache) return bootstrapped(url, 'node:module', `try { m.enableCompileCache?.(${JSON.stringify(compileCache)}); } catch {}`);
-  return new Worker(url, { stdout: true });
+  if (api) return bootstrapped(url, api, 'm.register();', limits);
+  if (compileCache) return bootstrapped(url, 'node:module', `try { m.enableCompileCache?.(${JSON.stringify(compileCache)}); } catch {}`, limits);
+  return new Worker(url, { stdout: true, resourceLimits: limits });
 }
 
-export function startWorker(url: URL): WorkerHandle {
-  const worker = create(url);
+export function startWorker(url: URL, options: StartWorkerOptions = {}): WorkerHandle {
+  const worker = create(url, options);
   worker.stdout.resume();
   let exited = false;
   const exit = new Promise<void>((resolve) =>

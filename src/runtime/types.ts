@@ -199,7 +199,7 @@ export interface Runtime {
    * Starts a module worker thread running `url` (a .ts source on Deno or under tsx, an .mjs beside the
    * bundle); throws when this runtime cannot start workers. Failing to load shows up as onError.
    */
-  startWorker(url: URL): WorkerHandle;
+  startWorker(url: URL, options?: StartWorkerOptions): WorkerHandle;
   /** Inside a worker: its link to the thread that started it; undefined on the main thread. */
   parentPort(): ParentPort | undefined;
   /**
@@ -299,6 +299,15 @@ export interface HttpResponseStream {
 }
 
 /** A module worker thread seen from the thread that started it. */
+export interface StartWorkerOptions {
+  /**
+   * The worker's JS heap (V8's old generation) is kept under this many MB: it collects its garbage
+   * instead of growing, and a job that needs more ends the worker (reported as onError). Node only:
+   * Deno's web workers take no such limit.
+   */
+  maxHeapMb?: number;
+}
+
 export interface WorkerHandle {
   postMessage(message: unknown, transfer?: Transferable[]): void;
   onMessage(listener: (message: unknown) => void): void;

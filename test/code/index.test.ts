@@ -78,6 +78,30 @@ describe('the code index', () => {
     await index.close();
   });
 
+  it('parses a changed file at the version the text stage committed: the pass after parses nothing', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`src/m${i}.py`] = `def f${i}():\n    return ${i}\n`;
+    const { root, index, events } = indexOf(files);
+    await index.refresh();
+    assert.equal(done(events)[0]!.parsed, 40);
+    writeFileSync(path.join(root, 'src/m3.py'), 'def renamed_three():\n    return 3\n');
+    writeFileSync(path.join(root, 'src/m37.py'), 'def renamed_thirty_seven():\n    return 37\n');
+    await index.refresh();
+    assert.equal(done(events)[1]!.parsed, 2);
+    const store = await index.ready();
+    assert.ok(store);
+    assert.deepEqual(
+      store.files().filter((f) => f.parsed_of !== f.version || f.text_of !== f.version),
+      [],
+      'every file parsed and indexed at its current version',
+    );
+    assert.equal((await findDefinitions(index, 'renamed_thirty_seven'))?.length, 1);
+    assert.deepEqual(await findDefinitions(index, 'f37'), []);
+    await index.refresh();
+    assert.equal(done(events)[2]!.parsed, 0, 'nothing changed since: nothing parsed again');
+    await index.close();
+  });
+
   it('drops deleted files and picks up new ones on the next pass', async () => {
     const { root, index } = indexOf({ 'a.ts': 'export function gone() {}\n' });
     await index.refresh();
