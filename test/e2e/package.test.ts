@@ -36,7 +36,7 @@ describe('the npm package', { skip: onDeno && 'the npm package runs on Node; Den
 
   it('carries only what runs: the bundle and its parse and grep workers, the SQLite and tree-sitter WASM, the grammars, the Pi extension, the licences and the README', () => {
     const files = packedFiles;
-    const allowed = /^(LICENSE|README\.md|package\.json|dist\/(ctxgate|embed|parse-worker|grep-worker)\.mjs|dist\/THIRD_PARTY_LICENSES\.txt|dist\/chunks\/[\w-]+\.mjs|dist\/chunks\/(sqlite3|web-tree-sitter)\.wasm|dist\/grammars\/tree-sitter-[\w-]+\.wasm|integrations\/pi\/index\.ts)$/;
+    const allowed = /^(LICENSE|README\.md|package\.json|dist\/(ctxgate|embed|parse-worker|grep-worker)\.mjs|dist\/THIRD_PARTY_LICENSES\.txt|dist\/chunks\/[\w.-]+\.mjs|dist\/chunks\/(sqlite3|web-tree-sitter)\.wasm|dist\/grammars\/tree-sitter-[\w-]+\.wasm|integrations\/pi\/index\.ts)$/;
     assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'nothing but the bundle, its chunks, the WASM and grammars, the Pi extension and the licences');
     for (const needed of ['dist/ctxgate.mjs', 'dist/embed.mjs', 'dist/parse-worker.mjs', 'dist/grep-worker.mjs', 'dist/chunks/sqlite3.wasm', 'dist/chunks/web-tree-sitter.wasm', 'dist/grammars/tree-sitter-typescript.wasm', 'dist/grammars/tree-sitter-c.wasm', 'LICENSE', 'dist/THIRD_PARTY_LICENSES.txt', 'integrations/pi/index.ts']) assert.ok(files.includes(needed), needed);
     const pkg = JSON.parse(run('npm', ['pkg', 'get', 'dependencies', 'scripts', '--json'], { cwd: repoRoot }).stdout);
