@@ -2,9 +2,8 @@
 // names the files it saw change), and any touched since both stages took them is taken again before
 // the answer is given — its catalogue row and text first, in one small segment, then its parse.
 import * as path from 'node:path';
-import type { FileStat } from '../runtime/types.ts';
-import { mayDiffer, type TakenStat } from '../textindex/file-identity.ts';
-import { hashBytes } from '../textindex/stage.ts';
+import { mayDiffer, sameStat } from '../textindex/file-identity.ts';
+import { fileHash } from '../textindex/stage.ts';
 import { type CatalogueEntry, createCatalogueJudge, entryOf } from './catalogue.ts';
 import { textWork } from './catalogue-sync.ts';
 import { prepareFile, writeBatch } from './index-parse.ts';
@@ -90,7 +89,7 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
       // Taken within a clock tick of its last write, unchanged by its stat: its content decides
       // before it is marked (a marked file is a candidate of every query until read again).
       const readAt = Date.now();
-      if (row.text_of === row.version && statUnchanged(row, st) && (await sameContent(shared, abs, row.hash))) {
+      if (row.text_of === row.version && sameStat(row, st) && row.hash !== '' && (await fileHash(shared.fs, abs)) === row.hash) {
         confirmed.push({ ...row, takenAt: readAt });
         continue;
       }
@@ -109,21 +108,6 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
   for (const e of added) shared.paths?.add(e.path);
   await takeText(s, textWork(s, entries), { fs: shared.fs, logger: shared.logger, stopped: () => shared.closed, pause: yieldToLoop });
   return new Set(entries.filter((e) => !before.has(e.path) || s.file(e.path)?.version !== before.get(e.path)).map((e) => e.path));
-}
-
-/** Size, times and inode as the row recorded them (what remains is whether the read was racy). */
-function statUnchanged(row: TakenStat, st: FileStat): boolean {
-  return row.size === st.size && row.mtime_ms === st.mtimeMs && row.ctime_ms === st.ctimeMs && row.ino === st.ino;
-}
-
-/** Whether the file's bytes now hash to `hash` (the version the index took). */
-async function sameContent(shared: IndexShared, abs: string, hash: string): Promise<boolean> {
-  if (hash === '') return false;
-  try {
-    return hashBytes(await shared.fs.readFile(abs)) === hash;
-  } catch {
-    return false;
-  }
 }
 
 /** The parse stage for one file (freshText has run: its row holds the version the parse must take); whether it changed. */

@@ -8,7 +8,7 @@
 // is the folder the catalogue knew; any other is looked at whole.
 import * as path from 'node:path';
 import type { FileStat, RuntimeFs } from '../runtime/types.ts';
-import { mayDiffer } from '../textindex/file-identity.ts';
+import { mayDiffer, sameStat } from '../textindex/file-identity.ts';
 import { createCatalogueFolderJudge, createCatalogueJudge, walked } from './catalogue.ts';
 import { type IndexShared, isGitignore } from './index-shared.ts';
 import type { CodeStore, FileRow } from './store.ts';
@@ -30,7 +30,7 @@ function differs(fs: RuntimeFs, abs: string, row: FileRow): boolean {
 
 /** The same inode, unchanged since the row was taken (any change, link or rename sets the ctime). */
 function sameIdentity(row: FileRow, st: FileStat | undefined): boolean {
-  return st?.isFile === true && !st.isSymbolicLink && st.ino === row.ino && st.size === row.size && st.mtimeMs === row.mtime_ms && st.ctimeMs === row.ctime_ms;
+  return st?.isFile === true && !st.isSymbolicLink && sameStat(row, st);
 }
 
 /**

@@ -21,10 +21,14 @@ export type TakenStat = {
   taken_at: number;
 };
 
+/** Size, mtime, ctime and inode as the row recorded them (whether the read was racy aside). */
+export function sameStat(row: Omit<TakenStat, 'taken_at'>, st: Pick<FileStat, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>): boolean {
+  return row.size === st.size && row.mtime_ms === st.mtimeMs && row.ctime_ms === st.ctimeMs && row.ino === st.ino;
+}
+
 /** True when `st` proves the file unchanged since it was taken; false when it changed or cannot be told. */
 export function provesUnchanged(row: TakenStat, st: Pick<FileStat, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>): boolean {
-  if (row.size !== st.size || row.mtime_ms !== st.mtimeMs || row.ctime_ms !== st.ctimeMs || row.ino !== st.ino) return false;
-  return Math.max(st.mtimeMs, st.ctimeMs) < row.taken_at - RACY_MS;
+  return sameStat(row, st) && Math.max(st.mtimeMs, st.ctimeMs) < row.taken_at - RACY_MS;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Database } from '../storage/database.ts';
 import { provesUnchanged, TAKEN_COLUMNS, type TakenStat } from './file-identity.ts';
 import { intersect, union } from './postings.ts';
 import { type Plan, planQuery } from './query-plan.ts';
-import { hashBytes } from './stage.ts';
+import { fileHash } from './stage.ts';
 import { bucketRowId } from './schema.ts';
 import { type BucketEntry, bucketOf, readBucketHeader } from './segment.ts';
 import { decodeList } from './postings.ts';
@@ -57,14 +57,6 @@ interface Live {
   /** Every segment holding a live document holds word keys (a word's list is whole). */
   words: boolean;
   bytes: number;
-}
-
-async function contentHash(fs: RuntimeFs, abs: string): Promise<string | undefined> {
-  try {
-    return hashBytes(await fs.readFile(abs));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Dirty paths beyond this are not checked against the disk one by one (they stay candidates). */
@@ -265,7 +257,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       }
       if (!row.taken || !st?.isFile || row.size !== st.size) continue;
       // The stat cannot tell a file written in the tick it was read in: its content hash can.
-      if (provesUnchanged(row, st) || (row.hash !== '' && (await contentHash(source.fs, `${source.root}/${p}`)) === row.hash)) dirty.delete(p);
+      if (provesUnchanged(row, st) || (row.hash !== '' && (await fileHash(source.fs, `${source.root}/${p}`)) === row.hash)) dirty.delete(p);
     }
   }
 

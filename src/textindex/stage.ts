@@ -84,6 +84,15 @@ export function hashBytes(bytes: Uint8Array): string {
   return createHash('sha1').update(bytes).digest('hex');
 }
 
+/** The content hash of the file at `abs` as it is now; undefined when it cannot be read. */
+export async function fileHash(fs: RuntimeFs, abs: string): Promise<string | undefined> {
+  try {
+    return hashBytes(await fs.readFile(abs));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Lets pending I/O and tool calls run (setImmediate where the runtime has it: no 1 ms timer floor). */
 function yieldToLoop(): Promise<void> {
   const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
