@@ -7,6 +7,7 @@ import { messageOf } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Runtime } from '../runtime/types.ts';
 import type { TextIndexReader } from '../textindex/types.ts';
+import { settlesWithin, sleep } from '../time/within.ts';
 import { type ProjectWatch, watchProject } from '../workspace/watch.ts';
 
 /**
@@ -38,10 +39,7 @@ export interface WatchedTextIndex extends TextIndexReader {
  * pass (FIRST_PASS_DELAY_MS) lists files.
  */
 async function afterFirstAnswer(whenQuiet: (() => Promise<void>) | undefined): Promise<void> {
-  await new Promise((resolve) => {
-    const t = setTimeout(resolve, FIRST_PASS_DELAY_MS / 2);
-    (t as { unref?: () => void }).unref?.();
-  });
+  await sleep(FIRST_PASS_DELAY_MS / 2, { unref: true });
   await whenQuiet?.();
 }
 
@@ -49,14 +47,9 @@ async function afterFirstAnswer(whenQuiet: (() => Promise<void>) | undefined): P
 const WATCH_PAUSE_MAX_MS = 100;
 
 function pauseFor(whenQuiet: () => Promise<void>): () => Promise<void> {
-  return () =>
-    Promise.race([
-      whenQuiet(),
-      new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, WATCH_PAUSE_MAX_MS);
-        (t as { unref?: () => void }).unref?.();
-      }),
-    ]);
+  return async () => {
+    await settlesWithin(whenQuiet(), WATCH_PAUSE_MAX_MS);
+  };
 }
 
 export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextIndex {

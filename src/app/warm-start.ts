@@ -4,6 +4,7 @@
 // search is judged against, and then the grep workers that read the candidates (each a second or two
 // to start on a loaded machine). A server on a project never searched starts none of them.
 import { knownSecrets } from '../security/secret-identities.ts';
+import { sleep } from '../time/within.ts';
 import type { AppContext } from './context.ts';
 
 /** After the warm start, the grep workers wait this long more for a first call to come (and then for it to be answered). */
@@ -23,7 +24,7 @@ export function warmStart(app: Pick<AppContext, 'code' | 'runtime' | 'workdirs' 
     await app.code.warmed();
     app.grepPool?.warm(1);
     await app.foreground.quiet(WORKERS_QUIET_MAX_MS);
-    await new Promise((resolve) => (setTimeout(resolve, WORKERS_AFTER_MS) as { unref?: () => void }).unref?.());
+    await sleep(WORKERS_AFTER_MS, { unref: true });
     await app.foreground.quiet(WORKERS_QUIET_MAX_MS);
     app.grepPool?.warm();
   })();

@@ -14,6 +14,7 @@ import { messageOf } from '../errors.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { createListedRegistry } from '../tools/listed-registry.ts';
 import { selectToolNames } from '../tools/names.ts';
+import { settlesWithin, sleep } from '../time/within.ts';
 import { runStdio, type StdioOptions } from '../transports/stdio.ts';
 
 /** The loading of every tool's code waits this long for a first call to come (clients call right after the list)… */
@@ -27,9 +28,8 @@ const HANDLERS_QUIET_WAIT_MS = 10_000;
  * HANDLERS_QUIET_WAIT_MS.
  */
 async function quietThen<T>(app: AppContext, then: () => Promise<T>): Promise<T> {
-  const delay = (ms: number) => new Promise((resolve) => (setTimeout(resolve, ms) as { unref?: () => void }).unref?.());
-  await delay(HANDLERS_AFTER_MS);
-  await Promise.race([app.code.warmed(), delay(HANDLERS_QUIET_WAIT_MS)]);
+  await sleep(HANDLERS_AFTER_MS, { unref: true });
+  await settlesWithin(app.code.warmed(), HANDLERS_QUIET_WAIT_MS);
   await app.foreground.quiet(HANDLERS_QUIET_WAIT_MS);
   return then();
 }

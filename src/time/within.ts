@@ -26,6 +26,10 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number, signa
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`; `unref`: the timer does not keep the process alive meanwhile (a wait before background work). */
+export function sleep(ms: number, options: { unref?: boolean } = {}): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (options.unref) (timer as { unref?: () => void }).unref?.();
+  });
 }
