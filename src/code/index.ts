@@ -44,11 +44,6 @@ const TOUCH_SETTLE_MS = 300;
 /** How long the first pass of a process waits after the call that asked for it (see passOnUse). */
 export const FIRST_PASS_DELAY_MS = 1000;
 
-/** A random id (hex) for a database's epoch. */
-function randomId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /** Files parsed on demand for one answer at most (a few milliseconds each, in the parse workers). */
 export const MAX_ON_DEMAND_FILES = 300;
 
@@ -114,7 +109,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
           // Without one (a read-only or full disk) the catalogue is read from its table each time.
           await db
             .writeTransaction(() => {
-              if (store!.meta(TEXT_EPOCH) === undefined) store!.setMeta(TEXT_EPOCH, randomId());
+              if (store!.meta(TEXT_EPOCH) === undefined) store!.setMeta(TEXT_EPOCH, crypto.randomUUID());
             })
             .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
         }

@@ -82,8 +82,7 @@ export function decodeSnapshot(bytes: Uint8Array, key: SnapshotKey): CatalogueRo
 export function catalogueSnapshot(fs: RuntimeFs, file: string): CatalogueSnapshot {
   return {
     read(key) {
-      const st = fs.statSync(file);
-      if (!st?.isFile || st.size > MAX_BYTES) return undefined;
+      // Missing, not a regular file or past MAX_BYTES: undefined, unread.
       const bytes = fs.readRegularFileSync(file, MAX_BYTES);
       return bytes ? decodeSnapshot(bytes, key) : undefined;
     },
