@@ -60,9 +60,11 @@ export function createMatcher(query: GrepQuery): Matcher {
   // compile was ~20 ms of a new process's first search, ~80 ms on a loaded machine).
   let compiled: LinearRegex | undefined;
   const regex = (): LinearRegex => (compiled ??= compilePattern(query));
-  const required = requiredText(query);
+  // The runs of text every match of a case-sensitive regex holds: the longest is the needle.
+  const runs = query.literal || query.ignoreCase || !query.pattern ? [] : requiredLiterals(query.pattern);
+  const required = requiredText(query, runs);
   const needle = required === undefined ? undefined : Buffer.from(required, 'utf8');
-  const alsoHolds = otherRuns(query, required);
+  const alsoHolds = otherRuns(runs, required);
   return {
     get regex() {
       return regex();
@@ -81,9 +83,8 @@ export function createMatcher(query: GrepQuery): Matcher {
  * "count" beside "retry"): only then is the regex run on it (re2js, ~10–20 µs a line, was most of a
  * regex's sampled refusal on the Linux tree).
  */
-function otherRuns(query: GrepQuery, required: string | undefined): (line: string) => boolean {
-  if (query.literal || query.ignoreCase || required === undefined) return () => true;
-  const others = requiredLiterals(query.pattern).filter((r) => r !== required);
+function otherRuns(runs: readonly string[], required: string | undefined): (line: string) => boolean {
+  const others = runs.filter((r) => r !== required);
   return others.length ? (line) => others.every((r) => line.includes(r)) : () => true;
 }
 
@@ -123,10 +124,9 @@ function lineText(buf: Buffer, start: number, end: number): string {
 }
 
 /** Text every matching line holds (case-sensitive queries only): the literal, or the longest run a regex requires. */
-function requiredText(query: GrepQuery): string | undefined {
+function requiredText(query: GrepQuery, runs: readonly string[]): string | undefined {
   if (query.ignoreCase || !query.pattern) return undefined;
   if (query.literal) return query.pattern.includes('\n') ? undefined : query.pattern;
-  const runs = requiredLiterals(query.pattern);
   if (!runs.length) return undefined;
   return runs.reduce((a, b) => (Buffer.byteLength(b) > Buffer.byteLength(a) ? b : a));
 }
