@@ -6,7 +6,8 @@
 // themselves once there are several, and into the big one once they hold an eighth of the postings.
 import type { Database } from '../storage/database.ts';
 import { bucketRowId } from './schema.ts';
-import { BucketMerger, bucketOf, MAX_BUCKET_BITS } from './segment.ts';
+import { bucketOf, MAX_BUCKET_BITS } from './bucket.ts';
+import { BucketMerger } from './segment.ts';
 
 interface SegmentRow {
   [column: string]: number;

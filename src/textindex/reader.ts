@@ -10,7 +10,7 @@ import { intersect, union } from './postings.ts';
 import { type Plan, planQuery } from './query-plan.ts';
 import { fileHash } from './stage.ts';
 import { bucketRowId } from './schema.ts';
-import { type BucketEntry, bucketOf, readBucketHeader } from './segment.ts';
+import { type BucketEntry, bucketOf, readBucketHeader } from './bucket.ts';
 import { decodeList } from './postings.ts';
 import type { TextCandidates, TextIndexReader, TextIndexStatus, TextQuery } from './types.ts';
 import { createCatalogueReader } from './catalogue-read.ts';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ByteWriter, decodeList, encodeGaps, encodeList } from '../../src/textindex/postings.ts';
-import { BucketMerger, encodeBucket, postingsIn, readBucketHeader } from '../../src/textindex/segment.ts';
+import { encodeBucket, postingsIn, readBucketHeader } from '../../src/textindex/bucket.ts';
+import { BucketMerger } from '../../src/textindex/segment.ts';
 
 /** A deterministic pseudo-random generator (xorshift32), so a failure can be reproduced. */
 function random(seed: number): () => number {
