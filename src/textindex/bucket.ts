@@ -60,28 +60,10 @@ export function readBucketHeader(data: Uint8Array): { entries: BucketEntry[]; bo
 
 /** The ids of `gram` in a bucket blob of a segment whose ids start at `base`, or an empty list. */
 export function postingsIn(data: Uint8Array, gram: number, base = 0): Uint32Array {
-  const r = new ByteReader(data);
-  const n = r.varint();
-  let g = 0;
-  let offset = 0;
-  let found = -1;
-  let count = 0;
-  let length = 0;
-  for (let i = 0; i < n; i++) {
-    g += r.varint();
-    const c = r.varint();
-    const bytes = r.varint();
-    if (g === gram) {
-      found = offset;
-      count = c;
-      length = bytes;
-    }
-    offset += bytes;
-    if (g > gram && found < 0) return new Uint32Array(0);
-  }
-  if (found < 0) return new Uint32Array(0);
-  const out = new Uint32Array(count);
-  decodeList(data, r.pos + found, length, count, out, 0, base);
+  const entry = readBucketHeader(data).entries.find((e) => e.gram === gram);
+  if (!entry) return new Uint32Array(0);
+  const out = new Uint32Array(entry.count);
+  decodeList(data, entry.offset, entry.bytes, entry.count, out, 0, base);
   return out;
 }
 
