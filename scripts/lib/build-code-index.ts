@@ -38,7 +38,7 @@ const index = createCodeIndex({
   parser,
   logger: {
     log: (event, fields) => {
-      if (event === 'text_index_done') textDone = { ms: Math.round(performance.now() - started), rssMB: Math.round(process.memoryUsage().rss / 1e6), peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024), mainCpuMs: mainThreadCpuMs() };
+      if (event === 'text_index_done') textDone = { ms: Math.round(performance.now() - started), rssMB: Math.round(process.memoryUsage().rss / 1e6), peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024), mainCpuMs: mainThreadCpuMs(), writtenMB: writtenMB() };
       if (process.env.BENCH_VERBOSE && (process.env.BENCH_VERBOSE === '2' || !event.endsWith('progress'))) console.error(Math.round(performance.now() - started), event, JSON.stringify(fields));
     },
     file: undefined,
@@ -58,12 +58,13 @@ const ms = performance.now() - started;
 clearInterval(sampler);
 const cpu = process.cpuUsage();
 const mainCpuMs = mainThreadCpuMs();
+const written = writtenMB();
 poolMode = parser.mode();
 const sqliteHighMB = opened ? sqliteHighwaterMB(opened) : undefined;
 await index.close();
 await parser.close();
 console.log(
-  JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), baselineMB, dbMB: +(statSync(dbFile).size / 1e6).toFixed(1), parse: poolMode, mainCpuMs, textDone, mainPeaks: peaks, sqliteHighMB }),
+  JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), baselineMB, dbMB: +(statSync(dbFile).size / 1e6).toFixed(1), parse: poolMode, mainCpuMs, writtenMB: written, textDone, mainPeaks: peaks, sqliteHighMB }),
 );
 
 /** CPU time of this (the main) thread alone, from /proc (Linux); the rest of cpuMs is the workers'. */
@@ -72,6 +73,16 @@ function mainThreadCpuMs(): number | undefined {
     const fields = readFileSync('/proc/thread-self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
     // utime and stime (fields 14 and 15 of stat; 12 and 13 after the name), in clock ticks of 10 ms.
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bytes this process has caused to be written to storage so far, in MB (/proc/self/io write_bytes; Linux). */
+function writtenMB(): number | undefined {
+  try {
+    const line = /^write_bytes: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'));
+    return line ? Math.round(Number(line[1]) / 1e6) : undefined;
   } catch {
     return undefined;
   }

@@ -26,7 +26,7 @@ const INSERT_DEFS =
   `SELECT ?1 + key, ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3), value->>4, value->>5, (value->>6) - (value->>5), (value->>7) - (value->>5), value->>8, value->>9, value->>10 FROM json_each(?3) WHERE type = 'array'`;
 /** A constant table's macros (table-macros.ts): the file's text, and its names' hashes as keys. */
 const INSERT_TABLE = 'INSERT INTO code_file_macros (file_id, first_def, n, data) VALUES (?, ?, ?, ?)';
-const INSERT_TABLE_KEYS = 'INSERT OR IGNORE INTO code_macro_keys (h, file_id) SELECT value, ?2 FROM json_each(?1)';
+const INSERT_TABLE_KEYS = (table: string) => `INSERT OR IGNORE INTO ${table} (h, file_id) SELECT value, ?2 FROM json_each(?1)`;
 const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM json_each(?2)';
 const INSERT_REFS = (table: string) => `INSERT INTO ${table} (file_id, name_id, line, kind, qualifier, def_id, via, n, calls) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6, value->>7 FROM json_each(?3)`;
 const INSERT_LOCALS = (table: string) => `INSERT OR IGNORE INTO ${table} (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM json_each(?3)`;
@@ -41,13 +41,16 @@ const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
  * read, journalled and written again per commit (a Linux build wrote 36 GB for a 1.1 GB file). A
  * staged file's references and locals go to copies of those tables in this connection's temp
  * database (in memory, gone with the connection) and are merged in key order now and then: one pass
- * over the big tables for many batches. Until its merge, the file's catalogue row says it is not
+ * over the big tables for many batches. So do the keys of its constant table (code_macro_keys,
+ * clustered by a name's hash, so just as random: written directly, they doubled the bytes a Linux
+ * build wrote, 13.8 → 27.8 GB). Until its merge, the file's catalogue row says it is not
  * parsed (parsed_of 0), so every reader parses it on demand as any file the index has not taken,
  * and a process that stops before the merge leaves it to the next pass.
  */
 const STAGED_TABLES = [
   `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, qualifier TEXT, def_id INTEGER, via TEXT, n INTEGER NOT NULL DEFAULT 1, calls TEXT, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
   `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_id INTEGER, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID`,
+  'CREATE TEMP TABLE IF NOT EXISTS code_macro_keys_staged (h INTEGER NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY (h, file_id)) WITHOUT ROWID',
   // The staged files and the catalogue version each parse read.
   'CREATE TEMP TABLE IF NOT EXISTS code_staged_files (file_id INTEGER PRIMARY KEY, version INTEGER NOT NULL)',
 ];
@@ -68,12 +71,14 @@ const MERGE_CHUNK_ROWS = 100_000;
 
 /**
  * Where the staged rows are cut into merge transactions: name ids, ascending, each range [cut, next
- * cut) holding about MERGE_CHUNK_ROWS references; the first is 0.
+ * cut) holding about MERGE_CHUNK_ROWS references; the first is 0. `keys`: the staged constant-table
+ * keys' cuts instead (name hashes, the same way).
  */
-export function stagedCuts(db: Database): number[] {
+export function stagedCuts(db: Database, keys = false): number[] {
+  const [table, column] = keys ? ['code_macro_keys_staged', 'h'] : ['code_refs_staged', 'name_id'];
   const cuts = [0];
   for (;;) {
-    const next = db.value(`SELECT name_id FROM temp.code_refs_staged WHERE name_id > ? ORDER BY name_id LIMIT 1 OFFSET ${MERGE_CHUNK_ROWS}`, [cuts[cuts.length - 1]!]);
+    const next = db.value(`SELECT ${column} FROM temp.${table} WHERE ${column} > ? ORDER BY ${column} LIMIT 1 OFFSET ${MERGE_CHUNK_ROWS}`, [cuts[cuts.length - 1]!]);
     if (typeof next !== 'number' && typeof next !== 'bigint') return cuts;
     cuts.push(Number(next));
   }
@@ -94,6 +99,13 @@ export function mergeStagedRange(db: Database, from: number, to: number | undefi
   db.run(`INSERT OR IGNORE INTO code_locals (${LOCALS_COLUMNS}) SELECT ${LOCALS_COLUMNS} FROM temp.code_locals_staged WHERE ${names} AND ${STAGED_FILE} ORDER BY name_id, file_id, line`, bind);
 }
 
+/** mergeStagedRange for the staged constant-table keys of name hashes from..to-1 (stagedCuts(db, true)). */
+export function mergeStagedKeys(db: Database, from: number, to: number | undefined): void {
+  db.run(DROP_STALE_STAGED);
+  const hashes = to === undefined ? 'h >= ?1' : 'h >= ?1 AND h < ?2';
+  db.run(`INSERT OR IGNORE INTO code_macro_keys (h, file_id) SELECT h, file_id FROM temp.code_macro_keys_staged WHERE ${hashes} AND ${STAGED_FILE} ORDER BY h, file_id`, to === undefined ? [from] : [from, to]);
+}
+
 /** After every range is merged: marks the staged files parsed (the version each parse read) and forgets the staged rows. Inside the caller's transaction; the files marked. */
 export function finishMerge(db: Database): number {
   db.run(DROP_STALE_STAGED);
@@ -106,6 +118,7 @@ export function finishMerge(db: Database): number {
 export function clearStaged(db: Database): void {
   db.run('DELETE FROM temp.code_refs_staged');
   db.run('DELETE FROM temp.code_locals_staged');
+  db.run('DELETE FROM temp.code_macro_keys_staged');
   db.run('DELETE FROM temp.code_staged_files');
 }
 
@@ -114,6 +127,7 @@ function unstageFile(db: Database, fileId: number): void {
   if (!db.run('DELETE FROM temp.code_staged_files WHERE file_id = ?', [fileId])) return;
   db.run('DELETE FROM temp.code_refs_staged WHERE file_id = ?', [fileId]);
   db.run('DELETE FROM temp.code_locals_staged WHERE file_id = ?', [fileId]);
+  db.run('DELETE FROM temp.code_macro_keys_staged WHERE file_id = ?', [fileId]);
 }
 
 /** Deletes one file's rows (not its catalogue entry); inside the caller's transaction. */
@@ -134,7 +148,7 @@ export function clearFileRows(db: Database, fileId: number): void {
 
 /**
  * Writes one file's rows (cleared before); `targets[i]` is where `parsed.imports[i]` resolves. With
- * `stagedVersion`, its references and locals are staged for mergeStaged (the caller marks the file
+ * `stagedVersion`, its references, locals and constant-table keys are staged for mergeStaged (the caller marks the file
  * unparsed meanwhile). Inside the caller's transaction.
  */
 export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, targets: readonly (string | undefined)[], stagedVersion?: number): number {
@@ -151,7 +165,7 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
   if (staged) db.run('INSERT INTO temp.code_staged_files (file_id, version) VALUES (?, ?)', [fileId, stagedVersion]);
   if (rows.macros) {
     db.run(INSERT_TABLE, [fileId, first, rows.macroCount, rows.macros]);
-    db.run(INSERT_TABLE_KEYS, [rows.macroKeys, fileId]);
+    added += db.run(INSERT_TABLE_KEYS(staged ? 'temp.code_macro_keys_staged' : 'code_macro_keys'), [rows.macroKeys, fileId]);
   }
   const used = packIds(db.all<{ id: number }>(USED_NAME_IDS, [rows.used]).map((r) => r.id));
   db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, used]);

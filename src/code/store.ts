@@ -7,7 +7,7 @@ import type { ParsedFile } from './file-rows.ts';
 import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
 import type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
-import { clearFileRows, clearStaged, finishMerge, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
+import { clearFileRows, clearStaged, finishMerge, mergeStagedKeys, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
 export type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
 
@@ -163,17 +163,20 @@ export class CodeStore {
   }
 
   /**
-   * Merges the rows `replace` staged into the big tables, a range of names per write transaction
+   * Merges the rows `replace` staged into the big tables (references and locals, then constant-table
+   * keys), a range of names per write transaction
    * (other processes' reads wait for one range, not for all), then marks their files parsed in one
    * more; the files merged. `renew` runs in each transaction (a lease to keep).
    */
   async mergeStaged(renew?: () => void): Promise<number> {
-    const cuts = this.db.readTransaction(() => stagedCuts(this.db));
-    for (let i = 0; i < cuts.length; i++) {
-      await this.db.writeTransaction(() => {
-        renew?.();
-        mergeStagedRange(this.db, cuts[i]!, cuts[i + 1]);
-      });
+    for (const keys of [false, true]) {
+      const cuts = this.db.readTransaction(() => stagedCuts(this.db, keys));
+      for (let i = 0; i < cuts.length; i++) {
+        await this.db.writeTransaction(() => {
+          renew?.();
+          (keys ? mergeStagedKeys : mergeStagedRange)(this.db, cuts[i]!, cuts[i + 1]);
+        });
+      }
     }
     return this.db.writeTransaction(() => {
       renew?.();

@@ -1,4 +1,4 @@
-// A build's staged rows (store-write.ts): references and locals wait in the builder's connection and
+// A build's staged rows (store-write.ts): references, locals and constant-table keys wait in the builder's connection and
 // are merged in key order; until then their files count as not parsed. These tests stop a builder
 // between a staged write and its merge, and let another connection (another process) write a staged
 // file meanwhile: the index ends with the rows a build that wrote everything directly leaves.
@@ -9,7 +9,7 @@ import { createGrammars } from '../../src/code/grammars.ts';
 import { parseInThread } from '../../src/code/parse-pool.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { CodeStore } from '../../src/code/store.ts';
-import { finishMerge, mergeStagedRange } from '../../src/code/store-write.ts';
+import { finishMerge, mergeStagedKeys, mergeStagedRange } from '../../src/code/store-write.ts';
 import type { LanguageId } from '../../src/code/languages.ts';
 import { type Database, openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
@@ -21,6 +21,9 @@ const FILES = {
   'b.ts': 'export function beta(count: number) {\n  const shared = count + 1;\n  return alpha(shared);\n}\nexport class Box {\n  size = 0;\n  grow(by: number) {\n    this.size += by;\n    return beta(this.size);\n  }\n}\n',
   'c.py': 'def gamma(value):\n    total = value + 1\n    return delta(total)\n\ndef delta(v):\n    return gamma(v)\n',
 };
+
+/** A header whose object-like macros make a constant table (table-macros.ts): its names are found through code_macro_keys. */
+const REGS_H = `${Array.from({ length: 24 }, (_, i) => `#define REG_${String.fromCharCode(65 + i)}_OFFSET 0x${(i * 4).toString(16)}`).join('\n')}\nint reg_read(int at);\n`;
 
 const grammars = createGrammars(runtime);
 
@@ -44,10 +47,15 @@ function snapshot(db: Database): { refs: unknown[]; locals: unknown[]; defs: unk
   };
 }
 
+/** The constant-table keys of the index, by path. */
+function macroKeys(db: Database): unknown[] {
+  return db.all('SELECT f.path, k.h FROM code_macro_keys k JOIN code_files f ON f.id = k.file_id ORDER BY 1, 2');
+}
+
 /** An index of FILES built by a pass, closed; its root and code.db. */
-async function built(): Promise<{ root: string; dbFile: string }> {
+async function built(files: Record<string, string> = FILES): Promise<{ root: string; dbFile: string }> {
   const dbFile = path.join(testDir(), 'code.db');
-  const { root, index } = codeIndexOf(FILES, dbFile);
+  const { root, index } = codeIndexOf(files, dbFile);
   await index.refresh();
   await index.close();
   return { root, dbFile };
@@ -161,5 +169,40 @@ describe('staged rows of a build', () => {
     await again.index.refresh();
     await again.index.close();
     assert.deepEqual(snapshot(await open(dbFile)), reference);
+  });
+
+  it('include constant-table keys: none is seen before the merge, the merge adds them all, and a stop between two ranges of keys leaves the file to the next pass', async () => {
+    const { root, dbFile } = await built({ ...FILES, 'regs.h': REGS_H });
+    const reference = { ...snapshot(await open(dbFile)), keys: macroKeys(await open(dbFile)) };
+    assert.equal((reference.keys as unknown[]).length, 24, 'the header made a constant table of 24 names');
+
+    let builder = new CodeStore(await open(dbFile));
+    assert.ok((await writeFile(builder, root, 'regs.h', true)) >= 24, 'its keys count among the rows staged');
+    const reader = new CodeStore(await open(dbFile));
+    assert.deepEqual(macroKeys(reader.db), [], 'no key of a staged file is seen');
+    assert.equal(reader.file('regs.h')?.parsed_of, 0, 'the header counts as not parsed (readers parse it on demand)');
+    assert.equal(await builder.mergeStaged(), 1);
+    assert.deepEqual({ ...snapshot(reader.db), keys: macroKeys(reader.db) }, reference);
+    assert.deepEqual(
+      reader.definitionsNamed('REG_C_OFFSET').map((d) => [d.path, d.kind]),
+      [['regs.h', 'macro']],
+    );
+    reader.db.close();
+    builder.db.close();
+
+    // Stopped after the first range of keys: the file stays unparsed, and the next pass writes it whole.
+    builder = new CodeStore(await open(dbFile));
+    await writeFile(builder, root, 'regs.h', true);
+    const cut = Number(builder.db.value('SELECT h FROM temp.code_macro_keys_staged ORDER BY h LIMIT 1 OFFSET 12'));
+    await builder.db.writeTransaction(() => mergeStagedKeys(builder.db, 0, cut));
+    assert.equal((macroKeys(builder.db) as unknown[]).length, 12, 'half the keys are merged');
+    assert.equal(builder.file('regs.h')?.parsed_of, 0);
+    builder.db.close();
+    const again = codeIndexOf({ root }, dbFile);
+    await again.index.refresh();
+    await again.index.close();
+    const after = await open(dbFile);
+    assert.deepEqual({ ...snapshot(after), keys: macroKeys(after) }, reference);
+    after.close();
   });
 });
