@@ -2,7 +2,8 @@
 //   node --import tsx scripts/lib/build-code-index.ts ROOT DB_FILE   → one line of JSON
 // CTXGATE_PARSE_WORKERS sets the parse workers as it does for the server (0: parse in the main thread).
 // BUILD_PRAGMAS=a,b adds PRAGMAs to code.db's (trials); BENCH_VERBOSE=1 prints the pass's events with
-// their time since the start (2: also its progress events).
+// their time since the start (2: also its progress events); BENCH_MEMORY=1 prints the main thread's
+// memory every 5 s (its JS heap, off-heap buffers, SQLite's WASM memory and SQLite's own allocations).
 import { readFileSync, statSync } from 'node:fs';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { createCodeIndex } from '../../src/code/index.ts';
@@ -24,8 +25,13 @@ let started = 0;
 let textDone: Record<string, number | undefined> | undefined;
 /** The main thread's largest heap and off-heap (WASM memories, buffers) figures, sampled every second. */
 const peaks = { heapUsedMB: 0, externalMB: 0, arrayBuffersMB: 0 };
+let ticks = 0;
 const sampler = setInterval(() => {
   const m = process.memoryUsage();
+  if (process.env.BENCH_MEMORY && ++ticks % 5 === 0) {
+    const wasmMB = opened ? Math.round(opened.sqlite3.wasm.heap8u().byteLength / 1e6) : 0;
+    console.error(Math.round(performance.now() - started), 'memory', JSON.stringify({ rssMB: Math.round(m.rss / 1e6), heapUsedMB: Math.round(m.heapUsed / 1e6), heapTotalMB: Math.round(m.heapTotal / 1e6), externalMB: Math.round(m.external / 1e6), arrayBuffersMB: Math.round(m.arrayBuffers / 1e6), sqliteWasmMB: wasmMB, sqliteUsedMB: opened ? sqliteMB(opened, false) : 0 }));
+  }
   peaks.heapUsedMB = Math.max(peaks.heapUsedMB, Math.round(m.heapUsed / 1e6));
   peaks.externalMB = Math.max(peaks.externalMB, Math.round(m.external / 1e6));
   peaks.arrayBuffersMB = Math.max(peaks.arrayBuffersMB, Math.round(m.arrayBuffers / 1e6));
@@ -60,7 +66,7 @@ const cpu = process.cpuUsage();
 const mainCpuMs = mainThreadCpuMs();
 const written = writtenMB();
 poolMode = parser.mode();
-const sqliteHighMB = opened ? sqliteHighwaterMB(opened) : undefined;
+const sqliteHighMB = opened ? sqliteMB(opened, true) : undefined;
 await index.close();
 await parser.close();
 console.log(
@@ -88,14 +94,14 @@ function writtenMB(): number | undefined {
   }
 }
 
-/** SQLite's own allocations' high-water mark in MB (sqlite3_status64 MEMORY_USED). */
-function sqliteHighwaterMB(db: Database): number {
+/** SQLite's own allocations in MB (sqlite3_status64 MEMORY_USED): their high-water mark, or now. */
+function sqliteMB(db: Database, highwater: boolean): number {
   const { capi, wasm } = db.sqlite3;
   const at = wasm.pstack.pointer;
   try {
     const [current, high] = wasm.pstack.allocChunks(2, 8) as number[];
     capi.sqlite3_status64(capi.SQLITE_STATUS_MEMORY_USED, current!, high!, 0);
-    return Math.round(Number(wasm.peek64(high!)) / 1e6);
+    return Math.round(Number(wasm.peek64(highwater ? high! : current!)) / 1e6);
   } finally {
     wasm.pstack.restore(at);
   }
