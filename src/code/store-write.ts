@@ -32,7 +32,8 @@ const INSERT_TABLE_KEYS = (table: string) => `INSERT OR IGNORE INTO ${table} (h,
 const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM jsonb_each(?2)';
 const INSERT_REFS = (table: string) => `INSERT INTO ${table} (file_id, name_id, line, kind, qualifier, def_id, via, n, calls) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6, value->>7 FROM jsonb_each(?3)`;
 const INSERT_LOCALS = (table: string) => `INSERT OR IGNORE INTO ${table} (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM jsonb_each(?3)`;
-const USED_NAME_IDS = 'SELECT id FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?1))';
+/** As one JSON array (packIds sorts them): one value back to JavaScript, not a row object per name. */
+const USED_NAME_IDS = 'SELECT json_group_array(id) FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?1))';
 const INSERT_FILE_ROWS = 'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?, ?, ?, ?)';
 /** Every reference kind's number: a file's references are found by (name, kind, file), the table's key. */
 const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
@@ -169,7 +170,7 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
     db.run(INSERT_TABLE, [fileId, first, rows.macroCount, rows.macros]);
     added += db.run(INSERT_TABLE_KEYS(staged ? 'temp.code_macro_keys_staged' : 'code_macro_keys'), [rows.macroKeys, fileId]);
   }
-  const used = packIds(db.all<{ id: number }>(USED_NAME_IDS, [rows.used]).map((r) => r.id));
+  const used = packIds(JSON.parse(String(db.value(USED_NAME_IDS, [rows.used]))) as number[]);
   db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, used]);
   parsed.imports.forEach((imp, i) => {
     db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
