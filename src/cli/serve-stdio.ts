@@ -15,7 +15,7 @@ import type { Runtime } from '../runtime/types.ts';
 import { createListedRegistry } from '../tools/listed-registry.ts';
 import { selectToolNames } from '../tools/names.ts';
 import { settlesWithin, sleep } from '../time/within.ts';
-import type { StdioOptions } from '../transports/stdio.ts';
+import { runStdio, type StdioOptions } from '../transports/stdio.ts';
 
 /** The loading of every tool's code waits this long for a first call to come (clients call right after the list)… */
 const HANDLERS_AFTER_MS = 250;
@@ -40,12 +40,10 @@ export async function serveStdio(runtime: Runtime, common: CommonOptions, stoppe
   const registry = createListedRegistry(selectToolNames(settings.config.tools, common.tools ? '--tools' : `${settings.configFile ?? 'config'} tools`));
   // A project searched before: what a first search waits for (find's lists) starts now, beside the handshake.
   // Without the note of an earlier whole check there is nothing to start: its modules are not even loaded.
-  // They start before the MCP transport's modules are loaded (the SDK, zod, ajv: ~50–80 ms of this
-  // thread before the first find was spawned).
   const note = readCheckedNote(runtime, settings.projectRoot);
-  const startedEarly = note ? await import('../app/early-check.ts').then(({ startEarlyCheck }) => startEarlyCheck(runtime, settings, note)).catch(() => undefined) : undefined;
-  const early = Promise.resolve(startedEarly);
-  const transport = import('../transports/stdio.ts');
+  const early = note
+    ? import('../app/early-check.ts').then(({ startEarlyCheck }) => startEarlyCheck(runtime, settings, note)).catch(() => undefined)
+    : Promise.resolve(undefined);
   const deferred = createDeferredApp({
     projectRoot: settings.projectRoot,
     report: (text) => runtime.writeStderr(text),
@@ -79,7 +77,7 @@ export async function serveStdio(runtime: Runtime, common: CommonOptions, stoppe
   const roots: StdioOptions = follower ? { onRoots: follower.onRoots } : {};
   // Nothing is logged before the app exists (the log lives in its data dir); a build that fails said so on stderr.
   const log = (event: string, fields: Record<string, unknown>) => void deferred.get().then((built) => built.logger.log(event, fields), () => {});
-  const server = await (await transport).runStdio({ runtime, processSessionId: settings.processSessionId, app, log }, registry, roots);
+  const server = await runStdio({ runtime, processSessionId: settings.processSessionId, app, log }, registry, roots);
   const reason = await stopped;
   await server.close();
   const built = await deferred.built();

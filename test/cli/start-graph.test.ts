@@ -38,12 +38,8 @@ describe('the stdio start', () => {
   const { sources, packages } = startGraph(['src/main.ts', 'src/cli/command.ts', 'src/runtime/node.ts', 'src/runtime/deno.ts']);
 
   it('finds the modules it walks (the walk itself works)', () => {
-    for (const expected of ['src/cli/serve-stdio.ts', 'src/tools/listing.ts', 'src/tools/names.ts', 'src/app/settings.ts', 'src/app/checked-note.ts']) assert.ok(sources.has(expected), expected);
-  });
-
-  it('loads the MCP transport (the SDK, zod, ajv) only once the early finds are started', () => {
-    assert.ok(!sources.has('src/transports/stdio.ts'), 'src/transports/stdio.ts is imported statically');
-    assert.deepEqual([...packages].filter((p) => p.startsWith('@modelcontextprotocol/') || p === 'zod' || p === 'ajv'), []);
+    for (const expected of ['src/cli/serve-stdio.ts', 'src/tools/listing.ts', 'src/tools/names.ts', 'src/app/settings.ts', 'src/transports/stdio.ts']) assert.ok(sources.has(expected), expected);
+    assert.ok([...packages].some((p) => p.startsWith('@modelcontextprotocol/sdk/server/')), [...packages].join(', '));
   });
 
   it('loads no app builder, engine room that opens files, tool handler or other command', () => {
