@@ -260,4 +260,19 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       UPDATE code_files SET parsed_of = 0 WHERE id IN (SELECT file_id FROM code_defs WHERE kind = 15 GROUP BY file_id HAVING count(*) >= 8);
     `,
   },
+  {
+    version: 11,
+    description: 'definition blocks with the body words as their first column (no column marker in their positions)',
+    // Issue 21 item 8. FTS5 writes a column's number before the positions of every column but the
+    // first: with the body first, its words (most of the table's entries) take two bytes fewer each,
+    // a fifth of the table. The rows and their BM25 stay as they were (the weights follow the columns).
+    // A contentless table cannot be copied: the old one stays, renamed, and answers beside the new one
+    // (store.ts) until every file has been parsed again; the pass that completes then drops it
+    // (OLD_BLOCKS in store-write.ts).
+    sql: `
+      ALTER TABLE code_blocks RENAME TO code_blocks_v10;
+      CREATE VIRTUAL TABLE code_blocks USING fts5(body, name, signature, doc, content='', contentless_delete=1, tokenize='porter unicode61');
+      UPDATE code_files SET parsed_of = 0 WHERE parsed_of <> 0;
+    `,
+  },
 ];

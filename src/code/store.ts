@@ -5,6 +5,7 @@ import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
+import { matchingBlocksSql } from './store-blocks.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
 import type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
@@ -316,7 +317,7 @@ export class CodeStore {
   /** Definition blocks matching an FTS5 query, best first (BM25, name weighs most). */
   searchBlocks(match: string, limit: number): (DefinitionRow & { rank: number })[] {
     return definitionRows(this.rows<DefinitionRow & { rank: number }>(
-      `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (SELECT rowid, bm25(code_blocks, 8.0, 4.0, 2.0, 1.0) AS rank FROM code_blocks WHERE code_blocks MATCH ? ORDER BY rank LIMIT ?) b
+      `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (${matchingBlocksSql(this.db)} ORDER BY rank LIMIT ?2) b
          JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY b.rank`,
       [match, limit],
     ));
@@ -324,7 +325,7 @@ export class CodeStore {
 
   /** Blocks matching an FTS5 query, per file. */
   blocksPerFile(match: string): Map<string, number> {
-    const rows = this.rows<{ path: string; n: number }>('SELECT f.path, count(*) AS n FROM code_blocks b JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id WHERE code_blocks MATCH ? GROUP BY f.path', [match]);
+    const rows = this.rows<{ path: string; n: number }>(`SELECT f.path, count(*) AS n FROM (${matchingBlocksSql(this.db)}) b JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id GROUP BY f.path`, [match]);
     return new Map(rows.map((r) => [r.path, Number(r.n)]));
   }
 

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { searchBlocks } from '../../src/code/graph.ts';
+import { PARSER_VERSION } from '../../src/code/index.ts';
+import { NAME_MARK, nameHash, packSignature } from '../../src/code/row-formats.ts';
+import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import { CodeStore } from '../../src/code/store.ts';
+import { openDatabase } from '../../src/storage/database.ts';
+import { runtime } from '../helpers/env.ts';
+import { builtIndex, codeIndexOf, testDir } from '../helpers/code-index.ts';
+
+const SOURCE = [
+  '/* Flushes the pending writes of a queue. */',
+  'int flush_queue(struct queue *q)',
+  '{',
+  '  return drain_pending(q);',
+  '}',
+  '/* Drains a queue. */',
+  'int drain_pending(struct queue *q)',
+  '{',
+  '  return flush_count(q);',
+  '}',
+  '',
+].join('\n');
+
+const hitsOf = async (index: Parameters<typeof searchBlocks>[0], question: string) =>
+  (await searchBlocks(index, question, () => true, 5))?.hits.map((h) => [h.name, h.file, h.line]);
+
+const tables = (store: CodeStore) => (store.db.all("SELECT name FROM sqlite_schema WHERE name IN ('code_blocks', 'code_blocks_v10') ORDER BY name") as { name: string }[]).map((r) => r.name);
+
+describe('definition blocks (schema 11: the body words first)', () => {
+  it('ranks by the weight of the column a word is in: a name above a doc comment above a body', async () => {
+    const index = await builtIndex({ 'q.c': SOURCE });
+    // flush: flush_queue's name, drain_pending's body (flush_count); pending: drain_pending's name, flush_queue's body and doc.
+    assert.deepEqual(await hitsOf(index, 'flush'), [['flush_queue', 'q.c', 2], ['drain_pending', 'q.c', 7]]);
+    assert.deepEqual(await hitsOf(index, 'pending'), [['drain_pending', 'q.c', 7], ['flush_queue', 'q.c', 2]]);
+    assert.deepEqual(await hitsOf(index, 'flush queue'), [['flush_queue', 'q.c', 2], ['drain_pending', 'q.c', 7]], 'the phrase in a name first, a block with either word below');
+    const store = await index.ready();
+    assert.ok(store);
+    assert.deepEqual(tables(store), ['code_blocks']);
+    assert.match(String(store.db.value("SELECT sql FROM sqlite_schema WHERE name = 'code_blocks'")), /fts5\(body, name, signature, doc,/);
+  });
+
+  it('upgrades an index of schema 10: its blocks answer until every file is parsed again, then their table is dropped', async () => {
+    const root = testDir({ 'q.c': SOURCE });
+    const dbFile = path.join(testDir(), 'code.db');
+    // Schema 10 as its store wrote it: the blocks' columns name, signature, doc, body.
+    const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 10), pragmas: CODE_DB_PRAGMAS });
+    db.exec(`INSERT INTO code_files (id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, parsed_of) VALUES (1, 'q.c', 1, 0, '', 'c', 10, ${PARSER_VERSION}, 1, 0, 1);
+      INSERT INTO code_meta (key, value) VALUES ('root', '${root.replaceAll("'", "''")}'), ('parser', '${PARSER_VERSION}'), ('complete', '1');`);
+    const defs = [
+      ['flush_queue', 2, 'flush queue', 'Flushes the pending writes of a queue.', 'drain pending'],
+      ['drain_pending', 7, 'drain pending', 'Drains a queue.', 'flush count'],
+    ] as const;
+    defs.forEach(([name, line, words, doc, body], i) => {
+      db.run('INSERT INTO code_names (id, h, name) VALUES (?, ?, ?)', [i + 1, nameHash(name), name]);
+      db.run('INSERT INTO code_defs (id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless) VALUES (?, 1, ?, 0, ?, ?, 0, 3, 1, 0)', [i + 1, i + 1, packSignature(`int ${NAME_MARK}(struct queue *q)`), line]);
+      db.run('INSERT INTO code_blocks (rowid, name, signature, doc, body) VALUES (?, ?, ?, ?, ?)', [i + 1, words, 'int (struct queue *q)', doc, body]);
+    });
+    db.run('INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (1, 1, 2, ?)', [new Uint8Array()]);
+    db.close();
+    const upgraded = new CodeStore(await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }));
+    assert.equal(upgraded.db.value('PRAGMA user_version'), CODE_MIGRATIONS.at(-1)?.version);
+    assert.deepEqual(tables(upgraded), ['code_blocks', 'code_blocks_v10']);
+    assert.deepEqual(
+      upgraded.searchBlocks('"flush"', 5).map((r) => [r.name, r.name_line]),
+      [['flush_queue', 2], ['drain_pending', 7]],
+      'the old rows answer, ranked by their columns as before',
+    );
+    assert.deepEqual([...upgraded.blocksPerFile('"pending"')], [['q.c', 2]]);
+    assert.equal(upgraded.file('q.c')?.parsed_of, 0, 'the file is to be parsed again');
+    assert.equal(upgraded.meta('complete'), '1', 'the index stays complete');
+    upgraded.db.close();
+    const { index } = codeIndexOf({ root }, dbFile);
+    await index.refresh();
+    const store = await index.ready();
+    assert.ok(store);
+    assert.deepEqual(tables(store), ['code_blocks'], 'the pass that parsed every file again dropped the old table');
+    assert.deepEqual(await hitsOf(index, 'flush'), [['flush_queue', 'q.c', 2], ['drain_pending', 'q.c', 7]]);
+    assert.deepEqual(store.searchBlocks('"queue"', 5).length, 2);
+  });
+
+  it('answers from both tables while the old one stays; a file cleared leaves neither', async () => {
+    const root = testDir({ 'q.c': SOURCE, 'r.c': SOURCE.replaceAll('flush_queue', 'flush_ring').replaceAll('drain_pending', 'drain_ring') });
+    const dbFile = path.join(testDir(), 'code.db');
+    const built = await builtIndex({ root }, dbFile);
+    const store = await built.ready();
+    assert.ok(store);
+    // As if r.c's blocks were still schema 10's: moved to an old table of that form.
+    store.db.exec(`CREATE VIRTUAL TABLE code_blocks_v10 USING fts5(name, signature, doc, body, content='', contentless_delete=1, tokenize='porter unicode61');
+      INSERT INTO code_blocks_v10 (rowid, name, signature, doc, body) SELECT d.id, 'flush ring', '', '', 'drain ring' FROM code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id WHERE f.path = 'r.c' AND n.name = 'flush_ring';
+      DELETE FROM code_blocks WHERE rowid IN (SELECT d.id FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE f.path = 'r.c');`);
+    assert.deepEqual(store.searchBlocks('"flush"', 5).map((r) => r.name).sort(), ['drain_pending', 'flush_queue', 'flush_ring']);
+    store.remove('r.c');
+    assert.equal(store.db.value('SELECT count(*) FROM code_blocks_v10'), 0, "clearing a file's rows clears its old blocks too");
+    assert.deepEqual(store.searchBlocks('"flush"', 5).map((r) => r.name).sort(), ['drain_pending', 'flush_queue']);
+  });
+});
