@@ -89,3 +89,20 @@ export interface FileMeta {
   /** The catalogue version the parse read (the row's own when absent). */
   version?: number;
 }
+
+/**
+ * Schema 11's reference and local rows (issue 21 item 8): the enclosing definition as its place in
+ * the file's definitions (`def_off`, from code_file_rows.first_def: a byte or two, not an id of
+ * three), and a reference's rarely set qualifier, receiver, count and call groups as one JSON array
+ * `more` [qualifier, via, n, calls], NULL when they are null, null, 1, null (all but 1.5% of the
+ * Linux tree's rows): a record's header holds a byte per column.
+ */
+export function refMoreSql(qualifier: string, via: string, n: string, calls: string): string {
+  return `CASE WHEN ${qualifier} IS NULL AND ${via} IS NULL AND ${n} = 1 AND ${calls} IS NULL THEN NULL ELSE json_array(${qualifier}, ${via}, ${n}, ${calls}) END`;
+}
+
+/** A reference row's qualifier, via, n and calls from its `more` (table alias `r`). */
+export const REF_MORE_COLUMNS = "r.more->>0 AS qualifier, r.more->>1 AS via, coalesce(r.more->>2, 1) AS n, r.more->>3 AS calls";
+
+/** A row's enclosing definition id (alias `t`, the file's code_file_rows as `fr`). */
+export const defIdSql = (t: string): string => `fr.first_def + ${t}.def_off`;

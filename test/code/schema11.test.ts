@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { searchBlocks } from '../../src/code/graph.ts';
 import { PARSER_VERSION } from '../../src/code/index.ts';
-import { NAME_MARK, nameHash, packSignature } from '../../src/code/row-formats.ts';
+import { NAME_MARK, nameHash, packIds, packSignature } from '../../src/code/row-formats.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
-import { CodeStore } from '../../src/code/store.ts';
+import { CodeStore, type ReferenceRow } from '../../src/code/store.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
 import { builtIndex, codeIndexOf, testDir } from '../helpers/code-index.ts';
@@ -29,7 +29,7 @@ const hitsOf = async (index: Parameters<typeof searchBlocks>[0], question: strin
 
 const tables = (store: CodeStore) => (store.db.all("SELECT name FROM sqlite_schema WHERE name IN ('code_blocks', 'code_blocks_v10') ORDER BY name") as { name: string }[]).map((r) => r.name);
 
-describe('definition blocks (schema 11: the body words first)', () => {
+describe('schema 11: definition blocks with the body words first, references and locals by place', () => {
   it('ranks by the weight of the column a word is in: a name above a doc comment above a body', async () => {
     const index = await builtIndex({ 'q.c': SOURCE });
     // flush: flush_queue's name, drain_pending's body (flush_count); pending: drain_pending's name, flush_queue's body and doc.
@@ -42,7 +42,7 @@ describe('definition blocks (schema 11: the body words first)', () => {
     assert.match(String(store.db.value("SELECT sql FROM sqlite_schema WHERE name = 'code_blocks'")), /fts5\(body, name, signature, doc,/);
   });
 
-  it('upgrades an index of schema 10: its blocks answer until every file is parsed again, then their table is dropped', async () => {
+  it('upgrades an index of schema 10: references and locals converted, its blocks answering until every file is parsed again, then dropped', async () => {
     const root = testDir({ 'q.c': SOURCE });
     const dbFile = path.join(testDir(), 'code.db');
     // Schema 10 as its store wrote it: the blocks' columns name, signature, doc, body.
@@ -58,7 +58,12 @@ describe('definition blocks (schema 11: the body words first)', () => {
       db.run('INSERT INTO code_defs (id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless) VALUES (?, 1, ?, 0, ?, ?, 0, 3, 1, 0)', [i + 1, i + 1, packSignature(`int ${NAME_MARK}(struct queue *q)`), line]);
       db.run('INSERT INTO code_blocks (rowid, name, signature, doc, body) VALUES (?, ?, ?, ?, ?)', [i + 1, words, 'int (struct queue *q)', doc, body]);
     });
-    db.run('INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (1, 1, 2, ?)', [new Uint8Array()]);
+    db.run('INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (1, 1, 2, ?)', [packIds([1, 2, 3, 4])]);
+    // References and locals as schema 10 wrote them: the enclosing definition by id, every column its own.
+    db.exec(`INSERT INTO code_names (id, h, name) VALUES (3, ${nameHash('flush_count')}, 'flush_count'), (4, ${nameHash('q')}, 'q');
+      INSERT INTO code_refs (name_id, kind, file_id, line, qualifier, def_id, via, n, calls) VALUES
+        (2, 0, 1, 4, NULL, 1, NULL, 1, NULL), (3, 0, 1, 9, 'q', 2, 'queue', 2, '[["q","queue",1,null],["r",null,1,null]]'), (3, 0, 1, 12, NULL, NULL, NULL, 1, NULL);
+      INSERT INTO code_locals (name_id, file_id, line, kind, def_id) VALUES (4, 1, 2, 1, 1), (4, 1, 7, 1, 2), (4, 1, 11, 0, NULL);`);
     db.close();
     const upgraded = new CodeStore(await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }));
     assert.equal(upgraded.db.value('PRAGMA user_version'), CODE_MIGRATIONS.at(-1)?.version);
@@ -69,6 +74,26 @@ describe('definition blocks (schema 11: the body words first)', () => {
       'the old rows answer, ranked by their columns as before',
     );
     assert.deepEqual([...upgraded.blocksPerFile('"pending"')], [['q.c', 2]]);
+    const call = (r: ReferenceRow) => [r.line, r.def_id, r.def_name, r.def_line, r.qualifier, r.via, r.n, r.calls];
+    assert.deepEqual(upgraded.referencesNamed('drain_pending', ['call']).map(call), [[4, 1, 'flush_queue', 2, null, null, 1, null]]);
+    assert.deepEqual(upgraded.referencesNamed('flush_count', ['call']).map(call), [
+      [9, 2, 'drain_pending', 7, 'q', 'queue', 2, '[["q","queue",1,null],["r",null,1,null]]'],
+      [12, null, null, null, null, null, 1, null],
+    ]);
+    assert.deepEqual(upgraded.callSitesOf('flush_count'), [
+      { path: 'q.c', qualifier: null, via: null, n: 1, calls: null, lines: 1 },
+      { path: 'q.c', qualifier: 'q', via: 'queue', n: 2, calls: '[["q","queue",1,null],["r",null,1,null]]', lines: 1 },
+    ]);
+    assert.deepEqual(upgraded.referencesWithin('q.c', 1, 10, 'call').map((r) => [r.name, r.line, r.def_id, r.qualifier, r.n]), [['drain_pending', 4, 1, null, 1], ['flush_count', 9, 2, 'q', 2]]);
+    assert.deepEqual(
+      upgraded.localsNamed('q').map((l) => [l.line, l.kind, l.def_id, l.def_name, l.def_start, l.def_end]),
+      [[2, 'parameter', 1, 'flush_queue', 2, 5], [7, 'parameter', 2, 'drain_pending', 7, 10], [11, 'local', null, null, null, null]],
+    );
+    assert.deepEqual(upgraded.db.all('SELECT def_off, more FROM code_refs ORDER BY line'), [
+      { def_off: 0, more: null },
+      { def_off: 1, more: '["q","queue",2,"[[\\"q\\",\\"queue\\",1,null],[\\"r\\",null,1,null]]"]' },
+      { def_off: null, more: null },
+    ], 'stored as places in the file and one column for the rare ones');
     assert.equal(upgraded.file('q.c')?.parsed_of, 0, 'the file is to be parsed again');
     assert.equal(upgraded.meta('complete'), '1', 'the index stays complete');
     upgraded.db.close();
