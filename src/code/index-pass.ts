@@ -9,6 +9,7 @@ import { syncCatalogue, textWork } from './catalogue-sync.ts';
 import { type Pending, prepareFile, writeBatch } from './index-parse.ts';
 import { type IndexShared, PARSER_VERSION, pathSetOf, yieldToLoop } from './index-shared.ts';
 import { dropOldBlocks } from './store-blocks.ts';
+import { sweepNames } from './store-names.ts';
 import type { CodeStore } from './store.ts';
 import { takeText } from './text-pass.ts';
 
@@ -124,6 +125,18 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   }
   staged += await writeBatch(s, batch, lease, true);
   await merge();
+  // Nothing staged now: the names no row uses any more go (store-names.ts), a chunk per transaction.
+  let namesSwept = 0;
+  for (;;) {
+    if (shared.closed) return stop();
+    const swept = await s.db.writeTransaction(() => {
+      void lease.renew();
+      return sweepNames(s.db);
+    });
+    namesSwept += swept.deleted;
+    if (!swept.checked) break;
+    await yieldToLoop();
+  }
   let oldBlocksDropped = false;
   await s.db.writeTransaction(() => {
     s.setMeta('complete', '1');
@@ -134,7 +147,7 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   shared.state = 'ready';
   // Rows of files parsed again or gone leave free pages: back to the file system.
   const returned = await returnFreePages(s.db, { renew: () => void lease.renew(), stopped: () => shared.closed, pause: yieldToLoop });
-  logger.log('code_index_done', { files: shared.total, parsed, removed: changes.removed, oldBlocksDropped, pagesReturned: returned, ms: Date.now() - started });
+  logger.log('code_index_done', { files: shared.total, parsed, removed: changes.removed, oldBlocksDropped, namesSwept, pagesReturned: returned, ms: Date.now() - started });
 }
 
 /** Puts an older code.db into incremental vacuum when that is cheap or pays; logs what it did. */

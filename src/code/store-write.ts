@@ -10,6 +10,7 @@ import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, packIds, unpackIds } from './row-formats.ts';
 import { clearBlocks } from './store-blocks.ts';
+import { noteClearedNames } from './store-names.ts';
 import { refMoreSql } from './store-rows.ts';
 import { unpackTableMacros } from './table-macros.ts';
 
@@ -125,6 +126,7 @@ export function clearFileRows(db: Database, fileId: number): void {
   const rows = db.get<{ first_def: number; last_def: number; names: Uint8Array }>('SELECT first_def, last_def, names FROM code_file_rows WHERE file_id = ?', [fileId]);
   if (rows) {
     const names = JSON.stringify(unpackIds(rows.names));
+    noteClearedNames(db, names, rows.first_def, rows.last_def);
     clearBlocks(db, rows.first_def, rows.last_def);
     db.run('DELETE FROM code_defs WHERE id BETWEEN ? AND ?', [rows.first_def, rows.last_def]);
     db.run(`DELETE FROM code_refs WHERE name_id IN (SELECT value FROM json_each(?1)) AND kind IN (${ALL_REFERENCE_KINDS}) AND file_id = ?2`, [names, fileId]);

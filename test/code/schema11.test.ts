@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { searchBlocks } from '../../src/code/graph.ts';
+import { findDefinitions, searchBlocks } from '../../src/code/graph.ts';
 import { PARSER_VERSION } from '../../src/code/index.ts';
 import { NAME_MARK, nameHash, packIds, packSignature } from '../../src/code/row-formats.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
@@ -63,7 +64,8 @@ describe('schema 11: definition blocks with the body words first, references and
     db.exec(`INSERT INTO code_names (id, h, name) VALUES (3, ${nameHash('flush_count')}, 'flush_count'), (4, ${nameHash('q')}, 'q');
       INSERT INTO code_refs (name_id, kind, file_id, line, qualifier, def_id, via, n, calls) VALUES
         (2, 0, 1, 4, NULL, 1, NULL, 1, NULL), (3, 0, 1, 9, 'q', 2, 'queue', 2, '[["q","queue",1,null],["r",null,1,null]]'), (3, 0, 1, 12, NULL, NULL, NULL, 1, NULL);
-      INSERT INTO code_locals (name_id, file_id, line, kind, def_id) VALUES (4, 1, 2, 1, 1), (4, 1, 7, 1, 2), (4, 1, 11, 0, NULL);`);
+      INSERT INTO code_locals (name_id, file_id, line, kind, def_id) VALUES (4, 1, 2, 1, 1), (4, 1, 7, 1, 2), (4, 1, 11, 0, NULL);
+      INSERT INTO code_names (id, h, name) VALUES (5, ${nameHash('orphan')}, 'orphan');`);
     db.close();
     const upgraded = new CodeStore(await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }));
     assert.equal(upgraded.db.value('PRAGMA user_version'), CODE_MIGRATIONS.at(-1)?.version);
@@ -95,6 +97,7 @@ describe('schema 11: definition blocks with the body words first, references and
       { def_off: null, more: null },
     ], 'stored as places in the file and one column for the rare ones');
     assert.equal(upgraded.file('q.c')?.parsed_of, 0, 'the file is to be parsed again');
+    assert.equal(upgraded.db.value('SELECT count(*) FROM code_name_sweep'), 5, 'every name is to be checked');
     assert.equal(upgraded.meta('complete'), '1', 'the index stays complete');
     upgraded.db.close();
     const { index } = codeIndexOf({ root }, dbFile);
@@ -104,6 +107,27 @@ describe('schema 11: definition blocks with the body words first, references and
     assert.deepEqual(tables(store), ['code_blocks'], 'the pass that parsed every file again dropped the old table');
     assert.deepEqual(await hitsOf(index, 'flush'), [['flush_queue', 'q.c', 2], ['drain_pending', 'q.c', 7]]);
     assert.deepEqual(store.searchBlocks('"queue"', 5).length, 2);
+    assert.deepEqual(store.db.all("SELECT name FROM code_names WHERE name IN ('orphan', 'flush_count', 'q') ORDER BY name"), [{ name: 'flush_count' }, { name: 'q' }], 'the name no row used is gone');
+    assert.equal(store.db.value('SELECT count(*) FROM code_name_sweep'), 0);
+  });
+
+  it('sweeps the names no row uses any more once a pass has written the files that used them', async () => {
+    const root = testDir({ 'a.c': 'int keep_me(int v) { return v; }\nint old_name(int gone_param) { return gone_call(gone_param) + keep_me(1); }\n', 'b.c': 'int other(void) { return keep_me(2); }\n' });
+    const dbFile = path.join(testDir(), 'code.db');
+    const index = await builtIndex({ root }, dbFile);
+    const store = await index.ready();
+    assert.ok(store);
+    const named = (names: string[]) => (store.db.all(`SELECT name FROM code_names WHERE name IN (${names.map(() => '?').join(', ')}) ORDER BY name`, names) as { name: string }[]).map((r) => r.name);
+    const all = ['gone_call', 'gone_param', 'keep_me', 'old_name', 'other', 'v'];
+    assert.deepEqual(named(all), all);
+    writeFileSync(path.join(root, 'a.c'), 'int keep_me(int v) { return v; }\n');
+    await index.refresh();
+    assert.deepEqual(named(all), ['keep_me', 'other', 'v'], 'a definition, a parameter and a call gone: their names too; keep_me is still called from b.c');
+    assert.equal(store.db.value('SELECT count(*) FROM code_name_sweep'), 0);
+    unlinkSync(path.join(root, 'b.c'));
+    await index.refresh();
+    assert.deepEqual(named(all), ['keep_me', 'v']);
+    assert.deepEqual((await findDefinitions(index, 'keep_me'))?.map((d) => [d.file, d.line]), [['a.c', 1]]);
   });
 
   it('answers from both tables while the old one stays; a file cleared leaves neither', async () => {
