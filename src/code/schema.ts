@@ -275,15 +275,16 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       CREATE VIRTUAL TABLE code_blocks USING fts5(body, name, signature, doc, content='', contentless_delete=1, tokenize='porter unicode61');
       UPDATE code_files SET parsed_of = 0 WHERE parsed_of <> 0;
       -- References and locals (store-rows.ts): the enclosing definition as its place in the file
-      -- (def_off: the id less the file's first_def), a reference's qualifier, via, n and calls as one
-      -- JSON array (more, NULL for the usual null, null, 1, null). Converted in SQL, in key order.
+      -- (def_off: the id less the file's first_def), a reference's qualifier, via, n and calls in one
+      -- column (more, store-rows.ts: NULL for the usual null, null, 1, null; no type, so a count stays a
+      -- number). Converted in SQL, in key order.
       CREATE TABLE code_refs_11 (
         name_id INTEGER NOT NULL,
         kind INTEGER NOT NULL,
         file_id INTEGER NOT NULL,
         line INTEGER NOT NULL,
         def_off INTEGER,
-        more TEXT,
+        more,
         PRIMARY KEY (name_id, kind, file_id, line)
       ) WITHOUT ROWID;
       INSERT INTO code_refs_11 (name_id, kind, file_id, line, def_off, more)

@@ -51,7 +51,7 @@ const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
  * and a process that stops before the merge leaves it to the next pass.
  */
 const STAGED_TABLES = [
-  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, def_off INTEGER, more TEXT, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
+  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, def_off INTEGER, more, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
   `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_off INTEGER, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID`,
   // The staged files and the catalogue version each parse read.
   'CREATE TEMP TABLE IF NOT EXISTS code_staged_files (file_id INTEGER PRIMARY KEY, version INTEGER NOT NULL)',

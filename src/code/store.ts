@@ -7,7 +7,7 @@ import type { ParsedFile } from './file-rows.ts';
 import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
 import { matchingBlocksSql } from './store-blocks.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
-import { defIdSql, REF_MORE_COLUMNS, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
+import { defIdSql, REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
 export type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
@@ -294,7 +294,7 @@ export class CodeStore {
   /** The call rows of `name` per calling file, qualifier and receiver. */
   callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }[] {
     return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }>(
-      `SELECT f.path AS path, r.more->>0 AS qualifier, r.more->>1 AS via, sum(coalesce(r.more->>2, 1)) AS n, r.more->>3 AS calls, count(*) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id
+      `SELECT f.path AS path, r.more->>0 AS qualifier, r.more->>1 AS via, sum(${REF_N_SQL}) AS n, r.more->>3 AS calls, count(*) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id
         WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.more->>0, r.more->>1, r.more->>3`,
       [nameHash(name), name, kindNumber(REFERENCE_KINDS, 'call')],
     );

@@ -63,7 +63,7 @@ describe('schema 11: definition blocks with the body words first, references and
     // References and locals as schema 10 wrote them: the enclosing definition by id, every column its own.
     db.exec(`INSERT INTO code_names (id, h, name) VALUES (3, ${nameHash('flush_count')}, 'flush_count'), (4, ${nameHash('q')}, 'q');
       INSERT INTO code_refs (name_id, kind, file_id, line, qualifier, def_id, via, n, calls) VALUES
-        (2, 0, 1, 4, NULL, 1, NULL, 1, NULL), (3, 0, 1, 9, 'q', 2, 'queue', 2, '[["q","queue",1,null],["r",null,1,null]]'), (3, 0, 1, 12, NULL, NULL, NULL, 1, NULL);
+        (2, 0, 1, 4, NULL, 1, NULL, 1, NULL), (3, 0, 1, 9, 'q', 2, 'queue', 2, '[["q","queue",1,null],["r",null,1,null]]'), (3, 0, 1, 12, NULL, NULL, NULL, 1, NULL), (3, 1, 1, 13, NULL, NULL, NULL, 3, NULL), (3, 2, 1, 14, 'q', NULL, NULL, 1, NULL);
       INSERT INTO code_locals (name_id, file_id, line, kind, def_id) VALUES (4, 1, 2, 1, 1), (4, 1, 7, 1, 2), (4, 1, 11, 0, NULL);
       INSERT INTO code_names (id, h, name) VALUES (5, ${nameHash('orphan')}, 'orphan');`);
     db.close();
@@ -82,6 +82,10 @@ describe('schema 11: definition blocks with the body words first, references and
       [9, 2, 'drain_pending', 7, 'q', 'queue', 2, '[["q","queue",1,null],["r",null,1,null]]'],
       [12, null, null, null, null, null, 1, null],
     ]);
+    assert.deepEqual(upgraded.referencesNamed('flush_count', ['type', 'import']).map(call), [
+      [13, null, null, null, null, null, 3, null],
+      [14, null, null, null, 'q', null, 1, null],
+    ]);
     assert.deepEqual(upgraded.callSitesOf('flush_count'), [
       { path: 'q.c', qualifier: null, via: null, n: 1, calls: null, lines: 1 },
       { path: 'q.c', qualifier: 'q', via: 'queue', n: 2, calls: '[["q","queue",1,null],["r",null,1,null]]', lines: 1 },
@@ -95,6 +99,8 @@ describe('schema 11: definition blocks with the body words first, references and
       { def_off: 0, more: null },
       { def_off: 1, more: '["q","queue",2,"[[\\"q\\",\\"queue\\",1,null],[\\"r\\",null,1,null]]"]' },
       { def_off: null, more: null },
+      { def_off: null, more: 3 },
+      { def_off: null, more: '["q"]' },
     ], 'stored as places in the file and one column for the rare ones');
     assert.equal(upgraded.file('q.c')?.parsed_of, 0, 'the file is to be parsed again');
     assert.equal(upgraded.db.value('SELECT count(*) FROM code_name_sweep'), 5, 'every name is to be checked');
