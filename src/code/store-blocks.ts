@@ -17,12 +17,20 @@ export function hasOldBlocks(db: Database): boolean {
 }
 
 /**
- * The rowid and BM25 rank (negative, lower is better) of every block matching an FTS5 query (bound
- * once per table, `?1`), from the new table and, while it exists, the old one.
+ * Runs `query` on the rowid and BM25 rank (negative, lower is better) of every block matching an
+ * FTS5 query (bound once per table, `?1`): from the new table and, while it exists, the old one. The
+ * pass of another process may drop the old table between the check and the query: then once more
+ * without it.
  */
-export function matchingBlocksSql(db: Database): string {
+export function withMatchingBlocks<T>(db: Database, query: (matching: string) => T): T {
   const current = `SELECT rowid, ${RANK} AS rank FROM code_blocks WHERE code_blocks MATCH ?1`;
-  return hasOldBlocks(db) ? `${current} UNION ALL SELECT rowid, ${OLD_RANK} AS rank FROM ${OLD_BLOCKS} WHERE ${OLD_BLOCKS} MATCH ?1` : current;
+  if (!hasOldBlocks(db)) return query(current);
+  try {
+    return query(`${current} UNION ALL SELECT rowid, ${OLD_RANK} AS rank FROM ${OLD_BLOCKS} WHERE ${OLD_BLOCKS} MATCH ?1`);
+  } catch (error) {
+    if (hasOldBlocks(db)) throw error;
+    return query(current);
+  }
 }
 
 /** Deletes the blocks of the definitions first..last (one file's), from either table; inside the caller's transaction. */

@@ -5,7 +5,7 @@ import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
-import { matchingBlocksSql } from './store-blocks.ts';
+import { withMatchingBlocks } from './store-blocks.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
 import { defIdSql, REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
@@ -317,16 +317,22 @@ export class CodeStore {
 
   /** Definition blocks matching an FTS5 query, best first (BM25, name weighs most). */
   searchBlocks(match: string, limit: number): (DefinitionRow & { rank: number })[] {
-    return definitionRows(this.rows<DefinitionRow & { rank: number }>(
-      `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (${matchingBlocksSql(this.db)} ORDER BY rank LIMIT ?2) b
-         JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY b.rank`,
-      [match, limit],
-    ));
+    return withMatchingBlocks(this.db, (matching) =>
+      definitionRows(
+        this.rows<DefinitionRow & { rank: number }>(
+          `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (${matching} ORDER BY rank LIMIT ?2) b
+             JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY b.rank`,
+          [match, limit],
+        ),
+      ),
+    );
   }
 
   /** Blocks matching an FTS5 query, per file. */
   blocksPerFile(match: string): Map<string, number> {
-    const rows = this.rows<{ path: string; n: number }>(`SELECT f.path, count(*) AS n FROM (${matchingBlocksSql(this.db)}) b JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id GROUP BY f.path`, [match]);
+    const rows = withMatchingBlocks(this.db, (matching) =>
+      this.rows<{ path: string; n: number }>(`SELECT f.path, count(*) AS n FROM (${matching}) b JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id GROUP BY f.path`, [match]),
+    );
     return new Map(rows.map((r) => [r.path, Number(r.n)]));
   }
 

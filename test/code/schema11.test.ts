@@ -7,6 +7,7 @@ import { PARSER_VERSION } from '../../src/code/index.ts';
 import { NAME_MARK, nameHash, packIds, packSignature } from '../../src/code/row-formats.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { CodeStore, type ReferenceRow } from '../../src/code/store.ts';
+import { withMatchingBlocks } from '../../src/code/store-blocks.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
 import { builtIndex, codeIndexOf, testDir } from '../helpers/code-index.ts';
@@ -147,6 +148,15 @@ describe('schema 11: definition blocks with the body words first, references and
       INSERT INTO code_blocks_v10 (rowid, name, signature, doc, body) SELECT d.id, 'flush ring', '', '', 'drain ring' FROM code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id WHERE f.path = 'r.c' AND n.name = 'flush_ring';
       DELETE FROM code_blocks WHERE rowid IN (SELECT d.id FROM code_defs d JOIN code_files f ON f.id = d.file_id WHERE f.path = 'r.c');`);
     assert.deepEqual(store.searchBlocks('"flush"', 5).map((r) => r.name).sort(), ['drain_pending', 'flush_queue', 'flush_ring']);
+    // Another process's pass drops the old table between the check and the query: asked again without it.
+    const asked: boolean[] = [];
+    const hits = withMatchingBlocks(store.db, (matching) => {
+      asked.push(matching.includes('code_blocks_v10'));
+      if (asked.length === 1) store.db.exec('ALTER TABLE code_blocks_v10 RENAME TO code_blocks_gone');
+      return store.db.all(`${matching} ORDER BY rank`, ['flush']).length;
+    });
+    assert.deepEqual([asked, hits], [[true, false], 2]);
+    store.db.exec('ALTER TABLE code_blocks_gone RENAME TO code_blocks_v10');
     store.remove('r.c');
     assert.equal(store.db.value('SELECT count(*) FROM code_blocks_v10'), 0, "clearing a file's rows clears its old blocks too");
     assert.deepEqual(store.searchBlocks('"flush"', 5).map((r) => r.name).sort(), ['drain_pending', 'flush_queue']);
