@@ -75,7 +75,15 @@ function javaNames(stmt: Node, source: Node): string[] {
   return [`${last}=${last}`];
 }
 
-/** The names an import binds, as stored (empty when it binds none the resolver uses). */
+/** The languages whose imports bind names (importNames); every other language's are stored with none. */
+const BINDING_LANGUAGES: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx', 'javascript', 'python', 'go', 'java']);
+
+/** Whether a language's imports may bind names: a C include, say, binds none. */
+export function importsBindNames(language: LanguageId): boolean {
+  return BINDING_LANGUAGES.has(language);
+}
+
+/** The names an import binds, as stored (empty when it binds none the resolver uses; see BINDING_LANGUAGES). */
 export function importNames(language: LanguageId, stmt: Node, source: Node): string {
   switch (language) {
     case 'typescript':

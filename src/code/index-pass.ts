@@ -8,6 +8,8 @@ import { type CatalogueEntry, catalogue } from './catalogue.ts';
 import { syncCatalogue, textWork } from './catalogue-sync.ts';
 import { type Pending, prepareFile, writeBatch } from './index-parse.ts';
 import { type IndexShared, PARSER_VERSION, pathSetOf, yieldToLoop } from './index-shared.ts';
+import { dropOldBlocks } from './store-blocks.ts';
+import { sweepNames } from './store-names.ts';
 import type { CodeStore } from './store.ts';
 import { takeText } from './text-pass.ts';
 
@@ -123,14 +125,29 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   }
   staged += await writeBatch(s, batch, lease, true);
   await merge();
+  // Nothing staged now: the names no row uses any more go (store-names.ts), a chunk per transaction.
+  let namesSwept = 0;
+  for (;;) {
+    if (shared.closed) return stop();
+    const swept = await s.db.writeTransaction(() => {
+      void lease.renew();
+      return sweepNames(s.db);
+    });
+    namesSwept += swept.deleted;
+    if (!swept.checked) break;
+    await yieldToLoop();
+  }
+  let oldBlocksDropped = false;
   await s.db.writeTransaction(() => {
     s.setMeta('complete', '1');
     s.setMeta(PASS_MS, String(Date.now() - started));
+    // Every file has been parsed again since an upgrade from schema 10: its blocks table is empty of answers.
+    oldBlocksDropped = dropOldBlocks(s.db);
   });
   shared.state = 'ready';
   // Rows of files parsed again or gone leave free pages: back to the file system.
   const returned = await returnFreePages(s.db, { renew: () => void lease.renew(), stopped: () => shared.closed, pause: yieldToLoop });
-  logger.log('code_index_done', { files: shared.total, parsed, removed: changes.removed, pagesReturned: returned, ms: Date.now() - started });
+  logger.log('code_index_done', { files: shared.total, parsed, removed: changes.removed, oldBlocksDropped, namesSwept, pagesReturned: returned, ms: Date.now() - started });
 }
 
 /** Puts an older code.db into incremental vacuum when that is cheap or pays; logs what it did. */

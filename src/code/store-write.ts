@@ -11,6 +11,9 @@ import type { Database } from '../storage/database.ts';
 import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, packIds, unpackIds } from './row-formats.ts';
+import { clearBlocks } from './store-blocks.ts';
+import { noteClearedNames } from './store-names.ts';
+import { refMoreSql } from './store-rows.ts';
 import { unpackTableMacros } from './table-macros.ts';
 
 const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, h INTEGER NOT NULL, id INTEGER)';
@@ -30,8 +33,10 @@ const INSERT_DEFS =
 const INSERT_TABLE = 'INSERT INTO code_file_macros (file_id, first_def, n, data) VALUES (?, ?, ?, ?)';
 const INSERT_TABLE_KEYS = (table: string) => `INSERT OR IGNORE INTO ${table} (h, file_id) SELECT value, ?2 FROM json_each(?1)`;
 const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM jsonb_each(?2)';
-const INSERT_REFS = (table: string) => `INSERT INTO ${table} (file_id, name_id, line, kind, qualifier, def_id, via, n, calls) SELECT ?2, ${NAME_ID}, value->>1, value->>2, value->>3, ?1 + (value->>4), value->>5, value->>6, value->>7 FROM jsonb_each(?3)`;
-const INSERT_LOCALS = (table: string) => `INSERT OR IGNORE INTO ${table} (file_id, name_id, line, kind, def_id) SELECT ?2, ${NAME_ID}, value->>1, value->>2, ?1 + (value->>3) FROM jsonb_each(?3)`;
+/** The enclosing definition by its place among the file's (def_off), the rest as `more` (store-rows.ts). */
+const INSERT_REFS = (table: string) =>
+  `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, more) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>4, ${refMoreSql('value->>3', 'value->>5', 'value->>6', 'value->>7')} FROM jsonb_each(?2)`;
+const INSERT_LOCALS = (table: string) => `INSERT OR IGNORE INTO ${table} (file_id, name_id, line, kind, def_off) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>3 FROM jsonb_each(?2)`;
 /** As one JSON array (packIds sorts them): one value back to JavaScript, not a row object per name. */
 const USED_NAME_IDS = 'SELECT json_group_array(id) FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?1))';
 const INSERT_FILE_ROWS = 'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?, ?, ?, ?)';
@@ -51,14 +56,14 @@ const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
  * and a process that stops before the merge leaves it to the next pass.
  */
 const STAGED_TABLES = [
-  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, qualifier TEXT, def_id INTEGER, via TEXT, n INTEGER NOT NULL DEFAULT 1, calls TEXT, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
-  `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_id INTEGER, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID`,
+  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, def_off INTEGER, more, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
+  `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_off INTEGER, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID`,
   'CREATE TEMP TABLE IF NOT EXISTS code_macro_keys_staged (h INTEGER NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY (h, file_id)) WITHOUT ROWID',
   // The staged files and the catalogue version each parse read.
   'CREATE TEMP TABLE IF NOT EXISTS code_staged_files (file_id INTEGER PRIMARY KEY, version INTEGER NOT NULL)',
 ];
-const REFS_COLUMNS = 'name_id, kind, file_id, line, qualifier, def_id, via, n, calls';
-const LOCALS_COLUMNS = 'name_id, file_id, line, kind, def_id';
+const REFS_COLUMNS = 'name_id, kind, file_id, line, def_off, more';
+const LOCALS_COLUMNS = 'name_id, file_id, line, kind, def_off';
 /** Staged files a merge may take: parsed_of still 0 (no other write took the file since) and the version the parse read. */
 const DROP_STALE_STAGED = 'DELETE FROM temp.code_staged_files AS s WHERE NOT EXISTS (SELECT 1 FROM code_files f WHERE f.id = s.file_id AND f.version = s.version AND f.parsed_of = 0)';
 const STAGED_FILE = 'file_id IN (SELECT file_id FROM temp.code_staged_files)';
@@ -138,7 +143,8 @@ export function clearFileRows(db: Database, fileId: number): void {
   const rows = db.get<{ first_def: number; last_def: number; names: Uint8Array }>('SELECT first_def, last_def, names FROM code_file_rows WHERE file_id = ?', [fileId]);
   if (rows) {
     const names = JSON.stringify(unpackIds(rows.names));
-    db.run('DELETE FROM code_blocks WHERE rowid IN (SELECT id FROM code_defs WHERE id BETWEEN ? AND ?)', [rows.first_def, rows.last_def]);
+    noteClearedNames(db, names, rows.first_def, rows.last_def);
+    clearBlocks(db, rows.first_def, rows.last_def);
     db.run('DELETE FROM code_defs WHERE id BETWEEN ? AND ?', [rows.first_def, rows.last_def]);
     db.run(`DELETE FROM code_refs WHERE name_id IN (SELECT value FROM json_each(?1)) AND kind IN (${ALL_REFERENCE_KINDS}) AND file_id = ?2`, [names, fileId]);
     db.run('DELETE FROM code_locals WHERE name_id IN (SELECT value FROM json_each(?1)) AND file_id = ?2', [names, fileId]);
@@ -151,8 +157,8 @@ export function clearFileRows(db: Database, fileId: number): void {
 
 /**
  * Writes one file's rows (cleared before); `targets[i]` is where `parsed.imports[i]` resolves. With
- * `stagedVersion`, its references, locals and constant-table keys are staged for mergeStaged (the caller marks the file
- * unparsed meanwhile). Inside the caller's transaction.
+ * `stagedVersion`, its references, locals and constant-table keys are staged for mergeStaged (the
+ * caller marks the file unparsed meanwhile). Inside the caller's transaction.
  */
 export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, targets: readonly (string | undefined)[], stagedVersion?: number): number {
   const { rows } = parsed;
@@ -163,8 +169,8 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
     db.run(INSERT_BLOCKS, [first, rows.blocks]);
   }
   const staged = stagedVersion !== undefined;
-  let added = db.run(INSERT_REFS(staged ? 'temp.code_refs_staged' : 'code_refs'), [first, fileId, rows.refs]);
-  added += db.run(INSERT_LOCALS(staged ? 'temp.code_locals_staged' : 'code_locals'), [first, fileId, rows.locals]);
+  let added = db.run(INSERT_REFS(staged ? 'temp.code_refs_staged' : 'code_refs'), [fileId, rows.refs]);
+  added += db.run(INSERT_LOCALS(staged ? 'temp.code_locals_staged' : 'code_locals'), [fileId, rows.locals]);
   if (staged) db.run('INSERT INTO temp.code_staged_files (file_id, version) VALUES (?, ?)', [fileId, stagedVersion]);
   if (rows.macros) {
     db.run(INSERT_TABLE, [fileId, first, rows.macroCount, rows.macros]);

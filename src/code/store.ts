@@ -5,8 +5,9 @@ import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
+import { withMatchingBlocks } from './store-blocks.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
-import type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
+import { defIdSql, REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedKeys, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
 export type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
@@ -212,8 +213,8 @@ export class CodeStore {
   /** Declarations of `name` that are no definition of their own, with the definition each sits in. */
   localsNamed(name: string): LocalRow[] {
     const rows = this.rows<LocalRow>(
-      `SELECT f.path, ? AS name, l.line, l.kind, l.def_id, dn.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.start_line + d.end_offset AS def_end
-         FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_defs d ON d.id = l.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
+      `SELECT f.path, ? AS name, l.line, l.kind, ${defIdSql('l')} AS def_id, dn.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.start_line + d.end_offset AS def_end
+         FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_file_rows fr ON fr.file_id = l.file_id LEFT JOIN code_defs d ON d.id = ${defIdSql('l')} LEFT JOIN code_names dn ON dn.id = d.name_id
         WHERE l.name_id = ${ID_OF_NAME} LIMIT 2000`,
       [name, nameHash(name), name],
     );
@@ -252,8 +253,8 @@ export class CodeStore {
     const marks = numbers.map(() => '?').join(', ');
     const rows = referenceRows(
       this.rows<ReferenceRow>(
-        `SELECT f.path, ? AS name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
-           FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_defs d ON d.id = r.def_id LEFT JOIN code_names dn ON dn.id = d.name_id
+        `SELECT f.path, ? AS name, r.line, r.kind, ${REF_MORE_COLUMNS}, ${defIdSql('r')} AS def_id, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
+           FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_file_rows fr ON fr.file_id = r.file_id LEFT JOIN code_defs d ON d.id = ${defIdSql('r')} LEFT JOIN code_names dn ON dn.id = d.name_id
           WHERE r.name_id = ${ID_OF_NAME} AND r.kind IN (${marks}) LIMIT 20000`,
         [name, nameHash(name), name, ...numbers],
       ),
@@ -263,15 +264,15 @@ export class CodeStore {
 
   /** References of `kind` inside a file's lines [start, end]. */
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
-    const file = this.db.get<{ id: number; names: Uint8Array }>('SELECT f.id, fr.names FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id WHERE f.path = ?', [path]);
+    const file = this.db.get<{ id: number; names: Uint8Array; first_def: number }>('SELECT f.id, fr.names, fr.first_def FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id WHERE f.path = ?', [path]);
     if (!file) return [];
     return referenceRows(
       this.rows<ReferenceRow>(
-        `SELECT ?1 AS path, n.name, r.line, r.kind, r.qualifier, r.def_id, r.via, r.n, r.calls, NULL AS def_name, NULL AS def_container, NULL AS def_line
+        `SELECT ?1 AS path, n.name, r.line, r.kind, ${REF_MORE_COLUMNS}, ?7 + r.def_off AS def_id, NULL AS def_name, NULL AS def_container, NULL AS def_line
            FROM json_each(?5) used
              JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = ?6 AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
           ORDER BY r.line`,
-        [path, start, end, kindNumber(REFERENCE_KINDS, kind), JSON.stringify(unpackIds(file.names)), file.id],
+        [path, start, end, kindNumber(REFERENCE_KINDS, kind), JSON.stringify(unpackIds(file.names)), file.id, file.first_def],
       ),
     );
   }
@@ -296,7 +297,8 @@ export class CodeStore {
   /** The call rows of `name` per calling file, qualifier and receiver. */
   callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }[] {
     return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }>(
-      `SELECT f.path AS path, r.qualifier AS qualifier, r.via AS via, sum(r.n) AS n, r.calls AS calls, count(*) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.qualifier, r.via, r.calls`,
+      `SELECT f.path AS path, r.more->>0 AS qualifier, r.more->>1 AS via, sum(${REF_N_SQL}) AS n, r.more->>3 AS calls, count(*) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id
+        WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.more->>0, r.more->>1, r.more->>3`,
       [nameHash(name), name, kindNumber(REFERENCE_KINDS, 'call')],
     );
   }
@@ -318,16 +320,22 @@ export class CodeStore {
 
   /** Definition blocks matching an FTS5 query, best first (BM25, name weighs most). */
   searchBlocks(match: string, limit: number): (DefinitionRow & { rank: number })[] {
-    return definitionRows(this.rows<DefinitionRow & { rank: number }>(
-      `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (SELECT rowid, bm25(code_blocks, 8.0, 4.0, 2.0, 1.0) AS rank FROM code_blocks WHERE code_blocks MATCH ? ORDER BY rank LIMIT ?) b
-         JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY b.rank`,
-      [match, limit],
-    ));
+    return withMatchingBlocks(this.db, (matching) =>
+      definitionRows(
+        this.rows<DefinitionRow & { rank: number }>(
+          `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (${matching} ORDER BY rank LIMIT ?2) b
+             JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY b.rank`,
+          [match, limit],
+        ),
+      ),
+    );
   }
 
   /** Blocks matching an FTS5 query, per file. */
   blocksPerFile(match: string): Map<string, number> {
-    const rows = this.rows<{ path: string; n: number }>('SELECT f.path, count(*) AS n FROM code_blocks b JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id WHERE code_blocks MATCH ? GROUP BY f.path', [match]);
+    const rows = withMatchingBlocks(this.db, (matching) =>
+      this.rows<{ path: string; n: number }>(`SELECT f.path, count(*) AS n FROM (${matching}) b JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id GROUP BY f.path`, [match]),
+    );
     return new Map(rows.map((r) => [r.path, Number(r.n)]));
   }
 

@@ -199,6 +199,8 @@ async function sampledRefusal(
   refuseAt: { files: number; hits: number },
   onSkipped: (f: SkippedFile) => void,
 ): Promise<ScanResult | undefined> {
+  // Too few candidates for a first sample step (a rare name's few dozen files): nothing to judge.
+  if (!sampleSteps(candidates.length, SAMPLE).length) return undefined;
   // Excluded, hidden, secret, gitignored or outside the glob: never read, never estimated (an index
   // may name ignored files: touched since it judged them, listed before a .gitignore changed, or
   // catalogued with scan.respectGitignore off). The file system (symlinked folders) is judged per batch.

@@ -2,6 +2,7 @@
 import * as nodeModule from 'node:module';
 import * as os from 'node:os';
 import process from 'node:process';
+import * as v8 from 'node:v8';
 import { processExists, realScriptPath, sha256Hex, sleepSync, which } from './common.ts';
 import { nodeFs } from './node-fs.ts';
 import { cpuCount, parentPort, startWorker, useCompileCacheInWorkers } from './node-worker.ts';
@@ -30,7 +31,25 @@ async function listen(fetch: FetchHandler, options: ListenOptions): Promise<Http
   });
 }
 
+/**
+ * WebAssembly functions (SQLite's, RE2's, tree-sitter's) start on V8's baseline code and are
+ * recompiled optimized on background threads once they have run enough. With V8's default budget that
+ * happened to hundreds of SQLite's functions within a new server's first second — ~0.1 s of CPU taken
+ * from its first answer and the finds it waits for, on a 2-core machine. Ten times the budget: what
+ * runs hot for longer (an index build, a session's searches) is still optimized, a second later.
+ */
+const WASM_TIERING_BUDGET = 130_000_000;
+
+function delayWasmTierUp(): void {
+  try {
+    v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+  } catch {
+    // a V8 without the flag: its default
+  }
+}
+
 export function createNodeRuntime(): Runtime {
+  delayWasmTierUp();
   return {
     name: 'node',
     version: process.versions.node,

@@ -79,7 +79,10 @@ function originalNames(name: string): string[] {
  * there whatever its spelling), and a backup or editor copy of a secret is one too.
  */
 export function secretReason(relativePath: string): string | undefined {
-  const parts = segments(relativePath.toLowerCase());
+  const lower = relativePath.toLowerCase();
+  // Most paths hold no needle: judged by a few substring tests (a search judges thousands of candidates).
+  if (!mayBeSecret(lower)) return undefined;
+  const parts = segments(lower);
   const name = parts[parts.length - 1];
   if (!name) return undefined;
   const dir = parts.slice(0, -1).find((p) => SECRET_DIRS.has(p));
@@ -179,6 +182,15 @@ export function secretNeedles(): { names: string[]; folders: string[] } {
   // A needle holding a shorter one adds nothing (.envrc holds .env, .keystore .key, terraform.tfstate .tfstate).
   const names = all.filter((n) => !all.some((m) => m !== n && n.includes(m)));
   return { names, folders: [...SECRET_DIRS] };
+}
+
+let needles: readonly string[] | undefined;
+
+/** Whether a path (lower case) holds any of secretNeedles: every secret-like path does. */
+function mayBeSecret(lower: string): boolean {
+  needles ??= (({ names, folders }) => [...new Set([...names, ...folders])])(secretNeedles());
+  for (const n of needles) if (lower.includes(n)) return true;
+  return false;
 }
 
 /**

@@ -1,5 +1,5 @@
-// A build's staged rows (store-write.ts): references, locals and constant-table keys wait in the builder's connection and
-// are merged in key order; until then their files count as not parsed. These tests stop a builder
+// A build's staged rows (store-write.ts): references, locals and constant-table keys wait in the
+// builder's connection and are merged in key order; until then their files count as not parsed. These tests stop a builder
 // between a staged write and its merge, and let another connection (another process) write a staged
 // file meanwhile: the index ends with the rows a build that wrote everything directly leaves.
 import assert from 'node:assert/strict';
@@ -35,12 +35,12 @@ async function open(dbFile: string): Promise<Database> {
 function snapshot(db: Database): { refs: unknown[]; locals: unknown[]; defs: unknown[]; parsed: unknown[] } {
   return {
     refs: db.all(
-      `SELECT f.path, n.name, r.kind, r.line, r.qualifier, dn.name AS def_name, r.via, r.n, r.calls FROM code_refs r JOIN code_files f ON f.id = r.file_id JOIN code_names n ON n.id = r.name_id
-         LEFT JOIN code_defs d ON d.id = r.def_id LEFT JOIN code_names dn ON dn.id = d.name_id ORDER BY 1, 2, 3, 4`,
+      `SELECT f.path, n.name, r.kind, r.line, r.more, dn.name AS def_name FROM code_refs r JOIN code_files f ON f.id = r.file_id JOIN code_names n ON n.id = r.name_id
+         LEFT JOIN code_file_rows fr ON fr.file_id = r.file_id LEFT JOIN code_defs d ON d.id = fr.first_def + r.def_off LEFT JOIN code_names dn ON dn.id = d.name_id ORDER BY 1, 2, 3, 4`,
     ),
     locals: db.all(
       `SELECT f.path, n.name, l.line, l.kind, dn.name AS def_name FROM code_locals l JOIN code_files f ON f.id = l.file_id JOIN code_names n ON n.id = l.name_id
-         LEFT JOIN code_defs d ON d.id = l.def_id LEFT JOIN code_names dn ON dn.id = d.name_id ORDER BY 1, 2, 3`,
+         LEFT JOIN code_file_rows fr ON fr.file_id = l.file_id LEFT JOIN code_defs d ON d.id = fr.first_def + l.def_off LEFT JOIN code_names dn ON dn.id = d.name_id ORDER BY 1, 2, 3`,
     ),
     defs: db.all('SELECT f.path, n.name, d.kind, d.start_line, d.signature FROM code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY 1, 2, 4'),
     parsed: db.all('SELECT path FROM code_files WHERE parsed_of = version ORDER BY path'),

@@ -3,7 +3,7 @@
 // them — its lines. A control block shared with the thread that started the search tells every
 // worker when to stop and from which file on the lines are no longer wanted.
 import * as path from 'node:path';
-import type { RuntimeFs } from '../../runtime/types.ts';
+import type { OpenedFile, RuntimeFs } from '../../runtime/types.ts';
 import type { SecretIdentities } from '../../security/secret-identities.ts';
 import { judgeOpened } from '../../security/secret-read.ts';
 import { createMatcher, isBinary, type Matcher, matchLinesOf, type Pacer, searchText } from './matcher.ts';
@@ -51,26 +51,32 @@ export function stopped(control: Int32Array): boolean {
 }
 
 /**
- * A file's bytes as the engine searches them, or undefined when it is skipped (gone, too big, binary,
- * not a regular file, or secret as opened: another name of a known secret, key content). One
- * synchronous open-fstat-read without following a final symlink: the async round trips cost more
- * than the reads over many small files, the files a search is given (walked, or admitted by a list)
- * are regular files reached through no symlink, so not following one changes no answer, and a file
- * swapped for a symlink meanwhile is not read.
+ * A file as the engine searches it, or undefined when it is skipped (gone, too big, binary, not a
+ * regular file). One synchronous open-fstat-read without following a final symlink: the async round
+ * trips cost more than the reads over many small files, the files a search is given (walked, or
+ * admitted by a list) are regular files reached through no symlink, so not following one changes no
+ * answer, and a file swapped for a symlink meanwhile is not read.
  */
-function readText(fs: RuntimeFs, workdir: string, file: ScanFile, secrets: SecretIdentities | undefined): Uint8Array | undefined {
+function readText(fs: RuntimeFs, workdir: string, file: ScanFile): OpenedFile | undefined {
   const opened = fs.readOpenedSync(file.abs || path.join(workdir, file.relRoot), MAX_SEARCH_FILE_BYTES);
-  if (!opened || isBinary(opened.bytes)) return undefined;
-  // A hard link newer than the known identities ('unknown') waits for their next walk.
-  if (secrets && judgeOpened(secrets, file.relRoot, opened)) return undefined;
-  return opened.bytes;
+  return opened && !isBinary(opened.bytes) ? opened : undefined;
+}
+
+/**
+ * Whether a file that matched is secret as opened (another name of a known secret, key content; a
+ * hard link newer than the known identities waits for their next walk): judged only once it matched,
+ * so a search does not scan the content of every candidate that holds no match (most of them) for keys.
+ */
+function secretAsOpened(secrets: SecretIdentities | undefined, file: ScanFile, opened: OpenedFile): boolean {
+  return secrets !== undefined && judgeOpened(secrets, file.relRoot, opened) !== undefined;
 }
 
 /** Searches one file, the `index`-th of the search (its lines are wanted while `index` is not past the control's mark). */
 export async function scanFile(fs: RuntimeFs, mode: ScanMode, workdir: string, query: GrepQuery, matcher: Matcher, file: ScanFile, index: number, control: Int32Array, pacer: Pacer, secrets?: SecretIdentities): Promise<FileOutcome> {
   if (stopped(control)) return 'stopped';
-  const bytes = readText(fs, workdir, file, secrets);
-  if (!bytes) return null;
+  const opened = readText(fs, workdir, file);
+  if (!opened) return null;
+  const bytes = opened.bytes;
   if (mode === 'lines' && !matcher.prefilter(bytes)) return null;
   const wantLines = mode !== 'count' && index <= Atomics.load(control, LINES_UP_TO);
   const fromBytes = !wantLines || (mode === 'list' && matcher.needle !== undefined && query.context === 0);
@@ -78,10 +84,11 @@ export async function scanFile(fs: RuntimeFs, mode: ScanMode, workdir: string, q
   if (fromBytes && pacer.due(bytes.length) && !(await pacer.turn())) return 'stopped';
   if (!wantLines) {
     const n = matcher.count(bytes);
-    return n > 0 ? { n } : null;
+    return n > 0 && !secretAsOpened(secrets, file, opened) ? { n } : null;
   }
   const found = fromBytes ? matchLinesOf(bytes, file.relRoot, matcher) : await searchText(new TextDecoder().decode(bytes), file.relRoot, matcher.regex, query.context, pacer, matcher.required);
   if (!found) return stopped(control) ? 'stopped' : null;
+  if (secretAsOpened(secrets, file, opened)) return null;
   return { n: found.lines.filter((l) => l.match).length, lines: found.lines };
 }
 
