@@ -49,6 +49,27 @@ export function compileRegex(pattern: string, options: RegexOptions = {}): Linea
   return compiled;
 }
 
+/**
+ * Printable ASCII text and its alternatives (`retry|count`, metacharacters escaped): no quantifier,
+ * group, class or anchor of its own. Such a pattern has nothing to backtrack over, so JavaScript's
+ * engine matches it in linear time too — and as compiled code, several times faster than RE2's port
+ * on the few files a search reads in this thread (a literal ignoring case, the words of a query that
+ * found nothing as typed).
+ */
+const LITERAL_ALTERNATION = /^(?:[ !"#%&',\-/0-9:;<=>@A-Z_`a-z~]|\\[.*+?^${}()|[\]\\])*(?:\|(?:[ !"#%&',\-/0-9:;<=>@A-Z_`a-z~]|\\[.*+?^${}()|[\]\\])*)*$/;
+
+/** JavaScript's matcher for a literal alternation (`group` 1: the word wrapper's), with RE2's Unicode case folding. */
+function nativeRegex(source: string, ignoreCase: boolean, group: number): LinearRegex {
+  const re = new RegExp(source, ignoreCase ? 'iud' : 'ud');
+  return {
+    test: (text) => re.test(text),
+    indexIn(text) {
+      const m = re.exec(text);
+      return m?.indices?.[group]?.[0] ?? -1;
+    },
+  };
+}
+
 function build(pattern: string, options: RegexOptions): LinearRegex {
   const body = options.literal ? escapeRegex(pattern) : pattern;
   // Checked alone first: wrapped, an unbalanced `a)|(b` would parse as something else.
@@ -56,6 +77,7 @@ function build(pattern: string, options: RegexOptions): LinearRegex {
   // Our group comes first, so it is group 1 whatever groups the pattern has of its own.
   const source = options.wordChars ? `(?:^|[^${options.wordChars}])(${body})(?:[^${options.wordChars}]|$)` : body;
   const group = options.wordChars ? 1 : 0;
+  if (LITERAL_ALTERNATION.test(body)) return nativeRegex(source, options.ignoreCase === true, group);
   const re = compileOrThrow(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   return {
     test: (text) => re.test(text),
