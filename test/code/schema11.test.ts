@@ -10,7 +10,7 @@ import { CodeStore, type ReferenceRow } from '../../src/code/store.ts';
 import { withMatchingBlocks } from '../../src/code/store-blocks.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
-import { builtIndex, codeIndexOf, testDir } from '../helpers/code-index.ts';
+import { builtIndex, rebuiltIndex, testDir } from '../helpers/code-index.ts';
 
 const SOURCE = [
   '/* Flushes the pending writes of a queue. */',
@@ -107,10 +107,7 @@ describe('schema 11: definition blocks with the body words first, references and
     assert.equal(upgraded.db.value('SELECT count(*) FROM code_name_sweep'), 5, 'every name is to be checked');
     assert.equal(upgraded.meta('complete'), '1', 'the index stays complete');
     upgraded.db.close();
-    const { index } = codeIndexOf({ root }, dbFile);
-    await index.refresh();
-    const store = await index.ready();
-    assert.ok(store);
+    const { index, store } = await rebuiltIndex(root, dbFile);
     assert.deepEqual(tables(store), ['code_blocks'], 'the pass that parsed every file again dropped the old table');
     assert.deepEqual(await hitsOf(index, 'flush'), [['flush_queue', 'q.c', 2], ['drain_pending', 'q.c', 7]]);
     assert.deepEqual(store.searchBlocks('"queue"', 5).length, 2);

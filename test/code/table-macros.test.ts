@@ -11,7 +11,7 @@ import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { decodeTableMacros, encodeTableMacros, type MacroCandidate, packTableMacros, type TableMacro, tableMacroPlaces, unpackTableMacros } from '../../src/code/table-macros.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
-import { builtIndex, codeIndexOf, testDir } from '../helpers/code-index.ts';
+import { builtIndex, rebuiltIndex, testDir } from '../helpers/code-index.ts';
 
 const candidate = (kind: DefinitionKind, signature: string, more: Partial<MacroCandidate> = {}): MacroCandidate => ({
   kind,
@@ -137,10 +137,7 @@ describe('constant tables (object-like macros kept per file)', () => {
     assert.equal(upgraded.file('regs.h')?.parsed_of, 0, 'the file is to be parsed again');
     assert.equal(upgraded.meta('complete'), '1', 'the index stays complete');
     upgraded.db.close();
-    const { index } = codeIndexOf({ root }, dbFile);
-    await index.refresh();
-    const store = await index.ready();
-    assert.ok(store);
+    const { index, store } = await rebuiltIndex(root, dbFile);
     assert.deepEqual((await findDefinitions(index, 'REG_4'))?.map((d) => [d.file, d.line, d.signature]), [['regs.h', 9, '#define REG_4 0x4']]);
     assert.equal(store.db.value('SELECT count(*) FROM code_file_macros'), 1);
     assert.equal(store.db.value('SELECT n FROM code_file_macros'), 11);

@@ -1,10 +1,12 @@
 // A code index over fixture files, as the code tests build it: the index the server would open
 // (grammars, the fixture as its one workdir, node_modules left out, .gitignore followed), its code.db
 // in a fresh data folder. Each test file's indexes are closed and its folders removed when it ends.
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after } from 'node:test';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
+import type { CodeStore } from '../../src/code/store.ts';
 import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { fixture, removeDir, runtime } from './env.ts';
@@ -45,4 +47,12 @@ export async function builtIndex(files: Record<string, string> | { root: string 
   const { index } = codeIndexOf(files, dbFile);
   await index.refresh();
   return index;
+}
+
+/** builtIndex over an existing code.db (an upgraded one, say), with the store its pass left ready. */
+export async function rebuiltIndex(root: string, dbFile: string): Promise<{ index: CodeIndex; store: CodeStore }> {
+  const index = await builtIndex({ root }, dbFile);
+  const store = await index.ready();
+  assert.ok(store, 'the index opens');
+  return { index, store };
 }
