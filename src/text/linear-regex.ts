@@ -49,6 +49,8 @@ export function compileRegex(pattern: string, options: RegexOptions = {}): Linea
   return compiled;
 }
 
+/** One character of such text: a printable ASCII one that is no metacharacter, or an escaped metacharacter. */
+const LITERAL_UNIT = /(?:[ !"#%&',\-/0-9:;<=>@A-Z_`a-z~]|\\[.*+?^${}()|[\]\\])/.source;
 /**
  * Printable ASCII text and its alternatives (`retry|count`, metacharacters escaped): no quantifier,
  * group, class or anchor of its own. Such a pattern has nothing to backtrack over, so JavaScript's
@@ -56,7 +58,7 @@ export function compileRegex(pattern: string, options: RegexOptions = {}): Linea
  * on the few files a search reads in this thread (a literal ignoring case, the words of a query that
  * found nothing as typed).
  */
-const LITERAL_ALTERNATION = /^(?:[ !"#%&',\-/0-9:;<=>@A-Z_`a-z~]|\\[.*+?^${}()|[\]\\])*(?:\|(?:[ !"#%&',\-/0-9:;<=>@A-Z_`a-z~]|\\[.*+?^${}()|[\]\\])*)*$/;
+const LITERAL_ALTERNATION = new RegExp(`^${LITERAL_UNIT}*(?:\\|${LITERAL_UNIT}*)*$`);
 
 /** JavaScript's matcher for a literal alternation (`group` 1: the word wrapper's), with RE2's Unicode case folding. */
 function nativeRegex(source: string, ignoreCase: boolean, group: number): LinearRegex {
@@ -72,12 +74,13 @@ function nativeRegex(source: string, ignoreCase: boolean, group: number): Linear
 
 function build(pattern: string, options: RegexOptions): LinearRegex {
   const body = options.literal ? escapeRegex(pattern) : pattern;
-  // Checked alone first: wrapped, an unbalanced `a)|(b` would parse as something else.
-  if (options.wordChars) compileOrThrow(body, 0);
+  const native = LITERAL_ALTERNATION.test(body);
+  // Checked alone first: wrapped, an unbalanced `a)|(b` would parse as something else (text is never unbalanced).
+  if (options.wordChars && !native) compileOrThrow(body, 0);
   // Our group comes first, so it is group 1 whatever groups the pattern has of its own.
   const source = options.wordChars ? `(?:^|[^${options.wordChars}])(${body})(?:[^${options.wordChars}]|$)` : body;
   const group = options.wordChars ? 1 : 0;
-  if (LITERAL_ALTERNATION.test(body)) return nativeRegex(source, options.ignoreCase === true, group);
+  if (native) return nativeRegex(source, options.ignoreCase === true, group);
   const re = compileOrThrow(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   return {
     test: (text) => re.test(text),
