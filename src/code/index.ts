@@ -16,7 +16,7 @@ import { catalogue } from './catalogue.ts';
 import type { CodeIndex, CodeIndexDeps } from './index-api.ts';
 import { indexOnDisk } from './index-disk.ts';
 import { freshFiles } from './index-fresh.ts';
-import { PASS_MS, runPass } from './index-pass.ts';
+import { CATALOGUE_SYNCED_AT, PASS_MS, runPass } from './index-pass.ts';
 import { createWarmStart } from './index-warm.ts';
 import { type IndexShared, isGitignore, PARSER_VERSION } from './index-shared.ts';
 import { createInThreadParser } from './parse-pool.ts';
@@ -45,6 +45,12 @@ const TOUCH_SETTLE_MS = 300;
 /** How long the first pass of a process waits after the call that asked for it (see passOnUse). */
 export const FIRST_PASS_DELAY_MS = 1000;
 
+/**
+ * code_meta: when a .gitignore change was last seen (ms since the epoch; by a sweep or the watch, in
+ * any process). The catalogue's verdicts are the walk's only from a listing begun after it.
+ */
+const RULES_CHANGED_AT = 'rules_changed_at';
+
 /** Files parsed on demand for one answer at most (a few milliseconds each, in the parse workers). */
 export const MAX_ON_DEMAND_FILES = 300;
 
@@ -58,6 +64,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   let firstPassTimer: ReturnType<typeof setTimeout> | undefined;
   /** A .gitignore changed since the running pass began listing (see relist). */
   let relistDue = false;
+  /** When this process last saw a .gitignore change (RULES_CHANGED_AT may not be writable). */
+  let rulesChangedHere = 0;
   /** The warm start begun by warm(): settles when it is done (see warmed). */
   let warmedUp: Promise<unknown> | undefined;
   const shared: IndexShared = {
@@ -186,6 +194,14 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
    */
   function relist(s: CodeStore): void {
     relistDue = true;
+    // Every process's searches stop taking the catalogue's verdicts until a listing begun after now.
+    const at = Date.now();
+    rulesChangedHere = at;
+    void s.db
+      .writeTransaction(() => {
+        if (Number(s.meta(RULES_CHANGED_AT) ?? 0) < at) s.setMeta(RULES_CHANGED_AT, String(at));
+      })
+      .catch((e) => deps.logger.log('code_index_error', { error: messageOf(e) }));
     if (!running && !firstPassTimer && !shared.closed) void startPass(s);
   }
 
@@ -209,6 +225,14 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       // An index from before this process started may miss files edited while no server watched.
       const s = store ?? (await open());
       return s !== undefined && !shared.closed && (await trusted(s));
+    },
+    rulesCurrent() {
+      // Listed without the .gitignore rules, a .gitignore touched and not yet taken, or changed since
+      // the last listing began (seen here or by another process): the walk's rules judge again.
+      if (!deps.scan.respectGitignore || !store || shared.closed) return false;
+      for (const p of touchedPaths) if (isGitignore(p)) return false;
+      const listedFrom = Number(store.meta(CATALOGUE_SYNCED_AT) ?? 0);
+      return listedFrom >= Math.max(rulesChangedHere, Number(store.meta(RULES_CHANGED_AT) ?? 0));
     },
     current: () => store?.db,
     state: () => (shared.state === 'unavailable' ? 'unavailable' : shared.textReady ? 'ready' : shared.textBuilding || running ? 'building' : 'idle'),

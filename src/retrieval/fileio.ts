@@ -107,12 +107,13 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   admitting.catch(() => undefined);
   const indexed = req.within ? undefined : await indexCandidates(deps, req);
   const admission = await admitting;
-  const candidates = admits && indexed ? indexed.filter(admits) : indexed;
+  const candidates = admits && indexed ? indexed.files.filter(admits) : indexed?.files;
+  const catalogued = indexed?.catalogued;
   if (candidates && req.refuseAt) {
-    const proved = await sampledRefusal(deps, req, query, admission, candidates, req.refuseAt, onSkipped);
+    const proved = await sampledRefusal(deps, req, query, admission, candidates, catalogued, req.refuseAt, onSkipped);
     if (proved) return withSkipped(proved);
   }
-  const listed = req.within ? req.within.filter(admits ?? (() => true)) : candidates && admitCandidates(deps, admission, candidates);
+  const listed = req.within ? req.within.filter(admits ?? (() => true)) : candidates && admitCandidates(deps, admission, candidates, catalogued);
   deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex', ...(listed ? { files: listed.length } : {}) });
   let counts: Map<string, number>;
   let result: GrepResult;
@@ -196,6 +197,7 @@ async function sampledRefusal(
   query: GrepQuery,
   admission: Admission,
   candidates: readonly string[],
+  catalogued: ((relRoot: string) => boolean) | undefined,
   refuseAt: { files: number; hits: number },
   onSkipped: (f: SkippedFile) => void,
 ): Promise<ScanResult | undefined> {
@@ -204,7 +206,7 @@ async function sampledRefusal(
   // Excluded, hidden, secret, gitignored or outside the glob: never read, never estimated (an index
   // may name ignored files: touched since it judged them, listed before a .gitignore changed, or
   // catalogued with scan.respectGitignore off). The file system (symlinked folders) is judged per batch.
-  const eligible = admitFiles(deps.runtime.fs, admission, candidates, { stat: false, statFolders: false }).map((f) => f.relRoot);
+  const eligible = admitFiles(deps.runtime.fs, admission, candidates, { stat: false, statFolders: false, catalogued }).map((f) => f.relRoot);
   const rounds = sampleSteps(eligible.length, SAMPLE);
   if (!rounds.length) return undefined;
   const order = sampleOrder(eligible);
@@ -214,7 +216,7 @@ async function sampledRefusal(
   let hits = 0;
   for (const upto of rounds) {
     const batch = order.slice(read, upto);
-    const admitted = admitFiles(deps.runtime.fs, admission, batch, { stat: false }).map((f) => f.relRoot);
+    const admitted = admitFiles(deps.runtime.fs, admission, batch, { stat: false, catalogued }).map((f) => f.relRoot);
     // Lines (for scores and tokens per hit) from the first files of the sample only; the rest are counted.
     const withLines = admitted.slice(0, Math.max(0, SAMPLE_LINE_FILES - read));
     const counted = admitted.slice(withLines.length);
@@ -248,7 +250,7 @@ async function sampledRefusal(
  * index, it cannot narrow this query (not built yet, no required trigram), or the scope is not under
  * the root it indexes: then the whole scope is scanned.
  */
-async function indexCandidates(deps: RetrievalDeps, req: ScanRequest): Promise<string[] | undefined> {
+async function indexCandidates(deps: RetrievalDeps, req: ScanRequest): Promise<TextCandidates | undefined> {
   const index = deps.textIndex;
   if (!index || req.scope.workdir !== deps.workdirs.dirs[0] || req.scope.path !== req.scope.real) return undefined;
   if (!deps.runtime.fs.statSync(req.scope.real)?.isDirectory) return undefined;
@@ -264,14 +266,14 @@ async function indexCandidates(deps: RetrievalDeps, req: ScanRequest): Promise<s
     deps.logger.log('text_index_scan', { state: s.state, indexed: s.indexed, total: s.total });
     return undefined;
   }
-  deps.logger.log('text_candidates', { candidates: found.files.length, ruledOut: found.ruledOut });
-  return found.files;
+  deps.logger.log('text_candidates', { candidates: found.files.length, ruledOut: found.ruledOut, catalogued: found.catalogued !== undefined });
+  return found;
 }
 
 /** The candidates a full scan would search (the walk's rules); undefined when ripgrep scanning the scope is cheaper. */
-function admitCandidates(deps: RetrievalDeps, admission: Admission, candidates: readonly string[]): string[] | undefined {
+function admitCandidates(deps: RetrievalDeps, admission: Admission, candidates: readonly string[], catalogued: ((relRoot: string) => boolean) | undefined): string[] | undefined {
   if (candidates.length > CANDIDATES_MAX && deps.runtime.which('rg')) return undefined;
-  const listed = admitFiles(deps.runtime.fs, admission, candidates, { stat: false });
+  const listed = admitFiles(deps.runtime.fs, admission, candidates, { stat: false, catalogued });
   deps.logger.log('text_admitted', { candidates: candidates.length, admitted: listed.length });
   return listed.map((f) => f.relRoot);
 }

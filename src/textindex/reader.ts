@@ -26,6 +26,12 @@ export interface TextIndexSource {
    * (a warm start's sweep), which may take changes in meanwhile. Always when not given.
    */
   confirmed?(): Promise<boolean>;
+  /**
+   * Whether the catalogue's files are there by the rules a walk of the root applies (not hidden, not
+   * in a skipped folder, not gitignored), with no .gitignore changed since they were listed: then a
+   * search may take that verdict for them (TextCandidates.catalogued). False when not given.
+   */
+  rulesCurrent?(): boolean;
   /** The database if already open (status is synchronous). */
   current(): Database | undefined;
   state(): TextIndexStatus['state'];
@@ -322,13 +328,17 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       }
       if (pendingInScope > inScope * MAX_PENDING_SHARE) return undefined;
       const known = new Set(files);
+      const extra = new Set<string>();
       for (const p of dirty.keys()) {
         if (known.has(p) || !(prefix === '' || p === prefix || p.startsWith(`${prefix}/`))) continue;
         files.push(p);
         known.add(p);
+        extra.add(p);
       }
       files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      return { files, ruledOut: Math.max(0, inScope - files.length) };
+      // Touched files the catalogue does not hold were judged by no one yet.
+      const catalogued = source.rulesCurrent?.() ? (p: string) => !extra.has(p) : undefined;
+      return { files, ruledOut: Math.max(0, inScope - files.length), ...(catalogued ? { catalogued } : {}) };
     },
 
     forget(paths: Iterable<string>, judgedAt: number): void {

@@ -18,6 +18,11 @@ export interface TextCandidates {
   files: string[];
   /** Catalogue files under the scope that the index ruled out (for logs and figures). */
   ruledOut: number;
+  /**
+   * Given when the catalogue's rules are a walk's and current (TextIndexSource.rulesCurrent): true
+   * for a file the catalogue holds, which a walk of the root reaches and no .gitignore excludes.
+   */
+  catalogued?: (path: string) => boolean;
 }
 
 export interface TextIndexStatus {

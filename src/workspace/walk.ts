@@ -120,6 +120,12 @@ function initialLayers(fs: RuntimeFs, root: string, baseRel: string): IgnoreLaye
 export interface PathJudge {
   /** undefined: the walk would never reach this file; else whether a .gitignore excludes it. */
   judge(relRoot: string, isDir?: boolean): { ignored: boolean } | undefined;
+  /**
+   * The same verdict for a file that a listing of the root by the same .gitignore files, unchanged
+   * since, holds (the code index's catalogue): no .gitignore is read or tested, only the judge's own
+   * options (base, hidden names, excluded folders, symlinked folders).
+   */
+  listed(relRoot: string): { ignored: false } | undefined;
 }
 
 export function createPathJudge(fs: RuntimeFs, options: Omit<WalkOptions, 'listOnlyDirs' | 'maxDepth' | 'signal' | 'keepIgnoredFiles'> & { statFolders?: boolean }): PathJudge {
@@ -149,7 +155,31 @@ export function createPathJudge(fs: RuntimeFs, options: Omit<WalkOptions, 'listO
     return layers;
   }
 
+  // Folders a listed file is in: under the base, none hidden or excluded, and (looked at) no symlink.
+  const listedFolders = new Map<string, boolean>();
+  function listedFolder(relRoot: string): boolean {
+    if (relRoot === baseRel) return true;
+    let ok = listedFolders.get(relRoot);
+    if (ok !== undefined) return ok;
+    const cut = relRoot.lastIndexOf('/');
+    const name = relRoot.slice(cut + 1);
+    ok = relRoot !== '' && (options.includeHidden || !name.startsWith('.')) && !options.excludeDirs?.has(name) && listedFolder(cut < 0 ? '' : relRoot.slice(0, cut));
+    if (ok && options.statFolders !== false) {
+      const st = fs.lstatSync(path.join(options.root, relRoot));
+      ok = st?.isDirectory === true && !st.isSymbolicLink;
+    }
+    listedFolders.set(relRoot, ok);
+    return ok;
+  }
+
   return {
+    listed(relRoot) {
+      if (baseRel && !relRoot.startsWith(`${baseRel}/`)) return undefined;
+      const cut = relRoot.lastIndexOf('/');
+      const name = relRoot.slice(cut + 1);
+      if (!name || (!options.includeHidden && name.startsWith('.'))) return undefined;
+      return listedFolder(cut < 0 ? '' : relRoot.slice(0, cut)) ? { ignored: false } : undefined;
+    },
     judge(relRoot, isDir = false) {
       if (baseRel && !relRoot.startsWith(`${baseRel}/`)) return undefined;
       const cut = relRoot.lastIndexOf('/');

@@ -386,12 +386,22 @@ for (const listing of ['walk', 'git'] as const) {
       );
       await index.refresh();
       assert.deepEqual(await catalogued(index), ['src/a.ts', 'src/old.ts']);
+      // Listed by the rules on disk: a search may take the catalogue's verdicts (no .gitignore tested).
+      const verdicts = async (i: CodeIndex) => (await i.text.candidates({ pattern: 'from', literal: true, ignoreCase: false }, ''))?.catalogued;
+      assert.equal((await verdicts(index))?.('src/old.ts'), true);
       writeFileSync(path.join(root, '.gitignore'), 'src/old.ts\n');
       index.text.touched(['.gitignore']);
+      assert.equal(await verdicts(index), undefined, 'a .gitignore touched: the walk judges again');
       const store = (await index.ready())!;
       assert.ok(await eventually(() => store.file('src/old.ts') === undefined && store.file('notes.log') !== undefined), 'a listing follows the new rules');
       assert.deepEqual(await catalogued(index), ['notes.log', 'src/a.ts']);
       assert.deepEqual(await findDefinitions(index, 'fromOld'), []);
+      let again = false;
+      for (const until = Date.now() + 20_000; !again && Date.now() < until; await new Promise((r) => setTimeout(r, 50))) again = (await verdicts(index)) !== undefined;
+      assert.ok(again, 'listed since the change: the verdicts hold again');
+      // A change another process saw (its time in the database) counts until a listing begun after it.
+      await store.db.writeTransaction(() => store.db.exec(`UPDATE code_meta SET value = '${Date.now() + 60_000}' WHERE key = 'rules_changed_at'`));
+      assert.equal(await verdicts(index), undefined);
       await index.close();
     });
   });

@@ -7,7 +7,8 @@ import { scan } from '../../src/retrieval/fileio.ts';
 import type { RetrievalDeps } from '../../src/retrieval/types.ts';
 import type { SafePath } from '../../src/security/resolve-safe.ts';
 import type { TextCandidates, TextIndexReader, TextIndexStatus, TextQuery } from '../../src/textindex/types.ts';
-import { fixture, removeDir, testApp, type TestApp } from '../helpers/env.ts';
+import { walk } from '../../src/workspace/walk.ts';
+import { fixture, removeDir, runtime, testApp, type TestApp } from '../helpers/env.ts';
 import { engineSetups } from '../helpers/engines.ts';
 
 // Issue 14: with a text index, the gate scans only the files it names — and answers exactly as the
@@ -53,6 +54,17 @@ function everythingIndex(root: string): TextIndexReader & { asked: TextQuery[] }
     touched() {},
     status: (): TextIndexStatus => ({ state: 'ready', indexed: 1, total: 1, bytes: 0 }),
   };
+}
+
+/**
+ * The same, saying which candidates its catalogue holds by the walk's rules (the regular files a walk
+ * of the root yields, .gitignore applied, excluded folders not skipped): those are not judged again.
+ */
+async function cataloguedIndex(root: string): Promise<TextIndexReader & { asked: TextQuery[] }> {
+  const listed = new Set<string>();
+  for await (const e of walk(runtime.fs, { root, base: root, includeHidden: false, respectGitignore: true, listOnlyDirs: new Set() })) if (e.type === 'file') listed.add(e.relRoot);
+  const all = everythingIndex(root);
+  return { ...all, candidates: async (query, scope) => ({ ...(await all.candidates(query, scope))!, catalogued: (p) => listed.has(p) }) };
 }
 
 function scopeOf(root: string, relative: string): SafePath {
@@ -107,6 +119,9 @@ for (const setup of setups) {
         const narrowed = await scan({ ...t.app, textIndex: index } as RetrievalDeps, req);
         assert.equal(index.asked.length, 1, 'the index was asked');
         assert.deepEqual(narrowed, full);
+        const listed = await cataloguedIndex(root);
+        assert.deepEqual(await scan({ ...t.app, textIndex: listed } as RetrievalDeps, req), full, 'with the catalogue verdicts taken');
+        assert.equal(listed.asked.length, 1);
         if (q.pattern === 'alpha' && !q.ignoreCase && !q.exclude) {
           const files = new Set(full.hits.map((h) => h.file));
           for (const never of ['src/.hidden/h.ts', 'build/out.ts', 'node_modules/pkg/index.js', '.env', 'keys/server.pem', 'bin/blob.dat', 'src/link.ts', 'src/deep/notes.log']) assert.ok(!files.has(never), never);

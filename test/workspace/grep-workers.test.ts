@@ -139,6 +139,80 @@ describe('grep workers that have not started yet', () => {
     assert.deepEqual(await countBuiltin(runtime.fs, await target(), query, undefined, undefined, { pool }), await countBuiltin(runtime.fs, await target(), query));
     assert.equal(pool.readyWorkers(), 0);
   });
+
+  it('answers a regex in this thread too when the lines holding its required text are few', { timeout: 60_000 }, async () => {
+    // `kmalloc_array\(\d+\)` runs only on the 200 lines holding "kmalloc_array(": ~5 KB of text.
+    const query: GrepQuery = { pattern: 'kmalloc_array\\(\\d+\\)', literal: false, ignoreCase: false, context: 0, limit: 50 };
+    const list = Array.from({ length: 200 }, (_, i) => `src/f${String(i).padStart(3, '0')}.c`);
+    assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), query, list, undefined, { pool }), await scanListBuiltin(runtime.fs, await target(), query, list));
+    assert.equal(pool.readyWorkers(), 0);
+  });
+});
+
+describe('a regex while the grep workers start', () => {
+  // A pool that says none of its workers is ready (as in a new process) but runs what it is sent:
+  // the main thread takes the regex's lines until its allowance (16 KB of text) cannot take the next
+  // one; that file and the rest go to the workers, and the answer is the same as in one thread.
+  let root: string;
+  let pool: GrepPool;
+  const files = Array.from({ length: 12 }, (_, i) => `f${String(i).padStart(2, '0')}.c`);
+  before(() => {
+    const tree: Record<string, string> = {};
+    files.forEach((f, i) => {
+      tree[f] = Array.from({ length: 100 }, (_, l) => (l % 9 === 4 ? `\tp = KMalloc_Array(${i}, ${l}); /* padding to fifty */` : `\tfiller line ${l} of file ${i}, padded to fifty chars`)).join('\n');
+    });
+    root = fixture(tree);
+    pool = createGrepPool(runtime, { workers: 1 });
+  });
+  after(async () => {
+    await pool.close();
+    removeDir(root);
+  });
+  const target = () => createAdmission({ fs: runtime.fs, workdirs: { dirs: [root] } }, resolveSafe(runtime.fs, { dirs: [root] }, undefined), {});
+
+  it('hands the file it cannot finish and the rest to the workers, with the answer of one thread', { timeout: 60_000 }, async () => {
+    const sent: number[] = [];
+    const starting: GrepPool = {
+      ...pool,
+      readyWorkers: () => 0,
+      submit: (job, options) => {
+        sent.push(job.first);
+        return pool.submit(job, options);
+      },
+    };
+    // Case-insensitive: no required text, every line (~5 KB a file) is taken from the allowance.
+    const query: GrepQuery = { pattern: 'kmalloc_array\\(\\d', literal: false, ignoreCase: true, context: 0, limit: 500 };
+    const here = await scanListBuiltin(runtime.fs, await target(), query, files);
+    assert.equal(here.counts.size, 12);
+    assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), query, files, undefined, { pool: starting }), here);
+    assert.ok(sent.length > 0 && sent[0]! >= 2 && sent[0]! <= 4, `the first ~3 files searched here, the rest sent from the one it could not finish on (${sent})`);
+    // The allowance is the process's: spent, a later regex goes to the workers from its first file.
+    sent.length = 0;
+    assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), query, files, undefined, { pool: starting }), here);
+    assert.equal(sent[0], 0);
+  });
+
+  it('runs a few files of a regex with a required text in this thread once workers are ready, as a literal', { timeout: 60_000 }, async () => {
+    const sent: number[] = [];
+    const ready: GrepPool = {
+      ...pool,
+      readyWorkers: () => 1,
+      submit: (job, options) => {
+        sent.push(job.first);
+        return pool.submit(job, options);
+      },
+    };
+    // 60 KB of text, ~1 KB of it on lines holding "KMalloc_Array(": matched here.
+    const query: GrepQuery = { pattern: 'KMalloc_Array\\(\\d', literal: false, ignoreCase: false, context: 0, limit: 500 };
+    const here = await scanListBuiltin(runtime.fs, await target(), query, files);
+    assert.equal(here.counts.size, 12);
+    assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), query, files, undefined, { pool: ready }), here);
+    assert.deepEqual(sent, []);
+    // Without a required text (case folded) every line would be matched: the workers take it.
+    const folded = { ...query, ignoreCase: true };
+    assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), folded, files, undefined, { pool: ready }), await scanListBuiltin(runtime.fs, await target(), folded, files));
+    assert.equal(sent[0], 0);
+  });
 });
 
 // One line of 2 MB on which `[a-m][^Q]{300}Q` leaves re2js's DFA: seconds of matching in one call.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { utimesSync, writeFileSync } from 'node:fs';
+import { symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createPathJudge, walk } from '../../src/workspace/walk.ts';
@@ -45,6 +45,27 @@ describe('a walk in path order', () => {
       for await (const e of walk(runtime.fs, { root, base: root, includeHidden: false, respectGitignore: true, listOnlyDirs: new Set(), pathOrder: true })) if (e.type === 'file') walked.push(e.relRoot);
       assert.deepEqual(walked, [...walked].sort());
       assert.deepEqual(walked, ['A/q.c', 'a-b.c', 'a.c', 'a/a-/w.c', 'a/a/v.c', 'a/b/y.c', 'a/x.c', 'a_b/z.c', 'ab']);
+    } finally {
+      removeDir(root);
+    }
+  });
+});
+
+describe("the per-path judge's verdict for a listed file", () => {
+  it('is the walk\'s for every file a walk yields, and still applies the judge\'s own options without reading a .gitignore', async () => {
+    const root = fixture({ '.gitignore': '*.log\n', 'a.ts': '', 'sub/b.ts': '', 'sub/deep/c.ts': '', 'vendor/v.ts': '', '.hidden/h.ts': '', 'sub/.dot.ts': '', 'real/r.ts': '', 'x.log': '' });
+    try {
+      symlinkSync(path.join(root, 'real'), path.join(root, 'linked'));
+      const options = { root, base: root, includeHidden: false, respectGitignore: true, excludeDirs: new Set(['vendor']) };
+      const judge = createPathJudge(runtime.fs, options);
+      for (const f of await files(root)) assert.deepEqual(judge.listed(f), judge.judge(f), f);
+      for (const f of ['vendor/v.ts', '.hidden/h.ts', 'sub/.dot.ts', 'linked/r.ts']) assert.equal(judge.listed(f), undefined, f);
+      // Listed means no .gitignore ignores it: it is not tested again (the caller vouches for the listing).
+      assert.deepEqual(judge.listed('x.log'), { ignored: false });
+      assert.equal(createPathJudge(runtime.fs, { ...options, statFolders: false }).listed('linked/r.ts')?.ignored, false, 'folders not looked at');
+      const under = createPathJudge(runtime.fs, { ...options, base: path.join(root, 'sub') });
+      assert.deepEqual(under.listed('sub/deep/c.ts'), { ignored: false });
+      assert.equal(under.listed('a.ts'), undefined, 'outside the base');
     } finally {
       removeDir(root);
     }

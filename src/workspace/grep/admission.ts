@@ -35,9 +35,10 @@ export interface Admission {
   /**
    * A file named from elsewhere (relative to the workdir): the walk's rules, then walked's. With
    * `statFolders: false` its folders are not looked at (whether one is a symlink): a first cut, for
-   * lists admitted again before they are read.
+   * lists admitted again before they are read. `catalogued`: a listing by the same .gitignore files,
+   * unchanged since, holds it (PathJudge.listed): no .gitignore is tested.
    */
-  named(relRoot: string, options?: { statFolders?: boolean }): boolean;
+  named(relRoot: string, options?: { statFolders?: boolean; catalogued?: boolean }): boolean;
   /**
    * A file in an engine's answer: false when it is secret by name (ripgrep's globs should have left
    * it out), or the target was reached through a symlink and the file is secret where it leads.
@@ -114,7 +115,8 @@ export async function createAdmission(deps: AdmissionDeps, target: SafePath, que
       return !isSecretPath(target.relative) && passesGlob(name, false);
     },
     named(relRoot, options = {}) {
-      const verdict = judge(options.statFolders !== false).judge(relRoot);
+      const j = judge(options.statFolders !== false);
+      const verdict = options.catalogued ? j.listed(relRoot) : j.judge(relRoot);
       return verdict !== undefined && walked(relRoot, verdict.ignored);
     },
     shown(relRoot) {

@@ -22,16 +22,17 @@ export interface ListedFile {
  * too: symlinks, files that are not regular, too big or gone (deleted since indexing) are left out;
  * without it the reader must skip those itself (readRegularFileSync does). `statFolders: false` does
  * not look at the folders either (whether one is a symlink, which the walk never enters): a first
- * cut, for lists whose files are admitted again before they are read.
+ * cut, for lists whose files are admitted again before they are read. `catalogued`: the files a
+ * listing by the same .gitignore files holds (Admission.named).
  */
-export function admitFiles(fs: RuntimeFs, admission: Admission, files: Iterable<string>, options: { stat?: boolean; statFolders?: boolean } = {}): ListedFile[] {
+export function admitFiles(fs: RuntimeFs, admission: Admission, files: Iterable<string>, options: { stat?: boolean; statFolders?: boolean; catalogued?: (relRoot: string) => boolean } = {}): ListedFile[] {
   const workdir = admission.target.workdir;
   const out: ListedFile[] = [];
   const seen = new Set<string>();
   for (const relRoot of files) {
     if (seen.has(relRoot)) continue;
     seen.add(relRoot);
-    if (!admission.named(relRoot, options)) continue;
+    if (!admission.named(relRoot, { statFolders: options.statFolders, catalogued: options.catalogued?.(relRoot) })) continue;
     const abs = path.join(workdir, relRoot);
     if (options.stat === false) {
       out.push({ abs, relRoot });

@@ -55,11 +55,27 @@ export interface Matcher {
   count(bytes: Uint8Array): number;
 }
 
-export function createMatcher(query: GrepQuery): Matcher {
+/**
+ * Text a matcher in the main thread may still run a regex over (counted in UTF-16 units, line by
+ * line): a new process's regex searches before any grep worker is ready (scan-run.ts).
+ */
+export interface RegexAllowance {
+  left: number;
+}
+
+/** Thrown by a matcher whose allowance cannot take the next line: the file is searched elsewhere, whole. */
+export class AllowanceSpent extends Error {
+  constructor() {
+    super('the regex allowance of this thread is spent');
+  }
+}
+
+/** `allowance`: every line the regex runs on is first taken from it (see RegexAllowance). */
+export function createMatcher(query: GrepQuery, allowance?: RegexAllowance): Matcher {
   // Compiled when first needed: a plain literal is found in the bytes and never needs it (RE2's
   // compile was ~20 ms of a new process's first search, ~80 ms on a loaded machine).
   let compiled: LinearRegex | undefined;
-  const regex = (): LinearRegex => (compiled ??= compilePattern(query));
+  const regex = (): LinearRegex => (compiled ??= charged(compilePattern(query), allowance));
   // The runs of text every match of a case-sensitive regex holds: the longest is the needle.
   const runs = query.literal || query.ignoreCase || !query.pattern ? [] : requiredLiterals(query.pattern);
   const required = requiredText(query, runs);
@@ -75,6 +91,24 @@ export function createMatcher(query: GrepQuery): Matcher {
     alsoHolds,
     prefilter: needle ? (bytes) => asBuffer(bytes).includes(needle) : () => true,
     count: lineCounter(query, regex, needle, alsoHolds),
+  };
+}
+
+function charged(regex: LinearRegex, allowance: RegexAllowance | undefined): LinearRegex {
+  if (!allowance) return regex;
+  const take = (text: string) => {
+    if (text.length > allowance.left) throw new AllowanceSpent();
+    allowance.left -= text.length;
+  };
+  return {
+    test(text) {
+      take(text);
+      return regex.test(text);
+    },
+    indexIn(text) {
+      take(text);
+      return regex.indexIn(text);
+    },
   };
 }
 

@@ -4,8 +4,9 @@
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { RuntimeFs } from '../../runtime/types.ts';
 import type { SecretIdentities } from '../../security/secret-identities.ts';
+import { requiredLiterals } from '../../text/required-literals.ts';
 import type { GrepPool } from './grep-pool.ts';
-import { createMatcher } from './matcher.ts';
+import { AllowanceSpent, createMatcher, type RegexAllowance } from './matcher.ts';
 import { createPacer } from './pacer.ts';
 import { createControl, type FileOutcome, linesUpTo, type ScanFile, type ScanJob, type ScanJobResult, type ScanMode, scanFile, stopAll } from './scan-files.ts';
 import type { GrepQuery, SkippedFile } from './types.ts';
@@ -32,6 +33,29 @@ const SMALL_REGEX_BYTES = 16 << 10;
  */
 const STARTING_FILES = 256;
 const STARTING_BYTES = 16 << 20;
+/**
+ * …and a regex too, over the lines holding the text every match requires (`retry.*count`'s sampled
+ * refusal on the Linux tree: ~7 KB of lines over 512 files, which waited 0.1–0.2 s for a worker to
+ * start): the main thread runs it on at most this much text in all, once per process (SMALL_REGEX_BYTES'
+ * bound); past it the file it was on and the rest go to the workers.
+ */
+const STARTING_REGEX_CHARS = SMALL_REGEX_BYTES;
+const allowances = new WeakMap<GrepPool, RegexAllowance>();
+
+function allowanceOf(pool: GrepPool): RegexAllowance {
+  let a = allowances.get(pool);
+  if (!a) {
+    a = { left: STARTING_REGEX_CHARS };
+    allowances.set(pool, a);
+  }
+  return a;
+}
+/**
+ * SMALL_FILES files of a regex with a required text run here up to this much text: their cost is the
+ * needle's search in the bytes (~1–2 ms a megabyte), the regex's SMALL_REGEX_BYTES at most; the
+ * Linux files holding `retry` and `count` are ~80 KB each (64 of them 5–6 MB).
+ */
+const FEW_REGEX_BYTES = STARTING_BYTES;
 /** A batch: this many files, or fewer when their known sizes reach BATCH_BYTES. */
 const BATCH_FILES = 64;
 const BATCH_BYTES = 1 << 20;
@@ -69,7 +93,9 @@ export async function runScan(run: ScanRun, sink: ScanSink): Promise<void> {
     // The first files decide where the search runs; the rest are still to come from the stream.
     const head: ScanFile[] = [];
     let ended = false;
-    const starting = run.pool !== undefined && run.pool.mode() === 'workers' && run.pool.readyWorkers() === 0 && run.query.literal;
+    const noneReady = run.pool !== undefined && run.pool.mode() === 'workers' && run.pool.readyWorkers() === 0;
+    const allowance = noneReady && !run.query.literal ? allowanceOf(run.pool!) : undefined;
+    const starting = noneReady && (run.query.literal || allowance!.left > 0);
     while (head.length <= (starting ? STARTING_FILES : SMALL_FILES)) {
       const next = await files.next();
       if (next.done) {
@@ -79,9 +105,14 @@ export async function runScan(run: ScanRun, sink: ScanSink): Promise<void> {
       head.push(next.value);
     }
     const search = new Searcher(run, sink, control);
-    const here = run.pool?.mode() === 'in-thread' || (ended && head.length <= SMALL_FILES && small(run, head)) || (starting && ended && small(run, head, STARTING_BYTES));
-    if (!run.pool || here) await search.here(head, ended ? undefined : files);
-    else await search.onWorkers(run.pool, head, ended ? undefined : files);
+    const few = ended && head.length <= SMALL_FILES;
+    const inThread = !run.pool || run.pool.mode() === 'in-thread' || (few && small(run, head));
+    if (inThread) await search.here(head, ended ? undefined : files);
+    else if (starting && ended && small(run, head, STARTING_BYTES)) await search.here(head, undefined, allowance);
+    // A few files of a regex that runs only on the lines holding its required text (a sampled
+    // refusal's rounds of 64 files): up to SMALL_REGEX_BYTES of those lines.
+    else if (few && !run.query.literal && requiresText(run.query) && small(run, head, FEW_REGEX_BYTES)) await search.here(head, undefined, { left: SMALL_REGEX_BYTES });
+    else await search.onWorkers(run.pool!, head, ended ? undefined : files);
   } finally {
     run.signal?.removeEventListener('abort', stop);
     stopAll(control);
@@ -97,14 +128,19 @@ function toAsync<T>(it: Iterator<T>): AsyncIterator<T> {
   return toAsyncGen(it);
 }
 
-/** Little text in all (sizes looked up where the list has none: a few files). */
-function small(run: ScanRun, files: ScanFile[], literalBytes = SMALL_BYTES): boolean {
+/** A case-sensitive regex whose every match holds some text: it runs only on the lines holding it. */
+function requiresText(query: GrepQuery): boolean {
+  return !query.ignoreCase && requiredLiterals(query.pattern).length > 0;
+}
+
+/** Little text in all (sizes looked up where the list has none: a few files); `limit`: also for a regex. */
+function small(run: ScanRun, files: ScanFile[], limit?: number): boolean {
   let bytes = 0;
   for (const f of files) {
     f.size ??= run.fs.statSync(f.abs || `${run.workdir}/${f.relRoot}`)?.size;
     bytes += f.size ?? 0;
   }
-  return bytes <= (run.query.literal ? literalBytes : SMALL_REGEX_BYTES);
+  return bytes <= (limit ?? (run.query.literal ? SMALL_BYTES : SMALL_REGEX_BYTES));
 }
 
 type Settled = { ok: true; value: ScanJobResult } | { ok: false; error: unknown };
@@ -148,19 +184,31 @@ class Searcher {
     return false;
   }
 
-  async here(head: ScanFile[], rest: AsyncIterator<ScanFile> | undefined): Promise<void> {
-    const matcher = createMatcher(this.run.query);
+  /**
+   * Searches in this thread. With an `allowance` (a regex while no worker is ready), the file whose
+   * line it cannot take and every file after it go to the workers.
+   */
+  async here(head: ScanFile[], rest: AsyncIterator<ScanFile> | undefined, allowance?: RegexAllowance): Promise<void> {
+    const matcher = createMatcher(this.run.query, allowance);
     const pacer = createPacer(this.run.signal, this.control);
     let index = 0;
-    const one = async (file: ScanFile) => {
-      const outcome = await scanFile(this.run.fs, this.run.mode, this.run.workdir, this.run.query, matcher, file, index, this.control, pacer, this.run.secrets);
+    /** False when the allowance is spent: the file was not searched. */
+    const one = async (file: ScanFile): Promise<boolean> => {
+      let outcome: FileOutcome;
+      try {
+        outcome = await scanFile(this.run.fs, this.run.mode, this.run.workdir, this.run.query, matcher, file, index, this.control, pacer, this.run.secrets);
+      } catch (error) {
+        if (error instanceof AllowanceSpent && this.run.pool) return false;
+        throw error;
+      }
       this.over = this.deliver(file, index++, outcome);
+      return true;
     };
-    for (const file of head) if (!this.over) await one(file);
+    for (let i = 0; i < head.length && !this.over; i++) if (!(await one(head[i]!))) return this.onWorkers(this.run.pool!, head.slice(i), rest, index);
     while (rest && !this.over) {
       const next = await rest.next();
       if (next.done) break;
-      await one(next.value);
+      if (!(await one(next.value))) return this.onWorkers(this.run.pool!, [next.value], rest, index);
     }
   }
 
@@ -221,11 +269,12 @@ class Searcher {
     while (!this.over && this.pending[0]?.settled) await this.takeOldest(pool);
   }
 
-  async onWorkers(pool: GrepPool, head: ScanFile[], rest: AsyncIterator<ScanFile> | undefined): Promise<void> {
+  /** `from`: the search's index of the first file of `head` (the files before it were searched here). */
+  async onWorkers(pool: GrepPool, head: ScanFile[], rest: AsyncIterator<ScanFile> | undefined, from = 0): Promise<void> {
     try {
-      let batch: Batch = { first: 0, files: [] };
+      let batch: Batch = { first: from, files: [] };
       let bytes = 0;
-      let index = 0;
+      let index = from;
       const add = async (file: ScanFile) => {
         if (batch.files.length && (batch.files.length >= BATCH_FILES || bytes + (file.size ?? 0) > BATCH_BYTES)) {
           await this.send(pool, batch);
