@@ -31,7 +31,10 @@ export async function dispatchExact(deps: RetrievalDeps, graph: GraphAdapter, re
       caseFolded = true;
     }
   }
-  const hits = symbol ? ((!r.sampled && (await classified(graph, symbol, r.hits))) || kindsByLine(r.hits, symbol)) : r.hits;
+  // A refusal's sample (its kinds give only the top score) asks neither the index nor the definition
+  // pattern (compiled per name on RE2: ~20 ms of a new server's first search): in files with a
+  // grammar its lines are calls, references, strings or comments as the line says.
+  const hits = symbol && !r.sampled ? (await classified(graph, symbol, r.hits)) || kindsByLine(r.hits, symbol) : r.hits;
   deps.logger.log('dispatch_result', { query: text, strategy: 'fileio_literal', count: hits.length, caseFolded });
   return { shape: symbol ? 'symbol' : 'phrase', hits, ...fromScan(r), strategy: 'fileio_literal', ...(symbol ? { symbol } : {}), terms: [text.toLowerCase()], caseFolded };
 }
