@@ -1,14 +1,14 @@
 // A stdio server's warm start begun when the process starts, before the client's handshake: with a
 // note of an earlier whole check of a big index beside code.db (a project searched before), the
-// finds that list what changed since (workspace/changed-since.ts) and the one that lists the secret
-// names (workspace/secret-names.ts) start at once, in processes of their own, instead of after the
-// tool list (the app's build). On a loaded machine they took ~0.5–1.5 s, which a first search
-// otherwise waited for; the app's code index takes the list (CodeIndexDeps.earlyList).
+// finds that list what changed since and the secret names (one walk: workspace/changed-since.ts)
+// start at once, in processes of their own, instead of after the tool list (the app's build). On a
+// loaded machine they took ~0.5–1.5 s, which a first search otherwise waited for; the app's code
+// index takes the list (CodeIndexDeps.earlyList).
 import { createExecutor } from '../exec/executor.ts';
 import type { Runtime } from '../runtime/types.ts';
 import { knownSecrets, listSecretNamesWith } from '../security/secret-identities.ts';
 import { RACY_MS } from '../textindex/file-identity.ts';
-import { createChangedSince, LIST_FROM_FILES } from '../workspace/changed-since.ts';
+import { createChangedSince, LIST_FROM_FILES, listChangedAndSecretNames } from '../workspace/changed-since.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { createSecretNameLister } from '../workspace/secret-names.ts';
 import { readCheckedNote } from './checked-note.ts';
@@ -30,10 +30,14 @@ export function startEarlyCheck(runtime: Runtime, settings: AppSettings, note = 
   if (!note || note.files < LIST_FROM_FILES) return undefined;
   const exec = createExecutor(runtime);
   const since = note.at - RACY_MS;
-  const changedSince = createChangedSince({ runtime, exec, root: settings.projectRoot, skipDirs: [...UNENTERED_DIRS, ...settings.config.scan.excludeDirs] });
+  const root = settings.projectRoot;
+  const options = { runtime, exec, root, skipDirs: [...UNENTERED_DIRS, ...settings.config.scan.excludeDirs] };
+  // One walk for both lists where find can (GNU's), else one find each.
+  const both = listChangedAndSecretNames(options, since);
+  const lister = createSecretNameLister({ runtime, exec });
   // The app registers its own lister when it is built; this walk's result is kept (by workdirs).
-  const was = listSecretNamesWith(createSecretNameLister({ runtime, exec }));
+  const was = listSecretNamesWith(both ? async (dir) => (dir === root && (await both.secretNames)) || lister(dir) : lister);
   knownSecrets(runtime.fs, { dirs: [...settings.workdirs] }).catch(() => undefined);
   listSecretNamesWith(was);
-  return { root: settings.projectRoot, since, listed: changedSince(since) };
+  return { root, since, listed: both ? both.changed : createChangedSince(options)(since) };
 }

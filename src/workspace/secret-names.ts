@@ -23,15 +23,22 @@ const ERE_SPECIAL = /[\\^$.|?*+()[\]{}]/g;
  * which a new server's first search waited for).
  */
 export function secretNameExpression(flavour: 'gnu' | 'posix' = 'gnu'): string[] {
+  return [...SECRET_WALK_PRUNED, '-o', ...secretNameTest(flavour), '-print0'];
+}
+
+/** find's pruning of the secret walk: .git and node_modules are not entered. */
+export const SECRET_WALK_PRUNED: readonly string[] = ['(', '-type', 'd', '(', ...[...SECRET_WALK_SKIPPED_DIRS].flatMap((n, i) => [...(i ? ['-o'] : []), '-name', n]), ')', ')', '-prune'];
+
+/** find's test of an entry the secret walk lists: not a folder, its path holding a needle or a byte past ASCII. */
+export function secretNameTest(flavour: 'gnu' | 'posix'): string[] {
   const { names, folders } = secretNeedles();
-  const pruned = [...SECRET_WALK_SKIPPED_DIRS].flatMap((n, i) => [...(i ? ['-o'] : []), '-name', n]);
   // toLowerCase maps a few non-ASCII letters to ASCII ones (the Kelvin sign to k): such paths are all listed.
   const nonAscii = '[^ -~]';
   const any =
     flavour === 'gnu'
       ? ['-regextype', 'posix-extended', '-iregex', `.*(${[...names, ...folders.map((d) => `/${d}/`)].map((n) => n.replace(ERE_SPECIAL, '\\$&')).join('|')}|${nonAscii}).*`]
       : [...names.flatMap((n) => ['-iname', `*${n}*`, '-o']), ...folders.flatMap((d) => ['-ipath', `*/${d}/*`, '-o']), '-path', `*${nonAscii}*`];
-  return ['(', '-type', 'd', '(', ...pruned, ')', ')', '-prune', '-o', '!', '-type', 'd', '(', ...any, ')', '-print0'];
+  return ['!', '-type', 'd', '(', ...any, ')'];
 }
 
 export function createSecretNameLister(options: { runtime: Runtime; exec: Executor }): SecretNameLister {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createExecutor } from '../../src/exec/executor.ts';
-import { type ChangedSince, createChangedSince } from '../../src/workspace/changed-since.ts';
+import { type ChangedSince, createChangedSince, listChangedAndSecretNames } from '../../src/workspace/changed-since.ts';
+import { createSecretNameLister } from '../../src/workspace/secret-names.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 
 const dirs: string[] = [];
@@ -27,5 +29,58 @@ describe('find\'s list of what changed since a moment', () => {
     const root = fixture();
     dirs.push(root);
     assert.equal(await findIn(path.join(root, 'missing'))(Date.now() - 60_000), undefined);
+  });
+});
+
+describe('one walk for what changed and the secret names', () => {
+  it('lists what the changed list and the secret walk each list alone, hidden and skipped folders included', { skip: runtime.which('find') === undefined }, async () => {
+    const root = fixture({
+      'top.ts': 't\n',
+      '.env': 'secret\n',
+      'src/a.ts': 'a\n',
+      'src/.gitignore': '*.log\n',
+      'src/deep/x/id_rsa': 'k\n',
+      'src/.cache/z.ts': 'z\n',
+      'src/.cache/.npmrc': 'n\n',
+      '.hidden/h.ts': 'h\n',
+      '.hidden/.aws/credentials': 'c\n',
+      'vendor/v/server.pem': 'p\n',
+      'vendor/v/ok.c': 'o\n',
+      'lib/vendor/w.c': 'w\n',
+      'node_modules/m/.env': 'm\n',
+      'conf/prod.tfstate': 's\n',
+    });
+    dirs.push(root);
+    symlinkSync(path.join(root, 'src'), path.join(root, 'linked'));
+    const options = { runtime, exec, root, skipDirs: ['node_modules', 'vendor'] };
+    const since = Date.now() - 60_000;
+    const both = listChangedAndSecretNames(options, since);
+    assert.ok(both);
+    const changed = await both.changed;
+    assert.ok(changed, 'find ran');
+    assert.deepEqual(changed.toSorted(), (await createChangedSince(options)(since))!.toSorted());
+    assert.ok(changed.includes('src/.gitignore') && !changed.includes('src/.cache/z.ts') && !changed.includes('vendor/v/ok.c') && !changed.includes('lib/vendor/w.c'), changed.join(' '));
+    const secrets = await both.secretNames;
+    assert.ok(secrets, 'listed');
+    assert.deepEqual(secrets.toSorted(), (await createSecretNameLister({ runtime, exec })(root))!.toSorted());
+    assert.ok(['.env', 'src/deep/x/id_rsa', '.hidden/.aws/credentials', 'vendor/v/server.pem', 'src/.cache/.npmrc'].every((s) => secrets.includes(s)), secrets.join(' '));
+    assert.ok(!secrets.some((s) => s.startsWith('node_modules/')));
+  });
+});
+
+describe('one walk with a find that has no -printf (BSD)', () => {
+  it('lists what changed with the finds of the changed list, and leaves the secret names to the lister', { skip: runtime.which('find') === undefined || process.platform === 'win32' }, async () => {
+    const root = fixture({ 'a.ts': 'a\n', '.env': 'x\n', 'src/b.ts': 'b\n' });
+    const bin = fixture();
+    dirs.push(root, bin);
+    const fake = path.join(bin, 'find');
+    writeFileSync(fake, `#!/bin/sh\nfor a in "$@"; do [ "$a" = -printf ] && { echo "find: unknown primary or operator" >&2; exit 1; }; done\nexec ${runtime.which('find')} "$@"\n`);
+    chmodSync(fake, 0o755);
+    const bsd = { ...runtime, which: (name: string) => (name === 'find' ? fake : runtime.which(name)) };
+    const options = { runtime: bsd, exec, root, skipDirs: [] };
+    const since = Date.now() - 60_000;
+    const both = listChangedAndSecretNames(options, since)!;
+    assert.deepEqual((await both.changed)?.toSorted(), ['', '.env', 'a.ts', 'src', 'src/b.ts']);
+    assert.equal(await both.secretNames, undefined);
   });
 });
