@@ -6,7 +6,7 @@ import type { SafePath, Workdirs } from '../security/resolve-safe.ts';
 import { readJudged } from '../security/secret-read.ts';
 import type { TextCandidates } from '../textindex/types.ts';
 import { type Admission, createAdmission } from '../workspace/grep/admission.ts';
-import { admitFiles, regularFiles } from '../workspace/grep/filelist.ts';
+import { admittedPaths, regularFiles } from '../workspace/grep/filelist.ts';
 import { countMatches, grep, scanList } from '../workspace/grep/index.ts';
 import type { GrepFile, GrepQuery, GrepResult, SkippedFile } from '../workspace/grep/types.ts';
 import { type Estimate, estimateUnread, sampleOrder, sampleSteps } from './estimate.ts';
@@ -206,7 +206,7 @@ async function sampledRefusal(
   // Excluded, hidden, secret, gitignored or outside the glob: never read, never estimated (an index
   // may name ignored files: touched since it judged them, listed before a .gitignore changed, or
   // catalogued with scan.respectGitignore off). The file system (symlinked folders) is judged per batch.
-  const eligible = admitFiles(deps.runtime.fs, admission, candidates, { stat: false, statFolders: false, catalogued }).map((f) => f.relRoot);
+  const eligible = admittedPaths(admission, candidates, { statFolders: false, catalogued });
   const rounds = sampleSteps(eligible.length, SAMPLE);
   if (!rounds.length) return undefined;
   const order = sampleOrder(eligible);
@@ -216,7 +216,7 @@ async function sampledRefusal(
   let hits = 0;
   for (const upto of rounds) {
     const batch = order.slice(read, upto);
-    const admitted = admitFiles(deps.runtime.fs, admission, batch, { stat: false, catalogued }).map((f) => f.relRoot);
+    const admitted = admittedPaths(admission, batch, { catalogued });
     // Lines (for scores and tokens per hit) from the first files of the sample only; the rest are counted.
     const withLines = admitted.slice(0, Math.max(0, SAMPLE_LINE_FILES - read));
     const counted = admitted.slice(withLines.length);
@@ -273,9 +273,9 @@ async function indexCandidates(deps: RetrievalDeps, req: ScanRequest): Promise<T
 /** The candidates a full scan would search (the walk's rules); undefined when ripgrep scanning the scope is cheaper. */
 function admitCandidates(deps: RetrievalDeps, admission: Admission, candidates: readonly string[], catalogued: ((relRoot: string) => boolean) | undefined): string[] | undefined {
   if (candidates.length > CANDIDATES_MAX && deps.runtime.which('rg')) return undefined;
-  const listed = admitFiles(deps.runtime.fs, admission, candidates, { stat: false, catalogued });
+  const listed = admittedPaths(admission, candidates, { catalogued });
   deps.logger.log('text_admitted', { candidates: candidates.length, admitted: listed.length });
-  return listed.map((f) => f.relRoot);
+  return listed;
 }
 
 /** Hits scanned with definitionsByIndex, classified by the line heuristics alone (the index could not answer). */

@@ -25,14 +25,10 @@ export interface ListedFile {
  * cut, for lists whose files are admitted again before they are read. `catalogued`: the files a
  * listing by the same .gitignore files holds (Admission.named).
  */
-export function admitFiles(fs: RuntimeFs, admission: Admission, files: Iterable<string>, options: { stat?: boolean; statFolders?: boolean; catalogued?: (relRoot: string) => boolean } = {}): ListedFile[] {
+export function admitFiles(fs: RuntimeFs, admission: Admission, files: Iterable<string>, options: AdmitOptions & { stat?: boolean } = {}): ListedFile[] {
   const workdir = admission.target.workdir;
   const out: ListedFile[] = [];
-  const seen = new Set<string>();
-  for (const relRoot of files) {
-    if (seen.has(relRoot)) continue;
-    seen.add(relRoot);
-    if (!admission.named(relRoot, { statFolders: options.statFolders, catalogued: options.catalogued?.(relRoot) })) continue;
+  for (const relRoot of admittedPaths(admission, files, options)) {
     const abs = path.join(workdir, relRoot);
     if (options.stat === false) {
       out.push({ abs, relRoot });
@@ -42,7 +38,24 @@ export function admitFiles(fs: RuntimeFs, admission: Admission, files: Iterable<
     if (!st?.isFile || st.isSymbolicLink || st.size > MAX_SEARCH_FILE_BYTES) continue;
     out.push({ abs, relRoot, size: st.size });
   }
-  return out.sort((a, b) => (a.relRoot < b.relRoot ? -1 : a.relRoot > b.relRoot ? 1 : 0));
+  return out;
+}
+
+export interface AdmitOptions {
+  statFolders?: boolean;
+  catalogued?: (relRoot: string) => boolean;
+}
+
+/** admitFiles' paths without a stat (the reader checks each as it reads), sorted, each once. */
+export function admittedPaths(admission: Admission, files: Iterable<string>, options: AdmitOptions = {}): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const relRoot of files) {
+    if (seen.has(relRoot)) continue;
+    seen.add(relRoot);
+    if (admission.named(relRoot, { statFolders: options.statFolders, catalogued: options.catalogued?.(relRoot) })) out.push(relRoot);
+  }
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The regular files (not symlinks, not past the size limit) among `files` (relative to `workdir`), with their sizes. */
