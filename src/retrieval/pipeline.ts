@@ -8,6 +8,7 @@ import { scan } from './fileio.ts';
 import { type GateDecision, gate, type RefusalCounter } from './gatekeeper.ts';
 import type { GraphAdapter } from './graph.ts';
 import type { Kind } from './kinds.ts';
+import { wholeWord } from './query.ts';
 import { definitionsFirst, rankHits } from './ranking.ts';
 import type { Hit, ResultItem, RetrievalDeps } from './types.ts';
 import type { WordsDispatched } from './words.ts';
@@ -51,7 +52,7 @@ export async function runGated(deps: RetrievalDeps & { graph: GraphAdapter }, re
   let dispatched: Dispatched | ExactDispatched = await route(deps, graph, { ...dispatchRequest, refuseAt });
   // An exact word too common to answer: what whole-word matching would yield is worth a second count
   // (only when a refusal is likely; the same refusal bounds keep it cheap).
-  const probe = req.exact && refuseAt && !('caseFolded' in dispatched && dispatched.caseFolded) && WORD.test(req.query) && tooBroad(dispatched, refuseAt);
+  const probe = req.exact && refuseAt && !('caseFolded' in dispatched && dispatched.caseFolded) && WORD.test(req.query) && tooBroad(dispatched, refuseAt) && !wholeWordHopeless(dispatched, req.query, refuseAt);
   const wholeWord = probe ? await wholeWordCount(deps, req, refuseAt) : undefined;
   // A call of the same session (parallel tool calls) may have reached the deadlock cap meanwhile: the
   // gate will open, and an answer from a sample would be the sample's hits only. Once the cap is
@@ -93,6 +94,28 @@ function tooBroad(d: Dispatched, limits: { files: number; hits: number }): boole
   if (d.sampled) return true;
   const { hits, files } = d.counts ? scopeTotals(d.counts) : { hits: d.hits.length, files: new Set(d.hits.map((h) => h.file)).size };
   return files > limits.files || hits > limits.hits;
+}
+
+/**
+ * Whether a refusal's sample shows that whole-word matching could not pass the gate (its suggestion
+ * is offered only then): the share of the sample's lines and files holding the word whole, applied
+ * to the estimate, is still over twice both limits — then it is not counted (a second scan of the
+ * same sample, ~10 % of a new server's first refusal).
+ */
+function wholeWordHopeless(d: Dispatched, word: string, limits: { files: number; hits: number }): boolean {
+  if (!d.sampled || !d.counts || !d.hits.length) return false;
+  const whole = wholeWord(word);
+  const files = new Set<string>();
+  const wholeFiles = new Set<string>();
+  let wholeLines = 0;
+  for (const h of d.hits) {
+    files.add(h.file);
+    if (!whole.test(h.text)) continue;
+    wholeLines++;
+    wholeFiles.add(h.file);
+  }
+  const all = scopeTotals(d.counts, d.estimate?.expected);
+  return all.hits * (wholeLines / d.hits.length) > 2 * limits.hits && all.files * (wholeFiles.size / files.size) > 2 * limits.files;
 }
 
 /** A word whole-word matching can narrow (`\b` sees only letters, digits and underscores). */

@@ -72,6 +72,15 @@ describe('a refusal proved from a sample of the index candidates', () => {
     assert.deepEqual(again.structuredContent, r.structuredContent);
   });
 
+  it('counts the whole word again only when the sample leaves it possible that it passes', async () => {
+    // 1 of core's 3 lines and plugins' one line hold "widget" whole: ~600 hits in ~600 files, far over both limits.
+    const before = index.asked;
+    const r = await t.call('search', { pattern: 'widget' }, fresh());
+    assert.equal((r.structuredContent as { status: string }).status, 'refine');
+    assert.equal(index.asked - before, 1, 'one scan: no whole-word count');
+    assert.ok(!(r.structuredContent as { suggestions: { action: string }[] }).suggestions.some((s) => s.action === 'use_regex'));
+  });
+
   it('asks the graph nothing for a refusal proved from a sample, and asks it for an answer', async () => {
     const real = t.app.graph;
     let asked = 0;
