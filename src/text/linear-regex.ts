@@ -60,6 +60,14 @@ const LITERAL_UNIT = /(?:[ !"#%&',\-/0-9:;<=>@A-Z_`a-z~]|\\[.*+?^${}()|[\]\\])/.
  */
 const LITERAL_ALTERNATION = new RegExp(`^${LITERAL_UNIT}*(?:\\|${LITERAL_UNIT}*)*$`);
 
+/**
+ * Whether a (non-literal) pattern is such text and its alternatives: matched as fast as a literal
+ * (JavaScript's engine, linear time), whatever the text it runs over.
+ */
+export function isTextAlternation(pattern: string): boolean {
+  return LITERAL_ALTERNATION.test(pattern);
+}
+
 /** JavaScript's matcher for a literal alternation (`group` 1: the word wrapper's), with RE2's Unicode case folding. */
 function nativeRegex(source: string, ignoreCase: boolean, group: number): LinearRegex {
   const re = new RegExp(source, ignoreCase ? 'iud' : 'ud');

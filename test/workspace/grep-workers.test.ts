@@ -147,6 +147,13 @@ describe('grep workers that have not started yet', () => {
     assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), query, list, undefined, { pool }), await scanListBuiltin(runtime.fs, await target(), query, list));
     assert.equal(pool.readyWorkers(), 0);
   });
+
+  it('answers words as text alternatives ignoring case (a query that found nothing as typed) in this thread, as a literal', { timeout: 60_000 }, async () => {
+    const query: GrepQuery = { pattern: 'kmalloc|ARRAY', literal: false, ignoreCase: true, context: 0, limit: 50 };
+    const list = Array.from({ length: 200 }, (_, i) => `src/f${String(i).padStart(3, '0')}.c`);
+    assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), query, list, undefined, { pool }), await scanListBuiltin(runtime.fs, await target(), query, list));
+    assert.equal(pool.readyWorkers(), 0);
+  });
 });
 
 describe('a regex while the grep workers start', () => {

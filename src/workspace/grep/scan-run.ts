@@ -4,6 +4,7 @@
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { RuntimeFs } from '../../runtime/types.ts';
 import type { SecretIdentities } from '../../security/secret-identities.ts';
+import { isTextAlternation } from '../../text/linear-regex.ts';
 import { requiredLiterals } from '../../text/required-literals.ts';
 import type { GrepPool } from './grep-pool.ts';
 import { AllowanceSpent, createMatcher, type RegexAllowance } from './matcher.ts';
@@ -29,7 +30,8 @@ const SMALL_REGEX_BYTES = 16 << 10;
 /**
  * While no worker is ready yet (a new process's first searches: workers took 0.3–0.5 s to start on a
  * loaded machine, and a 61-file answer waited for them), a search of up to this many files and this
- * much text runs here instead — a literal only (found in the bytes; a regex keeps SMALL_REGEX_BYTES).
+ * much text runs here instead: a literal or text alternatives (asText) whole, another regex on at
+ * most STARTING_REGEX_CHARS of lines.
  */
 const STARTING_FILES = 256;
 const STARTING_BYTES = 16 << 20;
@@ -94,8 +96,9 @@ export async function runScan(run: ScanRun, sink: ScanSink): Promise<void> {
     const head: ScanFile[] = [];
     let ended = false;
     const noneReady = run.pool !== undefined && run.pool.mode() === 'workers' && run.pool.readyWorkers() === 0;
-    const allowance = noneReady && !run.query.literal ? allowanceOf(run.pool!) : undefined;
-    const starting = noneReady && (run.query.literal || allowance!.left > 0);
+    const textLike = asText(run.query);
+    const allowance = noneReady && !textLike ? allowanceOf(run.pool!) : undefined;
+    const starting = noneReady && (textLike || allowance!.left > 0);
     while (head.length <= (starting ? STARTING_FILES : SMALL_FILES)) {
       const next = await files.next();
       if (next.done) {
@@ -111,7 +114,7 @@ export async function runScan(run: ScanRun, sink: ScanSink): Promise<void> {
     else if (starting && ended && small(run, head, STARTING_BYTES)) await search.here(head, undefined, allowance);
     // A few files of a regex that runs only on the lines holding its required text (a sampled
     // refusal's rounds of 64 files): up to SMALL_REGEX_BYTES of those lines.
-    else if (few && !run.query.literal && requiresText(run.query) && small(run, head, FEW_REGEX_BYTES)) await search.here(head, undefined, { left: SMALL_REGEX_BYTES });
+    else if (few && !textLike && requiresText(run.query) && small(run, head, FEW_REGEX_BYTES)) await search.here(head, undefined, { left: SMALL_REGEX_BYTES });
     else await search.onWorkers(run.pool!, head, ended ? undefined : files);
   } finally {
     run.signal?.removeEventListener('abort', stop);
@@ -128,6 +131,14 @@ function toAsync<T>(it: Iterator<T>): AsyncIterator<T> {
   return toAsyncGen(it);
 }
 
+/**
+ * A literal, or a regex of text and alternatives only (the words of a query that found nothing as
+ * typed: `path|denied|error`): matched in linear time as fast as a literal (linear-regex.ts).
+ */
+function asText(query: GrepQuery): boolean {
+  return query.literal || isTextAlternation(query.pattern);
+}
+
 /** A case-sensitive regex whose every match holds some text: it runs only on the lines holding it. */
 function requiresText(query: GrepQuery): boolean {
   return !query.ignoreCase && requiredLiterals(query.pattern).length > 0;
@@ -140,7 +151,7 @@ function small(run: ScanRun, files: ScanFile[], limit?: number): boolean {
     f.size ??= run.fs.statSync(f.abs || `${run.workdir}/${f.relRoot}`)?.size;
     bytes += f.size ?? 0;
   }
-  return bytes <= (limit ?? (run.query.literal ? SMALL_BYTES : SMALL_REGEX_BYTES));
+  return bytes <= (limit ?? (asText(run.query) ? SMALL_BYTES : SMALL_REGEX_BYTES));
 }
 
 type Settled = { ok: true; value: ScanJobResult } | { ok: false; error: unknown };
