@@ -34,7 +34,11 @@ const SMALL_REGEX_BYTES = 16 << 10;
  * most STARTING_REGEX_CHARS of lines.
  */
 const STARTING_FILES = 256;
-const STARTING_BYTES = 16 << 20;
+/**
+ * Reading and searching a megabyte takes this thread ~1–2 ms, a worker's start 0.1–0.3 s: a sampled
+ * refusal's round of 64 files reached 20 MB on the Linux tree (amdgpu's register headers).
+ */
+const STARTING_BYTES = 64 << 20;
 /**
  * …and a regex too, over the lines holding the text every match requires (`retry.*count`'s sampled
  * refusal on the Linux tree: ~7 KB of lines over 512 files, which waited 0.1–0.2 s for a worker to
@@ -57,7 +61,7 @@ function allowanceOf(pool: GrepPool): RegexAllowance {
  * needle's search in the bytes (~1–2 ms a megabyte), the regex's SMALL_REGEX_BYTES at most; the
  * Linux files holding `retry` and `count` are ~80 KB each (64 of them 5–6 MB).
  */
-const FEW_REGEX_BYTES = STARTING_BYTES;
+const FEW_REGEX_BYTES = 16 << 20;
 /** A batch: this many files, or fewer when their known sizes reach BATCH_BYTES. */
 const BATCH_FILES = 64;
 const BATCH_BYTES = 1 << 20;
