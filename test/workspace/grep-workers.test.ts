@@ -176,17 +176,22 @@ describe('a regex while the grep workers start', () => {
     removeDir(root);
   });
   const target = () => createAdmission({ fs: runtime.fs, workdirs: { dirs: [root] } }, resolveSafe(runtime.fs, { dirs: [root] }, undefined), {});
-
-  it('hands the file it cannot finish and the rest to the workers, with the answer of one thread', { timeout: 60_000 }, async () => {
+  /** The pool as seen with `ready` workers; `sent`: the search index of each batch's first file it was sent. */
+  const seen = (ready: number): { pool: GrepPool; sent: number[] } => {
     const sent: number[] = [];
-    const starting: GrepPool = {
+    const wrapped: GrepPool = {
       ...pool,
-      readyWorkers: () => 0,
+      readyWorkers: () => ready,
       submit: (job, options) => {
         sent.push(job.first);
         return pool.submit(job, options);
       },
     };
+    return { pool: wrapped, sent };
+  };
+
+  it('hands the file it cannot finish and the rest to the workers, with the answer of one thread', { timeout: 60_000 }, async () => {
+    const { pool: starting, sent } = seen(0);
     // Case-insensitive: no required text, every line (~5 KB a file) is taken from the allowance.
     const query: GrepQuery = { pattern: 'kmalloc_array\\(\\d', literal: false, ignoreCase: true, context: 0, limit: 500 };
     const here = await scanListBuiltin(runtime.fs, await target(), query, files);
@@ -200,15 +205,7 @@ describe('a regex while the grep workers start', () => {
   });
 
   it('runs a few files of a regex with a required text in this thread once workers are ready, as a literal', { timeout: 60_000 }, async () => {
-    const sent: number[] = [];
-    const ready: GrepPool = {
-      ...pool,
-      readyWorkers: () => 1,
-      submit: (job, options) => {
-        sent.push(job.first);
-        return pool.submit(job, options);
-      },
-    };
+    const { pool: ready, sent } = seen(1);
     // 60 KB of text, ~1 KB of it on lines holding "KMalloc_Array(": matched here.
     const query: GrepQuery = { pattern: 'KMalloc_Array\\(\\d', literal: false, ignoreCase: false, context: 0, limit: 500 };
     const here = await scanListBuiltin(runtime.fs, await target(), query, files);
