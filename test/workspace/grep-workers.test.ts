@@ -204,7 +204,7 @@ describe('a regex while the grep workers start', () => {
     assert.equal(sent[0], 0);
   });
 
-  it('runs a few files of a regex with a required text in this thread once workers are ready, as a literal', { timeout: 60_000 }, async () => {
+  it('runs a few files of a regex with a required text in this thread once workers are ready, while the process allowance lasts', { timeout: 60_000 }, async () => {
     const { pool: ready, sent } = seen(1);
     // 60 KB of text, ~1 KB of it on lines holding "KMalloc_Array(": matched here.
     const query: GrepQuery = { pattern: 'KMalloc_Array\\(\\d', literal: false, ignoreCase: false, context: 0, limit: 500 };
@@ -215,6 +215,20 @@ describe('a regex while the grep workers start', () => {
     // Without a required text (case folded) every line would be matched: the workers take it.
     const folded = { ...query, ignoreCase: true };
     assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), folded, files, undefined, { pool: ready }), await scanListBuiltin(runtime.fs, await target(), folded, files));
+    assert.equal(sent[0], 0);
+  });
+
+  it('sends a few files of such a regex to the workers once the process allowance is spent', { timeout: 60_000 }, async () => {
+    const { pool: ready, sent } = seen(1);
+    // ~4.4 KB of lines holding "filler line " a file, each matching (tested, then located: ~8.8 KB):
+    // the allowance runs out on the second, which goes to the workers with the rest; later searches
+    // go to them whole.
+    const filler: GrepQuery = { pattern: 'filler line \\d+ of', literal: false, ignoreCase: false, context: 0, limit: 500 };
+    assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), filler, files, undefined, { pool: ready }), await scanListBuiltin(runtime.fs, await target(), filler, files));
+    assert.ok(sent.length > 0 && sent[0]! >= 1 && sent[0]! <= 2, `handed over from the file it could not finish (${sent})`);
+    sent.length = 0;
+    const other = { ...filler, pattern: 'KMalloc_Array\\(\\d' };
+    assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), other, files, undefined, { pool: ready }), await scanListBuiltin(runtime.fs, await target(), other, files));
     assert.equal(sent[0], 0);
   });
 });

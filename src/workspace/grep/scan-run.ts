@@ -41,9 +41,11 @@ const STARTING_FILES = 256;
 const STARTING_BYTES = 64 << 20;
 /**
  * …and a regex too, over the lines holding the text every match requires (`retry.*count`'s sampled
- * refusal on the Linux tree: ~7 KB of lines over 512 files, which waited 0.1–0.2 s for a worker to
- * start): the main thread runs it on at most this much text in all, once per process (SMALL_REGEX_BYTES'
- * bound); past it the file it was on and the rest go to the workers.
+ * refusal on the Linux tree: ~3–7 KB of lines over 512 files, which waited 0.1–0.2 s for a worker to
+ * start, then for its first, cold batches): the main thread runs it on at most this much text in
+ * all, once per process (SMALL_REGEX_BYTES' bound) — while no worker is ready, and for a few files
+ * with a required text after; past it the file it was on and the rest go to the workers (warm, two
+ * of them: 86 ms for that search's 7 rounds against ~124 in this thread).
  */
 const STARTING_REGEX_CHARS = SMALL_REGEX_BYTES;
 const allowances = new WeakMap<GrepPool, RegexAllowance>();
@@ -58,8 +60,8 @@ function allowanceOf(pool: GrepPool): RegexAllowance {
 }
 /**
  * SMALL_FILES files of a regex with a required text run here up to this much text: their cost is the
- * needle's search in the bytes (~1–2 ms a megabyte), the regex's SMALL_REGEX_BYTES at most; the
- * Linux files holding `retry` and `count` are ~80 KB each (64 of them 5–6 MB).
+ * needle's search in the bytes (~1–2 ms a megabyte), the regex's within the allowance; the Linux
+ * files holding `retry` and `count` are ~80 KB each (64 of them 5–6 MB).
  */
 const FEW_REGEX_BYTES = 16 << 20;
 /** A batch: this many files, or fewer when their known sizes reach BATCH_BYTES. */
@@ -99,9 +101,10 @@ export async function runScan(run: ScanRun, sink: ScanSink): Promise<void> {
     // The first files decide where the search runs; the rest are still to come from the stream.
     const head: ScanFile[] = [];
     let ended = false;
-    const noneReady = run.pool !== undefined && run.pool.mode() === 'workers' && run.pool.readyWorkers() === 0;
+    const onWorkers = run.pool !== undefined && run.pool.mode() === 'workers';
+    const noneReady = onWorkers && run.pool!.readyWorkers() === 0;
     const textLike = asText(run.query);
-    const allowance = noneReady && !textLike ? allowanceOf(run.pool!) : undefined;
+    const allowance = onWorkers && !textLike ? allowanceOf(run.pool!) : undefined;
     const starting = noneReady && (textLike || allowance!.left > 0);
     while (head.length <= (starting ? STARTING_FILES : SMALL_FILES)) {
       const next = await files.next();
@@ -117,8 +120,8 @@ export async function runScan(run: ScanRun, sink: ScanSink): Promise<void> {
     if (inThread) await search.here(head, ended ? undefined : files);
     else if (starting && ended && small(run, head, STARTING_BYTES)) await search.here(head, undefined, allowance);
     // A few files of a regex that runs only on the lines holding its required text (a sampled
-    // refusal's rounds of 64 files): up to SMALL_REGEX_BYTES of those lines.
-    else if (few && !textLike && requiresText(run.query) && small(run, head, FEW_REGEX_BYTES)) await search.here(head, undefined, { left: SMALL_REGEX_BYTES });
+    // refusal's rounds of 64 files) while the process's allowance lasts: its first searches.
+    else if (few && allowance && allowance.left > 0 && requiresText(run.query) && small(run, head, FEW_REGEX_BYTES)) await search.here(head, undefined, allowance);
     else await search.onWorkers(run.pool!, head, ended ? undefined : files);
   } finally {
     run.signal?.removeEventListener('abort', stop);
