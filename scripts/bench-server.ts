@@ -112,7 +112,7 @@ console.log(`${ROOT}; data ${dataDir}; node ${process.version}; rg ${spawnSync('
 await buildIndex();
 rgCount(QUERIES[0]!); // the page cache, as for the server
 
-const firsts: { server: number; connected: number; rg: number }[] = [];
+const firsts: { pattern: string; server: number; connected: number; rg: number }[] = [];
 for (let i = 0; i < runs; i++) {
   const q = QUERIES[i % QUERIES.length]!;
   const started = performance.now();
@@ -122,12 +122,16 @@ for (let i = 0; i < runs; i++) {
   // rg -c once the server is gone: alive, its start's remaining work (the watch, workers) took CPU from rg.
   await close();
   const rg = rgCount(q);
-  firsts.push({ server: t, connected: connected + t, rg });
+  firsts.push({ pattern: q.pattern, server: t, connected: connected + t, rg });
   console.log(`  new server ${i + 1}: ${ms(t)} (with the start and connect ${ms(connected + t)}) vs rg -c ${ms(rg)}; ${lastSweep()}; load ${loadavg()[0]!.toFixed(2)}`);
 }
 const first = median(firsts.map((f) => f.server));
 const firstRg = median(firsts.map((f) => f.rg));
 console.log(`first search of a new server: ${ms(first)} (with the process start and connect: ${ms(median(firsts.map((f) => f.connected)))}) vs rg -c ${ms(firstRg)}: ${(first / firstRg).toFixed(2)}× (target ≤ 0.5×)`);
+for (const q of QUERIES) {
+  const of = firsts.filter((f) => f.pattern === q.pattern);
+  if (of.length) console.log(`  first ${q.pattern.padEnd(18)} ${ms(median(of.map((f) => f.server))).padStart(7)} vs rg -c ${ms(median(of.map((f) => f.rg))).padStart(7)}  ${(median(of.map((f) => f.server)) / median(of.map((f) => f.rg))).toFixed(2)}× (${of.length} servers)`);
+}
 
 const { client, close } = await connect();
 const per = new Map<string, { server: number[]; rg: number[] }>(QUERIES.map((q) => [q.pattern, { server: [], rg: [] }]));
