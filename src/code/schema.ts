@@ -312,4 +312,14 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       INSERT INTO code_name_sweep (id) SELECT id FROM code_names;
     `,
   },
+  {
+    version: 12,
+    description: "references and locals grouped per name and file, a group's further lines in one text column",
+    // Issue 21 item 8 (line-groups.ts). A row of schema 11 is a group of one line: the rows stay and
+    // answer as they are, nothing blocks; a file's rows take the new form when it is parsed again.
+    sql: `
+      ALTER TABLE code_refs ADD COLUMN also TEXT;
+      ALTER TABLE code_locals ADD COLUMN also TEXT;
+    `,
+  },
 ];

@@ -109,6 +109,3 @@ export const REF_N_SQL = "CASE WHEN typeof(r.more) = 'integer' THEN r.more ELSE 
 
 /** A reference row's qualifier, via, n and calls from its `more` (table alias `r`; `->>` finds nothing in a number). */
 export const REF_MORE_COLUMNS = `r.more->>0 AS qualifier, r.more->>1 AS via, ${REF_N_SQL} AS n, r.more->>3 AS calls`;
-
-/** A row's enclosing definition id (alias `t`, the file's code_file_rows as `fr`). */
-export const defIdSql = (t: string): string => `fr.first_def + ${t}.def_off`;

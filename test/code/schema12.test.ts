@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { PARSER_VERSION } from '../../src/code/index.ts';
+import { expandLines, type GroupLine, groupedLinesSql } from '../../src/code/line-groups.ts';
+import { NAME_MARK, nameHash, packIds, packSignature } from '../../src/code/row-formats.ts';
+import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import { CodeStore, type LocalRow } from '../../src/code/store.ts';
+import { openDatabase } from '../../src/storage/database.ts';
+import { runtime } from '../helpers/env.ts';
+import { builtIndex, rebuiltIndex, testDir } from '../helpers/code-index.ts';
+
+const SOURCE = [
+  'int open_dev(struct device *dev)', // 1
+  '{',
+  '  int err = 0;',
+  '  return err;',
+  '}',
+  'int close_dev(struct device *dev, int err)', // 6
+  '{',
+  '  return err;',
+  '}',
+  'struct holder { struct device *dev; };', // 10
+  '',
+].join('\n');
+
+const shown = (rows: LocalRow[]) => rows.map((l) => [l.path, l.line, l.kind, l.def_name, l.def_kind, l.def_start, l.def_end]);
+
+/** Occurrences grouped by the SQL that writes code_locals and read back as the store reads them. */
+async function roundTrip(occurrences: { name: number; file: number; o: GroupLine }[]): Promise<Map<string, GroupLine[]>> {
+  const db = await openDatabase(runtime, path.join(testDir(), 'groups.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: [] });
+  db.exec('CREATE TABLE src (name_id INTEGER, file_id INTEGER, line INTEGER, kind INTEGER, def_off INTEGER, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID');
+  for (const { name, file, o } of occurrences) db.run('INSERT INTO src VALUES (?, ?, ?, ?, ?)', [name, file, o.line, o.kind, o.defOff]);
+  const rows = db.all(groupedLinesSql('src', '1', ['name_id', 'file_id'], true)) as unknown as Record<string, unknown>[];
+  db.close();
+  const out = new Map<string, GroupLine[]>();
+  for (const r of rows) {
+    const [name, file, line, kind, defOff, more] = Object.values(r);
+    out.set(`${name}/${file}`, expandLines(Number(line), Number(kind), defOff === null ? null : Number(defOff), more === null ? null : String(more)));
+  }
+  return out;
+}
+
+describe('schema 12: references and locals as one row per name and file', () => {
+  it('gives back every occurrence of a name in a file with the definition each sits in, from one row', async () => {
+    const index = await builtIndex({ 'd.c': SOURCE });
+    const store = await index.ready();
+    assert.ok(store);
+    assert.deepEqual(shown(store.localsNamed('dev')), [
+      ['d.c', 1, 'parameter', 'open_dev', 'function', 1, 5],
+      ['d.c', 6, 'parameter', 'close_dev', 'function', 6, 9],
+      ['d.c', 10, 'field', 'holder', 'struct', 10, 10],
+    ]);
+    assert.deepEqual(shown(store.localsNamed('err')), [
+      ['d.c', 3, 'local', 'open_dev', 'function', 1, 5],
+      ['d.c', 6, 'parameter', 'close_dev', 'function', 6, 9],
+    ]);
+    assert.deepEqual(store.db.all("SELECT l.line, l.also FROM code_locals l JOIN code_names n ON n.id = l.name_id WHERE n.name IN ('dev', 'err') ORDER BY n.name"), [
+      { line: 1, also: '5,1;4,2,2' },
+      { line: 3, also: '3,1,1' },
+    ]);
+    assert.equal(store.counts().locals, Number(store.db.value('SELECT count(*) FROM code_locals')) + 3, 'the counts are of lines');
+  });
+
+  it('groups the plain references of a name in a file and keeps a row for each other; lines, counts and ranges as before', async () => {
+    const index = await builtIndex({
+      'r.c': ['int check(int v);', 'int twice(int a)', '{', '  int x = check(a);', '  return check(x);', '}', 'int thrice(int a)', '{', '  return check(check(check(a)));', '}', ''].join('\n'),
+    });
+    const store = await index.ready();
+    assert.ok(store);
+    const calls = store.referencesNamed('check', ['call']);
+    assert.deepEqual(calls.map((r) => [r.path, r.line, r.kind, r.n, r.def_name, r.def_line]), [
+      ['r.c', 4, 'call', 1, 'twice', 2],
+      ['r.c', 5, 'call', 1, 'twice', 2],
+      ['r.c', 9, 'call', 3, 'thrice', 7],
+    ]);
+    assert.deepEqual(store.db.all("SELECT r.line, r.more, r.also FROM code_refs r JOIN code_names n ON n.id = r.name_id WHERE n.name = 'check' ORDER BY r.line"), [
+      { line: 4, more: null, also: '1' },
+      { line: 9, more: 3, also: null },
+    ]);
+    assert.deepEqual(store.referencesWithin('r.c', 5, 9, 'call').map((r) => [r.name, r.line, r.n]), [['check', 5, 1], ['check', 9, 3]], 'a group that starts before the range gives its lines inside');
+    assert.deepEqual(store.callSitesOf('check'), [{ path: 'r.c', qualifier: null, via: null, n: 5, calls: null, lines: 3 }]);
+    assert.deepEqual(store.mostCalled(1), [{ name: 'check', n: 3 }]);
+  });
+
+  it('groups any occurrences and reads them back unchanged: lines, kinds and definitions, none or repeated', async () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const input: { name: number; file: number; o: GroupLine }[] = [];
+    const want = new Map<string, GroupLine[]>();
+    for (let name = 1; name <= 30; name++) {
+      for (let file = 1; file <= 3; file++) {
+        let line = next(5);
+        const list: GroupLine[] = [];
+        for (let i = next(6); i >= 0; i--) {
+          line += 1 + next(400);
+          list.push({ line, kind: next(4), defOff: next(3) === 0 ? null : next(3) });
+        }
+        for (const o of list) input.push({ name, file, o });
+        want.set(`${name}/${file}`, list);
+      }
+    }
+    input.reverse();
+    assert.deepEqual(await roundTrip(input), want);
+  });
+
+  it('refuses a malformed stored occurrence with a clear error', () => {
+    assert.throws(() => expandLines(3, 0, null, '2;x,1'), /malformed line group item 'x,1'/);
+    assert.throws(() => expandLines(3, 0, null, '0'), /malformed/);
+    assert.deepEqual(expandLines(3, 0, null, '2,,1;1,4'), [
+      { line: 3, kind: 0, defOff: null },
+      { line: 5, kind: 1, defOff: null },
+      { line: 6, kind: 1, defOff: 4 },
+    ]);
+  });
+
+  it('upgrades an index of schema 11 at once: its rows answer as they are and are grouped when their file is parsed again', async () => {
+    const root = testDir({ 'd.c': SOURCE });
+    const dbFile = path.join(testDir(), 'code.db');
+    const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 11), pragmas: CODE_DB_PRAGMAS });
+    db.exec(`INSERT INTO code_files (id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, parsed_of) VALUES (1, 'd.c', 1, 0, '', 'c', 10, ${PARSER_VERSION}, 1, 0, 1);
+      INSERT INTO code_meta (key, value) VALUES ('root', '${root.replaceAll("'", "''")}'), ('parser', '${PARSER_VERSION}'), ('complete', '1');`);
+    for (const [i, name] of ['open_dev', 'close_dev', 'dev', 'err'].entries()) db.run('INSERT INTO code_names (id, h, name) VALUES (?, ?, ?)', [i + 1, nameHash(name), name]);
+    db.run('INSERT INTO code_defs (id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless) VALUES (1, 1, 1, 0, ?, 1, 0, 4, 1, 0), (2, 1, 2, 0, ?, 6, 0, 3, 1, 0)', [
+      packSignature(`int ${NAME_MARK}(struct device *dev)`),
+      packSignature(`int ${NAME_MARK}(struct device *dev, int err)`),
+    ]);
+    db.run('INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (1, 1, 2, ?)', [packIds([3, 4])]);
+    // Schema 11's rows: one per occurrence, the definition by its place in the file.
+    db.exec('INSERT INTO code_locals (name_id, file_id, line, kind, def_off) VALUES (3, 1, 1, 1, 0), (3, 1, 6, 1, 1), (3, 1, 10, 2, NULL), (4, 1, 3, 0, 0), (4, 1, 6, 1, 1);');
+    db.close();
+    const upgraded = new CodeStore(await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }));
+    assert.equal(upgraded.db.value('PRAGMA user_version'), 12);
+    assert.deepEqual(shown(upgraded.localsNamed('dev')), [
+      ['d.c', 1, 'parameter', 'open_dev', 'function', 1, 5],
+      ['d.c', 6, 'parameter', 'close_dev', 'function', 6, 9],
+      ['d.c', 10, 'field', null, null, null, null],
+    ]);
+    assert.deepEqual(shown(upgraded.localsNamed('err')), [
+      ['d.c', 3, 'local', 'open_dev', 'function', 1, 5],
+      ['d.c', 6, 'parameter', 'close_dev', 'function', 6, 9],
+    ]);
+    assert.deepEqual(upgraded.db.all('SELECT name_id, line, also FROM code_locals ORDER BY name_id, line'), [
+      { name_id: 3, line: 1, also: null },
+      { name_id: 3, line: 6, also: null },
+      { name_id: 3, line: 10, also: null },
+      { name_id: 4, line: 3, also: null },
+      { name_id: 4, line: 6, also: null },
+    ], 'the rows of schema 11 stay as they were');
+    assert.equal(upgraded.file('d.c')?.parsed_of, 1, 'no file is parsed again for it');
+    upgraded.db.close();
+    // The file changed since (the catalogue's size and time are not its own): parsed again, its rows grouped.
+    const { store } = await rebuiltIndex(root, dbFile);
+    assert.deepEqual(shown(store.localsNamed('dev')), [
+      ['d.c', 1, 'parameter', 'open_dev', 'function', 1, 5],
+      ['d.c', 6, 'parameter', 'close_dev', 'function', 6, 9],
+      ['d.c', 10, 'field', 'holder', 'struct', 10, 10],
+    ]);
+    assert.equal(store.db.value("SELECT count(*) FROM code_locals l JOIN code_names n ON n.id = l.name_id WHERE n.name = 'dev'"), 1);
+  });
+});
