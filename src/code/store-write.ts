@@ -38,6 +38,11 @@ const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, bod
 const INSERT_REFS = (table: string) =>
   `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, more) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>4, ${refMoreSql('value->>3', 'value->>5', 'value->>6', 'value->>7')} FROM jsonb_each(?2)`;
 const INSERT_LOCALS = (table: string) => `INSERT OR IGNORE INTO ${table} (file_id, name_id, line, kind, def_off) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>3 FROM jsonb_each(?2)`;
+/** An import names its target by id (code_import_targets, schema 12), the path added the first time. */
+const ADD_TARGET = 'INSERT OR IGNORE INTO code_import_targets (path) VALUES (?)';
+const INSERT_IMPORT = 'INSERT INTO code_imports (file_id, seq, line, source, target_id, names) VALUES (?1, ?2, ?3, ?4, (SELECT id FROM code_import_targets WHERE path = ?5), ?6)';
+/** Targets (JSON ids) that no import names any more. */
+const DROP_UNUSED_TARGETS = 'DELETE FROM code_import_targets WHERE id IN (SELECT value FROM json_each(?1)) AND NOT EXISTS (SELECT 1 FROM code_imports i WHERE i.target_id = code_import_targets.id)';
 /** As one JSON array (packIds sorts them): one value back to JavaScript, not a row object per name. */
 const USED_NAME_IDS = 'SELECT json_group_array(id) FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?1))';
 const INSERT_FILE_ROWS = 'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?, ?, ?, ?)';
@@ -163,7 +168,9 @@ export function clearFileRows(db: Database, fileId: number): void {
     db.run('DELETE FROM code_file_rows WHERE file_id = ?', [fileId]);
   }
   clearTable(db, fileId);
+  const targets = db.value('SELECT json_group_array(DISTINCT target_id) FROM code_imports WHERE file_id = ? AND target_id IS NOT NULL', [fileId]);
   db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
+  db.run(DROP_UNUSED_TARGETS, [targets]);
   unstageFile(db, fileId);
 }
 
@@ -196,7 +203,9 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
   const used = packIds(JSON.parse(String(db.value(USED_NAME_IDS, [rows.used]))) as number[]);
   db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, used]);
   parsed.imports.forEach((imp, i) => {
-    db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
+    const target = targets[i] ?? null;
+    if (target !== null) db.run(ADD_TARGET, [target]);
+    db.run(INSERT_IMPORT, [fileId, i, imp.line, imp.source.slice(0, 500), target, imp.names?.slice(0, 2000) ?? null]);
   });
   return staged ? added : 0;
 }

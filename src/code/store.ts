@@ -22,6 +22,9 @@ const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, d.container, d.parent_id, ${s
 const DEF_FROM = 'code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id';
 /** A file's definitions, found by the range of their ids (code_file_rows), for `WHERE f.path = ?`. */
 const FILE_DEFS_FROM = 'code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id';
+/** A file's imports (f) with their targets' paths (schema 12). */
+const IMPORTS_FROM = 'code_imports i ON i.file_id = f.id LEFT JOIN code_import_targets t ON t.id = i.target_id';
+const IMPORT_COLUMNS = 'f.path, i.line, i.source, t.path AS target, i.names';
 /** The most locals of one name an answer lists. */
 const LOCALS_LIMIT = 2000;
 /** The most references of one name an answer lists. */
@@ -322,18 +325,21 @@ export class CodeStore {
   }
 
   importsOf(path: string): ImportRow[] {
-    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target, i.names FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line', [path]);
+    return this.rows<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM code_files f JOIN ${IMPORTS_FROM} WHERE f.path = ? ORDER BY i.line, i.seq`, [path]);
   }
 
   /** Imports that resolve to `path` (or, for Go, to its folder). */
   importersOf(path: string): ImportRow[] {
     const dir = path.includes('/') ? `${path.slice(0, path.lastIndexOf('/'))}/` : './';
-    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target, i.names FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE i.target = ? OR i.target = ? ORDER BY f.path, i.line', [path, dir]);
+    return this.rows<ImportRow>(
+      `SELECT ${IMPORT_COLUMNS} FROM code_files f JOIN ${IMPORTS_FROM} WHERE i.target_id IN (SELECT id FROM code_import_targets WHERE path IN (?, ?)) ORDER BY f.path, i.line, i.seq`,
+      [path, dir],
+    );
   }
 
   /** Every resolved import edge (file → target). */
   importEdges(): { path: string; target: string }[] {
-    return this.rows<{ path: string; target: string }>('SELECT f.path, i.target FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE i.target IS NOT NULL');
+    return this.rows<{ path: string; target: string }>('SELECT f.path, t.path AS target FROM code_imports i JOIN code_files f ON f.id = i.file_id JOIN code_import_targets t ON t.id = i.target_id');
   }
 
   /** Definition blocks matching an FTS5 query, best first (BM25, name weighs most). */

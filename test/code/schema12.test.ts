@@ -131,6 +131,8 @@ describe('schema 12: references and locals as one row per name and file', () => 
     db.run('INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (1, 1, 2, ?)', [packIds([3, 4])]);
     // Schema 11's rows: one per occurrence, the definition by its place in the file.
     db.exec('INSERT INTO code_locals (name_id, file_id, line, kind, def_off) VALUES (3, 1, 1, 1, 0), (3, 1, 6, 1, 1), (3, 1, 10, 2, NULL), (4, 1, 3, 0, 0), (4, 1, 6, 1, 1);');
+    // Imports as schema 11 wrote them: the target's path in each row.
+    db.exec("INSERT INTO code_imports (file_id, line, source, target, names) VALUES (1, 1, 'dev.h', 'inc/dev.h', NULL), (1, 1, 'gone.h', NULL, NULL), (1, 2, 'dev.h', 'inc/dev.h', 'x');");
     db.close();
     const upgraded = new CodeStore(await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS, pragmas: CODE_DB_PRAGMAS }));
     assert.equal(upgraded.db.value('PRAGMA user_version'), 12);
@@ -151,6 +153,15 @@ describe('schema 12: references and locals as one row per name and file', () => 
       { name_id: 4, line: 6, also: null },
     ], 'the rows of schema 11 stay as they were');
     assert.equal(upgraded.file('d.c')?.parsed_of, 1, 'no file is parsed again for it');
+    const imports = [
+      { path: 'd.c', line: 1, source: 'dev.h', target: 'inc/dev.h', names: null },
+      { path: 'd.c', line: 1, source: 'gone.h', target: null, names: null },
+      { path: 'd.c', line: 2, source: 'dev.h', target: 'inc/dev.h', names: 'x' },
+    ];
+    assert.deepEqual(upgraded.importsOf('d.c'), imports, 'imports converted: their targets by id, in their order');
+    assert.deepEqual(upgraded.importersOf('inc/dev.h'), [imports[0], imports[2]]);
+    assert.deepEqual(upgraded.importEdges(), [{ path: 'd.c', target: 'inc/dev.h' }, { path: 'd.c', target: 'inc/dev.h' }]);
+    assert.deepEqual(upgraded.db.all('SELECT path FROM code_import_targets'), [{ path: 'inc/dev.h' }], 'each target path once');
     upgraded.db.close();
     // The file changed since (the catalogue's size and time are not its own): parsed again, its rows grouped.
     const { store } = await rebuiltIndex(root, dbFile);
@@ -160,5 +171,7 @@ describe('schema 12: references and locals as one row per name and file', () => 
       ['d.c', 10, 'field', 'holder', 'struct', 10, 10],
     ]);
     assert.equal(store.db.value("SELECT count(*) FROM code_locals l JOIN code_names n ON n.id = l.name_id WHERE n.name = 'dev'"), 1);
+    assert.deepEqual(store.importsOf('d.c'), []);
+    assert.equal(store.db.value('SELECT count(*) FROM code_import_targets'), 0, 'a target no import names any more is gone with the last import naming it');
   });
 });
