@@ -2,6 +2,7 @@
 // file was parsed (a parse worker), bound as one value per table and unpacked by SQLite's json_each.
 // Binding every value from JavaScript costs more than the insert itself on the WASM build, and one
 // string crosses from a worker far cheaper than thousands of small objects.
+import { type GroupLine, groupLines } from './line-groups.ts';
 import { DEFINITION_KINDS, type Extracted, type ExtractedImport, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { identifierWords } from './identifier-words.ts';
 import { NAME_MARK, nameHash, packSignature } from './row-formats.ts';
@@ -83,15 +84,38 @@ export function fileRows(e: Extracted): FileRows {
     }
   });
   const used = new Set<number>();
-  const refs = e.references.map((r) => {
+  // Plain references (no qualifier, receiver or call groups, once on their line) grouped per name and
+  // kind, locals per name (line-groups.ts); a reference with more keeps a row of its own.
+  const refs: unknown[] = [];
+  const plain = new Map<string, GroupLine[]>();
+  for (const r of e.references) {
     const at = place(r.name);
     used.add(at);
-    return [at, r.line, kindNumber(REFERENCE_KIND, r.kind), r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n, r.calls ? JSON.stringify(r.calls) : null];
-  });
-  const locals = e.locals.map((l) => {
+    const kind = kindNumber(REFERENCE_KIND, r.kind);
+    if (r.qualifier == null && r.via == null && !r.calls && r.n === 1) {
+      const key = `${at} ${kind}`;
+      const line = { line: r.line, kind, defOff: r.enclosing ?? null };
+      const group = plain.get(key);
+      if (group) group.push(line);
+      else plain.set(key, [line]);
+    } else refs.push([at, r.line, kind, r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n, r.calls ? JSON.stringify(r.calls) : null, null]);
+  }
+  for (const [key, lines] of plain) {
+    const { first, also } = groupLines(lines);
+    refs.push([Number(key.slice(0, key.indexOf(' '))), first.line, first.kind, null, first.defOff, null, 1, null, also]);
+  }
+  const byName = new Map<number, GroupLine[]>();
+  for (const l of e.locals) {
     const at = place(l.name);
     used.add(at);
-    return [at, l.line, kindNumber(LOCAL_KIND, l.kind), l.enclosing ?? null];
+    const line = { line: l.line, kind: kindNumber(LOCAL_KIND, l.kind), defOff: l.enclosing ?? null };
+    const group = byName.get(at);
+    if (group) group.push(line);
+    else byName.set(at, [line]);
+  }
+  const locals = [...byName].map(([at, lines]) => {
+    const { first, also } = groupLines(lines);
+    return [at, first.line, first.kind, first.defOff, also];
   });
   return {
     names: JSON.stringify([...names.keys()].map((name) => [name, nameHash(name)])),

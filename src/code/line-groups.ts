@@ -2,8 +2,8 @@
 // kind), not per line. Both are looked up by name, and the Linux tree's 5.3 M reference and 3.5 M local
 // rows fall into 2.1 M and 1.5 M such groups: a parameter `dev` in twenty functions of one driver was
 // twenty rows of ~20 bytes, each repeating the name id, the file id and a record header. A row keeps
-// its first line in its columns and the group's further lines in one text column `also`, written and
-// grouped in SQL (the parse gives, and staging holds, one row per line):
+// its first line in its columns and the group's further lines in one text column `also`, grouped where
+// the file is parsed (file-rows.ts, in the parse workers):
 //   also  = item (';' item)*          NULL when the group has one line
 //   item  = d [',' o [',' k]]         d: lines after the previous one;
 //                                     o: def_off ('' for none), left out when as the previous line's
@@ -20,20 +20,21 @@ export interface GroupLine {
 }
 
 /**
- * SELECT of `source`'s rows (one per line; columns `key`, line, def_off and, for locals, kind) grouped
- * as code_refs and code_locals hold them: `key`, line, [kind,] def_off, also, in the tables' key order;
- * `where` filters the source rows.
+ * Lines of one group (a name's plain references of one kind, or its locals, in one file) as a row
+ * stores them: the first, and the others as `also` (null for none). Repeated lines keep the first given.
  */
-export function groupedLinesSql(source: string, where: string, key: readonly string[], withKind: boolean): string {
-  const prev = (column: string) => `lag(${column}) OVER w`;
-  const sameOff = `CASE WHEN def_off IS ${prev('def_off')} THEN '' ELSE ',' || coalesce(def_off, '') END`;
-  const rest = withKind ? `CASE WHEN kind = ${prev('kind')} THEN ${sameOff} ELSE ',' || coalesce(def_off, '') || ',' || kind END` : sameOff;
-  const item = `CASE WHEN ${prev('line')} IS NULL THEN NULL ELSE (line - ${prev('line')}) || ${rest} END`;
-  const first = (column: string) => `max(CASE WHEN item IS NULL THEN ${column} END)`;
-  const keys = key.join(', ');
-  return `SELECT ${keys}, ${first('line')}, ${withKind ? `${first('kind')}, ` : ''}${first('def_off')}, group_concat(item, ';' ORDER BY line)
-    FROM (SELECT ${keys}, line, ${withKind ? 'kind, ' : ''}def_off, ${item} AS item FROM ${source} WHERE ${where} WINDOW w AS (PARTITION BY ${keys} ORDER BY line))
-    GROUP BY ${keys} ORDER BY ${keys}`;
+export function groupLines(lines: readonly GroupLine[]): { first: GroupLine; also: string | null } {
+  const seen = new Set<number>();
+  const sorted = lines.filter((l) => !seen.has(l.line) && seen.add(l.line)).sort((a, b) => a.line - b.line);
+  const first = sorted[0];
+  if (!first) throw new RangeError('a line group holds at least one line');
+  const items: string[] = [];
+  for (let i = 1; i < sorted.length; i++) {
+    const [prev, at] = [sorted[i - 1]!, sorted[i]!];
+    const off = at.defOff === null ? '' : String(at.defOff);
+    items.push(at.kind !== prev.kind ? `${at.line - prev.line},${off},${at.kind}` : at.defOff !== prev.defOff ? `${at.line - prev.line},${off}` : String(at.line - prev.line));
+  }
+  return { first, also: items.length ? items.join(';') : null };
 }
 
 /** A stored row's lines, in order (the first is the row's own columns); `kind`: the row's (a reference's is its key's). */

@@ -11,7 +11,6 @@ import type { Database } from '../storage/database.ts';
 import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, packIds, unpackIds } from './row-formats.ts';
-import { groupedLinesSql } from './line-groups.ts';
 import { clearBlocks } from './store-blocks.ts';
 import { noteClearedNames } from './store-names.ts';
 import { refMoreSql } from './store-rows.ts';
@@ -36,8 +35,9 @@ const INSERT_TABLE_KEYS = (table: string) => `INSERT OR IGNORE INTO ${table} (h,
 const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM jsonb_each(?2)';
 /** The enclosing definition by its place among the file's (def_off), the rest as `more` (store-rows.ts). */
 const INSERT_REFS = (table: string) =>
-  `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, more) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>4, ${refMoreSql('value->>3', 'value->>5', 'value->>6', 'value->>7')} FROM jsonb_each(?2)`;
-const INSERT_LOCALS = (table: string) => `INSERT OR IGNORE INTO ${table} (file_id, name_id, line, kind, def_off) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>3 FROM jsonb_each(?2)`;
+  `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, more, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>4, ${refMoreSql('value->>3', 'value->>5', 'value->>6', 'value->>7')}, value->>8 FROM jsonb_each(?2)`;
+/** A file's locals arrive grouped per name (line-groups.ts): one row each. */
+const INSERT_LOCALS = (table: string) => `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>3, value->>4 FROM jsonb_each(?2)`;
 /** An import names its target by id (code_import_targets, schema 12), the path added the first time. */
 const ADD_TARGET = 'INSERT OR IGNORE INTO code_import_targets (path) VALUES (?)';
 const INSERT_IMPORT = 'INSERT INTO code_imports (file_id, seq, line, source, target_id, names) VALUES (?1, ?2, ?3, ?4, (SELECT id FROM code_import_targets WHERE path = ?5), ?6)';
@@ -49,9 +49,6 @@ const INSERT_FILE_ROWS = 'INSERT INTO code_file_rows (file_id, first_def, last_d
 /** Every reference kind's number: a file's references are found by (name, kind, file), the table's key. */
 const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
 
-/** References and locals one row per line, as the parse gives them; code_refs and code_locals group them (line-groups.ts). */
-const REFS_STAGED = 'name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, def_off INTEGER, more, PRIMARY KEY (name_id, kind, file_id, line)';
-const LOCALS_STAGED = 'name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_off INTEGER, PRIMARY KEY (name_id, file_id, line)';
 /**
  * Staging (a build's bulk pass): code_refs and code_locals are clustered by name, so the rows of a
  * batch of files land on thousands of random pages of a table far bigger than the page cache, each
@@ -65,23 +62,14 @@ const LOCALS_STAGED = 'name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line 
  * and a process that stops before the merge leaves it to the next pass.
  */
 const STAGED_TABLES = [
-  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (${REFS_STAGED}) WITHOUT ROWID`,
-  `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (${LOCALS_STAGED}) WITHOUT ROWID`,
-  // A file written directly: its references and locals, grouped from here.
-  `CREATE TEMP TABLE IF NOT EXISTS code_refs_file (${REFS_STAGED}) WITHOUT ROWID`,
-  `CREATE TEMP TABLE IF NOT EXISTS code_locals_file (${LOCALS_STAGED}) WITHOUT ROWID`,
+  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, def_off INTEGER, more, also TEXT, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
+  `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_off INTEGER, also TEXT, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID`,
   'CREATE TEMP TABLE IF NOT EXISTS code_macro_keys_staged (h INTEGER NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY (h, file_id)) WITHOUT ROWID',
   // The staged files and the catalogue version each parse read.
   'CREATE TEMP TABLE IF NOT EXISTS code_staged_files (file_id INTEGER PRIMARY KEY, version INTEGER NOT NULL)',
 ];
-const REFS_COLUMNS = 'name_id, kind, file_id, line, def_off, more';
-
-/** Moves the rows of `source` (one per line) that `where` keeps into code_refs and code_locals, grouped, in their key order. */
-function insertGrouped(db: Database, refs: string, locals: string, where: string, bind: (string | number)[] = []): void {
-  db.run(`INSERT INTO code_refs (name_id, kind, file_id, line, def_off, also) ${groupedLinesSql(refs, `${where} AND more IS NULL`, ['name_id', 'kind', 'file_id'], false)}`, bind);
-  db.run(`INSERT INTO code_refs (${REFS_COLUMNS}) SELECT ${REFS_COLUMNS} FROM ${refs} WHERE ${where} AND more IS NOT NULL ORDER BY name_id, kind, file_id, line`, bind);
-  db.run(`INSERT OR IGNORE INTO code_locals (name_id, file_id, line, kind, def_off, also) ${groupedLinesSql(locals, where, ['name_id', 'file_id'], true)}`, bind);
-}
+const REFS_COLUMNS = 'name_id, kind, file_id, line, def_off, more, also';
+const LOCALS_COLUMNS = 'name_id, file_id, line, kind, def_off, also';
 /** Staged files a merge may take: parsed_of still 0 (no other write took the file since) and the version the parse read. */
 const DROP_STALE_STAGED = 'DELETE FROM temp.code_staged_files AS s WHERE NOT EXISTS (SELECT 1 FROM code_files f WHERE f.id = s.file_id AND f.version = s.version AND f.parsed_of = 0)';
 const STAGED_FILE = 'file_id IN (SELECT file_id FROM temp.code_staged_files)';
@@ -121,7 +109,8 @@ export function mergeStagedRange(db: Database, from: number, to: number | undefi
   db.run(DROP_STALE_STAGED);
   const names = to === undefined ? 'name_id >= ?1' : 'name_id >= ?1 AND name_id < ?2';
   const bind = to === undefined ? [from] : [from, to];
-  insertGrouped(db, 'temp.code_refs_staged', 'temp.code_locals_staged', `${names} AND ${STAGED_FILE}`, bind);
+  db.run(`INSERT INTO code_refs (${REFS_COLUMNS}) SELECT ${REFS_COLUMNS} FROM temp.code_refs_staged WHERE ${names} AND ${STAGED_FILE} ORDER BY name_id, kind, file_id, line`, bind);
+  db.run(`INSERT OR IGNORE INTO code_locals (${LOCALS_COLUMNS}) SELECT ${LOCALS_COLUMNS} FROM temp.code_locals_staged WHERE ${names} AND ${STAGED_FILE} ORDER BY name_id, file_id, line`, bind);
 }
 
 /** mergeStagedRange for the staged constant-table keys of name hashes from..to-1 (stagedCuts(db, true)). */
@@ -188,13 +177,8 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
     db.run(INSERT_BLOCKS, [first, rows.blocks]);
   }
   const staged = stagedVersion !== undefined;
-  let added = db.run(INSERT_REFS(staged ? 'temp.code_refs_staged' : 'temp.code_refs_file'), [fileId, rows.refs]);
-  added += db.run(INSERT_LOCALS(staged ? 'temp.code_locals_staged' : 'temp.code_locals_file'), [fileId, rows.locals]);
-  if (!staged) {
-    insertGrouped(db, 'temp.code_refs_file', 'temp.code_locals_file', '1');
-    db.run('DELETE FROM temp.code_refs_file');
-    db.run('DELETE FROM temp.code_locals_file');
-  }
+  let added = db.run(INSERT_REFS(staged ? 'temp.code_refs_staged' : 'code_refs'), [fileId, rows.refs]);
+  added += db.run(INSERT_LOCALS(staged ? 'temp.code_locals_staged' : 'code_locals'), [fileId, rows.locals]);
   if (staged) db.run('INSERT INTO temp.code_staged_files (file_id, version) VALUES (?, ?)', [fileId, stagedVersion]);
   if (rows.macros) {
     db.run(INSERT_TABLE, [fileId, first, rows.macroCount, rows.macros]);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { PARSER_VERSION } from '../../src/code/index.ts';
-import { expandLines, type GroupLine, groupedLinesSql } from '../../src/code/line-groups.ts';
+import { expandLines, type GroupLine, groupLines } from '../../src/code/line-groups.ts';
 import { NAME_MARK, nameHash, packIds, packSignature } from '../../src/code/row-formats.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { CodeStore, type LocalRow } from '../../src/code/store.ts';
@@ -26,19 +26,10 @@ const SOURCE = [
 
 const shown = (rows: LocalRow[]) => rows.map((l) => [l.path, l.line, l.kind, l.def_name, l.def_kind, l.def_start, l.def_end]);
 
-/** Occurrences grouped by the SQL that writes code_locals and read back as the store reads them. */
-async function roundTrip(occurrences: { name: number; file: number; o: GroupLine }[]): Promise<Map<string, GroupLine[]>> {
-  const db = await openDatabase(runtime, path.join(testDir(), 'groups.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: [] });
-  db.exec('CREATE TABLE src (name_id INTEGER, file_id INTEGER, line INTEGER, kind INTEGER, def_off INTEGER, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID');
-  for (const { name, file, o } of occurrences) db.run('INSERT INTO src VALUES (?, ?, ?, ?, ?)', [name, file, o.line, o.kind, o.defOff]);
-  const rows = db.all(groupedLinesSql('src', '1', ['name_id', 'file_id'], true)) as unknown as Record<string, unknown>[];
-  db.close();
-  const out = new Map<string, GroupLine[]>();
-  for (const r of rows) {
-    const [name, file, line, kind, defOff, more] = Object.values(r);
-    out.set(`${name}/${file}`, expandLines(Number(line), Number(kind), defOff === null ? null : Number(defOff), more === null ? null : String(more)));
-  }
-  return out;
+/** Lines grouped as the parse stores them and read back as the store reads them. */
+function roundTrip(lines: readonly GroupLine[]): GroupLine[] {
+  const { first, also } = groupLines(lines);
+  return expandLines(first.line, first.kind, first.defOff, also);
 }
 
 describe('schema 12: references and locals as one row per name and file', () => {
@@ -83,28 +74,26 @@ describe('schema 12: references and locals as one row per name and file', () => 
     assert.deepEqual(store.mostCalled(1), [{ name: 'check', n: 3 }]);
   });
 
-  it('groups any occurrences and reads them back unchanged: lines, kinds and definitions, none or repeated', async () => {
+  it('groups any lines and reads them back unchanged: kinds and definitions, none or repeated, in line order', () => {
     let seed = 7;
     const next = (n: number) => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed % n;
     };
-    const input: { name: number; file: number; o: GroupLine }[] = [];
-    const want = new Map<string, GroupLine[]>();
-    for (let name = 1; name <= 30; name++) {
-      for (let file = 1; file <= 3; file++) {
-        let line = next(5);
-        const list: GroupLine[] = [];
-        for (let i = next(6); i >= 0; i--) {
-          line += 1 + next(400);
-          list.push({ line, kind: next(4), defOff: next(3) === 0 ? null : next(3) });
-        }
-        for (const o of list) input.push({ name, file, o });
-        want.set(`${name}/${file}`, list);
+    for (let group = 0; group < 200; group++) {
+      let line = next(5);
+      const lines: GroupLine[] = [];
+      for (let i = next(8); i >= 0; i--) {
+        line += 1 + next(400);
+        lines.push({ line, kind: next(4), defOff: next(3) === 0 ? null : next(3) });
       }
+      assert.deepEqual(roundTrip([...lines].reverse()), lines);
     }
-    input.reverse();
-    assert.deepEqual(await roundTrip(input), want);
+    assert.deepEqual(roundTrip([{ line: 4, kind: 0, defOff: 1 }, { line: 2, kind: 1, defOff: null }, { line: 4, kind: 2, defOff: 2 }]), [
+      { line: 2, kind: 1, defOff: null },
+      { line: 4, kind: 0, defOff: 1 },
+    ], 'a repeated line keeps the first given');
+    assert.throws(() => groupLines([]), /at least one line/);
   });
 
   it('refuses a malformed stored occurrence with a clear error', () => {
