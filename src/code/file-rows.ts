@@ -5,7 +5,7 @@
 import { type GroupLine, groupLines } from './line-groups.ts';
 import { DEFINITION_KINDS, type Extracted, type ExtractedImport, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { identifierWords } from './identifier-words.ts';
-import { NAME_MARK, nameHash, packSignature } from './row-formats.ts';
+import { NAME_MARK, nameHash, packSignature, packWords } from './row-formats.ts';
 import { packTableMacros, type TableMacro, tableMacroPlaces } from './table-macros.ts';
 
 export interface FileRows {
@@ -58,6 +58,13 @@ function kindNumber(kinds: Map<string, number>, kind: string): number {
   return n;
 }
 
+/** A definition's container as code_defs stores it (store-lines.ts CONTAINER_SQL): null where its parent's name (a row of code_defs) gives it. */
+function storedContainer(e: Extracted, d: Extracted['definitions'][number], table: ReadonlySet<number>): string | null {
+  if (d.parent === undefined) return d.container ?? null;
+  const parent = e.definitions[d.parent];
+  return parent && !table.has(d.parent) && d.container === parent.name ? null : (d.container ?? '');
+}
+
 export function fileRows(e: Extracted): FileRows {
   const names = new Map<string, number>();
   const place = (name: string): number => {
@@ -77,7 +84,7 @@ export function fileRows(e: Extracted): FileRows {
       defs.push(null);
       return;
     }
-    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), d.container ?? null, d.parent ?? null, packed[k], d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
+    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), storedContainer(e, d, table), d.parent ?? null, packWords(packed[k]!), d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
     if (d.searchable) {
       const words = `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`;
       blocks.push([k, words, d.signature, d.doc.replace(DOC_MARKS, ' '), d.words]);

@@ -4,6 +4,7 @@
 // knowledge base.
 import type { Migration } from '../storage/database.ts';
 import { TEXT_INDEX_SQL, TEXT_WORDS_SQL, TEXT_IDENTITY_SQL } from '../textindex/schema.ts';
+import { packWordsSql } from './row-formats.ts';
 import { refMoreSql } from './store-rows.ts';
 
 /**
@@ -314,7 +315,7 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 12,
-    description: "references and locals grouped per name and file, a group's further lines in one text column; imports by file, their targets by id",
+    description: "references and locals grouped per name and file, a group's further lines in one text column; imports by file, their targets by id; definitions' containers from their parents, their signatures' common words as characters",
     // Issue 21 item 8 (line-groups.ts). A row of schema 11 is a group of one line: the rows stay and
     // answer as they are, nothing blocks; a file's rows take the new form when it is parsed again.
     sql: `
@@ -341,6 +342,31 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       DROP TABLE code_imports;
       ALTER TABLE code_imports_12 RENAME TO code_imports;
       CREATE INDEX code_imports_target ON code_imports(target_id) WHERE target_id IS NOT NULL;
+      -- Definitions: the columns mostly NULL last (a record leaves out the NULLs at its end), the
+      -- container only where it is not the parent's name ('' for none though a parent; store-lines.ts),
+      -- common words of the signature as one character each (packWords, row-formats.ts).
+      CREATE TABLE code_defs_12 (
+        id INTEGER PRIMARY KEY,
+        file_id INTEGER NOT NULL,
+        name_id INTEGER NOT NULL,
+        kind INTEGER NOT NULL,
+        signature TEXT NOT NULL,
+        start_line INTEGER NOT NULL,
+        name_offset INTEGER NOT NULL,
+        end_offset INTEGER NOT NULL,
+        exported INTEGER NOT NULL,
+        bodiless INTEGER NOT NULL,
+        parent_id INTEGER,
+        container TEXT,
+        bases TEXT
+      );
+      INSERT INTO code_defs_12 (id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless, parent_id, container, bases)
+        SELECT d.id, d.file_id, d.name_id, d.kind, ${packWordsSql('d.signature')}, d.start_line, d.name_offset, d.end_offset, d.exported, d.bodiless, d.parent_id,
+            CASE WHEN d.parent_id IS NULL THEN d.container WHEN pn.name IS NOT NULL AND d.container = pn.name THEN NULL ELSE coalesce(d.container, '') END, d.bases
+          FROM code_defs d LEFT JOIN code_defs p ON p.id = d.parent_id LEFT JOIN code_names pn ON pn.id = p.name_id ORDER BY d.id;
+      DROP TABLE code_defs;
+      ALTER TABLE code_defs_12 RENAME TO code_defs;
+      CREATE INDEX code_defs_name ON code_defs(name_id);
     `,
   },
 ];

@@ -4,6 +4,13 @@ import type { Database } from '../storage/database.ts';
 import { expandLines } from './line-groups.ts';
 import type { ReferenceRow } from './store-rows.ts';
 
+/**
+ * A definition's container (schema 12): stored only where it is not its parent's name (most are), ''
+ * for none though it has a parent; the parent's name otherwise, through PARENT_JOIN (alias `d`).
+ */
+export const CONTAINER_SQL = "CASE WHEN d.container IS NULL THEN pn.name ELSE nullif(d.container, '') END";
+export const PARENT_JOIN = 'LEFT JOIN code_defs pd ON pd.id = d.parent_id LEFT JOIN code_names pn ON pn.id = pd.name_id';
+
 /** A code_refs row as the store's queries select it: a ReferenceRow (kind still a number) with its group. */
 export type ReferenceGroup = Omit<ReferenceRow, 'def_id' | 'def_name' | 'def_container' | 'def_line'> & {
   file_id: number;
@@ -39,7 +46,8 @@ export function definitionsById(db: Database, ids: Iterable<number | null>): Map
   const found = new Map<number, { name: string; kind: number; container: string | null; start: number; end: number; name_line: number }>();
   if (!wanted.length) return found;
   const rows = db.all(
-    'SELECT d.id, dn.name, d.kind, d.container, d.start_line AS start, d.start_line + d.end_offset AS end, d.start_line + d.name_offset AS name_line FROM json_each(?) j JOIN code_defs d ON d.id = j.value JOIN code_names dn ON dn.id = d.name_id',
+    `SELECT d.id, dn.name, d.kind, ${CONTAINER_SQL} AS container, d.start_line AS start, d.start_line + d.end_offset AS end, d.start_line + d.name_offset AS name_line
+       FROM json_each(?) j JOIN code_defs d ON d.id = j.value JOIN code_names dn ON dn.id = d.name_id ${PARENT_JOIN}`,
     [JSON.stringify(wanted)],
   ) as unknown as { id: number; name: string; kind: number; container: string | null; start: number; end: number; name_line: number }[];
   for (const { id, ...d } of rows) found.set(id, d);

@@ -5,10 +5,10 @@ import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { expandLines, lineCountSql } from './line-groups.ts';
-import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
+import { nameHash, signatureSql, unpackIds, unpackWordsSql } from './row-formats.ts';
 import { withMatchingBlocks } from './store-blocks.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
-import { definitionsById, REFERENCE_GROUP_COLUMNS, type ReferenceGroup, referenceLines } from './store-lines.ts';
+import { CONTAINER_SQL, definitionsById, PARENT_JOIN, REFERENCE_GROUP_COLUMNS, type ReferenceGroup, referenceLines } from './store-lines.ts';
 import { REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedKeys, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
@@ -18,10 +18,10 @@ const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', '
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 
 /** A definition's columns as DefinitionRow has them: its name put back into its signature, its lines from their offsets. */
-const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, d.container, d.parent_id, ${signatureSql('d.signature', 'n.name')} AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
-const DEF_FROM = 'code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id';
+const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, ${CONTAINER_SQL} AS container, d.parent_id, ${signatureSql(unpackWordsSql('d.signature'), 'n.name')} AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
+const DEF_FROM = `code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ${PARENT_JOIN}`;
 /** A file's definitions, found by the range of their ids (code_file_rows), for `WHERE f.path = ?`. */
-const FILE_DEFS_FROM = 'code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id';
+const FILE_DEFS_FROM = `code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id ${PARENT_JOIN}`;
 /** A file's imports (f) with their targets' paths (schema 12). */
 const IMPORTS_FROM = 'code_imports i ON i.file_id = f.id LEFT JOIN code_import_targets t ON t.id = i.target_id';
 const IMPORT_COLUMNS = 'f.path, i.line, i.source, t.path AS target, i.names';
@@ -348,7 +348,7 @@ export class CodeStore {
       definitionRows(
         this.rows<DefinitionRow & { rank: number }>(
           `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (${matching} ORDER BY rank LIMIT ?2) b
-             JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY b.rank`,
+             JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ${PARENT_JOIN} ORDER BY b.rank`,
           [match, limit],
         ),
       ),

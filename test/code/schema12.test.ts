@@ -3,11 +3,12 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { PARSER_VERSION } from '../../src/code/index.ts';
 import { expandLines, type GroupLine, groupLines } from '../../src/code/line-groups.ts';
-import { NAME_MARK, nameHash, packIds, packSignature } from '../../src/code/row-formats.ts';
+import { NAME_MARK, nameHash, packIds, packSignature, packWords, packWordsSql, unpackWords, unpackWordsSql } from '../../src/code/row-formats.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { CodeStore, type LocalRow } from '../../src/code/store.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
+import { findDefinitions } from '../../src/code/graph.ts';
 import { builtIndex, rebuiltIndex, testDir } from '../helpers/code-index.ts';
 
 const SOURCE = [
@@ -96,6 +97,45 @@ describe('schema 12: references and locals as one row per name and file', () => 
     assert.throws(() => groupLines([]), /at least one line/);
   });
 
+  it("stores a signature's common words as one character each, in JavaScript and in SQL alike, and any text back unchanged", async () => {
+    const signatures = [
+      `static int ${NAME_MARK}(struct platform_device *pdev, const struct net_device *nd)`,
+      `static inline void ${NAME_MARK}(void)`,
+      `${NAME_MARK}(unsigned long x, u8 *p, void *q)`,
+      `typedef enum ${NAME_MARK}`,
+      'struct struct struct ',
+      "it's, 'quoted', \u00e9t\u00e9 \u{1f600} void",
+      'a\ttab, and a \u0005 control',
+      '\u007fstarts with the escape, int ',
+      '\u0002struct a code first',
+      'x',
+      '',
+    ].map((sig) => packSignature(sig));
+    const db = await openDatabase(runtime, path.join(testDir(), 'words.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: [] });
+    for (const packed of signatures) {
+      const stored = packWords(packed);
+      assert.equal(unpackWords(stored), packed);
+      assert.equal(db.value(`SELECT ${packWordsSql('?1')}`, [packed]), stored, `the migration's SQL stores ${JSON.stringify(packed)} as packWords does`);
+      assert.equal(db.value(`SELECT ${unpackWordsSql('?1')}`, [stored]), packed);
+    }
+    db.close();
+    assert.equal(packWords(signatures[0]!).length, signatures[0]!.length - 'platform_device *'.length - 'net_device *'.length - 2 * 'struct '.length - 'const '.length - ', '.length + 6);
+    assert.equal(packWords(signatures[6]!), `\u007f${signatures[6]}`, 'a signature holding a code character is stored as it is');
+  });
+
+  it("gives a definition its parent's name as its container without storing it", async () => {
+    const index = await builtIndex({ 'q.ts': 'export class Queue {\n  push(x: number) {\n    return x;\n  }\n}\nexport function free() {\n  return 1;\n}\n' });
+    assert.deepEqual((await findDefinitions(index, 'push'))?.map((d) => [d.file, d.line, d.kind, d.container, d.signature]), [['q.ts', 2, 'method', 'Queue', 'push(x: number)']]);
+    const store = await index.ready();
+    assert.ok(store);
+    assert.deepEqual(store.definitionsIn('q.ts').map((d) => [d.name, d.container]), [['Queue', null], ['push', 'Queue'], ['free', null]]);
+    assert.deepEqual(store.db.all('SELECT container, parent_id IS NOT NULL AS nested FROM code_defs ORDER BY id'), [
+      { container: null, nested: 0 },
+      { container: null, nested: 1 },
+      { container: null, nested: 0 },
+    ]);
+  });
+
   it('refuses a malformed stored occurrence with a clear error', () => {
     assert.throws(() => expandLines(3, 0, null, '2;x,1'), /malformed line group item 'x,1'/);
     assert.throws(() => expandLines(3, 0, null, '0'), /malformed/);
@@ -117,7 +157,9 @@ describe('schema 12: references and locals as one row per name and file', () => 
       packSignature(`int ${NAME_MARK}(struct device *dev)`),
       packSignature(`int ${NAME_MARK}(struct device *dev, int err)`),
     ]);
-    db.run('INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (1, 1, 2, ?)', [packIds([3, 4])]);
+    // Nested: one whose container is its parent's name, one with none, one with another.
+    db.run("INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless) VALUES (3, 1, 4, 12, 'open_dev', 1, 'int err', 3, 0, 0, 0, 0), (4, 1, 3, 12, NULL, 1, ?, 3, 0, 0, 0, 0), (5, 1, 3, 12, 'other', 2, 'x', 7, 0, 0, 0, 0)", [packSignature(`struct device *${NAME_MARK}`)]);
+    db.run('INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (1, 1, 5, ?)', [packIds([3, 4])]);
     // Schema 11's rows: one per occurrence, the definition by its place in the file.
     db.exec('INSERT INTO code_locals (name_id, file_id, line, kind, def_off) VALUES (3, 1, 1, 1, 0), (3, 1, 6, 1, 1), (3, 1, 10, 2, NULL), (4, 1, 3, 0, 0), (4, 1, 6, 1, 1);');
     // Imports as schema 11 wrote them: the target's path in each row.
@@ -142,6 +184,14 @@ describe('schema 12: references and locals as one row per name and file', () => 
       { name_id: 4, line: 6, also: null },
     ], 'the rows of schema 11 stay as they were');
     assert.equal(upgraded.file('d.c')?.parsed_of, 1, 'no file is parsed again for it');
+    assert.deepEqual(upgraded.definitionsIn('d.c').map((d) => [d.id, d.name, d.container, d.parent_id, d.signature]), [
+      [1, 'open_dev', null, null, 'int open_dev(struct device *dev)'],
+      [3, 'err', 'open_dev', 1, 'int err'],
+      [4, 'dev', null, 1, 'struct device *dev'],
+      [2, 'close_dev', null, null, 'int close_dev(struct device *dev, int err)'],
+      [5, 'dev', 'other', 2, 'x'],
+    ], 'definitions converted: containers, signatures');
+    assert.deepEqual(upgraded.db.all('SELECT container FROM code_defs WHERE parent_id IS NOT NULL ORDER BY id'), [{ container: null }, { container: '' }, { container: 'other' }]);
     const imports = [
       { path: 'd.c', line: 1, source: 'dev.h', target: 'inc/dev.h', names: null },
       { path: 'd.c', line: 1, source: 'gone.h', target: null, names: null },
