@@ -4,7 +4,6 @@
 // knowledge base.
 import type { Migration } from '../storage/database.ts';
 import { TEXT_INDEX_SQL, TEXT_WORDS_SQL, TEXT_IDENTITY_SQL } from '../textindex/schema.ts';
-import { packWordsSql } from './row-formats.ts';
 import { refMoreSql } from './store-rows.ts';
 
 /**
@@ -342,9 +341,11 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       DROP TABLE code_imports;
       ALTER TABLE code_imports_12 RENAME TO code_imports;
       CREATE INDEX code_imports_target ON code_imports(target_id) WHERE target_id IS NOT NULL;
-      -- Definitions: the columns mostly NULL last (a record leaves out the NULLs at its end), the
-      -- container only where it is not the parent's name ('' for none though a parent; store-lines.ts),
-      -- common words of the signature as one character each (packWords, row-formats.ts).
+      -- Definitions: the columns mostly NULL last (a record leaves out the NULLs at its end). From here
+      -- on (ids from code_meta's defs_12, store-lines.ts), a row stores its container only where it is
+      -- not its parent's name ('' for none though a parent) and its signature's common words as one
+      -- character each (packWords, row-formats.ts); the rows before keep theirs as they are (a copy,
+      -- nothing converted).
       CREATE TABLE code_defs_12 (
         id INTEGER PRIMARY KEY,
         file_id INTEGER NOT NULL,
@@ -361,9 +362,8 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
         bases TEXT
       );
       INSERT INTO code_defs_12 (id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless, parent_id, container, bases)
-        SELECT d.id, d.file_id, d.name_id, d.kind, ${packWordsSql('d.signature')}, d.start_line, d.name_offset, d.end_offset, d.exported, d.bodiless, d.parent_id,
-            CASE WHEN d.parent_id IS NULL THEN d.container WHEN pn.name IS NOT NULL AND d.container = pn.name THEN NULL ELSE coalesce(d.container, '') END, d.bases
-          FROM code_defs d LEFT JOIN code_defs p ON p.id = d.parent_id LEFT JOIN code_names pn ON pn.id = p.name_id ORDER BY d.id;
+        SELECT id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless, parent_id, container, bases FROM code_defs ORDER BY id;
+      INSERT OR REPLACE INTO code_meta (key, value) SELECT 'defs_12', max(id) + 1 FROM code_defs HAVING max(id) IS NOT NULL;
       DROP TABLE code_defs;
       ALTER TABLE code_defs_12 RENAME TO code_defs;
       CREATE INDEX code_defs_name ON code_defs(name_id);

@@ -2,13 +2,24 @@
 // becomes one row per line, its enclosing definition looked up once per id.
 import type { Database } from '../storage/database.ts';
 import { expandLines } from './line-groups.ts';
+import { unpackWordsSql } from './row-formats.ts';
 import type { ReferenceRow } from './store-rows.ts';
+
+/**
+ * The first definition id written in schema 12's form (code_meta defs_12, set by the migration where
+ * older rows were kept; none: every row is). A definition is never given a smaller id (store-write.ts).
+ */
+export const DEFS_12_SQL = "(SELECT CAST(value AS INTEGER) FROM code_meta WHERE key = 'defs_12')";
+/** Whether definition `d` was written before schema 12 (its container and signature in the older form). */
+const OLDER = `d.id < coalesce(${DEFS_12_SQL}, 0)`;
 
 /**
  * A definition's container (schema 12): stored only where it is not its parent's name (most are), ''
  * for none though it has a parent; the parent's name otherwise, through PARENT_JOIN (alias `d`).
  */
-export const CONTAINER_SQL = "CASE WHEN d.container IS NULL THEN pn.name ELSE nullif(d.container, '') END";
+export const CONTAINER_SQL = `CASE WHEN ${OLDER} THEN d.container WHEN d.container IS NULL THEN pn.name ELSE nullif(d.container, '') END`;
+/** A definition's signature in its packSignature form (row-formats.ts), either way it was written. */
+export const PACKED_SIGNATURE_SQL = `CASE WHEN ${OLDER} THEN d.signature ELSE ${unpackWordsSql('d.signature')} END`;
 export const PARENT_JOIN = 'LEFT JOIN code_defs pd ON pd.id = d.parent_id LEFT JOIN code_names pn ON pn.id = pd.name_id';
 
 /** A code_refs row as the store's queries select it: a ReferenceRow (kind still a number) with its group. */

@@ -12,6 +12,7 @@ import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, packIds, unpackIds } from './row-formats.ts';
 import { clearBlocks } from './store-blocks.ts';
+import { DEFS_12_SQL } from './store-lines.ts';
 import { noteClearedNames } from './store-names.ts';
 import { refMoreSql } from './store-rows.ts';
 import { unpackTableMacros } from './table-macros.ts';
@@ -38,6 +39,8 @@ const INSERT_REFS = (table: string) =>
   `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, more, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>4, ${refMoreSql('value->>3', 'value->>5', 'value->>6', 'value->>7')}, value->>8 FROM jsonb_each(?2)`;
 /** A file's locals arrive grouped per name (line-groups.ts): one row each. */
 const INSERT_LOCALS = (table: string) => `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>3, value->>4 FROM jsonb_each(?2)`;
+/** A file's first definition id: after the largest, and never among those written before schema 12 (store-lines.ts). */
+const FIRST_DEF_ID = `SELECT max(coalesce(max(id), 0) + 1, coalesce(${DEFS_12_SQL}, 1)) FROM code_defs`;
 /** An import names its target by id (code_import_targets, schema 12), the path added the first time. */
 const ADD_TARGET = 'INSERT OR IGNORE INTO code_import_targets (path) VALUES (?)';
 const INSERT_IMPORT = 'INSERT INTO code_imports (file_id, seq, line, source, target_id, names) VALUES (?1, ?2, ?3, ?4, (SELECT id FROM code_import_targets WHERE path = ?5), ?6)';
@@ -170,7 +173,7 @@ export function clearFileRows(db: Database, fileId: number): void {
  */
 export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, targets: readonly (string | undefined)[], stagedVersion?: number): number {
   const { rows } = parsed;
-  const first = Number(db.get<{ next: number }>('SELECT coalesce(max(id), 0) + 1 AS next FROM code_defs')?.next ?? 1);
+  const first = Number(db.value(FIRST_DEF_ID) ?? 1);
   nameFile(db, rows.names);
   if (rows.definitions) {
     db.run(INSERT_DEFS, [first, fileId, rows.defs]);

@@ -5,10 +5,10 @@ import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { expandLines, lineCountSql } from './line-groups.ts';
-import { nameHash, signatureSql, unpackIds, unpackWordsSql } from './row-formats.ts';
+import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
 import { withMatchingBlocks } from './store-blocks.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
-import { CONTAINER_SQL, definitionsById, PARENT_JOIN, REFERENCE_GROUP_COLUMNS, type ReferenceGroup, referenceLines } from './store-lines.ts';
+import { CONTAINER_SQL, definitionsById, PACKED_SIGNATURE_SQL, PARENT_JOIN, REFERENCE_GROUP_COLUMNS, type ReferenceGroup, referenceLines } from './store-lines.ts';
 import { REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedKeys, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
@@ -18,7 +18,7 @@ const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', '
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 
 /** A definition's columns as DefinitionRow has them: its name put back into its signature, its lines from their offsets. */
-const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, ${CONTAINER_SQL} AS container, d.parent_id, ${signatureSql(unpackWordsSql('d.signature'), 'n.name')} AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
+const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, ${CONTAINER_SQL} AS container, d.parent_id, ${signatureSql(`(${PACKED_SIGNATURE_SQL})`, 'n.name')} AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
 const DEF_FROM = `code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ${PARENT_JOIN}`;
 /** A file's definitions, found by the range of their ids (code_file_rows), for `WHERE f.path = ?`. */
 const FILE_DEFS_FROM = `code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id ${PARENT_JOIN}`;

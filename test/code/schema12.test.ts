@@ -191,7 +191,8 @@ describe('schema 12: references and locals as one row per name and file', () => 
       [2, 'close_dev', null, null, 'int close_dev(struct device *dev, int err)'],
       [5, 'dev', 'other', 2, 'x'],
     ], 'definitions converted: containers, signatures');
-    assert.deepEqual(upgraded.db.all('SELECT container FROM code_defs WHERE parent_id IS NOT NULL ORDER BY id'), [{ container: null }, { container: '' }, { container: 'other' }]);
+    assert.deepEqual(upgraded.db.all('SELECT container FROM code_defs WHERE parent_id IS NOT NULL ORDER BY id'), [{ container: 'open_dev' }, { container: null }, { container: 'other' }], 'kept as they were');
+    assert.equal(upgraded.meta('defs_12'), '6', 'the rows written from here on start after them');
     const imports = [
       { path: 'd.c', line: 1, source: 'dev.h', target: 'inc/dev.h', names: null },
       { path: 'd.c', line: 1, source: 'gone.h', target: null, names: null },
@@ -211,6 +212,12 @@ describe('schema 12: references and locals as one row per name and file', () => 
     ]);
     assert.equal(store.db.value("SELECT count(*) FROM code_locals l JOIN code_names n ON n.id = l.name_id WHERE n.name = 'dev'"), 1);
     assert.deepEqual(store.importsOf('d.c'), []);
+    assert.ok(Number(store.db.value('SELECT min(id) FROM code_defs')) >= 6, 'no row of the new form takes an id of the older ones');
+    assert.deepEqual(store.definitionsIn('d.c').map((d) => [d.name, d.container, d.signature]), [
+      ['open_dev', null, 'int open_dev(struct device *dev)'],
+      ['close_dev', null, 'int close_dev(struct device *dev, int err)'],
+      ['holder', null, 'struct holder'],
+    ]);
     assert.equal(store.db.value('SELECT count(*) FROM code_import_targets'), 0, 'a target no import names any more is gone with the last import naming it');
   });
 });
