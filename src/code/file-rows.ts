@@ -65,6 +65,14 @@ function storedContainer(e: Extracted, d: Extracted['definitions'][number], tabl
   return parent && !table.has(d.parent) && d.container === parent.name ? null : (d.container ?? '');
 }
 
+/** A group's further lines as hex in the rows' JSON (the store writes them back as a blob with unhex). */
+function hex(bytes: Uint8Array | null): string | null {
+  if (!bytes) return null;
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
 export function fileRows(e: Extracted): FileRows {
   const names = new Map<string, number>();
   const place = (name: string): number => {
@@ -108,8 +116,8 @@ export function fileRows(e: Extracted): FileRows {
     } else refs.push([at, r.line, kind, r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n, r.calls ? JSON.stringify(r.calls) : null, null]);
   }
   for (const [key, lines] of plain) {
-    const { first, also } = groupLines(lines);
-    refs.push([Number(key.slice(0, key.indexOf(' '))), first.line, first.kind, null, first.defOff, null, 1, null, also]);
+    const { first, count, also } = groupLines(lines);
+    refs.push([Number(key.slice(0, key.indexOf(' '))), first.line, first.kind, null, first.defOff, null, 1, null, count, hex(also)]);
   }
   const byName = new Map<number, GroupLine[]>();
   for (const l of e.locals) {
@@ -121,8 +129,8 @@ export function fileRows(e: Extracted): FileRows {
     else byName.set(at, [line]);
   }
   const locals = [...byName].map(([at, lines]) => {
-    const { first, also } = groupLines(lines);
-    return [at, first.line, first.kind, first.defOff, also];
+    const { first, count, also } = groupLines(lines);
+    return [at, first.line, first.kind, first.defOff, count, hex(also)];
   });
   return {
     names: JSON.stringify([...names.keys()].map((name) => [name, nameHash(name)])),

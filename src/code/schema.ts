@@ -318,8 +318,10 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
     // Issue 21 item 8 (line-groups.ts). A row of schema 11 is a group of one line: the rows stay and
     // answer as they are, nothing blocks; a file's rows take the new form when it is parsed again.
     sql: `
-      ALTER TABLE code_refs ADD COLUMN also TEXT;
-      ALTER TABLE code_locals ADD COLUMN also TEXT;
+      ALTER TABLE code_refs ADD COLUMN lines INTEGER;
+      ALTER TABLE code_refs ADD COLUMN also BLOB;
+      ALTER TABLE code_locals ADD COLUMN lines INTEGER;
+      ALTER TABLE code_locals ADD COLUMN also BLOB;
       -- Imports clustered by file (no index by file) and naming their target by id: the Linux tree's
       -- 350 K imports resolve to 21 K files, each path was in a row and in an index of its own (24 MB).
       -- A target no import names any more is deleted with the file that named it last (store-write.ts).

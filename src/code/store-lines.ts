@@ -27,7 +27,7 @@ export type ReferenceGroup = Omit<ReferenceRow, 'def_id' | 'def_name' | 'def_con
   file_id: number;
   def_off: number | null;
   first_def: number | null;
-  also: string | null;
+  also: Uint8Array | null;
 };
 
 /** The SQL columns of a ReferenceGroup besides path and name (aliases: `r` the row, `fr` its file's code_file_rows). */

@@ -36,9 +36,9 @@ const INSERT_TABLE_KEYS = (table: string) => `INSERT OR IGNORE INTO ${table} (h,
 const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM jsonb_each(?2)';
 /** The enclosing definition by its place among the file's (def_off), the rest as `more` (store-rows.ts). */
 const INSERT_REFS = (table: string) =>
-  `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, more, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>4, ${refMoreSql('value->>3', 'value->>5', 'value->>6', 'value->>7')}, value->>8 FROM jsonb_each(?2)`;
+  `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, more, lines, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>4, ${refMoreSql('value->>3', 'value->>5', 'value->>6', 'value->>7')}, value->>8, unhex(value->>9) FROM jsonb_each(?2)`;
 /** A file's locals arrive grouped per name (line-groups.ts): one row each. */
-const INSERT_LOCALS = (table: string) => `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>3, value->>4 FROM jsonb_each(?2)`;
+const INSERT_LOCALS = (table: string) => `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, lines, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>3, value->>4, unhex(value->>5) FROM jsonb_each(?2)`;
 /** A file's first definition id: after the largest, and never among those written before schema 12 (store-lines.ts). */
 const FIRST_DEF_ID = `SELECT max(coalesce(max(id), 0) + 1, coalesce(${DEFS_12_SQL}, 1)) FROM code_defs`;
 /** An import names its target by id (code_import_targets, schema 12), the path added the first time. */
@@ -65,14 +65,14 @@ const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
  * and a process that stops before the merge leaves it to the next pass.
  */
 const STAGED_TABLES = [
-  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, def_off INTEGER, more, also TEXT, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
-  `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_off INTEGER, also TEXT, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID`,
+  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, def_off INTEGER, more, lines INTEGER, also BLOB, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
+  `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_off INTEGER, lines INTEGER, also BLOB, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID`,
   'CREATE TEMP TABLE IF NOT EXISTS code_macro_keys_staged (h INTEGER NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY (h, file_id)) WITHOUT ROWID',
   // The staged files and the catalogue version each parse read.
   'CREATE TEMP TABLE IF NOT EXISTS code_staged_files (file_id INTEGER PRIMARY KEY, version INTEGER NOT NULL)',
 ];
-const REFS_COLUMNS = 'name_id, kind, file_id, line, def_off, more, also';
-const LOCALS_COLUMNS = 'name_id, file_id, line, kind, def_off, also';
+const REFS_COLUMNS = 'name_id, kind, file_id, line, def_off, more, lines, also';
+const LOCALS_COLUMNS = 'name_id, file_id, line, kind, def_off, lines, also';
 /** Staged files a merge may take: parsed_of still 0 (no other write took the file since) and the version the parse read. */
 const DROP_STALE_STAGED = 'DELETE FROM temp.code_staged_files AS s WHERE NOT EXISTS (SELECT 1 FROM code_files f WHERE f.id = s.file_id AND f.version = s.version AND f.parsed_of = 0)';
 const STAGED_FILE = 'file_id IN (SELECT file_id FROM temp.code_staged_files)';

@@ -221,7 +221,7 @@ export class CodeStore {
 
   /** Declarations of `name` that are no definition of their own, with the definition each sits in. */
   localsNamed(name: string): LocalRow[] {
-    const groups = this.rows<{ path: string; line: number; kind: number; def_off: number | null; also: string | null; first_def: number | null }>(
+    const groups = this.rows<{ path: string; line: number; kind: number; def_off: number | null; also: Uint8Array | null; first_def: number | null }>(
       `SELECT f.path, l.line, l.kind, l.def_off, l.also, fr.first_def FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_file_rows fr ON fr.file_id = l.file_id
         WHERE l.name_id = ${ID_OF_NAME} LIMIT ${LOCALS_LIMIT}`,
       [nameHash(name), name],
@@ -318,7 +318,7 @@ export class CodeStore {
   /** The call rows of `name` per calling file, qualifier and receiver. */
   callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }[] {
     return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }>(
-      `SELECT f.path AS path, r.more->>0 AS qualifier, r.more->>1 AS via, sum(CASE WHEN r.also IS NULL THEN ${REF_N_SQL} ELSE ${lineCountSql('r')} END) AS n, r.more->>3 AS calls, sum(${lineCountSql('r')}) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id
+      `SELECT f.path AS path, r.more->>0 AS qualifier, r.more->>1 AS via, sum(CASE WHEN r.lines IS NULL THEN ${REF_N_SQL} ELSE r.lines END) AS n, r.more->>3 AS calls, sum(${lineCountSql('r')}) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id
         WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.more->>0, r.more->>1, r.more->>3`,
       [nameHash(name), name, kindNumber(REFERENCE_KINDS, 'call')],
     );
