@@ -4,7 +4,7 @@
 // knowledge base.
 import type { Migration } from '../storage/database.ts';
 import { TEXT_INDEX_SQL, TEXT_WORDS_SQL, TEXT_IDENTITY_SQL } from '../textindex/schema.ts';
-import { refMoreSql } from './store-rows.ts';
+import { importSourceSql, refMoreSql } from './store-rows.ts';
 
 /**
  * How code.db is opened: a rebuildable cache, so NORMAL sync is enough (batches keep commits few);
@@ -327,18 +327,19 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       -- A target no import names any more is deleted with the file that named it last (store-write.ts).
       CREATE TABLE code_import_targets (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
       INSERT INTO code_import_targets (path) SELECT DISTINCT target FROM code_imports WHERE target IS NOT NULL ORDER BY target;
-      -- seq: its place among the file's imports.
+      -- seq: its place among the file's imports; source: the text imported, or where it begins in the
+      -- target's path when it ends it (\`linux/slab.h\` in \`include/linux/slab.h\`: 8), no type so a number stays one.
       CREATE TABLE code_imports_12 (
         file_id INTEGER NOT NULL,
         seq INTEGER NOT NULL,
         line INTEGER NOT NULL,
-        source TEXT NOT NULL,
+        source NOT NULL,
         target_id INTEGER,
         names TEXT,
         PRIMARY KEY (file_id, seq)
       ) WITHOUT ROWID;
       INSERT INTO code_imports_12 (file_id, seq, line, source, target_id, names)
-        SELECT i.file_id, row_number() OVER (PARTITION BY i.file_id ORDER BY i.rowid) - 1, i.line, i.source, t.id, i.names
+        SELECT i.file_id, row_number() OVER (PARTITION BY i.file_id ORDER BY i.rowid) - 1, i.line, ${importSourceSql('i.source', 'i.target')}, t.id, i.names
           FROM code_imports i LEFT JOIN code_import_targets t ON t.path = i.target ORDER BY 1, 2;
       DROP TABLE code_imports;
       ALTER TABLE code_imports_12 RENAME TO code_imports;

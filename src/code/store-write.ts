@@ -14,7 +14,7 @@ import { nameHash, packIds, unpackIds } from './row-formats.ts';
 import { clearBlocks } from './store-blocks.ts';
 import { DEFS_12_SQL } from './store-lines.ts';
 import { noteClearedNames } from './store-names.ts';
-import { refMoreSql } from './store-rows.ts';
+import { importSourceSql, refMoreSql } from './store-rows.ts';
 import { unpackTableMacros } from './table-macros.ts';
 
 const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, h INTEGER NOT NULL, id INTEGER)';
@@ -43,7 +43,7 @@ const INSERT_LOCALS = (table: string) => `INSERT INTO ${table} (file_id, name_id
 const FIRST_DEF_ID = `SELECT max(coalesce(max(id), 0) + 1, coalesce(${DEFS_12_SQL}, 1)) FROM code_defs`;
 /** An import names its target by id (code_import_targets, schema 12), the path added the first time. */
 const ADD_TARGET = 'INSERT OR IGNORE INTO code_import_targets (path) VALUES (?)';
-const INSERT_IMPORT = 'INSERT INTO code_imports (file_id, seq, line, source, target_id, names) VALUES (?1, ?2, ?3, ?4, (SELECT id FROM code_import_targets WHERE path = ?5), ?6)';
+const INSERT_IMPORT = `INSERT INTO code_imports (file_id, seq, line, source, target_id, names) VALUES (?1, ?2, ?3, ${importSourceSql('?4', '?5')}, (SELECT id FROM code_import_targets WHERE path = ?5), ?6)`;
 /** Targets (JSON ids) that no import names any more. */
 const DROP_UNUSED_TARGETS = 'DELETE FROM code_import_targets WHERE id IN (SELECT value FROM json_each(?1)) AND NOT EXISTS (SELECT 1 FROM code_imports i WHERE i.target_id = code_import_targets.id)';
 /** As one JSON array (packIds sorts them): one value back to JavaScript, not a row object per name. */

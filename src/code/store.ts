@@ -9,7 +9,7 @@ import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
 import { withMatchingBlocks } from './store-blocks.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
 import { CONTAINER_SQL, definitionsById, PACKED_SIGNATURE_SQL, PARENT_JOIN, REFERENCE_GROUP_COLUMNS, type ReferenceGroup, referenceLines } from './store-lines.ts';
-import { REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
+import { IMPORT_SOURCE_SQL, REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedKeys, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
 export type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
@@ -24,7 +24,7 @@ const DEF_FROM = `code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_na
 const FILE_DEFS_FROM = `code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id ${PARENT_JOIN}`;
 /** A file's imports (f) with their targets' paths (schema 12). */
 const IMPORTS_FROM = 'code_imports i ON i.file_id = f.id LEFT JOIN code_import_targets t ON t.id = i.target_id';
-const IMPORT_COLUMNS = 'f.path, i.line, i.source, t.path AS target, i.names';
+const IMPORT_COLUMNS = `f.path, i.line, ${IMPORT_SOURCE_SQL} AS source, t.path AS target, i.names`;
 /** The most locals of one name an answer lists. */
 const LOCALS_LIMIT = 2000;
 /** The most references of one name an answer lists. */

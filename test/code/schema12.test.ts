@@ -205,6 +205,7 @@ describe('schema 12: references and locals as one row per name and file', () => 
     assert.deepEqual(upgraded.importersOf('inc/dev.h'), [imports[0], imports[2]]);
     assert.deepEqual(upgraded.importEdges(), [{ path: 'd.c', target: 'inc/dev.h' }, { path: 'd.c', target: 'inc/dev.h' }]);
     assert.deepEqual(upgraded.db.all('SELECT path FROM code_import_targets'), [{ path: 'inc/dev.h' }], 'each target path once');
+    assert.deepEqual(upgraded.db.all('SELECT source FROM code_imports ORDER BY seq'), [{ source: 4 }, { source: 'gone.h' }, { source: 4 }], 'a source that ends its target is where it begins there');
     upgraded.db.close();
     // The file changed since (the catalogue's size and time are not its own): parsed again, its rows grouped.
     const { store } = await rebuiltIndex(root, dbFile);
