@@ -4,7 +4,8 @@
 // twenty rows of ~20 bytes, each repeating the name id, the file id and a record header. A row keeps
 // its first line in its columns, the group's number of lines in `lines` and its further lines in
 // `also`, grouped where the file is parsed (file-rows.ts, in the parse workers); both NULL for one line
-// (NULLs at a record's end take no byte). `also` is a blob of varints, per further line:
+// (a byte each in the record's header: this SQLite build does not leave trailing NULLs out). `also` is a
+// blob of varints, per further line:
 //   (d << 2) | flags     d: lines after the previous one; flags: 1 its def_off differs, 2 its kind does
 //   [z]                  when its def_off differs: 0 for none, else 1 + zigzag(def_off - the previous, or 0)
 //   [kind]               when its kind differs (a local's; a reference's kind is its row's key)

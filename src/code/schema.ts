@@ -314,7 +314,7 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 12,
-    description: "references and locals grouped per name and file, a group's further lines in one text column; imports by file, their targets by id; definitions' containers from their parents, their signatures' common words as characters",
+    description: "references and locals grouped per name and file, a group's further lines as varints; imports by file, their targets by id; later definitions' containers from their parents, their signatures' common words as characters",
     // Issue 21 item 8 (line-groups.ts). A row of schema 11 is a group of one line: the rows stay and
     // answer as they are, nothing blocks; a file's rows take the new form when it is parsed again.
     sql: `
@@ -344,32 +344,10 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       DROP TABLE code_imports;
       ALTER TABLE code_imports_12 RENAME TO code_imports;
       CREATE INDEX code_imports_target ON code_imports(target_id) WHERE target_id IS NOT NULL;
-      -- Definitions: the columns mostly NULL last (a record leaves out the NULLs at its end). From here
-      -- on (ids from code_meta's defs_12, store-lines.ts), a row stores its container only where it is
-      -- not its parent's name ('' for none though a parent) and its signature's common words as one
-      -- character each (packWords, row-formats.ts); the rows before keep theirs as they are (a copy,
-      -- nothing converted).
-      CREATE TABLE code_defs_12 (
-        id INTEGER PRIMARY KEY,
-        file_id INTEGER NOT NULL,
-        name_id INTEGER NOT NULL,
-        kind INTEGER NOT NULL,
-        signature TEXT NOT NULL,
-        start_line INTEGER NOT NULL,
-        name_offset INTEGER NOT NULL,
-        end_offset INTEGER NOT NULL,
-        exported INTEGER NOT NULL,
-        bodiless INTEGER NOT NULL,
-        parent_id INTEGER,
-        container TEXT,
-        bases TEXT
-      );
-      INSERT INTO code_defs_12 (id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless, parent_id, container, bases)
-        SELECT id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless, parent_id, container, bases FROM code_defs ORDER BY id;
+      -- Definitions from here on (ids from code_meta's defs_12, store-lines.ts) store their container
+      -- only where it is not their parent's name ('' for none though a parent) and their signature's
+      -- common words as one character each (packWords, row-formats.ts); the rows before keep theirs.
       INSERT OR REPLACE INTO code_meta (key, value) SELECT 'defs_12', max(id) + 1 FROM code_defs HAVING max(id) IS NOT NULL;
-      DROP TABLE code_defs;
-      ALTER TABLE code_defs_12 RENAME TO code_defs;
-      CREATE INDEX code_defs_name ON code_defs(name_id);
     `,
   },
 ];
