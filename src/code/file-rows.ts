@@ -2,9 +2,10 @@
 // file was parsed (a parse worker), bound as one value per table and unpacked by SQLite's json_each.
 // Binding every value from JavaScript costs more than the insert itself on the WASM build, and one
 // string crosses from a worker far cheaper than thousands of small objects.
+import { type GroupLine, groupLines } from './line-groups.ts';
 import { DEFINITION_KINDS, type Extracted, type ExtractedImport, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import { identifierWords } from './identifier-words.ts';
-import { NAME_MARK, nameHash, packSignature } from './row-formats.ts';
+import { NAME_MARK, nameHash, packSignature, packWords } from './row-formats.ts';
 import { packTableMacros, type TableMacro, tableMacroPlaces } from './table-macros.ts';
 
 export interface FileRows {
@@ -57,6 +58,21 @@ function kindNumber(kinds: Map<string, number>, kind: string): number {
   return n;
 }
 
+/** A definition's container as code_defs stores it (store-lines.ts CONTAINER_SQL): null where its parent's name (a row of code_defs) gives it. */
+function storedContainer(e: Extracted, d: Extracted['definitions'][number], table: ReadonlySet<number>): string | null {
+  if (d.parent === undefined) return d.container ?? null;
+  const parent = e.definitions[d.parent];
+  return parent && !table.has(d.parent) && d.container === parent.name ? null : (d.container ?? '');
+}
+
+/** A group's further lines as hex in the rows' JSON (the store writes them back as a blob with unhex). */
+function hex(bytes: Uint8Array | null): string | null {
+  if (!bytes) return null;
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
 export function fileRows(e: Extracted): FileRows {
   const names = new Map<string, number>();
   const place = (name: string): number => {
@@ -76,22 +92,45 @@ export function fileRows(e: Extracted): FileRows {
       defs.push(null);
       return;
     }
-    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), d.container ?? null, d.parent ?? null, packed[k], d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
+    defs.push([place(d.name), kindNumber(DEFINITION_KIND, d.kind), storedContainer(e, d, table), d.parent ?? null, packWords(packed[k]!), d.startLine, d.nameLine, d.endLine, d.exported ? 1 : 0, d.bodiless ? 1 : 0, d.bases?.join(' ') ?? null]);
     if (d.searchable) {
       const words = `${identifierWords(d.name).join(' ')} ${d.container ? identifierWords(d.container).join(' ') : ''}`;
       blocks.push([k, words, d.signature, d.doc.replace(DOC_MARKS, ' '), d.words]);
     }
   });
   const used = new Set<number>();
-  const refs = e.references.map((r) => {
+  // Plain references (no qualifier, receiver or call groups, once on their line) grouped per name and
+  // kind, locals per name (line-groups.ts); a reference with more keeps a row of its own.
+  const refs: unknown[] = [];
+  const plain = new Map<string, GroupLine[]>();
+  for (const r of e.references) {
     const at = place(r.name);
     used.add(at);
-    return [at, r.line, kindNumber(REFERENCE_KIND, r.kind), r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n, r.calls ? JSON.stringify(r.calls) : null];
-  });
-  const locals = e.locals.map((l) => {
+    const kind = kindNumber(REFERENCE_KIND, r.kind);
+    if (r.qualifier == null && r.via == null && !r.calls && r.n === 1) {
+      const key = `${at} ${kind}`;
+      const line = { line: r.line, kind, defOff: r.enclosing ?? null };
+      const group = plain.get(key);
+      if (group) group.push(line);
+      else plain.set(key, [line]);
+    } else refs.push([at, r.line, kind, r.qualifier ?? null, r.enclosing ?? null, r.via ?? null, r.n, r.calls ? JSON.stringify(r.calls) : null, null]);
+  }
+  for (const [key, lines] of plain) {
+    const { first, count, also } = groupLines(lines);
+    refs.push([Number(key.slice(0, key.indexOf(' '))), first.line, first.kind, null, first.defOff, null, 1, null, count, hex(also)]);
+  }
+  const byName = new Map<number, GroupLine[]>();
+  for (const l of e.locals) {
     const at = place(l.name);
     used.add(at);
-    return [at, l.line, kindNumber(LOCAL_KIND, l.kind), l.enclosing ?? null];
+    const line = { line: l.line, kind: kindNumber(LOCAL_KIND, l.kind), defOff: l.enclosing ?? null };
+    const group = byName.get(at);
+    if (group) group.push(line);
+    else byName.set(at, [line]);
+  }
+  const locals = [...byName].map(([at, lines]) => {
+    const { first, count, also } = groupLines(lines);
+    return [at, first.line, first.kind, first.defOff, count, hex(also)];
   });
   return {
     names: JSON.stringify([...names.keys()].map((name) => [name, nameHash(name)])),

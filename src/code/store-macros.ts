@@ -1,6 +1,7 @@
 // Reading constant tables (table-macros.ts): their macros as the definition rows code_defs would have
 // given, so every question by name, by file, by line or by id answers as if they were rows.
 import type { Database } from '../storage/database.ts';
+import { lineCountSql } from './line-groups.ts';
 import { NAME_MARK, nameHash, unpackSignature } from './row-formats.ts';
 import type { DefinitionRow } from './store-rows.ts';
 import { type TableMacro, unpackTableMacros } from './table-macros.ts';
@@ -113,11 +114,11 @@ export function calledTableMacros(db: Database, definedIn: { path: string; isFil
   const counted = (sql: string, bind: (string | number)[]) => db.all(sql, bind) as unknown as { name: string; n: number }[];
   if (definedIn.isFile) {
     const names = JSON.stringify([...new Set(macrosOf(db, tables[0]!).map((m) => m.name))].map((n) => [n, nameHash(n)]));
-    return counted('SELECT nm.name AS name, (SELECT count(*) FROM code_refs r WHERE r.name_id = nm.id AND r.kind = ?2) AS n FROM json_each(?1) m JOIN code_names nm ON nm.h = m.value->>1 AND nm.name = m.value->>0', [names, call]).filter((r) => r.n > 0);
+    return counted(`SELECT nm.name AS name, (SELECT coalesce(sum(${lineCountSql('r')}), 0) FROM code_refs r WHERE r.name_id = nm.id AND r.kind = ?2) AS n FROM json_each(?1) m JOIN code_names nm ON nm.h = m.value->>1 AND nm.name = m.value->>0`, [names, call]).filter((r) => r.n > 0);
   }
   const files = new Set(tables.map((t) => t.file_id));
   const candidates = counted(
-    `SELECT nm.name AS name, c.n AS n FROM (SELECT name_id, count(*) AS n FROM code_refs WHERE kind = ?1 GROUP BY name_id) c JOIN code_names nm ON nm.id = c.name_id
+    `SELECT nm.name AS name, c.n AS n FROM (SELECT name_id, sum(${lineCountSql('code_refs')}) AS n FROM code_refs WHERE kind = ?1 GROUP BY name_id) c JOIN code_names nm ON nm.id = c.name_id
       WHERE EXISTS (SELECT 1 FROM code_macro_keys k WHERE k.h = nm.h AND k.file_id IN (SELECT value FROM json_each(?2)))`,
     [call, JSON.stringify([...files])],
   );

@@ -104,11 +104,16 @@ export function refMoreSql(qualifier: string, via: string, n: string, calls: str
     WHEN ${calls} IS NULL THEN json_array(${qualifier}, ${via}, ${n}) ELSE json_array(${qualifier}, ${via}, ${n}, ${calls}) END`;
 }
 
+/** An import's stored source (schema 12): where it begins in the target's path when it ends it, else its text. */
+export function importSourceSql(source: string, target: string): string {
+  return `CASE WHEN ${target} IS NOT NULL AND length(${source}) > 0 AND length(${target}) > length(${source}) AND substr(${target}, length(${target}) - length(${source}) + 1) = ${source} THEN length(${target}) - length(${source}) ELSE ${source} END`;
+}
+
+/** An import's source text back (aliases: `i` the import, `t` its target). */
+export const IMPORT_SOURCE_SQL = "CASE WHEN typeof(i.source) = 'integer' THEN substr(t.path, i.source + 1) ELSE i.source END";
+
 /** A reference's count from its `more` (table alias `r`). */
 export const REF_N_SQL = "CASE WHEN typeof(r.more) = 'integer' THEN r.more ELSE coalesce(r.more->>2, 1) END";
 
 /** A reference row's qualifier, via, n and calls from its `more` (table alias `r`; `->>` finds nothing in a number). */
 export const REF_MORE_COLUMNS = `r.more->>0 AS qualifier, r.more->>1 AS via, ${REF_N_SQL} AS n, r.more->>3 AS calls`;
-
-/** A row's enclosing definition id (alias `t`, the file's code_file_rows as `fr`). */
-export const defIdSql = (t: string): string => `fr.first_def + ${t}.def_off`;

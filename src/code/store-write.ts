@@ -12,8 +12,9 @@ import { REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { nameHash, packIds, unpackIds } from './row-formats.ts';
 import { clearBlocks } from './store-blocks.ts';
+import { DEFS_12_SQL } from './store-lines.ts';
 import { noteClearedNames } from './store-names.ts';
-import { refMoreSql } from './store-rows.ts';
+import { importSourceSql, refMoreSql } from './store-rows.ts';
 import { unpackTableMacros } from './table-macros.ts';
 
 const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, h INTEGER NOT NULL, id INTEGER)';
@@ -35,8 +36,16 @@ const INSERT_TABLE_KEYS = (table: string) => `INSERT OR IGNORE INTO ${table} (h,
 const INSERT_BLOCKS = 'INSERT INTO code_blocks (rowid, name, signature, doc, body) SELECT ?1 + (value->>0), value->>1, value->>2, value->>3, value->>4 FROM jsonb_each(?2)';
 /** The enclosing definition by its place among the file's (def_off), the rest as `more` (store-rows.ts). */
 const INSERT_REFS = (table: string) =>
-  `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, more) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>4, ${refMoreSql('value->>3', 'value->>5', 'value->>6', 'value->>7')} FROM jsonb_each(?2)`;
-const INSERT_LOCALS = (table: string) => `INSERT OR IGNORE INTO ${table} (file_id, name_id, line, kind, def_off) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>3 FROM jsonb_each(?2)`;
+  `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, more, lines, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>4, ${refMoreSql('value->>3', 'value->>5', 'value->>6', 'value->>7')}, value->>8, unhex(value->>9) FROM jsonb_each(?2)`;
+/** A file's locals arrive grouped per name (line-groups.ts): one row each. */
+const INSERT_LOCALS = (table: string) => `INSERT INTO ${table} (file_id, name_id, line, kind, def_off, lines, also) SELECT ?1, ${NAME_ID}, value->>1, value->>2, value->>3, value->>4, unhex(value->>5) FROM jsonb_each(?2)`;
+/** A file's first definition id: after the largest, and never among those written before schema 12 (store-lines.ts). */
+const FIRST_DEF_ID = `SELECT max(coalesce(max(id), 0) + 1, coalesce(${DEFS_12_SQL}, 1)) FROM code_defs`;
+/** An import names its target by id (code_import_targets, schema 12), the path added the first time. */
+const ADD_TARGET = 'INSERT OR IGNORE INTO code_import_targets (path) VALUES (?)';
+const INSERT_IMPORT = `INSERT INTO code_imports (file_id, seq, line, source, target_id, names) VALUES (?1, ?2, ?3, ${importSourceSql('?4', '?5')}, (SELECT id FROM code_import_targets WHERE path = ?5), ?6)`;
+/** Targets (JSON ids) that no import names any more. */
+const DROP_UNUSED_TARGETS = 'DELETE FROM code_import_targets WHERE id IN (SELECT value FROM json_each(?1)) AND NOT EXISTS (SELECT 1 FROM code_imports i WHERE i.target_id = code_import_targets.id)';
 /** As one JSON array (packIds sorts them): one value back to JavaScript, not a row object per name. */
 const USED_NAME_IDS = 'SELECT json_group_array(id) FROM temp.code_file_names WHERE place IN (SELECT value FROM json_each(?1))';
 const INSERT_FILE_ROWS = 'INSERT INTO code_file_rows (file_id, first_def, last_def, names) VALUES (?, ?, ?, ?)';
@@ -56,14 +65,14 @@ const ALL_REFERENCE_KINDS = REFERENCE_KINDS.map((_, i) => i).join(', ');
  * and a process that stops before the merge leaves it to the next pass.
  */
 const STAGED_TABLES = [
-  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, def_off INTEGER, more, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
-  `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_off INTEGER, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID`,
+  `CREATE TEMP TABLE IF NOT EXISTS code_refs_staged (name_id INTEGER NOT NULL, kind INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, def_off INTEGER, more, lines INTEGER, also BLOB, PRIMARY KEY (name_id, kind, file_id, line)) WITHOUT ROWID`,
+  `CREATE TEMP TABLE IF NOT EXISTS code_locals_staged (name_id INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL, kind INTEGER NOT NULL, def_off INTEGER, lines INTEGER, also BLOB, PRIMARY KEY (name_id, file_id, line)) WITHOUT ROWID`,
   'CREATE TEMP TABLE IF NOT EXISTS code_macro_keys_staged (h INTEGER NOT NULL, file_id INTEGER NOT NULL, PRIMARY KEY (h, file_id)) WITHOUT ROWID',
   // The staged files and the catalogue version each parse read.
   'CREATE TEMP TABLE IF NOT EXISTS code_staged_files (file_id INTEGER PRIMARY KEY, version INTEGER NOT NULL)',
 ];
-const REFS_COLUMNS = 'name_id, kind, file_id, line, def_off, more';
-const LOCALS_COLUMNS = 'name_id, file_id, line, kind, def_off';
+const REFS_COLUMNS = 'name_id, kind, file_id, line, def_off, more, lines, also';
+const LOCALS_COLUMNS = 'name_id, file_id, line, kind, def_off, lines, also';
 /** Staged files a merge may take: parsed_of still 0 (no other write took the file since) and the version the parse read. */
 const DROP_STALE_STAGED = 'DELETE FROM temp.code_staged_files AS s WHERE NOT EXISTS (SELECT 1 FROM code_files f WHERE f.id = s.file_id AND f.version = s.version AND f.parsed_of = 0)';
 const STAGED_FILE = 'file_id IN (SELECT file_id FROM temp.code_staged_files)';
@@ -151,7 +160,9 @@ export function clearFileRows(db: Database, fileId: number): void {
     db.run('DELETE FROM code_file_rows WHERE file_id = ?', [fileId]);
   }
   clearTable(db, fileId);
+  const targets = db.value('SELECT json_group_array(DISTINCT target_id) FROM code_imports WHERE file_id = ? AND target_id IS NOT NULL', [fileId]);
   db.run('DELETE FROM code_imports WHERE file_id = ?', [fileId]);
+  db.run(DROP_UNUSED_TARGETS, [targets]);
   unstageFile(db, fileId);
 }
 
@@ -162,7 +173,7 @@ export function clearFileRows(db: Database, fileId: number): void {
  */
 export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, targets: readonly (string | undefined)[], stagedVersion?: number): number {
   const { rows } = parsed;
-  const first = Number(db.get<{ next: number }>('SELECT coalesce(max(id), 0) + 1 AS next FROM code_defs')?.next ?? 1);
+  const first = Number(db.value(FIRST_DEF_ID) ?? 1);
   nameFile(db, rows.names);
   if (rows.definitions) {
     db.run(INSERT_DEFS, [first, fileId, rows.defs]);
@@ -179,7 +190,9 @@ export function writeFileRows(db: Database, fileId: number, parsed: ParsedFile, 
   const used = packIds(JSON.parse(String(db.value(USED_NAME_IDS, [rows.used]))) as number[]);
   db.run(INSERT_FILE_ROWS, [fileId, first, first + rows.definitions - 1, used]);
   parsed.imports.forEach((imp, i) => {
-    db.run('INSERT INTO code_imports (file_id, line, source, target, names) VALUES (?, ?, ?, ?, ?)', [fileId, imp.line, imp.source.slice(0, 500), targets[i] ?? null, imp.names?.slice(0, 2000) ?? null]);
+    const target = targets[i] ?? null;
+    if (target !== null) db.run(ADD_TARGET, [target]);
+    db.run(INSERT_IMPORT, [fileId, i, imp.line, imp.source.slice(0, 500), target, imp.names?.slice(0, 2000) ?? null]);
   });
   return staged ? added : 0;
 }

@@ -4,10 +4,12 @@ import type { BindingSpec } from '@sqlite.org/sqlite-wasm';
 import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
+import { expandLines, lineCountSql } from './line-groups.ts';
 import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
 import { withMatchingBlocks } from './store-blocks.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
-import { defIdSql, REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
+import { CONTAINER_SQL, definitionsById, PACKED_SIGNATURE_SQL, PARENT_JOIN, REFERENCE_GROUP_COLUMNS, type ReferenceGroup, referenceLines } from './store-lines.ts';
+import { IMPORT_SOURCE_SQL, REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
 import { clearFileRows, clearStaged, finishMerge, mergeStagedKeys, mergeStagedRange, prepareFileWrites, stagedCuts, writeFileRows } from './store-write.ts';
 
 export type { DefinitionRow, FileMeta, FileRow, ImportRow, LocalRow, ReferenceRow } from './store-rows.ts';
@@ -16,10 +18,17 @@ const FILE_COLUMN_LIST = ['id', 'path', 'size', 'mtime_ms', 'ctime_ms', 'ino', '
 const FILE_COLUMNS = FILE_COLUMN_LIST.join(', ');
 
 /** A definition's columns as DefinitionRow has them: its name put back into its signature, its lines from their offsets. */
-const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, d.container, d.parent_id, ${signatureSql('d.signature', 'n.name')} AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
-const DEF_FROM = 'code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id';
+const DEF_COLUMNS = `d.id, f.path, n.name, d.kind, ${CONTAINER_SQL} AS container, d.parent_id, ${signatureSql(`(${PACKED_SIGNATURE_SQL})`, 'n.name')} AS signature, d.start_line, d.start_line + d.name_offset AS name_line, d.start_line + d.end_offset AS end_line, d.exported, d.bodiless, d.bases`;
+const DEF_FROM = `code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ${PARENT_JOIN}`;
 /** A file's definitions, found by the range of their ids (code_file_rows), for `WHERE f.path = ?`. */
-const FILE_DEFS_FROM = 'code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id';
+const FILE_DEFS_FROM = `code_files f JOIN code_file_rows fr ON fr.file_id = f.id JOIN code_defs d ON d.id BETWEEN fr.first_def AND fr.last_def JOIN code_names n ON n.id = d.name_id ${PARENT_JOIN}`;
+/** A file's imports (f) with their targets' paths (schema 12). */
+const IMPORTS_FROM = 'code_imports i ON i.file_id = f.id LEFT JOIN code_import_targets t ON t.id = i.target_id';
+const IMPORT_COLUMNS = `f.path, i.line, ${IMPORT_SOURCE_SQL} AS source, t.path AS target, i.names`;
+/** The most locals of one name an answer lists. */
+const LOCALS_LIMIT = 2000;
+/** The most references of one name an answer lists. */
+const REFERENCES_LIMIT = 20000;
 /** A name's id: bound as its hash (row-formats.ts) and the name. */
 const ID_OF_NAME = '(SELECT id FROM code_names WHERE h = ? AND name = ?)';
 
@@ -212,15 +221,23 @@ export class CodeStore {
 
   /** Declarations of `name` that are no definition of their own, with the definition each sits in. */
   localsNamed(name: string): LocalRow[] {
-    const rows = this.rows<LocalRow>(
-      `SELECT f.path, ? AS name, l.line, l.kind, ${defIdSql('l')} AS def_id, dn.name AS def_name, d.kind AS def_kind, d.start_line AS def_start, d.start_line + d.end_offset AS def_end
-         FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_file_rows fr ON fr.file_id = l.file_id LEFT JOIN code_defs d ON d.id = ${defIdSql('l')} LEFT JOIN code_names dn ON dn.id = d.name_id
-        WHERE l.name_id = ${ID_OF_NAME} LIMIT 2000`,
-      [name, nameHash(name), name],
+    const groups = this.rows<{ path: string; line: number; kind: number; def_off: number | null; also: Uint8Array | null; first_def: number | null }>(
+      `SELECT f.path, l.line, l.kind, l.def_off, l.also, fr.first_def FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_file_rows fr ON fr.file_id = l.file_id
+        WHERE l.name_id = ${ID_OF_NAME} LIMIT ${LOCALS_LIMIT}`,
+      [nameHash(name), name],
     );
+    const rows: LocalRow[] = [];
+    for (const g of groups) {
+      for (const o of expandLines(g.line, g.kind, g.def_off, g.also)) {
+        if (rows.length === LOCALS_LIMIT) break;
+        const defId = o.defOff === null || g.first_def === null ? null : g.first_def + o.defOff;
+        rows.push({ path: g.path, name, line: o.line, kind: kindName(LOCAL_KINDS, o.kind), def_id: defId, def_name: null, def_kind: null, def_start: null, def_end: null });
+      }
+    }
+    const defs = definitionsById(this.db, rows.map((r) => r.def_id));
     for (const r of rows) {
-      r.kind = kindName(LOCAL_KINDS, r.kind);
-      if (r.def_kind !== null) r.def_kind = kindName(DEFINITION_KINDS, r.def_kind);
+      const d = r.def_id === null ? undefined : defs.get(r.def_id);
+      if (d) Object.assign(r, { def_name: d.name, def_kind: kindName(DEFINITION_KINDS, d.kind), def_start: d.start, def_end: d.end });
     }
     return this.enclosingMacros(rows, (r, d) => Object.assign(r, { def_name: d.name, def_kind: d.kind, def_start: d.start_line, def_end: d.end_line }));
   }
@@ -251,14 +268,18 @@ export class CodeStore {
   referencesNamed(name: string, kinds: readonly string[]): ReferenceRow[] {
     const numbers = kinds.map((k) => kindNumber(REFERENCE_KINDS, k));
     const marks = numbers.map(() => '?').join(', ');
-    const rows = referenceRows(
-      this.rows<ReferenceRow>(
-        `SELECT f.path, ? AS name, r.line, r.kind, ${REF_MORE_COLUMNS}, ${defIdSql('r')} AS def_id, dn.name AS def_name, d.container AS def_container, d.start_line + d.name_offset AS def_line
-           FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_file_rows fr ON fr.file_id = r.file_id LEFT JOIN code_defs d ON d.id = ${defIdSql('r')} LEFT JOIN code_names dn ON dn.id = d.name_id
-          WHERE r.name_id = ${ID_OF_NAME} AND r.kind IN (${marks}) LIMIT 20000`,
-        [name, nameHash(name), name, ...numbers],
-      ),
+    const groups = this.rows<ReferenceGroup>(
+      `SELECT f.path, ? AS name, ${REF_MORE_COLUMNS}, ${REFERENCE_GROUP_COLUMNS}
+         FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_file_rows fr ON fr.file_id = r.file_id
+        WHERE r.name_id = ${ID_OF_NAME} AND r.kind IN (${marks}) LIMIT ${REFERENCES_LIMIT}`,
+      [name, nameHash(name), name, ...numbers],
     );
+    const rows = referenceRows(referenceLines(groups, REFERENCES_LIMIT));
+    const defs = definitionsById(this.db, rows.map((r) => r.def_id));
+    for (const r of rows) {
+      const d = r.def_id === null ? undefined : defs.get(r.def_id);
+      if (d) Object.assign(r, { def_name: d.name, def_container: d.container, def_line: d.name_line });
+    }
     return this.enclosingMacros(rows, (r, d) => Object.assign(r, { def_name: d.name, def_container: null, def_line: d.name_line }));
   }
 
@@ -266,15 +287,15 @@ export class CodeStore {
   referencesWithin(path: string, start: number, end: number, kind: string): ReferenceRow[] {
     const file = this.db.get<{ id: number; names: Uint8Array; first_def: number }>('SELECT f.id, fr.names, fr.first_def FROM code_files f JOIN code_file_rows fr ON fr.file_id = f.id WHERE f.path = ?', [path]);
     if (!file) return [];
-    return referenceRows(
-      this.rows<ReferenceRow>(
-        `SELECT ?1 AS path, n.name, r.line, r.kind, ${REF_MORE_COLUMNS}, ?7 + r.def_off AS def_id, NULL AS def_name, NULL AS def_container, NULL AS def_line
-           FROM json_each(?5) used
-             JOIN code_refs r ON r.name_id = used.value AND r.kind = ?4 AND r.file_id = ?6 AND r.line BETWEEN ?2 AND ?3 JOIN code_names n ON n.id = r.name_id
-          ORDER BY r.line`,
-        [path, start, end, kindNumber(REFERENCE_KINDS, kind), JSON.stringify(unpackIds(file.names)), file.id, file.first_def],
-      ),
+    // A group starting before `start` may have lines inside: every group starting up to `end`, its lines then kept.
+    const groups = this.rows<ReferenceGroup>(
+      `SELECT ?1 AS path, n.name, ${REF_MORE_COLUMNS}, ${REFERENCE_GROUP_COLUMNS}
+         FROM json_each(?4) used
+           JOIN code_refs r ON r.name_id = used.value AND r.kind = ?3 AND r.file_id = ?5 AND r.line <= ?2 JOIN code_names n ON n.id = r.name_id JOIN code_file_rows fr ON fr.file_id = r.file_id`,
+      [path, end, kindNumber(REFERENCE_KINDS, kind), JSON.stringify(unpackIds(file.names)), file.id],
     );
+    const rows = referenceLines(groups, Number.MAX_SAFE_INTEGER, (line) => line >= start && line <= end).sort((a, b) => a.line - b.line);
+    return referenceRows(rows);
   }
 
   /**
@@ -286,7 +307,7 @@ export class CodeStore {
     const there = definedIn ? ` AND name_id IN (SELECT d.name_id FROM ${FILE_DEFS_FROM} WHERE ${definedIn.isFile ? 'f.path = ?' : 'substr(f.path, 1, ?) = ?'})` : '';
     const params = !definedIn ? [] : definedIn.isFile ? [definedIn.path] : [definedIn.path.length, definedIn.path];
     const rows = this.rows<{ name: string; n: number }>(
-      `SELECT n.name AS name, c.n AS n FROM (SELECT name_id, count(*) AS n FROM code_refs WHERE kind = ?${there} GROUP BY name_id ORDER BY n DESC LIMIT ?) c JOIN code_names n ON n.id = c.name_id ORDER BY c.n DESC`,
+      `SELECT n.name AS name, c.n AS n FROM (SELECT name_id, sum(${lineCountSql('code_refs')}) AS n FROM code_refs WHERE kind = ?${there} GROUP BY name_id ORDER BY n DESC LIMIT ?) c JOIN code_names n ON n.id = c.name_id ORDER BY c.n DESC`,
       [call, ...params, limit],
     );
     // Called names that a constant table there defines (table-macros.ts), merged by their counts.
@@ -297,25 +318,28 @@ export class CodeStore {
   /** The call rows of `name` per calling file, qualifier and receiver. */
   callSitesOf(name: string): { path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }[] {
     return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }>(
-      `SELECT f.path AS path, r.more->>0 AS qualifier, r.more->>1 AS via, sum(${REF_N_SQL}) AS n, r.more->>3 AS calls, count(*) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id
+      `SELECT f.path AS path, r.more->>0 AS qualifier, r.more->>1 AS via, sum(CASE WHEN r.lines IS NULL THEN ${REF_N_SQL} ELSE r.lines END) AS n, r.more->>3 AS calls, sum(${lineCountSql('r')}) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id
         WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.more->>0, r.more->>1, r.more->>3`,
       [nameHash(name), name, kindNumber(REFERENCE_KINDS, 'call')],
     );
   }
 
   importsOf(path: string): ImportRow[] {
-    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target, i.names FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line', [path]);
+    return this.rows<ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM code_files f JOIN ${IMPORTS_FROM} WHERE f.path = ? ORDER BY i.line, i.seq`, [path]);
   }
 
   /** Imports that resolve to `path` (or, for Go, to its folder). */
   importersOf(path: string): ImportRow[] {
     const dir = path.includes('/') ? `${path.slice(0, path.lastIndexOf('/'))}/` : './';
-    return this.rows<ImportRow>('SELECT f.path, i.line, i.source, i.target, i.names FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE i.target = ? OR i.target = ? ORDER BY f.path, i.line', [path, dir]);
+    return this.rows<ImportRow>(
+      `SELECT ${IMPORT_COLUMNS} FROM code_files f JOIN ${IMPORTS_FROM} WHERE i.target_id IN (SELECT id FROM code_import_targets WHERE path IN (?, ?)) ORDER BY f.path, i.line, i.seq`,
+      [path, dir],
+    );
   }
 
   /** Every resolved import edge (file → target). */
   importEdges(): { path: string; target: string }[] {
-    return this.rows<{ path: string; target: string }>('SELECT f.path, i.target FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE i.target IS NOT NULL');
+    return this.rows<{ path: string; target: string }>('SELECT f.path, t.path AS target FROM code_imports i JOIN code_files f ON f.id = i.file_id JOIN code_import_targets t ON t.id = i.target_id');
   }
 
   /** Definition blocks matching an FTS5 query, best first (BM25, name weighs most). */
@@ -324,7 +348,7 @@ export class CodeStore {
       definitionRows(
         this.rows<DefinitionRow & { rank: number }>(
           `SELECT ${DEF_COLUMNS}, b.rank AS rank FROM (${matching} ORDER BY rank LIMIT ?2) b
-             JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY b.rank`,
+             JOIN code_defs d ON d.id = b.rowid JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ${PARENT_JOIN} ORDER BY b.rank`,
           [match, limit],
         ),
       ),
@@ -354,9 +378,9 @@ export class CodeStore {
       files: n('SELECT count(*) FROM code_files'),
       parsed: n('SELECT count(*) FROM code_files WHERE language IS NOT NULL'),
       definitions: n('SELECT count(*) FROM code_defs') + tableMacroCount(this.db),
-      references: n('SELECT count(*) FROM code_refs'),
+      references: n(`SELECT coalesce(sum(${lineCountSql('r')}), 0) FROM code_refs r`),
       imports: n('SELECT count(*) FROM code_imports'),
-      locals: n('SELECT count(*) FROM code_locals'),
+      locals: n(`SELECT coalesce(sum(${lineCountSql('l')}), 0) FROM code_locals l`),
       names: n('SELECT count(*) FROM code_names'),
     };
   }

@@ -35,11 +35,11 @@ async function open(dbFile: string): Promise<Database> {
 function snapshot(db: Database): { refs: unknown[]; locals: unknown[]; defs: unknown[]; parsed: unknown[] } {
   return {
     refs: db.all(
-      `SELECT f.path, n.name, r.kind, r.line, r.more, dn.name AS def_name FROM code_refs r JOIN code_files f ON f.id = r.file_id JOIN code_names n ON n.id = r.name_id
+      `SELECT f.path, n.name, r.kind, r.line, r.more, r.also, dn.name AS def_name FROM code_refs r JOIN code_files f ON f.id = r.file_id JOIN code_names n ON n.id = r.name_id
          LEFT JOIN code_file_rows fr ON fr.file_id = r.file_id LEFT JOIN code_defs d ON d.id = fr.first_def + r.def_off LEFT JOIN code_names dn ON dn.id = d.name_id ORDER BY 1, 2, 3, 4`,
     ),
     locals: db.all(
-      `SELECT f.path, n.name, l.line, l.kind, dn.name AS def_name FROM code_locals l JOIN code_files f ON f.id = l.file_id JOIN code_names n ON n.id = l.name_id
+      `SELECT f.path, n.name, l.line, l.kind, l.also, dn.name AS def_name FROM code_locals l JOIN code_files f ON f.id = l.file_id JOIN code_names n ON n.id = l.name_id
          LEFT JOIN code_file_rows fr ON fr.file_id = l.file_id LEFT JOIN code_defs d ON d.id = fr.first_def + l.def_off LEFT JOIN code_names dn ON dn.id = d.name_id ORDER BY 1, 2, 3`,
     ),
     defs: db.all('SELECT f.path, n.name, d.kind, d.start_line, d.signature FROM code_defs d JOIN code_files f ON f.id = d.file_id JOIN code_names n ON n.id = d.name_id ORDER BY 1, 2, 4'),

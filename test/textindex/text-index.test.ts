@@ -266,7 +266,7 @@ describe('text index upkeep', () => {
     await first.refresh();
     await first.close();
     const db = await open();
-    db.exec('ALTER TABLE text_segments DROP COLUMN words; ALTER TABLE code_files DROP COLUMN ctime_ms; ALTER TABLE code_files DROP COLUMN ino; ALTER TABLE code_files DROP COLUMN taken_at; DROP TABLE code_locals; DROP TABLE code_names; DROP TABLE code_file_rows; DROP TABLE code_file_macros; DROP TABLE code_macro_keys; DROP TABLE code_name_sweep; ALTER TABLE code_defs DROP COLUMN bases; ALTER TABLE code_imports DROP COLUMN names; PRAGMA user_version=2;');
+    db.exec('ALTER TABLE text_segments DROP COLUMN words; ALTER TABLE code_files DROP COLUMN ctime_ms; ALTER TABLE code_files DROP COLUMN ino; ALTER TABLE code_files DROP COLUMN taken_at; DROP TABLE code_locals; DROP TABLE code_names; DROP TABLE code_file_rows; DROP TABLE code_file_macros; DROP TABLE code_macro_keys; DROP TABLE code_name_sweep; ALTER TABLE code_defs DROP COLUMN bases; DROP TABLE code_imports; DROP TABLE code_import_targets; CREATE TABLE code_imports (file_id INTEGER NOT NULL REFERENCES code_files(id) ON DELETE CASCADE, line INTEGER NOT NULL, source TEXT NOT NULL, target TEXT); CREATE INDEX code_imports_file ON code_imports(file_id); CREATE INDEX code_imports_target ON code_imports(target); PRAGMA user_version=2;');
     db.close();
     const events: { event: string; fields?: Record<string, unknown> }[] = [];
     const index = indexOn({ log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} });
