@@ -11,7 +11,7 @@ import { type Pending, prepareFile, writeBatch } from './index-parse.ts';
 import { type IndexShared, PARSER_VERSION, pathSetOf, yieldToLoop } from './index-shared.ts';
 import { dropOldBlocks } from './store-blocks.ts';
 import { sweepNames } from './store-names.ts';
-import type { CodeStore } from './store.ts';
+import type { CodeStore, FileRow } from './store.ts';
 import { takeText } from './text-pass.ts';
 import { TextProgress } from './text-progress.ts';
 
@@ -72,14 +72,14 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   // From here the catalogue knows every change made before the listing began (the text reader
   // trusts the index only then: see the index's `open`).
   await s.db.writeTransaction(() => s.setMeta(CATALOGUE_SYNCED_AT, String(listedFrom)));
-  // The text stage runs beside the parse stage, which parses each file once the text stage has
-  // committed its version (text-progress.ts): the worker parses while this thread indexes trigrams.
+  // The text stage runs beside the parse stage, which parses each file once the text stage has read
+  // it and writes it once that version is committed (text-progress.ts): the worker parses while this
+  // thread indexes trigrams.
   const rows = new Map(s.files().map((r) => [r.path, r]));
-  const work = textWork(s, entries);
-  const progress = new TextProgress(work, rows.values());
   // Stops the text stage when the parse stage fails (the pass ends with the parse stage's error).
   let halted = false;
-  const text = textStage(shared, s, work, lease, progress, () => shared.closed || halted).then(
+  const { progress, started: textStarted } = startTextStage(shared, s, entries, rows.values(), lease, () => shared.closed || halted);
+  const text = textStarted.then(
     () => progress.end(),
     (error: unknown) => {
       progress.end(error);
@@ -223,6 +223,16 @@ function switchVacuum(shared: IndexShared, s: CodeStore): void {
     // Busy readers or a full disk: the file keeps reusing its pages; the next pass tries again.
     shared.logger.log('code_index_vacuum_failed', { error: error instanceof Error ? error.message : String(error) });
   }
+}
+
+/**
+ * Starts the text stage of a pass beside the parse stage; its work (a row per changed file) is held
+ * by the stage alone, so it goes when the stage ends, not with the pass.
+ */
+function startTextStage(shared: IndexShared, s: CodeStore, entries: readonly CatalogueEntry[], rows: Iterable<FileRow>, lease: Lease, stopped: () => boolean): { progress: TextProgress; started: Promise<void> } {
+  const work = textWork(s, entries);
+  const progress = new TextProgress(work, rows);
+  return { progress, started: textStage(shared, s, work, lease, progress, stopped) };
 }
 
 /** The text stage of a pass: every file the text index has not taken in its current version. */

@@ -27,9 +27,9 @@ export class TextProgress {
   private textTurn = false;
   private turnWaiters: (() => void)[] = [];
   /** Each file's place in the text stage's work. */
-  private readonly place: Map<string, number>;
+  private place: Map<string, number>;
   /** The catalogue rows the parse stage reads, by id: updated with the versions the text stage decides. */
-  private readonly byId: Map<number, FileRow>;
+  private byId: Map<number, FileRow>;
 
   constructor(work: readonly TextWork[], rows: Iterable<FileRow>) {
     this.place = new Map(work.map((w, i) => [w.path, i]));
@@ -64,6 +64,12 @@ export class TextProgress {
   end(failure?: unknown): void {
     this.ended = true;
     this.failure ??= failure;
+    // Every file read and committed: each place is behind the text stage now, so the maps (an entry
+    // and a row per changed file, ~50 MB of the main thread's heap for the Linux tree) can go.
+    if (this.failure === undefined && this.committed === this.place.size) {
+      this.place = new Map();
+      this.byId = new Map();
+    }
     this.wake();
   }
 

@@ -46,6 +46,11 @@ describe('the parse stage beside the text stage', () => {
     assert.equal(await written, true);
     assert.equal(rows[0]!.text_of, 2);
     assert.equal(progress.isCommitted(progress.placeOf('b.c')), false, 'b.c is read, not committed');
+    progress.taken([{ id: 2, version: 1, hash: 'h2' }]);
+    progress.end();
+    assert.equal(progress.placeOf('b.c'), -1, 'every file committed: its place is forgotten (behind the stage)');
+    assert.equal(await progress.ready('b.c'), true);
+    assert.equal(await progress.commit(progress.placeOf('a.c')), true);
   });
 
   it('does not parse a file the text stage never took: false when it stopped, its error when it failed', async () => {
