@@ -29,14 +29,8 @@ export type ParsePool = WorkerPool<ParseJob, ParseResult>;
 
 /** A parse taking longer than this is stuck: its worker is replaced and the file keeps no symbols. */
 const JOB_TIMEOUT_MS = 30_000;
-/**
- * Files sent to a worker before its first reply comes back: enough parsing for the main thread's
- * longest stretch without reading replies (a write batch, ~260 ms on the Linux tree), since new files
- * go out only when it reads one. 16 (~80 ms of kernel files) left the worker idle through each batch:
- * `drivers/net/wireless` (09:23–09:25 UTC, load 0.5–1.2, one after the other) 26.9–27.8 s wall and
- * 37.5–39.1 s CPU with 16, 19.3–19.5 s and 31.1–31.2 s with 64, peak RSS 314–326 → 341–343 MB, same rows.
- */
-const AHEAD = 64;
+/** Files sent to a worker before its first reply comes back. */
+const AHEAD = 16;
 /**
  * A parse worker's JS heap cap (MB). Left to itself V8 let it grow to ~150 MB over the Linux tree's
  * largest files (a 1 MB file's extraction keeps under ~55 MB live); capped at 64 the same files
