@@ -1,12 +1,12 @@
-// The text stage as the code index runs it: in every refresh pass, beside the parse stage, which
-// follows the files it takes (it is what finds out which files changed), then compaction of the text index's segments when the build lease
+// The text stage as the code index runs it: first in every refresh pass (it is fast, and it is what
+// finds out which files changed), then compaction of the text index's segments when the build lease
 // is held. Also run for single files (`fresh`) without the lease: those add a small segment.
 import type { Logger } from '../logging/logger.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Lease } from '../storage/lease.ts';
 import { returnFreePages } from '../storage/free-pages.ts';
 import { compact } from '../textindex/compact.ts';
-import { runTextStage, type TakenFile, type TextStageResult, type TextWork } from '../textindex/stage.ts';
+import { runTextStage, type TextStageResult, type TextWork } from '../textindex/stage.ts';
 import type { CodeStore } from './store.ts';
 
 export interface TextPassOptions {
@@ -23,10 +23,6 @@ export interface TextPassOptions {
    * compaction on `drivers/net`, for pages the parse then took again.
    */
   returnPages?: boolean;
-  /** After each write transaction of the stage: the files it took (the build's parse stage follows them). */
-  onTaken?(taken: readonly TakenFile[]): void;
-  /** Each file once read, with the version its next write transaction commits. */
-  onRead?(file: TakenFile): void;
   /** Called when every file is indexed, before compaction (the index is usable from then on). */
   onIndexed?(): Promise<void>;
 }
@@ -34,7 +30,7 @@ export interface TextPassOptions {
 export async function takeText(s: CodeStore, work: readonly TextWork[], options: TextPassOptions): Promise<TextStageResult> {
   const started = Date.now();
   const renew = options.lease ? () => void options.lease!.renew() : undefined;
-  const result = await runTextStage(work, { db: s.db, fs: options.fs, renew, stopped: options.stopped, pause: options.pause, onProgress: (done) => options.onProgress?.(done, work.length), onTaken: options.onTaken, onRead: options.onRead });
+  const result = await runTextStage(work, { db: s.db, fs: options.fs, renew, stopped: options.stopped, onProgress: (done) => options.onProgress?.(done, work.length) });
   const indexedMs = Date.now() - started;
   if (!options.stopped()) await options.onIndexed?.();
   if (options.lease && !options.stopped()) {

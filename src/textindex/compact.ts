@@ -25,16 +25,9 @@ interface SegmentRow {
 export interface CompactOptions {
   renew?: () => void;
   stopped?: () => boolean;
-  /**
-   * Lets the event loop run: between batches, and every ~20 ms of merging and reading (a build's
-   * parse stage beside the text stage feeds its worker only then: a pause per 512 buckets left the
-   * worker idle through most of the Linux tree's compaction).
-   */
+  /** Lets the event loop run between batches. */
   pause?: () => Promise<void>;
 }
-
-/** Work between two pauses of a compaction at most (ms), as the text stage's own stretches. */
-const PAUSE_EVERY_MS = 20;
 
 const SMALL_SEGMENTS = 8;
 /** Segments merged at once (a merge reads one bucket of each at a time). */
@@ -86,17 +79,10 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
       for (const w of batch) db.run('INSERT INTO text_buckets (id, data) VALUES (?, ?)', [w.id, w.data]);
     });
   };
-  let lastPause = performance.now();
-  const pauseIfDue = async () => {
-    if (performance.now() - lastPause < PAUSE_EVERY_MS) return;
-    await options.pause?.();
-    lastPause = performance.now();
-  };
   let window = new Map<number, Uint8Array>();
   for (let b = 0; b < 2 ** bits; b++) {
     if (options.stopped?.()) return 0;
-    if (b % WINDOW === 0) window = await readWindow(db, picked, bits, b, Math.min(2 ** bits, b + WINDOW), pauseIfDue);
-    else await pauseIfDue();
+    if (b % WINDOW === 0) window = readWindow(db, picked, bits, b, Math.min(2 ** bits, b + WINDOW));
     const blobs: Uint8Array[] = [];
     const bases: number[] = [];
     for (const s of picked) {
@@ -118,7 +104,6 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
     if (written.length >= BUCKETS_PER_WRITE) {
       await flush();
       await options.pause?.();
-      lastPause = performance.now();
     }
   }
   await flush();
@@ -156,11 +141,10 @@ function sourceBuckets(own: number, bits: number, b: number): number[] {
   return Array.from({ length: 2 ** (own - bits) }, (_, k) => from + k);
 }
 
-/** The source buckets for target buckets [from, to), a query per segment (`pause` between them when due). */
-async function readWindow(db: Database, picked: readonly SegmentRow[], bits: number, from: number, to: number, pause: () => Promise<void>): Promise<Map<number, Uint8Array>> {
+/** The source buckets for target buckets [from, to), read a few queries at a time. */
+function readWindow(db: Database, picked: readonly SegmentRow[], bits: number, from: number, to: number): Map<number, Uint8Array> {
   const out = new Map<number, Uint8Array>();
   for (const s of picked) {
-    await pause();
     const lo = sourceBuckets(s.bits, bits, from)[0]!;
     const last = sourceBuckets(s.bits, bits, to - 1);
     const hi = last[last.length - 1]!;

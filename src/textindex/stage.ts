@@ -36,30 +36,11 @@ export interface TextStageOptions {
   /** Called inside every write transaction (the build lease's renew). */
   renew?: () => void;
   stopped?: () => boolean;
-  /** Lets other work run, every ~20 ms (default: one turn of the event loop). */
-  pause?: () => Promise<void>;
   /** Files done so far, every few hundred files. */
   onProgress?: (done: number) => void;
-  /**
-   * Called after each write transaction with the files it took, in the order of `work` (the parse
-   * stage, running beside this one, follows the versions as they are committed).
-   */
-  onTaken?: (taken: readonly TakenFile[]) => void;
-  /**
-   * Called for each file once read, with the version and hash its next write transaction commits
-   * (in the order of `work`; the parse stage may parse it from then on, and write it once taken).
-   */
-  onRead?: (file: TakenFile) => void;
   /** Source bytes / postings held in memory before a segment is written (tests make them small). */
   flushBytes?: number;
   flushPostings?: number;
-}
-
-/** A file the text stage has taken (committed): its catalogue version now and its content hash. */
-export interface TakenFile {
-  id: number;
-  version: number;
-  hash: string;
 }
 
 export interface TextStageResult {
@@ -160,23 +141,19 @@ export async function runTextStage(work: readonly TextWork[], options: TextStage
       }
       updates.push({ id: w.id, ...stat, hash, version, doc });
     }
-    const decided = updates[updates.length - 1]!;
-    options.onRead?.({ id: decided.id, version: decided.version, hash: decided.hash });
     if (builder.sourceBytes >= flushBytes || builder.size >= flushPostings || updates.length >= FLUSH_ROWS) {
       if (await flush(db, builder, updates, options.renew)) result.segments++;
-      options.onTaken?.(updates);
       updates = [];
     }
     if (i % 500 === 0) options.onProgress?.(i);
     if (performance.now() - lastYield > 20) {
-      await (options.pause ?? yieldToLoop)();
+      await yieldToLoop();
       lastYield = performance.now();
     }
   }
   // Reads still in flight when stopped early: let them settle unobserved.
   for (const p of ahead) p.catch(() => undefined);
   if (await flush(db, builder, updates, options.renew)) result.segments++;
-  if (updates.length) options.onTaken?.(updates);
   builder.release();
   options.onProgress?.(work.length);
   return result;

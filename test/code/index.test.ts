@@ -78,7 +78,7 @@ describe('the code index', () => {
     await index.close();
   });
 
-  it('parses a changed file at the version the text stage beside it committed: the pass after parses nothing', async () => {
+  it('parses a changed file at the version the text stage committed: the pass after parses nothing', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 40; i++) files[`src/m${i}.py`] = `def f${i}():\n    return ${i}\n`;
     const { root, index, events } = indexOf(files);
