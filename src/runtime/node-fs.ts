@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { SMALL_BYTES, scratchArray } from './scratch.ts';
 import type { AppendHandle, DirEntry, FileStat, OpenedFile, RuntimeFs, SyncFiles } from './types.ts';
 
 function toStat(s: fs.Stats): FileStat {
@@ -139,6 +140,40 @@ function fileError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
+/**
+ * A Buffer's bytes as a plain Uint8Array: a view of its memory when the Buffer has its ArrayBuffer to
+ * itself (a file read's; no copy of every file the index reads), else a copy (a slice of Node's pool).
+ */
+function bytesOf(b: Buffer): Uint8Array {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? new Uint8Array(b.buffer) : new Uint8Array(b);
+}
+
+/**
+ * An open file's bytes from its start, `size` the size fstat gave. A file above 1 MiB is read into an
+ * array of scratch.ts (at least 33 MiB, mapped: freeing it moves no allocator threshold); a file that
+ * grew past that array is read again whole.
+ */
+async function readHandle(handle: fs.promises.FileHandle, size: number): Promise<Uint8Array> {
+  if (size <= SMALL_BYTES) return bytesOf(await handle.readFile());
+  const into = scratchArray(Uint8Array, size + 1);
+  let n = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(into, n, into.length - n, n);
+    if (bytesRead === 0) return into.subarray(0, n);
+    n += bytesRead;
+    if (n === into.length) return bytesOf(await handle.readFile());
+  }
+}
+
+async function readFile(p: string): Promise<Uint8Array> {
+  const handle = await fs.promises.open(p, 'r');
+  try {
+    return await readHandle(handle, (await handle.stat()).size);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readOpened(p: string, maxBytes = Number.MAX_SAFE_INTEGER): Promise<OpenedFile> {
   const handle = await fs.promises.open(p, NO_FOLLOW);
   try {
@@ -146,7 +181,7 @@ async function readOpened(p: string, maxBytes = Number.MAX_SAFE_INTEGER): Promis
     if (!st.isFile()) throw fileError(st.isDirectory() ? 'EISDIR' : 'EINVAL', `${p} is not a regular file`);
     if (st.size > maxBytes) throw fileError('EFBIG', `${p} is ${st.size} bytes, over ${maxBytes}`);
     const location = locationOf(handle.fd);
-    const bytes = new Uint8Array(await handle.readFile());
+    const bytes = await readHandle(handle, st.size);
     return location === undefined ? { bytes, stat: toStat(st) } : { bytes, stat: toStat(st), location };
   } finally {
     await handle.close();
@@ -190,7 +225,7 @@ export const nodeFs: RuntimeFs = {
   readOpenedSync,
   readTextFile: (p) => fs.promises.readFile(p, 'utf8'),
   readTextFileSync: (p) => fs.readFileSync(p, 'utf8'),
-  readFile: async (p) => new Uint8Array(await fs.promises.readFile(p)),
+  readFile,
   readRegularFileSync,
   writeFileAtomicSync,
   openAppendSync,

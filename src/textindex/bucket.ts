@@ -5,6 +5,7 @@
 // depend on where its ids start, so they are encoded before the write transaction). A segment with 2^bits buckets puts trigram g in the bucket named by
 // the top `bits` bits of hash(g); segments of any two sizes therefore merge bucket by bucket.
 import { ByteReader, type ByteWriter, decodeList, encodeList } from './postings.ts';
+import { scratchArray } from '../runtime/scratch.ts';
 
 /** The most buckets a segment has (2^18: a merged index of 1.5 M trigrams has ~6 per bucket). */
 export const MAX_BUCKET_BITS = 18;
@@ -82,7 +83,8 @@ export function encodeBucket(grams: ArrayLike<number>, lists: readonly { ids: Ar
     head.varint(l.end - l.start);
     head.varint(body.length - before);
   }
-  const out = new Uint8Array(head.length + body.length);
+  // A view of exactly the bucket's bytes; a bucket above 1 MiB lies in a bigger mapping (scratch.ts).
+  const out = scratchArray(Uint8Array, head.length + body.length).subarray(0, head.length + body.length);
   out.set(head.bytes.subarray(0, head.length));
   out.set(body.bytes.subarray(0, body.length), head.length);
   return out;

@@ -4,6 +4,8 @@
 // set operations a query plan needs on the decoded lists. Which of the two a list is needs no flag: gaps
 // take at least a byte per id, and a bitmap is only written when it takes fewer bytes than it has ids.
 
+import { scratchArray } from '../runtime/scratch.ts';
+
 /** A growable byte buffer for varints. */
 export class ByteWriter {
   bytes: Uint8Array;
@@ -22,7 +24,7 @@ export class ByteWriter {
     if (this.length + n <= this.bytes.length) return;
     let size = this.bytes.length * 2;
     while (size < this.length + n) size *= 2;
-    const grown = new Uint8Array(size);
+    const grown = scratchArray(Uint8Array, size);
     grown.set(this.bytes.subarray(0, this.length));
     this.bytes = grown;
   }

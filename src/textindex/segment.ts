@@ -3,6 +3,7 @@
 // buckets (BucketMerger, compaction).
 import { type BucketEntry, bitsFor, bucketOf, type EncodedBucket, encodeBucket, readBucketHeader } from './bucket.ts';
 import { ByteWriter, decodeList, encodeList } from './postings.ts';
+import { scratchArray } from '../runtime/scratch.ts';
 
 /**
  * Counts per word key: open addressing over two typed arrays (a Map of a segment's million words
@@ -59,8 +60,9 @@ class KeyCounts {
   private grow(): void {
     const keys = this.keys;
     const values = this.values;
-    this.keys = new Uint32Array(keys.length * 2);
-    this.values = new Uint32Array(keys.length * 2);
+    // Views of the table's size (slotOf masks with its length) over arrays that may be bigger (scratch.ts).
+    this.keys = scratchArray(Uint32Array, keys.length * 2).subarray(0, keys.length * 2);
+    this.values = scratchArray(Uint32Array, keys.length * 2).subarray(0, keys.length * 2);
     for (let i = 0; i < keys.length; i++) {
       if (keys[i] === 0) continue;
       const slot = this.slotOf(keys[i]!);
@@ -104,7 +106,7 @@ export class SegmentBuilder {
     if (this.postings + grams.length > this.grams.length) {
       let size = this.grams.length * 2;
       while (size < this.postings + grams.length) size *= 2;
-      const grown = new Uint32Array(size);
+      const grown = scratchArray(Uint32Array, size);
       grown.set(this.grams.subarray(0, this.postings));
       this.grams = grown;
     }
@@ -140,7 +142,7 @@ export class SegmentBuilder {
       } else seen = wordCounts.add(g, 1);
       if (seen === 0) {
         if (nd === distinct.length) {
-          const grown = new Uint32Array(nd * 2);
+          const grown = scratchArray(Uint32Array, nd * 2);
           grown.set(distinct);
           distinct = grown;
           this.distinct = grown;
@@ -152,9 +154,9 @@ export class SegmentBuilder {
     // Order: bucket, then key (bucket < 2^18, key < 2^31: both fit a double exactly).
     // Scratch arrays are kept from one segment to the next: a build writes dozens of segments, and
     // arrays of tens of MB allocated and dropped each time left the process's memory fragmented.
-    if (this.keys.length < nd) this.keys = new Float64Array(nd);
-    if (this.ends.length < nd) this.ends = new Uint32Array(nd);
-    if (this.ids.length < total) this.ids = new Uint32Array(total);
+    if (this.keys.length < nd) this.keys = scratchArray(Float64Array, nd);
+    if (this.ends.length < nd) this.ends = scratchArray(Uint32Array, nd);
+    if (this.ids.length < total) this.ids = scratchArray(Uint32Array, total);
     const keys = this.keys.subarray(0, nd);
     for (let k = 0; k < nd; k++) keys[k] = bucketOf(distinct[k]!, bits) * KEY_SPAN + distinct[k]!;
     keys.sort();
@@ -231,7 +233,7 @@ export class BucketMerger {
     for (const h of headers) total += h.length;
     // Order: trigram, then segment (at most 1024 blobs; both fit a double exactly).
     if (blobs.length > 1024) throw new RangeError('at most 1024 segments merge at once');
-    const keys = new Float64Array(total);
+    const keys = scratchArray(Float64Array, total).subarray(0, total);
     let k = 0;
     headers.forEach((h, blob) => {
       for (let i = 0; i < h.length; i++) keys[k++] = h[i]!.gram * 1024 + blob;
@@ -276,7 +278,9 @@ export class BucketMerger {
     if (!grams) return undefined;
     const count = new ByteWriter(8);
     count.varint(grams);
-    const out = new Uint8Array(count.length + entries.length + body.length);
+    const size = count.length + entries.length + body.length;
+    // A view of exactly the bucket's bytes; a bucket above 1 MiB lies in a bigger mapping (scratch.ts).
+    const out = scratchArray(Uint8Array, size).subarray(0, size);
     out.set(count.bytes.subarray(0, count.length));
     out.set(entries.bytes.subarray(0, entries.length), count.length);
     out.set(body.bytes.subarray(0, body.length), count.length + entries.length);
@@ -287,7 +291,7 @@ export class BucketMerger {
   private decodeAlive(bytes: Uint8Array, entry: BucketEntry, base: number, alive: Uint8Array, at: number): number {
     const { count } = entry;
     if (this.scratch.length < at + count) {
-      const grown = new Uint32Array(Math.max(this.scratch.length * 2, at + count));
+      const grown = scratchArray(Uint32Array, Math.max(this.scratch.length * 2, at + count));
       grown.set(this.scratch.subarray(0, at));
       this.scratch = grown;
     }

@@ -9,6 +9,7 @@
 // (list_add: 1,433 files, not the 9,287 holding "lis", "ist", … anywhere). A byte past ASCII ends a
 // run: a file is then indexed under more words than a Unicode word boundary sees, never fewer.
 import { MAX_SEARCH_FILE_BYTES } from '../workspace/grep/types.ts';
+import { scratchArray } from '../runtime/scratch.ts';
 
 /** Files larger than this are not indexed (neither grep engine searches them). */
 export const MAX_TEXT_FILE_BYTES = MAX_SEARCH_FILE_BYTES;
@@ -77,7 +78,7 @@ export class TrigramExtractor {
 
   private push(n: number, key: number): number {
     if (n === this.out.length) {
-      const grown = new Uint32Array(this.out.length * 2);
+      const grown = scratchArray(Uint32Array, this.out.length * 2);
       grown.set(this.out);
       this.out = grown;
     }
