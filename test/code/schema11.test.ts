@@ -10,7 +10,7 @@ import { CodeStore, type ReferenceRow } from '../../src/code/store.ts';
 import { withMatchingBlocks } from '../../src/code/store-blocks.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
-import { builtIndex, rebuiltIndex, testDir } from '../helpers/code-index.ts';
+import { builtIndex, indexAtSchema, rebuiltIndex, testDir } from '../helpers/code-index.ts';
 
 const SOURCE = [
   '/* Flushes the pending writes of a queue. */',
@@ -46,11 +46,8 @@ describe('schema 11: definition blocks with the body words first, references and
 
   it('upgrades an index of schema 10: references and locals converted, its blocks answering until every file is parsed again, then dropped', async () => {
     const root = testDir({ 'q.c': SOURCE });
-    const dbFile = path.join(testDir(), 'code.db');
     // Schema 10 as its store wrote it: the blocks' columns name, signature, doc, body.
-    const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 10), pragmas: CODE_DB_PRAGMAS });
-    db.exec(`INSERT INTO code_files (id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, parsed_of) VALUES (1, 'q.c', 1, 0, '', 'c', 10, ${PARSER_VERSION}, 1, 0, 1);
-      INSERT INTO code_meta (key, value) VALUES ('root', '${root.replaceAll("'", "''")}'), ('parser', '${PARSER_VERSION}'), ('complete', '1');`);
+    const { db, dbFile } = await indexAtSchema(10, root, 'q.c');
     const defs = [
       ['flush_queue', 2, 'flush queue', 'Flushes the pending writes of a queue.', 'drain pending'],
       ['drain_pending', 7, 'drain pending', 'Drains a queue.', 'flush count'],

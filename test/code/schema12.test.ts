@@ -9,7 +9,7 @@ import { CodeStore, type LocalRow } from '../../src/code/store.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
 import { findDefinitions } from '../../src/code/graph.ts';
-import { builtIndex, rebuiltIndex, testDir } from '../helpers/code-index.ts';
+import { builtIndex, indexAtSchema, rebuiltIndex, testDir } from '../helpers/code-index.ts';
 
 const SOURCE = [
   'int open_dev(struct device *dev)', // 1
@@ -151,10 +151,7 @@ describe('schema 12: references and locals as one row per name and file', () => 
 
   it('upgrades an index of schema 11 at once: its rows answer as they are and are grouped when their file is parsed again', async () => {
     const root = testDir({ 'd.c': SOURCE });
-    const dbFile = path.join(testDir(), 'code.db');
-    const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= 11), pragmas: CODE_DB_PRAGMAS });
-    db.exec(`INSERT INTO code_files (id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, parsed_of) VALUES (1, 'd.c', 1, 0, '', 'c', 10, ${PARSER_VERSION}, 1, 0, 1);
-      INSERT INTO code_meta (key, value) VALUES ('root', '${root.replaceAll("'", "''")}'), ('parser', '${PARSER_VERSION}'), ('complete', '1');`);
+    const { db, dbFile } = await indexAtSchema(11, root, 'd.c');
     for (const [i, name] of ['open_dev', 'close_dev', 'dev', 'err'].entries()) db.run('INSERT INTO code_names (id, h, name) VALUES (?, ?, ?)', [i + 1, nameHash(name), name]);
     db.run('INSERT INTO code_defs (id, file_id, name_id, kind, signature, start_line, name_offset, end_offset, exported, bodiless) VALUES (1, 1, 1, 0, ?, 1, 0, 4, 1, 0), (2, 1, 2, 0, ?, 6, 0, 3, 1, 0)', [
       packSignature(`int ${NAME_MARK}(struct device *dev)`),

@@ -7,8 +7,9 @@ import { after } from 'node:test';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { type CodeIndex, createCodeIndex } from '../../src/code/index.ts';
 import type { CodeStore } from '../../src/code/store.ts';
-import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
-import { openDatabase } from '../../src/storage/database.ts';
+import { PARSER_VERSION } from '../../src/code/index-shared.ts';
+import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
+import { type Database, openDatabase } from '../../src/storage/database.ts';
 import { fixture, removeDir, runtime } from './env.ts';
 
 const dirs: string[] = [];
@@ -55,4 +56,16 @@ export async function rebuiltIndex(root: string, dbFile: string): Promise<{ inde
   const store = await index.ready();
   assert.ok(store, 'the index opens');
   return { index, store };
+}
+
+/**
+ * A code.db as schema `version` left it, in a fresh folder: one C file `file` of `root`, catalogued
+ * and parsed (version 1, id 1), the index complete; the caller writes its rows in that schema's form.
+ */
+export async function indexAtSchema(version: number, root: string, file: string): Promise<{ db: Database; dbFile: string }> {
+  const dbFile = path.join(testDir(), 'code.db');
+  const db = await openDatabase(runtime, dbFile, { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS.filter((m) => m.version <= version), pragmas: CODE_DB_PRAGMAS });
+  db.exec(`INSERT INTO code_files (id, path, size, mtime_ms, hash, language, lines, parser, version, text_of, parsed_of) VALUES (1, '${file}', 1, 0, '', 'c', 10, ${PARSER_VERSION}, 1, 0, 1);
+    INSERT INTO code_meta (key, value) VALUES ('root', '${root.replaceAll("'", "''")}'), ('parser', '${PARSER_VERSION}'), ('complete', '1');`);
+  return { db, dbFile };
 }
