@@ -3,7 +3,6 @@ import { unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { findDefinitions, searchBlocks } from '../../src/code/graph.ts';
-import { PARSER_VERSION } from '../../src/code/index.ts';
 import { NAME_MARK, nameHash, packIds, packSignature } from '../../src/code/row-formats.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { CodeStore, type ReferenceRow } from '../../src/code/store.ts';

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { PARSER_VERSION } from '../../src/code/index.ts';
 import { expandLines, type GroupLine, groupLines } from '../../src/code/line-groups.ts';
 import { NAME_MARK, nameHash, packIds, packSignature, packWords, packWordsSql, unpackWords, unpackWordsSql } from '../../src/code/row-formats.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
