@@ -4,7 +4,7 @@
 // BUILD_PRAGMAS=a,b adds PRAGMAs to code.db's (trials); BENCH_VERBOSE=1 prints the pass's events with
 // their time since the start (2: also its progress events); BENCH_MEMORY=1 prints the main thread's
 // memory every 5 s (its JS heap, off-heap buffers, SQLite's WASM memory and SQLite's own allocations).
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { createCodeIndex } from '../../src/code/index.ts';
 import { createParsePool } from '../../src/code/parse-pool.ts';
@@ -64,13 +64,14 @@ const ms = performance.now() - started;
 clearInterval(sampler);
 const cpu = process.cpuUsage();
 const mainCpuMs = mainThreadCpuMs();
+const threadsCpuMs = threadCpuMs();
 const written = writtenMB();
 poolMode = parser.mode();
 const sqliteHighMB = opened ? sqliteMB(opened, true) : undefined;
 await index.close();
 await parser.close();
 console.log(
-  JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), baselineMB, dbMB: +(statSync(dbFile).size / 1e6).toFixed(1), parse: poolMode, mainCpuMs, writtenMB: written, textDone, mainPeaks: peaks, sqliteHighMB }),
+  JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), baselineMB, dbMB: +(statSync(dbFile).size / 1e6).toFixed(1), parse: poolMode, mainCpuMs, threadsCpuMs, writtenMB: written, textDone, mainPeaks: peaks, sqliteHighMB }),
 );
 
 /** CPU time of this (the main) thread alone, from /proc (Linux); the rest of cpuMs is the workers'. */
@@ -79,6 +80,19 @@ function mainThreadCpuMs(): number | undefined {
     const fields = readFileSync('/proc/thread-self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
     // utime and stime (fields 14 and 15 of stat; 12 and 13 after the name), in clock ticks of 10 ms.
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The CPU time of this process's busiest threads (the main thread, parse workers, then V8's and libuv's), from /proc (Linux). */
+function threadCpuMs(): number[] | undefined {
+  try {
+    const ms = readdirSync('/proc/self/task').map((t) => {
+      const fields = readFileSync(`/proc/self/task/${t}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    });
+    return ms.sort((a, b) => b - a).slice(0, 4);
   } catch {
     return undefined;
   }

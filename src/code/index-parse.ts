@@ -16,50 +16,43 @@ export interface Pending {
   targets: (string | undefined)[];
 }
 
-/** Lines of a text, counted without splitting it (a kernel tree is a gigabyte of them). */
-function lineCount(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
 /**
- * Reads one file (the version the catalogue row names) and hands it to the parser, waiting while the
- * parser's queue is full; `result` settles with what to write, undefined when it cannot be read.
+ * Reads one file (the version the catalogue row names) and hands its bytes to the parser, waiting
+ * while the parser's queue is full; `result` settles with what to write, undefined when it cannot be
+ * read.
  */
 export async function prepareFile(shared: IndexShared, s: CodeStore, entry: CatalogueEntry, row: FileRow | undefined, urgent = false): Promise<{ result: Promise<Pending | undefined> }> {
   const language: LanguageId | undefined = isDocumentation(entry.path) || entry.size > MAX_PARSE_BYTES ? undefined : languageOf(entry.path);
   const hash = row?.hash ?? '';
   const version = row?.version;
+  const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: 0, parser: PARSER_VERSION, version };
   // Catalogued with nothing parsed: no grammar for it, or a secret under another name.
-  const unparsed = () => ({ result: Promise.resolve<Pending>({ meta: { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language: undefined, lines: 0, parser: PARSER_VERSION, version }, parsed: undefined, targets: [] }) });
-  if (!language) return unparsed();
-  let text: string;
+  const unparsed = (): Pending => ({ meta: { ...meta, language: undefined }, parsed: undefined, targets: [] });
+  if (!language) return { result: Promise.resolve(unparsed()) };
+  let bytes: Uint8Array;
   try {
     // Opened without following a link, and judged as every reader judges it: a hard link of a secret,
     // or a file holding a private key, is catalogued with nothing parsed (its names and signatures would
     // show through locate and read).
     const opened = await shared.fs.readOpened(entry.abs, MAX_PARSE_BYTES);
-    if (await isSecretOpened(shared.fs, shared.workdirs, entry.abs, opened)) {
-      return unparsed();
-    }
-    text = new TextDecoder().decode(opened.bytes);
+    if (await isSecretOpened(shared.fs, shared.workdirs, entry.abs, opened)) return { result: Promise.resolve(unparsed()) };
+    // A view of a larger buffer (a scratch array) would cross to the worker whole: copied out first.
+    bytes = opened.bytes.byteLength === opened.bytes.buffer.byteLength ? opened.bytes : opened.bytes.slice();
   } catch {
     return { result: Promise.resolve(undefined) };
   }
-  const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: lineCount(text), parser: PARSER_VERSION, version };
-  const { result } = await shared.parser.submit({ language, text, path: entry.path }, { urgent });
+  const { result } = await shared.parser.submit({ language, bytes, path: entry.path }, { urgent });
   const pending = result.then(
-    ({ parsed, skipped }): Pending => {
+    ({ parsed, skipped, lines }): Pending => {
       for (const { pattern, error } of skipped) shared.logger.log('code_query_pattern_skipped', { language, pattern, error });
       const known = knownPaths(shared, s);
-      return { meta, parsed, targets: parsed.imports.map((imp) => resolveImport(known, language, entry.path, imp.source)) };
+      return { meta: { ...meta, lines }, parsed, targets: parsed.imports.map((imp) => resolveImport(known, language, entry.path, imp.source)) };
     },
     (e): Pending => {
       // A grammar that cannot load fails every file of its language: stop, and let the scan answer.
       if (e instanceof AppError && e.code === ErrorCode.Unavailable) throw e;
       shared.logger.log('code_index_file_error', { file: entry.path, error: messageOf(e) });
-      return { meta: { ...meta, language: undefined }, parsed: undefined, targets: [] };
+      return unparsed();
     },
   );
   // Awaited later (or never, when the pass stops first): a failure must not go unhandled meanwhile.

@@ -13,7 +13,12 @@ import type { LanguageId } from './languages.ts';
 
 export interface ParseJob {
   language: LanguageId;
-  text: string;
+  /**
+   * The text to parse, or its UTF-8 bytes: bytes cross to a worker as one copied buffer and are decoded
+   * there, so a build's gigabyte of text never becomes strings on the main thread's heap.
+   */
+  text?: string;
+  bytes?: Uint8Array;
   /** The file's path in the project. */
   path?: string;
 }
@@ -23,14 +28,20 @@ export interface ParseResult {
   parsed: ParsedFile;
   /** Tags-query patterns this grammar version could not compile (logged by the index). */
   skipped: { pattern: string; error: string }[];
+  /** Lines of the text parsed. */
+  lines: number;
 }
 
 export type ParsePool = WorkerPool<ParseJob, ParseResult>;
 
 /** A parse taking longer than this is stuck: its worker is replaced and the file keeps no symbols. */
 const JOB_TIMEOUT_MS = 30_000;
-/** Files sent to a worker before its first reply comes back. */
-const AHEAD = 16;
+/**
+ * Files sent to a worker before its first reply comes back: enough for the worker to go on parsing
+ * through a batch's write or a compaction step on the main thread. Jobs carry bytes, not strings, so
+ * those waiting cost the main thread's heap nothing (the in-flight bytes are bounded by the index).
+ */
+const AHEAD = 64;
 /**
  * A parse worker's JS heap cap (MB). Left to itself V8 let it grow to ~150 MB over the Linux tree's
  * largest files (a 1 MB file's extraction keeps under ~55 MB live); capped at 64 the same files
@@ -40,12 +51,20 @@ const WORKER_HEAP_MB = 96;
 /** Workers stop after this long without a file (a server parses in bursts: the first build, then edits). */
 const IDLE_MS = 60_000;
 
-export async function parseInThread(grammars: Grammars, job: ParseJob): Promise<ParseResult> {
-  const skipped: ParseResult['skipped'] = [];
-  const extracted = await extract(grammars, job.language, job.text, { file: job.path, onBadPattern: (pattern, error) => skipped.push({ pattern, error: messageOf(error) }) });
-  return { parsed: parsedFile(extracted), skipped };
+/** Lines of a text, counted without splitting it (a kernel tree is a gigabyte of them). */
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
+/** Parses a job in this thread (a worker's handler, and the pool's fallback). */
+export async function parseInThread(grammars: Grammars, job: ParseJob): Promise<ParseResult> {
+  const text = job.text ?? new TextDecoder().decode(job.bytes);
+  const skipped: ParseResult['skipped'] = [];
+  const extracted = await extract(grammars, job.language, text, { file: job.path, onBadPattern: (pattern, error) => skipped.push({ pattern, error: messageOf(error) }) });
+  return { parsed: parsedFile(extracted), skipped, lines: lineCount(text) };
+}
 
 export interface ParsePoolOptions {
   /** Workers; default: defaultParseWorkers. 0 parses in this thread. */

@@ -104,7 +104,7 @@ describe('parsing in workers', () => {
       size: 0,
       queueLimit: 2,
       jobTimeoutMs: 1000,
-      fallback: (job: { language: 'typescript'; text: string }) => (++calls === 1 ? Promise.reject(new Error('the worker running this job crashed')) : parseInThread(grammars, job)),
+      fallback: (job: Parameters<typeof parseInThread>[1]) => (++calls === 1 ? Promise.reject(new Error('the worker running this job crashed')) : parseInThread(grammars, job)),
     }) as unknown as ParsePool;
     const events: string[] = [];
     const index = await indexWith(pool, events);
@@ -112,6 +112,16 @@ describe('parsing in workers', () => {
     const defs = await Promise.all(['charge', 'retry', 'helper', 'run', 'kalloc'].map(async (n) => ((await findDefinitions(index, n)) ?? []).length));
     assert.equal(defs.filter((n) => n === 0).length, 1, 'one file lost its symbols, the others kept theirs');
     await index.close();
+  });
+
+  it('parses UTF-8 bytes as it parses their text, and counts the lines', async () => {
+    const grammars = createGrammars(runtime);
+    const text = `${FILES['kern/alloc.c']!}/* café */\nint naïve;\n`;
+    const fromText = await parseInThread(grammars, { language: 'c', text, path: 'kern/alloc.c' });
+    const fromBytes = await parseInThread(grammars, { language: 'c', bytes: new TextEncoder().encode(text), path: 'kern/alloc.c' });
+    assert.deepEqual(fromBytes, fromText);
+    assert.equal(fromText.lines, 14);
+    assert.match(fromText.parsed.rows.names, /naïve/);
   });
 
   it('parses in a worker started from the bundle (dist/parse-worker.mjs), grammars loaded inside it', { skip: onDeno && 'the bundle is for Node; Deno starts src/code/parse-worker.ts' }, async () => {
@@ -124,6 +134,10 @@ describe('parsing in workers', () => {
       ['kalloc', 'use'],
     );
     assert.deepEqual(parsed.imports, [{ line: 1, source: 'alloc.h' }]);
+    // Bytes cross to the worker and are decoded there.
+    const fromBytes = (await pool.run({ language: 'c', bytes: new TextEncoder().encode(FILES['kern/alloc.c']!) })) as Awaited<ReturnType<typeof parseInThread>>;
+    assert.deepEqual(fromBytes.parsed, parsed);
+    assert.equal(fromBytes.lines, 12);
     assert.equal(pool.mode(), 'workers');
   });
 });
