@@ -1,7 +1,8 @@
 // One refresh pass of the code index: list the catalogue once, sync it, run the text stage (the
 // trigram index reads a file again only when its size or mtime changed), then parse the files whose
-// content changed, several in flight, written in batches. One process at a time runs it (a lease in
-// the database); the others use what exists.
+// content changed, several in flight, written in batches, while the text index's new segments are
+// compacted in the loop's waits for the parse worker. One process at a time runs it (a lease in the
+// database); the others use what exists.
 import { canReturnPages, returnFreePages, switchToIncremental } from '../storage/free-pages.ts';
 import { type Lease, withLease } from '../storage/lease.ts';
 import { type CatalogueEntry, catalogue } from './catalogue.ts';
@@ -11,7 +12,7 @@ import { type IndexShared, PARSER_VERSION, pathSetOf, yieldToLoop } from './inde
 import { dropOldBlocks } from './store-blocks.ts';
 import { sweepNames } from './store-names.ts';
 import type { CodeStore } from './store.ts';
-import { takeText } from './text-pass.ts';
+import { compactText, takeText } from './text-pass.ts';
 
 /** Parsed files written per transaction, and the source bytes one batch may hold (64 / 4 MB: a quarter fewer bytes written than 32 / 2 MB). */
 const BATCH_FILES = 64;
@@ -67,68 +68,30 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   await s.db.writeTransaction(() => s.setMeta(CATALOGUE_SYNCED_AT, String(listedFrom)));
   await textStage(shared, s, entries, lease);
   if (shared.closed) return;
-  const rows = new Map(s.files().map((r) => [r.path, r]));
-  shared.paths = pathSetOf(
-    shared,
-    entries.map((e) => e.path),
-  );
-  shared.total = entries.length;
-  shared.done = 0;
-  const batch: Pending[] = [];
-  let bytes = 0;
-  let lastYield = performance.now();
-  let parsed = 0;
-  let staged = 0;
-  const merge = async () => {
-    await s.mergeStaged(() => void lease.renew());
-    staged = 0;
-  };
-  // Files being parsed, oldest first: several in flight, collected in order into write batches.
-  const parsing: { result: Promise<Pending | undefined>; size: number }[] = [];
-  let parsingBytes = 0;
-  const collectOldest = async () => {
-    const oldest = parsing.shift()!;
-    parsingBytes -= oldest.size;
-    const pending = await oldest.result;
-    if (pending) {
-      batch.push(pending);
-      bytes += pending.meta.size;
-      if (pending.parsed) parsed++;
-    }
-    if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
-      staged += await writeBatch(s, batch, lease, true);
-      bytes = 0;
-      if (staged >= MERGE_ROWS) await merge();
-    }
-  };
-  const stop = () => {
-    s.dropStaged();
-  };
-  for (const entry of entries) {
-    if (shared.closed) return stop();
-    const done = ++shared.done;
-    const row = rows.get(entry.path);
-    rows.delete(entry.path);
-    if (!row || (row.parsed_of === row.version && row.parser === PARSER_VERSION)) continue;
-    parsing.push({ result: (await prepareFile(shared, s, entry, row)).result, size: entry.size });
-    parsingBytes += entry.size;
-    while (parsing.length >= shared.parser.capacity || parsingBytes > PARSING_BYTES) await collectOldest();
-    if (performance.now() - lastYield > 20) {
-      await yieldToLoop();
-      lastYield = performance.now();
-    }
-    if (done % 2000 === 0) logger.log('code_index_progress', { done, total: shared.total });
+  // Compaction runs beside the parse stage, while its loop waits for the parse worker (both write on
+  // this thread, a transaction at a time), then freely once the loop is done. Awaited before the pass
+  // ends; a failure fails the pass.
+  const turns = idleTurns();
+  let failed = false;
+  const compaction = compactText(s, { logger, lease, returnPages: false, stopped: () => shared.closed || failed, pause: turns.take });
+  compaction.catch(() => undefined);
+  let parsed: number;
+  try {
+    parsed = await parseStage(shared, s, entries, lease, turns);
+  } catch (error) {
+    // Compaction stops at its next step (its merged segment is not made live) before the error goes on.
+    failed = true;
+    turns.end();
+    await compaction.catch(() => undefined);
+    throw error;
   }
-  while (parsing.length) {
-    if (shared.closed) return stop();
-    await collectOldest();
-  }
-  staged += await writeBatch(s, batch, lease, true);
-  await merge();
+  turns.end();
+  await compaction;
+  if (shared.closed) return;
   // Nothing staged now: the names no row uses any more go (store-names.ts), a chunk per transaction.
   let namesSwept = 0;
   for (;;) {
-    if (shared.closed) return stop();
+    if (shared.closed) return;
     const swept = await s.db.writeTransaction(() => {
       void lease.renew();
       return sweepNames(s.db);
@@ -148,6 +111,103 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   // Rows of files parsed again or gone leave free pages: back to the file system.
   const returned = await returnFreePages(s.db, { renew: () => void lease.renew(), stopped: () => shared.closed, pause: yieldToLoop });
   logger.log('code_index_done', { files: shared.total, parsed, removed: changes.removed, oldBlocksDropped, namesSwept, pagesReturned: returned, ms: Date.now() - started });
+}
+
+/** Compaction's turns beside the parse stage: `take` waits until the parse loop `give`s one (it waits for the worker), or the loop has `end`ed. */
+interface Turns {
+  take(): Promise<void>;
+  give(): void;
+  end(): void;
+}
+
+function idleTurns(): Turns {
+  const waiting: (() => void)[] = [];
+  let free = false;
+  const give = () => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  return {
+    take: () => (free ? yieldToLoop() : new Promise<void>((resolve) => waiting.push(resolve))),
+    give,
+    end() {
+      free = true;
+      give();
+    },
+  };
+}
+
+/**
+ * The parse stage of a pass: the files whose content changed, several in flight, written in batches;
+ * their references and locals staged and merged now and then. The files parsed.
+ */
+async function parseStage(shared: IndexShared, s: CodeStore, entries: readonly CatalogueEntry[], lease: Lease, turns: Turns): Promise<number> {
+  const { logger } = shared;
+  const rows = new Map(s.files().map((r) => [r.path, r]));
+  shared.paths = pathSetOf(
+    shared,
+    entries.map((e) => e.path),
+  );
+  shared.total = entries.length;
+  shared.done = 0;
+  const batch: Pending[] = [];
+  let bytes = 0;
+  let lastYield = performance.now();
+  let parsed = 0;
+  let staged = 0;
+  const merge = async () => {
+    const mergeStarted = performance.now();
+    const files = await s.mergeStaged(() => void lease.renew());
+    logger.log('code_index_merged', { rows: staged, files, ms: Math.round(performance.now() - mergeStarted) });
+    staged = 0;
+  };
+  // Files being parsed, oldest first: several in flight, collected in order into write batches.
+  const parsing: { result: Promise<Pending | undefined>; size: number; settled: boolean }[] = [];
+  let parsingBytes = 0;
+  const collectOldest = async () => {
+    const oldest = parsing.shift()!;
+    parsingBytes -= oldest.size;
+    // Waiting for the worker: compaction's turn.
+    if (!oldest.settled) turns.give();
+    const pending = await oldest.result;
+    if (pending) {
+      batch.push(pending);
+      bytes += pending.meta.size;
+      if (pending.parsed) parsed++;
+    }
+    if (batch.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
+      staged += await writeBatch(s, batch, lease, true);
+      bytes = 0;
+      if (staged >= MERGE_ROWS) await merge();
+    }
+  };
+  const stop = () => {
+    s.dropStaged();
+    return parsed;
+  };
+  for (const entry of entries) {
+    if (shared.closed) return stop();
+    const done = ++shared.done;
+    const row = rows.get(entry.path);
+    rows.delete(entry.path);
+    if (!row || (row.parsed_of === row.version && row.parser === PARSER_VERSION)) continue;
+    const file = { result: (await prepareFile(shared, s, entry, row)).result, size: entry.size, settled: false };
+    file.result.then(() => (file.settled = true), () => undefined);
+    parsing.push(file);
+    parsingBytes += entry.size;
+    while (parsing.length >= shared.parser.capacity || parsingBytes > PARSING_BYTES) await collectOldest();
+    if (performance.now() - lastYield > 20) {
+      await yieldToLoop();
+      lastYield = performance.now();
+    }
+    if (done % 2000 === 0) logger.log('code_index_progress', { done, total: shared.total });
+  }
+  while (parsing.length) {
+    if (shared.closed) return stop();
+    await collectOldest();
+  }
+  staged += await writeBatch(s, batch, lease, true);
+  await merge();
+  return parsed;
 }
 
 /** Puts an older code.db into incremental vacuum when that is cheap or pays; logs what it did. */
@@ -175,7 +235,7 @@ async function textStage(shared: IndexShared, s: CodeStore, entries: readonly Ca
       await s.db.writeTransaction(() => s.setMeta('text_complete', '1'));
       shared.textReady = true;
     };
-    await takeText(s, work, { fs, logger, lease, returnPages: false, stopped: () => shared.closed, pause: yieldToLoop, onIndexed, onProgress: (d, n) => d % 5000 === 0 && d > 0 && logger.log('text_index_progress', { done: d, total: n }) });
+    await takeText(s, work, { fs, logger, lease, stopped: () => shared.closed, pause: yieldToLoop, onIndexed, onProgress: (d, n) => d % 5000 === 0 && d > 0 && logger.log('text_index_progress', { done: d, total: n }) });
   } finally {
     shared.textBuilding = false;
   }

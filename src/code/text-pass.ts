@@ -1,6 +1,6 @@
 // The text stage as the code index runs it: first in every refresh pass (it is fast, and it is what
-// finds out which files changed), then compaction of the text index's segments when the build lease
-// is held. Also run for single files (`fresh`) without the lease: those add a small segment.
+// finds out which files changed); then, by the holder of the build lease, compaction of the text
+// index's segments. Also run for single files (`fresh`) without the lease: those add a small segment.
 import type { Logger } from '../logging/logger.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Lease } from '../storage/lease.ts';
@@ -31,15 +31,21 @@ export async function takeText(s: CodeStore, work: readonly TextWork[], options:
   const started = Date.now();
   const renew = options.lease ? () => void options.lease!.renew() : undefined;
   const result = await runTextStage(work, { db: s.db, fs: options.fs, renew, stopped: options.stopped, onProgress: (done) => options.onProgress?.(done, work.length) });
-  const indexedMs = Date.now() - started;
   if (!options.stopped()) await options.onIndexed?.();
-  if (options.lease && !options.stopped()) {
-    const compactStarted = Date.now();
-    const merged = await compact(s.db, { renew, stopped: options.stopped, pause: options.pause });
-    // The merged segments' pages go back to the file system, not only to SQLite's free list.
-    const returned = merged && options.returnPages !== false ? await returnFreePages(s.db, { renew, stopped: options.stopped, pause: options.pause }) : 0;
-    if (merged) options.logger.log('text_index_compacted', { segments: merged, pagesReturned: returned, ms: Date.now() - compactStarted });
-  }
-  if (work.length > 1 || result.segments) options.logger.log('text_index_done', { files: work.length, ...result, ms: Date.now() - started, indexedMs });
+  if (work.length > 1 || result.segments) options.logger.log('text_index_done', { files: work.length, ...result, ms: Date.now() - started });
   return result;
+}
+
+/**
+ * Compaction of the text index's segments, by the holder of the build lease: a build pass runs it
+ * beside its parse stage (the main thread has room there while the parse worker is the slower).
+ */
+export async function compactText(s: CodeStore, options: Omit<TextPassOptions, 'fs' | 'onProgress' | 'onIndexed'> & { lease: Lease }): Promise<void> {
+  if (options.stopped()) return;
+  const renew = () => void options.lease.renew();
+  const started = Date.now();
+  const merged = await compact(s.db, { renew, stopped: options.stopped, pause: options.pause });
+  // The merged segments' pages go back to the file system, not only to SQLite's free list.
+  const returned = merged && options.returnPages !== false ? await returnFreePages(s.db, { renew, stopped: options.stopped, pause: options.pause }) : 0;
+  if (merged) options.logger.log('text_index_compacted', { segments: merged, pagesReturned: returned, ms: Date.now() - started });
 }

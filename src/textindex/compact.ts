@@ -25,9 +25,12 @@ interface SegmentRow {
 export interface CompactOptions {
   renew?: () => void;
   stopped?: () => boolean;
-  /** Lets the event loop run between batches. */
+  /** Lets the event loop (or the work the caller puts first) run: every PAUSE_MS of merging. */
   pause?: () => Promise<void>;
 }
+
+/** Merging time between pauses (ms): a build's parse loop, which compaction runs beside, waits no longer. */
+const PAUSE_MS = 10;
 
 const SMALL_SEGMENTS = 8;
 /** Segments merged at once (a merge reads one bucket of each at a time). */
@@ -80,8 +83,13 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
     });
   };
   let window = new Map<number, Uint8Array>();
+  let paused = performance.now();
   for (let b = 0; b < 2 ** bits; b++) {
     if (options.stopped?.()) return 0;
+    if (options.pause && performance.now() - paused >= PAUSE_MS) {
+      await options.pause();
+      paused = performance.now();
+    }
     if (b % WINDOW === 0) window = readWindow(db, picked, bits, b, Math.min(2 ** bits, b + WINDOW));
     const blobs: Uint8Array[] = [];
     const bases: number[] = [];
@@ -101,10 +109,7 @@ export async function compact(db: Database, options: CompactOptions = {}): Promi
     const data = merged.data;
     bytes += data.length;
     written.push({ id: bucketRowId(target, b), data });
-    if (written.length >= BUCKETS_PER_WRITE) {
-      await flush();
-      await options.pause?.();
-    }
+    if (written.length >= BUCKETS_PER_WRITE) await flush();
   }
   await flush();
   const ids = picked.map((s) => s.id);
