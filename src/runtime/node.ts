@@ -40,9 +40,21 @@ async function listen(fetch: FetchHandler, options: ListenOptions): Promise<Http
  */
 const WASM_TIERING_BUDGET = 130_000_000;
 
+/**
+ * How far V8 lets a heap grow past what its last full collection kept, in percent (its own choice is
+ * up to 4× when the program allocates fast). A code index build allocates fast on the main thread
+ * and in the parse worker, and V8's choice kept ~100 MB of garbage in each: the Linux tree's build
+ * peaked at 680 MB RSS, with 25% at 562 MB, and took less CPU (618 s against 660: fewer pages touched).
+ */
+const HEAP_GROWING_PERCENT = 25;
+
 function delayWasmTierUp(): void {
+  setFlag(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+}
+
+function setFlag(flag: string): void {
   try {
-    v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+    v8.setFlagsFromString(flag);
   } catch {
     // a V8 without the flag: its default
   }
@@ -50,6 +62,8 @@ function delayWasmTierUp(): void {
 
 export function createNodeRuntime(): Runtime {
   delayWasmTierUp();
+  // Process-wide: the workers started later grow their heaps the same way.
+  setFlag(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return {
     name: 'node',
     version: process.versions.node,
