@@ -162,20 +162,20 @@ describe('the text index', () => {
 });
 
 describe('the text index in the code index refresh pass', () => {
-  function codeIndexOf(files: Record<string, string>): { root: string; index: CodeIndex } {
+  function codeIndexOf(files: Record<string, string>, logger: Logger = silent): { root: string; data: string; index: CodeIndex } {
     const root = fixture(files);
     const data = fixture();
     dirs.push(root, data);
     const index = createCodeIndex({
       fs: runtime.fs,
       grammars: createGrammars(runtime),
-      logger: silent,
+      logger,
       workdirs: { dirs: [root] },
       root,
       scan: { excludeDirs: ['node_modules'], respectGitignore: true },
       openDatabase: () => openDatabase(runtime, path.join(data, 'code.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
     });
-    return { root, index };
+    return { root, data, index };
   }
   const q = (pattern: string): TextQuery => ({ pattern, literal: true, ignoreCase: false });
 
@@ -185,6 +185,29 @@ describe('the text index in the code index refresh pass', () => {
     assert.deepEqual((await index.text.candidates(q('needle'), ''))?.files, ['README.md', 'src/a.ts']);
     assert.equal(index.text.status().state, 'ready');
     assert.equal(index.text.status().indexed, 3);
+    await index.close();
+  });
+
+  it('merges the segments of a build beside its parse stage, and ends with one segment and every file parsed', async () => {
+    // Over 8,000 files: the text stage writes three segments (one holds up to 4,000 files), two of a size.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 8100; i++) files[`notes/n${i}.txt`] = `note number_${i} here\n`;
+    for (let i = 0; i < 40; i++) files[`src/m${i}.ts`] = `export function handler_${i}() {\n  return "number_${i}";\n}\n`;
+    const events: string[] = [];
+    const { data, index } = codeIndexOf(files, { log: (event) => void events.push(event), file: undefined, close() {} });
+    await index.refresh();
+    assert.ok(events.includes('text_index_compacted'), events.join(' '));
+    assert.ok(events.indexOf('text_index_compacted') < events.indexOf('code_index_done'), 'the pass ends once compaction has');
+    const db = await openDatabase(runtime, path.join(data, 'code.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
+    try {
+      assert.equal(Number(db.value('SELECT count(*) FROM text_segments')), 1);
+      assert.equal(Number(db.value("SELECT count(*) FROM code_files WHERE language = 'typescript' AND parsed_of = version")), 40);
+    } finally {
+      db.close();
+    }
+    // Candidates (a superset the search then verifies) from both segments' files.
+    assert.ok((await index.text.candidates(q('number_8099 '), ''))?.files.includes('notes/n8099.txt'));
+    assert.ok((await index.text.candidates(q('number_7"'), ''))?.files.includes('src/m7.ts'));
     await index.close();
   });
 
