@@ -135,21 +135,36 @@ export function createPathJudge(fs: RuntimeFs, options: Omit<WalkOptions, 'listO
   const folders = new Map<string, IgnoreLayer[] | undefined>();
   folders.set(baseRel, rootLayers);
 
+  /** Whether a folder's name lets the walk enter it (hidden names, excluded folders). */
+  function enterableName(name: string): boolean {
+    return (options.includeHidden || !name.startsWith('.')) && !options.excludeDirs?.has(name);
+  }
+
+  /** Whether a folder is a real one: a symlink to a folder is reported by the walk, never entered (statFolders false: not looked at). */
+  function realFolder(relRoot: string): boolean {
+    if (options.statFolders === false) return true;
+    const st = fs.lstatSync(path.join(options.root, relRoot));
+    return st?.isDirectory === true && !st.isSymbolicLink;
+  }
+
+  /** The folder a file is in (relative to the root); undefined when the walk never yields it by its own name (outside the base, hidden). */
+  function folderOf(relRoot: string): string | undefined {
+    if (baseRel && !relRoot.startsWith(`${baseRel}/`)) return undefined;
+    const cut = relRoot.lastIndexOf('/');
+    const name = relRoot.slice(cut + 1);
+    if (!name || (!options.includeHidden && name.startsWith('.'))) return undefined;
+    return cut < 0 ? '' : relRoot.slice(0, cut);
+  }
+
   function folder(relRoot: string): IgnoreLayer[] | undefined {
     if (folders.has(relRoot)) return folders.get(relRoot);
     const cut = relRoot.lastIndexOf('/');
     const parentRel = cut < 0 ? '' : relRoot.slice(0, cut);
-    const name = relRoot.slice(cut + 1);
     let layers: IgnoreLayer[] | undefined;
     const parent = relRoot === '' || (baseRel && !`${relRoot}/`.startsWith(`${baseRel}/`)) ? undefined : folder(parentRel);
-    if (parent && (options.includeHidden || !name.startsWith('.')) && !options.excludeDirs?.has(name)) {
-      // A symlink to a folder is reported by the walk, never entered (statFolders false: not looked at here).
-      const looked = options.statFolders !== false;
-      const st = looked ? fs.lstatSync(path.join(options.root, relRoot)) : undefined;
-      if ((!looked || (st?.isDirectory && !st.isSymbolicLink)) && !(parent.length > 0 && isIgnored(parent, relRoot, true))) {
-        const own = options.respectGitignore ? loadGitignore(fs, options.root, relRoot) : undefined;
-        layers = own ? [...parent, own] : parent;
-      }
+    if (parent && enterableName(relRoot.slice(cut + 1)) && realFolder(relRoot) && !(parent.length > 0 && isIgnored(parent, relRoot, true))) {
+      const own = options.respectGitignore ? loadGitignore(fs, options.root, relRoot) : undefined;
+      layers = own ? [...parent, own] : parent;
     }
     folders.set(relRoot, layers);
     return layers;
@@ -162,30 +177,19 @@ export function createPathJudge(fs: RuntimeFs, options: Omit<WalkOptions, 'listO
     let ok = listedFolders.get(relRoot);
     if (ok !== undefined) return ok;
     const cut = relRoot.lastIndexOf('/');
-    const name = relRoot.slice(cut + 1);
-    ok = relRoot !== '' && (options.includeHidden || !name.startsWith('.')) && !options.excludeDirs?.has(name) && listedFolder(cut < 0 ? '' : relRoot.slice(0, cut));
-    if (ok && options.statFolders !== false) {
-      const st = fs.lstatSync(path.join(options.root, relRoot));
-      ok = st?.isDirectory === true && !st.isSymbolicLink;
-    }
+    ok = relRoot !== '' && enterableName(relRoot.slice(cut + 1)) && listedFolder(cut < 0 ? '' : relRoot.slice(0, cut)) && realFolder(relRoot);
     listedFolders.set(relRoot, ok);
     return ok;
   }
 
   return {
     listed(relRoot) {
-      if (baseRel && !relRoot.startsWith(`${baseRel}/`)) return undefined;
-      const cut = relRoot.lastIndexOf('/');
-      const name = relRoot.slice(cut + 1);
-      if (!name || (!options.includeHidden && name.startsWith('.'))) return undefined;
-      return listedFolder(cut < 0 ? '' : relRoot.slice(0, cut)) ? { ignored: false } : undefined;
+      const dir = folderOf(relRoot);
+      return dir !== undefined && listedFolder(dir) ? { ignored: false } : undefined;
     },
     judge(relRoot, isDir = false) {
-      if (baseRel && !relRoot.startsWith(`${baseRel}/`)) return undefined;
-      const cut = relRoot.lastIndexOf('/');
-      const name = relRoot.slice(cut + 1);
-      if (!name || (!options.includeHidden && name.startsWith('.'))) return undefined;
-      const layers = folder(cut < 0 ? '' : relRoot.slice(0, cut));
+      const dir = folderOf(relRoot);
+      const layers = dir === undefined ? undefined : folder(dir);
       if (!layers) return undefined;
       return { ignored: layers.length > 0 && isIgnored(layers, relRoot, isDir) };
     },
