@@ -1,6 +1,7 @@
 // dispatch → shape → gate, shared by locate and search.
 import * as path from 'node:path';
 import type { SafePath } from '../security/resolve-safe.ts';
+import { compilePattern } from '../workspace/grep/matcher.ts';
 import { type Dispatched, dispatch } from './dispatcher.ts';
 import { dispatchExact, type ExactDispatched } from './exact.ts';
 import { scopeTotals } from './estimate.ts';
@@ -8,7 +9,6 @@ import { scan } from './fileio.ts';
 import { type GateDecision, gate, type RefusalCounter } from './gatekeeper.ts';
 import type { GraphAdapter } from './graph.ts';
 import type { Kind } from './kinds.ts';
-import { wholeWord } from './query.ts';
 import { definitionsFirst, rankHits } from './ranking.ts';
 import type { Hit, ResultItem, RetrievalDeps } from './types.ts';
 import type { WordsDispatched } from './words.ts';
@@ -104,7 +104,8 @@ function tooBroad(d: Dispatched, limits: { files: number; hits: number }): boole
  */
 function wholeWordHopeless(d: Dispatched, word: string, limits: { files: number; hits: number }): boolean {
   if (!d.sampled || !d.counts || !d.hits.length) return false;
-  const whole = wholeWord(word);
+  // The word boundary the whole-word count would scan with (ripgrep's: any script's letters and digits).
+  const whole = compilePattern({ pattern: word, literal: true, ignoreCase: false, wordBoundary: true });
   const files = new Set<string>();
   const wholeFiles = new Set<string>();
   let wholeLines = 0;

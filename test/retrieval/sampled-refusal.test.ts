@@ -173,3 +173,38 @@ describe('a refusal proved from a sample of the index candidates', () => {
     assert.doesNotMatch(textOf(r), /estimated/);
   });
 });
+
+// The sample's whole-word share is judged with the word boundary the whole-word count scans with
+// (ripgrep's: letters and digits of any script), not JavaScript's `\w`: `ügadget` holds no whole
+// `gadget`, so a term found mostly inside such words may still pass as a whole word, and is counted.
+describe('whole words in a refused sample, by the scan’s word boundary', () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 600; i++) files[`sensors/s${i}.c`] = 'ügadget();\n/* ügadget */\nint ügadget_n;\n';
+  files['sensors/whole.c'] = 'gadget();\n';
+  let t: TestApp;
+  let root: string;
+  let asked = 0;
+  before(() => {
+    root = fixture(files);
+    t = testApp(root, { graphBackend: 'none' });
+    const all = Object.keys(files).sort();
+    t.app.textIndex = {
+      async candidates() {
+        asked++;
+        return { files: all, ruledOut: 0 };
+      },
+      touched() {},
+      status: () => ({ state: 'ready' as const, indexed: all.length, total: all.length, bytes: 0 }),
+    };
+  });
+  after(async () => {
+    await t.close();
+    removeDir(root);
+  });
+
+  it('counts the whole word again when the sample’s matches sit inside longer words of another script', async () => {
+    const r = await t.call('search', { pattern: 'gadget' }, createClientSession(crypto.randomUUID()));
+    assert.equal((r.structuredContent as { status: string }).status, 'refine');
+    assert.equal(asked, 2, 'the sampled scan, then the whole-word count');
+  });
+});

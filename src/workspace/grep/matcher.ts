@@ -11,7 +11,7 @@ const WORD_CHARS = '\\p{L}\\p{N}_';
 const LOCATE_MAX_CHARS = 1_000_000;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
-export function compilePattern(query: GrepQuery): LinearRegex {
+export function compilePattern(query: Pick<GrepQuery, 'pattern' | 'literal' | 'ignoreCase' | 'wordBoundary'>): LinearRegex {
   return compileRegex(query.pattern, { literal: query.literal, ignoreCase: query.ignoreCase, wordChars: query.wordBoundary ? WORD_CHARS : undefined });
 }
 
