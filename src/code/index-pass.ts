@@ -30,6 +30,12 @@ export const LEASE_NAME = 'code-index';
 const LEASE_TTL_MS = 60_000;
 /** Source bytes being parsed at once (the parser's window is counted in files; this bounds their size). */
 const PARSING_BYTES = 16_000_000;
+/**
+ * New or changed files from which a pass starts its parse worker before its text stage, so that the
+ * worker's start (~2 s) overlaps it; where the text stage outlasts the worker's idle stop (60 s), the
+ * worker starts again with the first file.
+ */
+const WARM_PARSER_FILES = 2000;
 /** code_meta key: how long the last complete pass took (ms): passes on use are spaced by it. */
 export const PASS_MS = 'pass_ms';
 /** code_meta key: when the newest catalogue listing that has been synced began (ms since the epoch). */
@@ -63,6 +69,8 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   }
   const changes = await syncCatalogue(s, entries, () => void lease.renew());
   if (shared.closed) return;
+  // Many new or changed files: the parse worker starts now, beside the text stage, not after it (~2 s).
+  if (changes.added + changes.changed >= WARM_PARSER_FILES) shared.parser.warm(1);
   // From here the catalogue knows every change made before the listing began (the text reader
   // trusts the index only then: see the index's `open`).
   await s.db.writeTransaction(() => s.setMeta(CATALOGUE_SYNCED_AT, String(listedFrom)));
