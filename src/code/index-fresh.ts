@@ -7,7 +7,7 @@ import { fileHash } from '../textindex/stage.ts';
 import { type CatalogueEntry, createCatalogueJudge, entryOf } from './catalogue.ts';
 import { textWork } from './catalogue-sync.ts';
 import { prepareFile, writeBatch } from './index-parse.ts';
-import { type IndexShared, PARSER_VERSION, yieldToLoop } from './index-shared.ts';
+import { type IndexShared, PARSER_VERSION } from './index-shared.ts';
 import type { CodeStore } from './store.ts';
 import { takeText } from './text-pass.ts';
 
@@ -106,7 +106,7 @@ async function freshText(shared: IndexShared, s: CodeStore, list: readonly strin
     s.markChanged(changed);
   });
   for (const e of added) shared.paths?.add(e.path);
-  await takeText(s, textWork(s, entries), { fs: shared.fs, logger: shared.logger, stopped: () => shared.closed, pause: yieldToLoop });
+  await takeText(s, textWork(s, entries), { fs: shared.fs, logger: shared.logger, stopped: () => shared.closed });
   return new Set(entries.filter((e) => !before.has(e.path) || s.file(e.path)?.version !== before.get(e.path)).map((e) => e.path));
 }
 

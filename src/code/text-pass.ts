@@ -15,6 +15,15 @@ export interface TextPassOptions {
   lease?: Lease;
   stopped(): boolean;
   onProgress?(done: number, total: number): void;
+  /** Called when every file is indexed (the index is usable from then on). */
+  onIndexed?(): Promise<void>;
+}
+
+export interface CompactTextOptions {
+  logger: Logger;
+  lease: Lease;
+  stopped(): boolean;
+  /** Awaited every few milliseconds of merging: lets the event loop, or work put first, run. */
   pause(): Promise<void>;
   /**
    * Whether the pages a compaction freed go back to the file system at once (default). A build pass
@@ -23,8 +32,6 @@ export interface TextPassOptions {
    * compaction on `drivers/net`, for pages the parse then took again.
    */
   returnPages?: boolean;
-  /** Called when every file is indexed, before compaction (the index is usable from then on). */
-  onIndexed?(): Promise<void>;
 }
 
 export async function takeText(s: CodeStore, work: readonly TextWork[], options: TextPassOptions): Promise<TextStageResult> {
@@ -40,7 +47,7 @@ export async function takeText(s: CodeStore, work: readonly TextWork[], options:
  * Compaction of the text index's segments, by the holder of the build lease: a build pass runs it
  * beside its parse stage (the main thread has room there while the parse worker is the slower).
  */
-export async function compactText(s: CodeStore, options: Omit<TextPassOptions, 'fs' | 'onProgress' | 'onIndexed'> & { lease: Lease }): Promise<void> {
+export async function compactText(s: CodeStore, options: CompactTextOptions): Promise<void> {
   if (options.stopped()) return;
   const renew = () => void options.lease.renew();
   const started = Date.now();
