@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../errors.ts';
 import type { ChildHandle, Runtime } from '../runtime/types.ts';
 import { CappedOutput, HeadTailOutput } from './output.ts';
 import { terminateGroup } from './terminate.ts';
-import { settlesWithin } from '../time/within.ts';
+import { settlesWithinLoopTime } from '../time/within.ts';
 import { createProcessTracker, type ProcessTracker } from './tracker.ts';
 
 export interface ExecRequest {
@@ -59,8 +59,8 @@ export function checkArgv(command: string, args: readonly string[]): void {
   const i = [command, ...args].findIndex((a) => a.includes('\0'));
   if (i >= 0) throw new AppError(ErrorCode.InvalidArgument, `argv[${i}] contains a NUL byte`, { hint: 'a program cannot receive one in its arguments; pass the data through stdin or a file' });
 }
-/** How long to wait for the last output once the group is gone. */
-const PIPE_DRAIN_MS = 1000;
+/** How long to wait for the last output once the group is gone (in time the event loop had free). */
+export const PIPE_DRAIN_MS = 1000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 
 export function createExecutor(runtime: Runtime, tracker: ProcessTracker = createProcessTracker(runtime)): Executor {
@@ -119,7 +119,7 @@ export function createExecutor(runtime: Runtime, tracker: ProcessTracker = creat
       // wait for the pipes it may hold open.
       try {
         if (tracked) await tracker.finish(tracked.marker);
-        await settlesWithin(child.closed, PIPE_DRAIN_MS);
+        await settlesWithinLoopTime(child.closed, PIPE_DRAIN_MS);
       } finally {
         live.delete(child);
         over();

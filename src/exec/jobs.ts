@@ -6,9 +6,9 @@ import * as path from 'node:path';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { AppendHandle, ChildHandle, Runtime } from '../runtime/types.ts';
 import { utf8Start } from '../text/utf8.ts';
-import { checkArgv } from './executor.ts';
+import { checkArgv, PIPE_DRAIN_MS } from './executor.ts';
 import { terminateGroup } from './terminate.ts';
-import { settlesWithin } from '../time/within.ts';
+import { settlesWithin, settlesWithinLoopTime } from '../time/within.ts';
 import { createProcessTracker, type ProcessTracker } from './tracker.ts';
 
 export const MAX_LIVE_JOBS = 16;
@@ -121,7 +121,7 @@ export class JobManager {
       // The leader is gone: whatever it left in its group goes too, and what left the group.
       child.killGroup('SIGKILL');
       await this.tracker.finish(marker);
-      await settlesWithin(child.closed, 1000);
+      await settlesWithinLoopTime(child.closed, PIPE_DRAIN_MS);
       job.exitCode = exit.code;
       job.signal = exit.signal;
       if (exit.spawnError) this.append(job, new TextEncoder().encode(`ctxgate: cannot start ${spec.command}: ${exit.spawnError}\n`));

@@ -1,13 +1,15 @@
 // Ends a set of processes picked from the process list: TERM, a grace period, then KILL. The set is
 // picked afresh on every look, so a process forked meanwhile is caught, and a pid that was reused by
 // an unrelated process drops out (the picker decides by marker or group, not by pid alone).
-import type { ChildHandle, EnvMarker, ProcessInfo, Runtime } from '../runtime/types.ts';
+import type { ChildHandle, ProcessInfo, Runtime } from '../runtime/types.ts';
 import { settlesWithin, sleep } from '../time/within.ts';
 
 export const KILL_GRACE_MS = 2000;
 const POLL_MS = 25;
 
 export type ProcessPicker = (processes: ProcessInfo[]) => ProcessInfo[];
+/** A fresh look at the process table (taken after the call). */
+export type ProcessScan = () => ProcessInfo[] | Promise<ProcessInfo[]>;
 
 
 /**
@@ -37,26 +39,26 @@ export interface EndOptions {
 }
 
 /** Returns how many processes there were to end. */
-export async function endProcesses(runtime: Runtime, marker: EnvMarker | undefined, pick: ProcessPicker, options: EndOptions = {}): Promise<number> {
+export async function endProcesses(runtime: Runtime, scan: ProcessScan, pick: ProcessPicker, options: EndOptions = {}): Promise<number> {
   const graceMs = options.graceMs ?? KILL_GRACE_MS;
-  const look = () => pick(runtime.listProcesses(marker));
-  let all = runtime.listProcesses(marker);
+  const look = async () => pick(await scan());
+  let all = await scan();
   const { unsure } = options;
   if (unsure) {
     const settleBy = Date.now() + SETTLE_MS;
     while (all.some(unsure) && Date.now() < settleBy) {
       await sleep(POLL_MS / 5);
-      all = runtime.listProcesses(marker);
+      all = await scan();
     }
   }
   const first = pick(all);
   if (first.length === 0) return 0;
   for (const p of first) runtime.signalProcess(p.pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  let left = look();
+  let left = await look();
   while (left.length > 0 && Date.now() < deadline) {
     await sleep(POLL_MS);
-    left = look();
+    left = await look();
   }
   // KILL again until they are gone (a process that keeps forking), within a second grace period.
   const killDeadline = Date.now() + graceMs;
@@ -64,7 +66,7 @@ export async function endProcesses(runtime: Runtime, marker: EnvMarker | undefin
     for (const p of left) runtime.signalProcess(p.pid, 'SIGKILL');
     if (Date.now() >= killDeadline) break;
     await sleep(POLL_MS);
-    left = look();
+    left = await look();
   }
   return first.length;
 }

@@ -10,7 +10,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { ProcessInfo, Runtime } from '../runtime/types.ts';
 import { bootedAt, kernelBoot } from '../storage/lock-host.ts';
 import { isAlive, type LockOwner } from '../storage/lock-owner.ts';
-import { endProcesses } from './terminate.ts';
+import { endProcesses, type ProcessScan } from './terminate.ts';
 
 export const RUN_MARKER = 'CTXGATE_RUN_ID';
 
@@ -67,6 +67,10 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
   const begun = new Map<string, number>();
   const folders = new Set<string>();
   let seq = 0;
+  // One look at the process table serves every command of this server that ends meanwhile: 50 commands
+  // ending together each reading every process's environment (again every 5 ms while one is caught
+  // mid-exec) kept the event loop busy for seconds.
+  const scan = sharedScan(() => runtime.listProcesses({ name: RUN_MARKER, value: `${session}:`, prefix: true }));
   let written = false;
   let writeFailed = false;
   let sweeping: Promise<void> | undefined;
@@ -116,7 +120,7 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
       const since = begun.get(marker);
       begun.delete(marker);
       const unsure = since === undefined ? undefined : (p: ProcessInfo) => p.envEmpty === true && Number(p.startTime) >= since;
-      await endProcesses(runtime, { name: RUN_MARKER, value: marker }, (list) => list.filter((p) => p.marked), { unsure });
+      await endProcesses(runtime, scan, (list) => list.filter((p) => p.markerValue === marker), { unsure });
       if (groups.delete(marker)) save();
     },
     ownFolder(dir) {
@@ -133,6 +137,25 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
       if (written && file) runtime.fs.removeSync(file);
     },
   };
+}
+
+/**
+ * A look at the process table shared by everyone who asks before it is taken: it is taken on the next
+ * timer turn after the first ask, so it is never older than any asker's question.
+ */
+function sharedScan(take: () => ProcessInfo[]): ProcessScan {
+  let next: Promise<ProcessInfo[]> | undefined;
+  return () =>
+    (next ??= new Promise<ProcessInfo[]>((resolve, reject) => {
+      setTimeout(() => {
+        next = undefined;
+        try {
+          resolve(take());
+        } catch (error) {
+          reject(error);
+        }
+      }, 0);
+    }));
 }
 
 /** Ends what every dead server's registry names, then removes its registry and folders. */
@@ -219,5 +242,5 @@ function endLeftovers(runtime: Runtime, registry: Registry): Promise<number> {
     const groups = ours;
     return list.filter((p) => p.marked || groups.has(p.pgid));
   };
-  return endProcesses(runtime, { name: RUN_MARKER, value: `${registry.session}:`, prefix: true }, pick);
+  return endProcesses(runtime, () => runtime.listProcesses({ name: RUN_MARKER, value: `${registry.session}:`, prefix: true }), pick);
 }

@@ -50,6 +50,19 @@ export function environHas(env: Uint8Array, marker: EnvMarker): boolean {
   return false;
 }
 
+/** The value of the first `NAME=` entry in `env` (NUL-separated entries), or undefined. */
+export function environValue(env: Uint8Array, name: string): string | undefined {
+  const needle = Buffer.from(`${name}=`);
+  const hay = Buffer.from(env.buffer, env.byteOffset, env.byteLength);
+  for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + 1)) {
+    if (at > 0 && hay[at - 1] !== 0) continue;
+    const start = at + needle.length;
+    const end = hay.indexOf(0, start);
+    return hay.toString('utf8', start, end < 0 ? hay.length : end);
+  }
+  return undefined;
+}
+
 /**
  * Now, on the clock that start times are counted on: clock ticks since boot (USER_HZ, 100 on Linux;
  * /proc/uptime has the same resolution). Rounded down; undefined without /proc.
@@ -99,16 +112,18 @@ export function listProcesses(marker?: EnvMarker): ProcessInfo[] {
     if (!stat || exited(stat)) continue;
     let marked = false;
     let envEmpty = false;
+    let markerValue: string | undefined;
     if (marker) {
       try {
         const env = fs.readFileSync(`/proc/${name}/environ`);
         marked = environHas(env, marker);
+        if (marked) markerValue = environValue(env, marker.name);
         envEmpty = env.byteLength === 0;
       } catch {
         // Another user's process, or gone meanwhile: not ours either way.
       }
     }
-    out.push({ pid: Number(name), ppid: stat.ppid, pgid: stat.pgid, startTime: stat.startTime, marked, ...(envEmpty ? { envEmpty } : {}) });
+    out.push({ pid: Number(name), ppid: stat.ppid, pgid: stat.pgid, startTime: stat.startTime, marked, ...(markerValue !== undefined ? { markerValue } : {}), ...(envEmpty ? { envEmpty } : {}) });
   }
   return out;
 }

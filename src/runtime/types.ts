@@ -242,6 +242,8 @@ export interface ProcessInfo {
   startTime: string;
   /** The environment holds the marker asked about. */
   marked: boolean;
+  /** The marker variable's value in the environment (its first entry), when it has one. */
+  markerValue?: string;
   /**
    * A marker was asked about but the environment read empty: a process in the middle of an exec has
    * none for a moment (so `marked` is unsure), as does one started with an empty environment.

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { endProcesses } from '../../src/exec/terminate.ts';
 import { createProcessTracker, RUN_MARKER } from '../../src/exec/tracker.ts';
 import type { ProcessInfo, Runtime } from '../../src/runtime/types.ts';
-import { environHas } from '../../src/runtime/procfs.ts';
+import { environHas, environValue } from '../../src/runtime/procfs.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 import { alive, eventually, pidsWithArg, uniqueSleepArg } from '../helpers/process.ts';
 import { connectStdio } from '../helpers/server.ts';
@@ -21,6 +21,9 @@ describe('process tracker', () => {
     assert.equal(environHas(env, { name: RUN_MARKER, value: 's1:', prefix: true }), true);
     assert.equal(environHas(env, { name: RUN_MARKER, value: 's2:', prefix: true }), false, 'a longer name that ends the same does not count');
     assert.equal(environHas(new Uint8Array(), { name: RUN_MARKER, value: '', prefix: true }), false);
+    assert.equal(environValue(env, RUN_MARKER), 's1:12');
+    assert.equal(environValue(environ('XCTXGATE_RUN_ID=s2:1'), RUN_MARKER), undefined);
+    assert.equal(environValue(environ(`${RUN_MARKER}=`), RUN_MARKER), '');
   });
 
   it('counts start times and "now" on one clock', async () => {
@@ -43,7 +46,7 @@ describe('process tracker', () => {
     const marker = { name: RUN_MARKER, value: 's:1' };
     let looks = 0;
     const signalled: number[] = [];
-    const young = (): ProcessInfo => ({ pid: 901, ppid: 1, pgid: 901, startTime: '1000', marked: looks > 2 && !signalled.includes(901), ...(looks <= 2 ? { envEmpty: true } : {}) });
+    const young = (): ProcessInfo => ({ pid: 901, ppid: 1, pgid: 901, startTime: '1000', marked: looks > 2, ...(looks > 2 ? { markerValue: 's:1' } : { envEmpty: true }) });
     const old: ProcessInfo = { pid: 902, ppid: 1, pgid: 902, startTime: '10', marked: false, envEmpty: true };
     const fake = {
       ...runtime,
@@ -57,17 +60,43 @@ describe('process tracker', () => {
         return true;
       },
     } as Runtime;
-    const tracker = createProcessTracker(fake);
+    const tracker = createProcessTracker(fake, { sessionId: 's' });
     const begun = tracker.begin({});
-    assert.equal(begun.env[RUN_MARKER], `${begun.marker}`);
+    assert.equal(begun.env[RUN_MARKER], 's:1');
     await tracker.finish(begun.marker);
     assert.deepEqual(signalled, [901], 'the young process was ended once its marker showed; the old one was left alone');
 
     // Without a start bound nothing is waited for, and an unsure process is not signalled.
     looks = 0;
     signalled.length = 0;
-    assert.equal(await endProcesses(fake, marker, (list) => list.filter((p) => p.marked)), 0);
+    assert.equal(await endProcesses(fake, () => fake.listProcesses(marker), (list) => list.filter((p) => p.marked)), 0);
     assert.deepEqual(signalled, []);
+  });
+
+  it('takes one look for many commands ending together, and ends only what carries each one\'s own marker', async () => {
+    // Fifty commands of session s end at once; a process of command 12 is still there. Each command
+    // used to read every process's environment on its own (and again every 5 ms while a young one
+    // read empty): fifty commands ending together kept the event loop busy for seconds.
+    let looks = 0;
+    const signalled: number[] = [];
+    const left: ProcessInfo = { pid: 912, ppid: 1, pgid: 912, startTime: '1000', marked: true, markerValue: 's:12' };
+    const fake = {
+      ...runtime,
+      listProcesses: (marker?: { value: string; prefix?: boolean }) => {
+        looks++;
+        assert.deepEqual(marker, { name: RUN_MARKER, value: 's:', prefix: true }, 'one look serves every marker of the session');
+        return signalled.includes(912) ? [] : [left];
+      },
+      signalProcess: (pid: number) => {
+        signalled.push(pid);
+        return true;
+      },
+    } as Runtime;
+    const tracker = createProcessTracker(fake, { sessionId: 's' });
+    const markers = Array.from({ length: 50 }, () => tracker.begin({}).marker);
+    await Promise.all(markers.map((m) => tracker.finish(m)));
+    assert.deepEqual(signalled, [912], 'command 12 ended its process; command 1 did not take it for its own');
+    assert.ok(looks <= 4, `${looks} looks for 50 commands`);
   });
 
   it('lists the processes carrying a marker and counts a zombie as gone', async () => {
