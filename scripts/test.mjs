@@ -5,7 +5,9 @@
 // Each file runs in a process of its own (as `node --test` does; `deno test --parallel` would run
 // the files as workers of one process, sharing its environment, working directory and pid), several
 // at once: both runtimes' files share one queue, the slowest first (as timed by the last run, kept
-// in .cache/test-times.json), so the two halves overlap and the long files do not come last. A
+// in .cache/test-times.json; a fresh clone, CI's, goes by the committed test/times.json, a copy of one
+// whole run's: refresh it with `cp .cache/test-times.json test/times.json` after a whole run when
+// files were added or grew), so the two halves overlap and the long files do not come last. A
 // file's output is printed whole when it ends. `--jobs N` (or CTXGATE_TEST_JOBS) sets how many run at
 // once; the default is twice the cores, because most files spend their time waiting on the servers,
 // commands and browsers they start.
@@ -44,15 +46,17 @@ if (filters.length && !files.length) {
 }
 
 const TIMES = path.join('.cache', 'test-times.json');
+const COMMITTED_TIMES = path.join('test', 'times.json');
 /** Seconds each runtime took for each file in earlier runs (`node test/x.test.ts` → 12.3). */
-function readTimes() {
+function readTimes(file) {
   try {
-    return JSON.parse(readFileSync(TIMES, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return {};
   }
 }
-const times = readTimes();
+const times = readTimes(TIMES);
+const order = { ...readTimes(COMMITTED_TIMES), ...times };
 
 // The deno binary itself (scripts/lib/deno-binary.mjs says where it comes from), found before anything runs;
 // tests that start deno themselves (test/helpers/env.ts) take the same one.
@@ -121,11 +125,11 @@ if (build.code !== 0) {
 }
 
 const runtimes = [...(runNode ? ['node'] : []), ...(runDeno ? ['deno'] : [])];
-// The slowest first. A file not timed yet (a fresh clone) is guessed: the end-to-end ones start
+// The slowest first. A file timed nowhere (new since test/times.json) is guessed: the end-to-end ones start
 // servers, packages and browsers, so they go first.
 const guess = (file) => (file.startsWith(path.join('test', 'e2e')) ? 60 : 20);
 const queue = runtimes
-  .flatMap((runtime) => files.map((file) => ({ runtime, file, expected: times[`${runtime} ${file}`] ?? guess(file) })))
+  .flatMap((runtime) => files.map((file) => ({ runtime, file, expected: order[`${runtime} ${file}`] ?? guess(file) })))
   .sort((a, b) => b.expected - a.expected || a.file.localeCompare(b.file));
 console.log(`\n=== ${files.length} test files on ${runtimes.join(' and ')}, ${jobs} at once (load average ${load()})`);
 
