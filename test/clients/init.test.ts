@@ -21,13 +21,17 @@ describe('ctxgate init', () => {
   });
   after(() => removeDir(home));
 
-  const init = (project: string, ...args: string[]) => runCli(['init', '--project-root', project, ...args], { env });
+  // The launch check (a server started over stdio, ~0.6 s of CPU) has its own tests (e2e/init-launch);
+  // here it runs where init is first pointed at this installation, and with the other runtime below.
+  const initChecked = (project: string, ...args: string[]) => runCli(['init', '--project-root', project, ...args], { env });
+  const init = (project: string, ...args: string[]) => initChecked(project, '--no-check', ...args);
   const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
   it('points Claude Code at this installation and keeps the servers already in .mcp.json', () => {
     const project = fixture({ '.mcp.json': '{\n  "mcpServers": {\n    "other": { "command": "other-server", "args": ["--x"] }\n  }\n}\n' });
-    const r = init(project);
+    const r = initChecked(project);
     assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^check: the command starts and lists 9 tools/m);
     assert.match(r.stdout, /\.mcp\.json\s+updated/);
     assert.match(r.stdout, /pending approval/, 'the trust step is printed');
     const servers = json(path.join(project, '.mcp.json')).mcpServers;
@@ -113,6 +117,7 @@ describe('ctxgate init', () => {
     const deno = denoExecutable();
     const r = runCli(['init', '--project-root', project, '--client', 'codex', '--runtime', 'deno'], { env: { ...env, PATH: `${path.dirname(deno)}${path.delimiter}${process.env.PATH}` } });
     assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^check: the command starts and lists 9 tools/m, 'the deno command it wrote starts');
     const text = readFileSync(path.join(project, '.codex/config.toml'), 'utf8');
     assert.equal(text.match(/\[mcp_servers\.ctxgate\]/g)?.length, 1);
     assert.match(text, /"run", "-A"|"run","-A"|\[ "run", "-A"/);
