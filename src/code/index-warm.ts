@@ -40,6 +40,8 @@ export interface WarmStart {
   listEarly(given?: EarlyList): void;
   /** Records a trusted sweep not recorded yet (the index closes before a quiet moment came). */
   record(): Promise<void>;
+  /** Settles when the sweep that was asked for has ended (at once when none was). */
+  swept(): Promise<unknown>;
 }
 
 export function createWarmStart(deps: WarmStartDeps): WarmStart {
@@ -66,6 +68,10 @@ export function createWarmStart(deps: WarmStartDeps): WarmStart {
 
     async record() {
       await sweepRecord?.();
+    },
+
+    swept() {
+      return warming ?? Promise.resolve();
     },
 
     trusted(s) {

@@ -163,6 +163,11 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     if (shared.state === 'idle') shared.state = 'building';
     firstPassTimer = setTimeout(async () => {
       await deps.whenQuiet?.();
+      // A warm start's sweep still running (a slow find on a loaded machine) decides first: it may make
+      // this pass unnecessary, and a pass beside it took files it had just indexed for changed (edited
+      // within the racy window of their stat) — the index then sent searches to a scan until the pass's
+      // text stage had read them again.
+      await warmStart.swept();
       firstPassTimer = undefined;
       // A warm start's sweep (see trusted) that took every change meanwhile counts as this pass.
       if (!shared.closed && !(shared.state === 'ready' && lastPass !== 0 && !passDue(s))) void startPass(s);

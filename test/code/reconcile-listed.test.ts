@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } fr
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createGrammars } from '../../src/code/grammars.ts';
-import { type CodeIndex, type CodeIndexDeps, createCodeIndex } from '../../src/code/index.ts';
+import { type CodeIndex, type CodeIndexDeps, createCodeIndex, FIRST_PASS_DELAY_MS } from '../../src/code/index.ts';
 import { CODE_DB_PRAGMAS, CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { createExecutor } from '../../src/exec/executor.ts';
 import type { Logger } from '../../src/logging/logger.ts';
@@ -85,7 +85,8 @@ describe('the warm start from find\'s list of what changed', () => {
     const events: Events = [];
     const second = indexAt(root, dbFile, findIn(root), events);
     try {
-      assert.deepEqual(await candidates(second, 'omega'), ['src/a.ts'], 'the offline edit is found');
+      // The events say why, when the index could not answer (a sweep not trusted, an error).
+      assert.deepEqual(await candidates(second, 'omega'), ['src/a.ts'], `the offline edit is found; events: ${JSON.stringify(events)}`);
       assert.equal(reconciled(events)?.by, 'listed', 'the sweep took find\'s list');
       assert.equal(reconciled(events)?.trusted, true);
       assert.deepEqual(await candidates(second, 'alpha'), [], 'the text the file no longer holds is not a candidate');
@@ -96,6 +97,31 @@ describe('the warm start from find\'s list of what changed', () => {
       assert.deepEqual(await candidates(second, 'swapped_in'), ['swap'], 'a file that replaced a folder is found');
       assert.deepEqual(await candidates(second, 'swapped_out'), [], 'the folder\'s files are gone');
       assert.deepEqual(await candidates(second, 'delta'), ['keep/d.ts']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('lets a slow sweep decide before the first pass starts: the pass does not run beside it', async () => {
+    // On a loaded machine find took 2.4 s; the first pass (due 1 s after the first call) ran beside the
+    // sweep, took the files the sweep had just indexed for changed (written within the racy window of
+    // their stat), and the index sent searches to a scan until it had read them again.
+    const { root, dbFile } = await builtEarlier({ 'src/a.ts': 'export const alpha = 1;\n', 'src/b.ts': 'export const beta = 2;\n' });
+    writeFileSync(path.join(root, 'src/c.ts'), 'export const gamma_late = 3;\n');
+    const find = findIn(root);
+    const slowFind: ChangedSince = async (since, signal) => {
+      await new Promise((r) => setTimeout(r, FIRST_PASS_DELAY_MS + 1500));
+      return find(since, signal);
+    };
+    const events: Events = [];
+    const second = indexAt(root, dbFile, slowFind, events);
+    try {
+      assert.deepEqual(await candidates(second, 'gamma_late'), ['src/c.ts'], JSON.stringify(events));
+      const order = events.map((e) => e.event).filter((e) => e === 'code_index_start' || e === 'code_index_reconciled');
+      assert.equal(order[0], 'code_index_reconciled', `the sweep ended before any pass began: ${order.join(', ')}`);
+      // The first pass's moment has passed: a sweep that took every change counts as that pass.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.ok(!events.some((e) => e.event === 'code_index_start'), 'no pass after a sweep that took every change');
     } finally {
       await second.close();
     }
