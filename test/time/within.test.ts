@@ -34,8 +34,8 @@ describe('settlesWithinLoopTime', () => {
     // A file read needs several turns of the loop (open, stat, read, close). The loop is then kept busy
     // far past the wait's limit: that time was not the read's to use.
     const read = readFile(new URL(import.meta.url));
-    const waiting = settlesWithinLoopTime(read, 100);
-    blockLoop(400);
+    const waiting = settlesWithinLoopTime(read, 1000);
+    blockLoop(1500);
     assert.equal(await waiting, true);
   });
 
