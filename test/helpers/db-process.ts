@@ -4,7 +4,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import process from 'node:process';
+import { atExit } from './at-exit.ts';
 import { denoExecutable, onDeno, repoRoot } from './env.ts';
 
 const CHILD = path.join(repoRoot, 'test', 'helpers', 'db-child.ts');
@@ -27,10 +27,7 @@ let bundled: string | undefined;
 function bundledChild(): string {
   if (bundled) return bundled;
   const dir = mkdtempSync(path.join(tmpdir(), 'ctxgate-db-child-'));
-  const remove = () => rmSync(dir, { recursive: true, force: true });
-  // Deno's test runner ends without Node's 'exit' event; it dispatches 'unload'.
-  if (onDeno) globalThis.addEventListener('unload', remove);
-  else process.on('exit', remove);
+  atExit(() => rmSync(dir, { recursive: true, force: true }));
   const out = path.join(dir, 'db-child.mjs');
   const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
   // The banner gives bundled CommonJS code its require (esbuild's ESM output has none).

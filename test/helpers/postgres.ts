@@ -7,6 +7,7 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } fr
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { atExit } from './at-exit.ts';
 
 export interface PgCluster {
   /** postgres://postgres@127.0.0.1:PORT/postgres (trust authentication: any password is accepted). */
@@ -67,7 +68,7 @@ function destroyAllOnExit(): void {
   const destroyAll = () => {
     for (const c of live) c.destroy();
   };
-  process.on('exit', destroyAll);
+  atExit(destroyAll);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       destroyAll();
