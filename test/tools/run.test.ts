@@ -196,14 +196,27 @@ describe('ctx_run', () => {
   });
 
   it('shares the timeout between serial batch commands, and gives each its own when concurrent', async () => {
+    // Serial: the first ends well within the budget even on a loaded machine (a 0.6 s sleep took
+    // 1.1 s there with its clean-up, leaving the second nothing to time out in), the second outlasts
+    // what is left of it, the third gets nothing.
+    const serial = await call({
+      action: 'batch',
+      commands: [
+        { label: 'one', command: 'sleep 0.2' },
+        { label: 'two', command: 'sleep 10' },
+        { label: 'three', command: 'sleep 0.2' },
+      ],
+      timeout: 2000,
+    });
+    assert.match(serial.text, /\[one\] exit 0/);
+    assert.match(serial.text, /\[two\] timed out/);
+    assert.match(serial.text, /\[three\] not run: the batch's 2000 ms were used up/);
+    // Concurrent: 1.8 s of sleeps in a 1 s budget, each with its own.
     const commands = [
       { label: 'one', command: 'sleep 0.6' },
       { label: 'two', command: 'sleep 0.6' },
       { label: 'three', command: 'sleep 0.6' },
     ];
-    const serial = await call({ action: 'batch', commands, timeout: 1000 });
-    assert.match(serial.text, /\[two\] timed out/);
-    assert.match(serial.text, /\[three\] not run: the batch's 1000 ms were used up/);
     const parallel = await call({ action: 'batch', commands, timeout: 1000, concurrency: 3 });
     assert.doesNotMatch(parallel.text, /timed out|not run/);
   });
