@@ -1,5 +1,5 @@
-// The test command: builds the Node bundle, then runs every node:test file under Node (via tsx) and
-// under Deno (`deno test -A`). `--node` or `--deno` runs one of them; other arguments pick the test
+// The test command: builds the Node bundle, then runs every node:test file under Node and under Deno
+// (`deno test -A`). `--node` or `--deno` runs one of them; other arguments pick the test
 // files whose path contains them.
 //
 // Each file runs in a process of its own (as `node --test` does; `deno test --parallel` would run
@@ -12,7 +12,7 @@
 // once; the default is twice the cores, because most files spend their time waiting on the servers,
 // commands and browsers they start.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { denoBinaryOrExit, findDenoBinary } from './lib/deno-binary.mjs';
@@ -67,12 +67,35 @@ if (runDeno && !findDenoBinary()) {
   spawnSync(process.execPath, ['scripts/fetch-test-tools.mjs', 'deno'], { stdio: 'inherit' });
 }
 const deno = runDeno ? denoBinaryOrExit() : undefined;
+
+// The Node half runs the .ts files on a Node that strips types itself (22.18 and later; this package
+// needs 22.7 or later anyway): this process's Node when it does, else the Node 22 in .cache/nodes/22
+// (scripts/fetch-test-tools.mjs nodes; fetched here when missing). tsx, the fallback on an older Node
+// with no fetched one, costs about a second more CPU per test process (it transforms every module in
+// a loader thread). CTXGATE_TEST_NODE names the Node to use.
+function stripsTypes(bin) {
+  const r = spawnSync(bin, ['-p', 'process.features.typescript'], { encoding: 'utf8' });
+  return r.status === 0 && /^(strip|transform)$/.test(r.stdout.trim());
+}
+function testNode() {
+  if (process.env.CTXGATE_TEST_NODE) return { bin: process.env.CTXGATE_TEST_NODE, tsx: !stripsTypes(process.env.CTXGATE_TEST_NODE) };
+  if (stripsTypes(process.execPath)) return { bin: process.execPath, tsx: false };
+  const fetched = path.join('.cache', 'nodes', '22', 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
+  if (!existsSync(fetched)) {
+    console.log(`Node ${process.version} does not strip types: fetching Node 22 into .cache/nodes/ (scripts/fetch-test-tools.mjs nodes)`);
+    spawnSync(process.execPath, ['scripts/fetch-test-tools.mjs', 'nodes'], { stdio: 'inherit' });
+  }
+  if (existsSync(fetched) && stripsTypes(fetched)) return { bin: path.resolve(fetched), tsx: false };
+  console.log(`no Node that strips types: the Node half runs on Node ${process.version} through tsx`);
+  return { bin: process.execPath, tsx: true };
+}
+const node = runNode ? testNode() : undefined;
 if (deno) process.env.DENO_BIN = deno;
 const env = { ...process.env, NO_COLOR: '1' };
 const commandFor = {
   // The file itself, not `--test FILE` (whose runner would start it as a second process): node:test
   // runs a file's tests when the file is run, and sets a failing exit code as the runner does.
-  node: (file) => [process.execPath, ['--import', 'tsx', '--test-reporter=spec', file]],
+  node: (file) => [node.bin, [...(node.tsx ? ['--import', 'tsx'] : []), '--test-reporter=spec', file]],
   deno: (file) => [deno, ['test', '-A', '--no-check', file]],
 };
 
@@ -132,6 +155,8 @@ const queue = runtimes
   .flatMap((runtime) => files.map((file) => ({ runtime, file, expected: order[`${runtime} ${file}`] ?? guess(file) })))
   .sort((a, b) => b.expected - a.expected || a.file.localeCompare(b.file));
 console.log(`\n=== ${files.length} test files on ${runtimes.join(' and ')}, ${jobs} at once (load average ${load()})`);
+if (node) console.log(`node: ${node.bin}${node.tsx ? ' --import tsx' : ''}`);
+if (deno) console.log(`deno: ${deno}`);
 
 const started = Date.now();
 const half = Object.fromEntries(runtimes.map((r) => [r, { files: 0, failed: [], end: started, counts: {} }]));

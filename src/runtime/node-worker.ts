@@ -4,8 +4,12 @@ import * as os from 'node:os';
 import { parentPort as nodeParentPort, Worker } from 'node:worker_threads';
 import type { ParentPort, StartWorkerOptions, WorkerHandle } from './types.ts';
 
-/** tsx's loader, when this process runs TypeScript sources through it (tests, scripts). */
+/**
+ * tsx's loader, for a .ts worker on a Node that does not strip types itself (tests and scripts on an
+ * older Node run through tsx). A Node that strips types runs the worker's sources directly.
+ */
 function tsxApi(): string | undefined {
+  if ((process.features as { typescript?: unknown }).typescript) return undefined;
   try {
     return import.meta.resolve('tsx/esm/api');
   } catch {
@@ -31,9 +35,8 @@ function bootstrapped(url: URL, from: string, prelude: string, limits: ResourceL
 type ResourceLimits = { maxOldGenerationSizeMb?: number };
 
 /**
- * A .ts worker (sources run through tsx): worker threads do not inherit `--import tsx`, so tsx is
- * registered in the worker first. Node versions that strip types themselves run it directly when tsx
- * is not there. A bundled worker compiles its own modules: it keeps them in the process's compile
+ * A .ts worker under tsx: worker threads do not inherit `--import tsx`, so tsx is registered in the
+ * worker first (see tsxApi). A bundled worker compiles its own modules: it keeps them in the process's compile
  * cache too (node.ts).
  */
 function create(url: URL, options: StartWorkerOptions): Worker {
