@@ -131,6 +131,13 @@ describe('status page', () => {
       // ending its session shows as gone; one that ends it (DELETE) is no longer counted.
       const gone = new Client({ name: 'leaves-without-a-word', version: '2' });
       await gone.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+      // The SDK opens the client's GET stream after connect() has returned: closed before the server
+      // holds that stream, the client would not have hung up on anything (idle, not gone).
+      await page.waitForFunction(
+        () => /leaves-without-a-word 2\s+active/.test((document.querySelector('section[aria-labelledby="h-sessions"]') as HTMLElement | null)?.innerText ?? ''),
+        undefined,
+        { timeout: 20_000 },
+      );
       const polite = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
       await new Client({ name: 'says-goodbye', version: '3' }).connect(polite);
       await polite.terminateSession();
