@@ -33,9 +33,9 @@ export interface EndOptions {
   /**
    * A process the picker cannot judge yet: one caught in the middle of an exec reads an empty
    * environment for a moment, so a marked process would be missed. While any process is unsure, the
-   * first look is taken again (every few ms, at most SETTLE_MS).
+   * first look is taken again (every few ms, at most SETTLE_MS). `byPid` is the same look by pid.
    */
-  unsure?: (p: ProcessInfo) => boolean;
+  unsure?: (p: ProcessInfo, byPid: ReadonlyMap<number, ProcessInfo>) => boolean;
 }
 
 /** Returns how many processes there were to end. */
@@ -46,7 +46,12 @@ export async function endProcesses(runtime: Runtime, scan: ProcessScan, pick: Pr
   const { unsure } = options;
   if (unsure) {
     const settleBy = Date.now() + SETTLE_MS;
-    while (all.some(unsure) && Date.now() < settleBy) {
+    const anyUnsure = (list: ProcessInfo[]) => {
+      if (!list.some((p) => p.envEmpty)) return false;
+      const byPid = new Map(list.map((p) => [p.pid, p]));
+      return list.some((p) => unsure(p, byPid));
+    };
+    while (anyUnsure(all) && Date.now() < settleBy) {
       await sleep(POLL_MS / 5);
       all = await scan();
     }

@@ -116,10 +116,10 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
     },
     async finish(marker) {
       // A descendant in the middle of an exec has no environment to read for a moment: wait for the
-      // young ones (started since the command began) to finish their exec before judging them.
+      // young ones that may be the command's to finish their exec before judging them.
       const since = begun.get(marker);
       begun.delete(marker);
-      const unsure = since === undefined ? undefined : (p: ProcessInfo) => p.envEmpty === true && Number(p.startTime) >= since;
+      const unsure = since === undefined ? undefined : mayBeMidExecOf(marker, since);
       await endProcesses(runtime, scan, (list) => list.filter((p) => p.markerValue === marker), { unsure });
       if (groups.delete(marker)) save();
     },
@@ -136,6 +136,31 @@ export function createProcessTracker(runtime: Runtime, options: TrackerOptions =
       await sweeping;
       if (written && file) runtime.fs.removeSync(file);
     },
+  };
+}
+
+/**
+ * Whether a process may be the command's but cannot be judged yet: started since the command began,
+ * caught in the middle of an exec (no environment to read for a moment), and with a parent it can have
+ * the marker from — one of the command's processes, one in the middle of an exec itself (judged by its
+ * own parent), or none known: gone, init (which adopts a double fork's orphan), or this server (whose
+ * own entry the look leaves out). A process whose parent's environment reads without the marker is
+ * not the command's: it was forked with that environment. On a busy machine some process is always in
+ * the middle of an exec; waiting for every young one kept each command's end looking again every few
+ * ms for up to SETTLE_MS. Not waited for: an orphan adopted, during its exec, by a subreaper other than
+ * init (its parent then reads as that subreaper).
+ */
+export function mayBeMidExecOf(marker: string, since: number): (p: ProcessInfo, byPid: ReadonlyMap<number, ProcessInfo>) => boolean {
+  return (p, byPid) => {
+    if (!p.envEmpty || Number(p.startTime) < since) return false;
+    let parent = byPid.get(p.ppid);
+    for (let hops = 0; hops < 64; hops++) {
+      if (!parent || parent.pid === 1) return true;
+      if (parent.markerValue === marker) return true;
+      if (!parent.envEmpty) return false;
+      parent = byPid.get(parent.ppid);
+    }
+    return true;
   };
 }
 

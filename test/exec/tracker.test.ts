@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync }
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { endProcesses } from '../../src/exec/terminate.ts';
-import { createProcessTracker, RUN_MARKER } from '../../src/exec/tracker.ts';
+import { createProcessTracker, mayBeMidExecOf, RUN_MARKER } from '../../src/exec/tracker.ts';
 import type { ProcessInfo, Runtime } from '../../src/runtime/types.ts';
 import { environHas, environValue } from '../../src/runtime/procfs.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
@@ -71,6 +71,45 @@ describe('process tracker', () => {
     signalled.length = 0;
     assert.equal(await endProcesses(fake, () => fake.listProcesses(marker), (list) => list.filter((p) => p.marked)), 0);
     assert.deepEqual(signalled, []);
+  });
+
+  it('waits only for a young process in the middle of an exec that may be the command\'s (by its parent)', async () => {
+    const since = 1000;
+    const unsure = mayBeMidExecOf('s:1', since);
+    const p = (pid: number, ppid: number, more: Partial<ProcessInfo> = {}): ProcessInfo => ({ pid, ppid, pgid: pid, startTime: '2000', marked: false, ...more });
+    const table = [
+      p(1, 0, { startTime: '1' }),
+      p(10, 1, { startTime: '5' }), // an unrelated shell with its environment
+      p(20, 1, { marked: true, markerValue: 's:1' }), // the command's leader
+      p(30, 1, { marked: true, markerValue: 's:2' }), // another command of this server
+      p(21, 20, { envEmpty: true }), // the command's child, mid-exec
+      p(22, 21, { envEmpty: true }), // its child, also mid-exec
+      p(11, 10, { envEmpty: true }), // the unrelated shell's child, mid-exec
+      p(12, 11, { envEmpty: true }), // and its grandchild
+      p(31, 30, { envEmpty: true }), // the other command's child
+      p(40, 1, { envEmpty: true }), // adopted by init (a double fork's orphan)
+      p(50, 4242, { envEmpty: true }), // its parent is gone, or is this server
+      p(60, 20, { envEmpty: true, startTime: '900' }), // started before the command: env -i, not mid-exec
+    ];
+    const byPid = new Map(table.map((x) => [x.pid, x]));
+    const judged = Object.fromEntries(table.map((x) => [x.pid, unsure(x, byPid)]));
+    assert.deepEqual(judged, { 1: false, 10: false, 20: false, 30: false, 21: true, 22: true, 11: false, 12: false, 31: false, 40: true, 50: true, 60: false });
+
+    // Through a command's end: the unrelated process mid-exec costs no wait and no look beyond the first.
+    let looks = 0;
+    const fake = {
+      ...runtime,
+      ticksSinceBoot: () => 999,
+      listProcesses: () => {
+        looks++;
+        return [table[0]!, table[1]!, table[6]!];
+      },
+      signalProcess: () => true,
+    } as Runtime;
+    const tracker = createProcessTracker(fake, { sessionId: 's' });
+    const begun = tracker.begin({});
+    await tracker.finish(begun.marker);
+    assert.equal(looks, 1);
   });
 
   it('takes one look for many commands ending together, and ends only what carries each one\'s own marker', async () => {
