@@ -108,6 +108,20 @@ const load = () => {
   }
 };
 
+/**
+ * CPU seconds (user + system) of the processes this one has waited for, so far (Linux: /proc/self/stat's
+ * cutime and cstime). A file's share is the growth while its process was reaped: its own CPU and that
+ * of the children it waited for (not of daemons it left to init).
+ */
+function childCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs a command to its end, its output kept (stdout and stderr in the order written). */
 function capture(command, args) {
   return new Promise((resolve) => {
@@ -117,14 +131,22 @@ function capture(command, args) {
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
     child.on('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
+    let cpu;
+    child.on('exit', () => {
+      // Reaped just before this event: the growth since the last reap is this child's.
+      const now = childCpu();
+      if (now !== undefined) cpu = now - reaped;
+      reaped = now ?? 0;
+    });
     child.on('close', (code, signal) => {
       running.delete(child);
-      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString() });
+      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString(), cpu });
     });
   });
 }
 
 const running = new Set();
+let reaped = childCpu() ?? 0;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     // Each file runs in its own process group: end it with everything it started.
@@ -159,7 +181,7 @@ if (node) console.log(`node: ${node.bin}${node.tsx ? ' --import tsx' : ''}`);
 if (deno) console.log(`deno: ${deno}`);
 
 const started = Date.now();
-const half = Object.fromEntries(runtimes.map((r) => [r, { files: 0, failed: [], end: started, counts: {} }]));
+const half = Object.fromEntries(runtimes.map((r) => [r, { files: 0, failed: [], end: started, counts: {}, cpu: 0 }]));
 
 /** The runner's own tallies in a file's output (node: `ℹ pass 12`; deno: `ok | 3 passed (12 steps) | 0 failed | 1 ignored`). */
 function tallies(runtime, output) {
@@ -175,15 +197,16 @@ async function lane() {
   for (let job = queue.shift(); job; job = queue.shift()) {
     const [command, args] = commandFor[job.runtime](job.file);
     const t0 = Date.now();
-    const { code, output } = await capture(command, args);
+    const { code, output, cpu } = await capture(command, args);
     const ms = Date.now() - t0;
     const h = half[job.runtime];
     h.files++;
     h.end = Date.now();
     if (code !== 0) h.failed.push(job.file);
     for (const [k, n] of Object.entries(tallies(job.runtime, output))) h.counts[k] = (h.counts[k] ?? 0) + n;
-    took.push({ key: `${job.runtime} ${job.file}`, ms });
-    console.log(`\n=== ${job.runtime} ${job.file}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(ms)}`);
+    took.push({ key: `${job.runtime} ${job.file}`, ms, cpu });
+    h.cpu += cpu ?? 0;
+    console.log(`\n=== ${job.runtime} ${job.file}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds(ms)}${cpu === undefined ? '' : ` (CPU ${cpu.toFixed(1)} s)`}`);
     process.stdout.write(output);
   }
 }
@@ -203,12 +226,19 @@ for (const [runtime, h] of Object.entries(half)) {
   const counts = Object.entries(h.counts)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-  console.log(`${runtime}: ${h.files - h.failed.length} of ${h.files} files passed (${counts}); wall time ${seconds(h.end - started)} (its last file ended then)${h.failed.length ? `; failed: ${h.failed.join(', ')}` : ''}`);
+  console.log(`${runtime}: ${h.files - h.failed.length} of ${h.files} files passed (${counts}); wall time ${seconds(h.end - started)} (its last file ended then), CPU ${h.cpu.toFixed(0)} s${h.failed.length ? `; failed: ${h.failed.join(', ')}` : ''}`);
 }
 console.log(`slowest: ${took
   .sort((a, b) => b.ms - a.ms)
   .slice(0, 8)
   .map((t) => `${t.key} ${seconds(t.ms)}`)
   .join(', ')}`);
+if (took.some((t) => t.cpu !== undefined)) {
+  console.log(`most CPU: ${took
+    .sort((a, b) => (b.cpu ?? 0) - (a.cpu ?? 0))
+    .slice(0, 8)
+    .map((t) => `${t.key} ${(t.cpu ?? 0).toFixed(1)} s`)
+    .join(', ')}`);
+}
 console.log(`all: ${seconds(Date.now() - started)} with ${jobs} at once (load average now ${load()})`);
 process.exit(Object.values(half).some((h) => h.failed.length) ? 1 : 0);
