@@ -214,16 +214,17 @@ async function sampledRefusal(
   const files: GrepFile[] = [];
   let read = 0;
   let hits = 0;
-  for (const upto of rounds) {
+  for (let step = 0; step < rounds.length; step = nextSampleStep(rounds, step, read, counts.size, hits, refuseAt)) {
+    const upto = rounds[step]!;
     const batch = order.slice(read, upto);
     const admitted = admittedPaths(admission, batch, { catalogued });
     // Lines (for scores and tokens per hit) from the first files of the sample only; the rest are counted.
     const withLines = admitted.slice(0, Math.max(0, SAMPLE_LINE_FILES - read));
     const counted = admitted.slice(withLines.length);
-    const parts = [
-      withLines.length ? await scanList(deps, req.scope, { ...query, sorted: true }, withLines, req.signal, admission) : undefined,
-      counted.length ? await scanList(deps, req.scope, { ...query, sorted: true, limit: 0 }, counted, req.signal, admission) : undefined,
-    ];
+    const parts = await Promise.all([
+      withLines.length ? scanList(deps, req.scope, { ...query, sorted: true }, withLines, req.signal, admission) : undefined,
+      counted.length ? scanList(deps, req.scope, { ...query, sorted: true, limit: 0 }, counted, req.signal, admission) : undefined,
+    ]);
     for (const part of parts) {
       if (!part) continue;
       for (const f of part.result.skipped ?? []) onSkipped(f);
@@ -243,6 +244,21 @@ async function sampledRefusal(
     }
   }
   return undefined;
+}
+
+/**
+ * The sample step after `at`: the first at which the rates read so far (matching files and hits per
+ * file read) would prove the refusal, with a quarter more for chance, and at most four times what has
+ * been read; the next one while nothing has matched. A sparse pattern (a regex whose trigrams narrow
+ * little) is proved in two or three rounds instead of one per batch — each round a pass through the
+ * readers — at the cost of reading a few more files than the least that would have done.
+ */
+export function nextSampleStep(rounds: readonly number[], at: number, read: number, files: number, hits: number, refuseAt: { files: number; hits: number }): number {
+  if (files === 0 || hits === 0) return at + 1;
+  const need = Math.min(read * 4, read * Math.max((refuseAt.files + 1) / files, (refuseAt.hits + 1) / hits) * 1.25);
+  let step = at + 1;
+  while (step < rounds.length - 1 && rounds[step]! < need) step++;
+  return step;
 }
 
 /**

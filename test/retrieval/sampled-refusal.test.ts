@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
-import { scan } from '../../src/retrieval/fileio.ts';
+import { nextSampleStep, scan } from '../../src/retrieval/fileio.ts';
 import type { TextIndexReader } from '../../src/textindex/types.ts';
 import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
 
@@ -206,5 +206,25 @@ describe('whole words in a refused sample, by the scan’s word boundary', () =>
     const r = await t.call('search', { pattern: 'gadget' }, createClientSession(crypto.randomUUID()));
     assert.equal((r.structuredContent as { status: string }).status, 'refine');
     assert.equal(asked, 2, 'the sampled scan, then the whole-word count');
+  });
+});
+
+describe('the sample step after a round', () => {
+  const rounds = Array.from({ length: 31 }, (_, i) => 128 + i * 64); // 128 … 2,048
+  const refuseAt = { files: 50, hits: 100 };
+
+  it('is the next one while nothing has matched, or when the rates say the next may prove it', () => {
+    assert.equal(nextSampleStep(rounds, 0, 128, 0, 0, refuseAt), 1);
+    assert.equal(nextSampleStep(rounds, 0, 128, 45, 95, refuseAt), 1);
+  });
+
+  it('jumps to where a sparse pattern would be proved, a quarter more for chance, at most four times what was read', () => {
+    // 128 read, 30 files, 40 hits: 101 hits need ~323 files read, ~404 with the margin → the step at 448.
+    assert.equal(rounds[nextSampleStep(rounds, 0, 128, 30, 40, refuseAt)], 448);
+    // 5 files and 6 hits: far off, so at most 4 × 128 = 512 read next.
+    assert.equal(rounds[nextSampleStep(rounds, 0, 128, 5, 6, refuseAt)], 512);
+    // Never past the last step.
+    assert.equal(nextSampleStep(rounds, 29, 1984, 1, 1, refuseAt), 30);
+    assert.equal(nextSampleStep(rounds, 30, 2048, 1, 1, refuseAt), 31);
   });
 });
