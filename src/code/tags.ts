@@ -80,15 +80,23 @@ const JS_LOCALS = [
 ];
 
 /**
+ * A C declarator naming `capture`: a plain name, a pointer or an array, with or without an initializer.
+ * One pattern with alternatives, not one per form: the query cursor follows every pattern that starts
+ * at a node through that node's whole subtree, and on the Linux tree the separate forms (61 patterns
+ * for C in all, 28 now) cost a third more query time for the same matches.
+ */
+function cDeclarator(capture: string): string {
+  const forms = `(identifier) ${capture} (pointer_declarator declarator: (identifier) ${capture}) (array_declarator declarator: (identifier) ${capture})`;
+  return `[${forms} (init_declarator declarator: [${forms}])]`;
+}
+
+/**
  * C globals, at the top level or inside a header guard's `#ifndef`/`#if`: with or without an
  * initializer (`static int count;`, `extern struct x *y;` — an extern is a declaration, bodiless,
  * shown under the definition as "declared in").
  */
-const C_GLOBALS = ['translation_unit', 'preproc_ifdef', 'preproc_if', 'preproc_else', 'preproc_elif'].flatMap((parent) =>
-  ['(identifier) @name', '(pointer_declarator declarator: (identifier) @name)', '(array_declarator declarator: (identifier) @name)'].flatMap((declarator) => [
-    `(${parent} (declaration declarator: ${declarator}) @def.variable)`,
-    `(${parent} (declaration declarator: (init_declarator declarator: ${declarator})) @def.variable)`,
-  ]),
+const C_GLOBALS = ['translation_unit', 'preproc_ifdef', 'preproc_if', 'preproc_else', 'preproc_elif'].map(
+  (parent) => `(${parent} (declaration declarator: ${cDeclarator('@name')}) @def.variable)`,
 );
 
 const TAGS: Record<LanguageId, readonly string[]> = {
@@ -232,16 +240,8 @@ const TAGS: Record<LanguageId, readonly string[]> = {
     '(preproc_def name: (identifier) @name) @def.macro',
     '(preproc_function_def name: (identifier) @name) @def.macro',
     '(enumerator name: (identifier) @name) @def.const',
-    '(parameter_declaration declarator: (identifier) @local.parameter)',
-    '(parameter_declaration declarator: (pointer_declarator declarator: (identifier) @local.parameter))',
-    '(parameter_declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local.parameter)))',
-    '(parameter_declaration declarator: (array_declarator declarator: (identifier) @local.parameter))',
-    '(compound_statement (declaration declarator: (identifier) @local.local))',
-    '(compound_statement (declaration declarator: (init_declarator declarator: (identifier) @local.local)))',
-    '(compound_statement (declaration declarator: (pointer_declarator declarator: (identifier) @local.local)))',
-    '(compound_statement (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @local.local))))',
-    '(compound_statement (declaration declarator: (array_declarator declarator: (identifier) @local.local)))',
-    '(compound_statement (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @local.local))))',
+    '(parameter_declaration declarator: [(identifier) @local.parameter (pointer_declarator declarator: [(identifier) @local.parameter (pointer_declarator declarator: (identifier) @local.parameter)]) (array_declarator declarator: (identifier) @local.parameter)])',
+    `(compound_statement (declaration declarator: ${cDeclarator('@local.local')}))`,
     '(for_statement initializer: (declaration declarator: (init_declarator declarator: (identifier) @local.local)))',
     '(field_declaration declarator: (field_identifier) @local.field)',
     '(field_declaration declarator: (pointer_declarator declarator: (field_identifier) @local.field))',
