@@ -134,6 +134,7 @@ describe('status page', () => {
       // The SDK opens the client's GET stream after connect() has returned: closed before the server
       // holds that stream, the client would not have hung up on anything (idle, not gone).
       await page.waitForFunction(
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is checked
         () => /leaves-without-a-word 2\s+active/.test((document.querySelector('section[aria-labelledby="h-sessions"]') as HTMLElement | null)?.innerText ?? ''),
         undefined,
         { timeout: 20_000 },
