@@ -91,7 +91,8 @@ function testNode() {
 }
 const node = runNode ? testNode() : undefined;
 if (deno) process.env.DENO_BIN = deno;
-const env = { ...process.env, NO_COLOR: '1' };
+// The Node this runner runs on, for tests that install the package on every Node here (test/helpers/nodes.ts).
+const env = { ...process.env, NO_COLOR: '1', CTXGATE_RUNNER_NODE: process.execPath };
 const commandFor = {
   // The file itself, not `--test FILE` (whose runner would start it as a second process): node:test
   // runs a file's tests when the file is run, and sets a failing exit code as the runner does.

@@ -1,5 +1,7 @@
-// The Node versions a test can run the package on: this process's Node (under the Node test runner) and
-// the supported majors that scripts/fetch-test-tools.mjs put into .cache/nodes/.
+// The Node versions a test can run the package on: this process's Node (under the Node test runner), the
+// Node that started the test runner (CTXGATE_RUNNER_NODE: the machine's own, which may be one this package
+// does not support, and the Node half may run on another), and the supported majors that
+// scripts/fetch-test-tools.mjs put into .cache/nodes/.
 import { existsSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -23,6 +25,8 @@ function describeNode(bin: string): TestNode | undefined {
 /** Every distinct Node found, oldest first. */
 export function testNodes(): TestNode[] {
   const bins: string[] = onDeno ? [] : [process.execPath];
+  const runner = process.env.CTXGATE_RUNNER_NODE;
+  if (runner && !onDeno && existsSync(runner)) bins.push(runner);
   const cache = path.join(repoRoot, '.cache', 'nodes');
   if (existsSync(cache)) {
     for (const major of readdirSync(cache)) {
