@@ -250,8 +250,8 @@ describe('process tracker', () => {
     const second = await connectStdio(args, env);
     try {
       assert.ok(await eventually(() => pids.every((pid) => !alive(pid))), `still running: ${all.filter((arg) => pidsWithArg(arg).length > 0)}`);
-      // CTXGATE_DATA_DIR holds one folder per project.
-      const projectData = path.join(dataDir, readdirSync(dataDir)[0]!);
+      // CTXGATE_DATA_DIR holds one folder per project (beside Node's compile cache, on Node 22 and later).
+      const projectData = path.join(dataDir, readdirSync(dataDir).find((name) => name !== 'compile-cache')!);
       assert.ok(
         await eventually(() => !readdirSync(path.join(projectData, 'runs')).some((f) => f.startsWith(`${serverPid}-`))),
         'the dead server\'s registry is removed',
