@@ -113,6 +113,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
     git: { runtime, exec },
     grammars,
     parser,
+    onBulkPass: () => runtime.limitHeapGrowth?.(),
     logger,
     workdirs,
     root: projectRoot,

@@ -51,6 +51,11 @@ export interface CodeIndexDeps {
   earlyList?: EarlyList;
   /** Whether the database exists already (a warm start never creates one). */
   databaseExists?: () => boolean;
+  /**
+   * Called when a pass begins with many new or changed files (a first build): the runtime may trade
+   * a little collecting for less memory from then on (runtime.limitHeapGrowth).
+   */
+  onBulkPass?: () => void;
   /** The text index's catalogue kept in a file beside the database for the next process (textindex/catalogue-snapshot.ts). */
   catalogueSnapshot?: CatalogueSnapshot;
 }

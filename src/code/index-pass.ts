@@ -69,8 +69,12 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   }
   const changes = await syncCatalogue(s, entries, () => void lease.renew());
   if (shared.closed) return;
-  // Many new or changed files: the parse worker starts now, beside the text stage, not after it (~2 s).
-  if (changes.added + changes.changed >= WARM_PARSER_FILES) shared.parser.warm(1);
+  // Many new or changed files: the parse worker starts now, beside the text stage, not after it (~2 s),
+  // and the heaps grow by less from here on.
+  if (changes.added + changes.changed >= WARM_PARSER_FILES) {
+    shared.onBulkPass?.();
+    shared.parser.warm(1);
+  }
   // From here the catalogue knows every change made before the listing began (the text reader
   // trusts the index only then: see the index's `open`).
   await s.db.writeTransaction(() => s.setMeta(CATALOGUE_SYNCED_AT, String(listedFrom)));

@@ -74,6 +74,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     workdirs: deps.workdirs,
     listing: { root: deps.root, excludeDirs: deps.scan.excludeDirs, respectGitignore: deps.scan.respectGitignore, git: deps.git },
     parser: deps.parser ?? createInThreadParser(deps.grammars),
+    onBulkPass: deps.onBulkPass,
     inFlight: new Map(),
     closed: false,
     state: 'idle',

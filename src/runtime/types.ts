@@ -142,6 +142,12 @@ export interface Runtime {
    * modules itself (Deno). A folder that cannot be made or written means no cache, not an error.
    */
   cacheCompiledCode(dir: () => string): void;
+  /**
+   * Bulk work begins (a first index build): from now on this process's heaps, the workers' included,
+   * grow by less past what a collection kept — less memory for a little more collecting. Optional: a
+   * runtime without such a setting (Deno) keeps its own choice.
+   */
+  limitHeapGrowth?(): void;
   /** Command-line arguments after the script name. */
   args: readonly string[];
   cwd(): string;
