@@ -181,6 +181,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     if (shared.state === 'idle') shared.state = 'building';
     relistDue = false;
     running = runPass(shared, s)
+      .then(() => noteCompletePass(s))
       .catch((e) => {
         error = messageOf(e);
         deps.logger.log('code_index_error', { error });
@@ -192,6 +193,23 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         if (relistDue && !shared.closed) void startPass(s);
       });
     return running;
+  }
+
+  /**
+   * A complete index confirmed whole when its last listing began: the note beside the database says
+   * so, as a warm start's sweep does, so that the next process starts its find for what changed
+   * since then at once (app/early-check.ts) — the first process after a build had none, and its
+   * first search on the Linux tree waited ~0.4 s for that find (1.6 s where the tree had been
+   * unpacked a minute before the listing, and whole minutes listed all of it).
+   */
+  function noteCompletePass(s: CodeStore): void {
+    if (shared.closed || !deps.checkedNote || s.meta('complete') !== '1') return;
+    const at = Number(s.meta(CATALOGUE_SYNCED_AT) ?? 0);
+    try {
+      if (at > (deps.checkedNote.read()?.at ?? 0)) deps.checkedNote.write({ at, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
+    } catch (e) {
+      deps.logger.log('code_index_error', { error: messageOf(e) });
+    }
   }
 
   /**

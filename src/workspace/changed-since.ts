@@ -73,9 +73,23 @@ function skippedNames(options: ChangedSinceOptions): string[] {
   return options.skipDirs.filter((n) => n && !PATTERN_CHARS.test(n));
 }
 
-/** -cmin -N: changed less than N minutes ago (GNU exactly, BSD rounded up); one minute more for that. */
-function cmin(sinceMs: number): string[] {
+/**
+ * The test for a ctime at `sinceMs` or later. GNU find takes the moment itself (`-newerct @SECONDS`,
+ * to the millisecond); another find gets `-cmin -N`, changed less than N minutes ago (GNU exactly,
+ * BSD rounded up), with one minute more for that — up to two minutes of entries more than asked,
+ * a whole tree when it was unpacked a minute before its first index was listed.
+ */
+function changedTest(sinceMs: number, gnu: boolean): string[] {
+  if (gnu) return ['-newerct', `@${(Math.max(0, sinceMs) / 1000).toFixed(3)}`];
   return ['-cmin', `-${Math.max(1, Math.ceil((Date.now() - sinceMs) / 60_000) + 1)}`];
+}
+
+/** Whether `find` is GNU's (its `--version` says so): asked once per list maker. */
+function gnuFind(options: ChangedSinceOptions, find: string): Promise<boolean> {
+  return options.exec
+    .run({ command: find, args: ['--version'], cwd: options.root, env: childEnv(options.runtime, { LC_ALL: 'C' }), timeoutMs: FIND_TIMEOUT_MS, maxOutputBytes: 64 * 1024, leavesNothing: true })
+    .then((r) => r.exitCode === 0 && /GNU findutils/.test(r.stdout))
+    .catch(() => false);
 }
 
 /**
@@ -108,8 +122,12 @@ function relativeOf(entry: string): string | undefined {
 export function createChangedSince(options: ChangedSinceOptions): ChangedSince {
   const names = skippedNames(options);
   const pruned = ['(', '-type', 'd', '(', '-name', '.?*', ...names.flatMap((n) => ['-o', '-name', n]), ')', ')', '-prune', '-o'];
+  let gnu: Promise<boolean> | undefined;
   return async (sinceMs, signal) => {
-    const outputs = await findParts(options, (name) => !name.startsWith('.') && !names.includes(name), [...pruned, ...cmin(sinceMs), '-print0'], signal);
+    const find = options.runtime.which('find');
+    if (!find) return undefined;
+    gnu ??= gnuFind(options, find);
+    const outputs = await findParts(options, (name) => !name.startsWith('.') && !names.includes(name), [...pruned, ...changedTest(sinceMs, await gnu), '-print0'], signal);
     if (!outputs) return undefined;
     const out: string[] = [];
     for (const stdout of outputs) {
@@ -142,7 +160,7 @@ export function listChangedAndSecretNames(options: ChangedSinceOptions, sinceMs:
   const names = skippedNames(options);
   // Left out of the changed list: what hidden or skipped folders hold, and those folders themselves.
   const outside = ['!', '-path', '*/.*/*', ...names.flatMap((n) => ['!', '-path', `*/${n}/*`]), '!', '(', '-type', 'd', '(', '-name', '.?*', ...names.flatMap((n) => ['-o', '-name', n]), ')', ')'];
-  const expression = [...SECRET_WALK_PRUNED, '-o', '(', '(', ...secretNameTest('gnu'), '-printf', 'S%p\\0', ')', ',', '(', ...cmin(sinceMs), ...outside, '-printf', 'C%p\\0', ')', ')'];
+  const expression = [...SECRET_WALK_PRUNED, '-o', '(', '(', ...secretNameTest('gnu'), '-printf', 'S%p\\0', ')', ',', '(', ...changedTest(sinceMs, true), ...outside, '-printf', 'C%p\\0', ')', ')'];
   const walked = findParts(options, (name) => !SECRET_WALK_SKIPPED_DIRS.has(name), expression).then((outputs) => {
     if (!outputs) return undefined;
     const changed: string[] = [];

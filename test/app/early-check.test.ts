@@ -33,11 +33,16 @@ describe('the warm start begun when a stdio server starts', () => {
     const options = { projectRoot: root, debug: false };
     const checkedAt = Date.now() - 5_000;
     const first = createAppContext(rt, options);
+    const buildFrom = Date.now();
     await first.code.refresh();
     await first.lifecycle.shutdown('built');
     const noteFile = checkedNoteFile(projectDataDir(rt, root));
+    // The complete pass left the note of its listing (when it began, the files it holds), as a sweep does.
+    const left = JSON.parse(readFileSync(noteFile, 'utf8')) as { at: number; files: number };
+    assert.equal(left.files, 2);
+    assert.ok(left.at >= buildFrom && left.at <= Date.now(), JSON.stringify(left));
 
-    // No note, or the note of a small index: nothing starts early.
+    // The note of a small index: nothing starts early.
     assert.equal(startEarlyCheck(rt, readSettings(rt, options, readConfigFile)), undefined);
     writeFileSync(noteFile, JSON.stringify({ at: checkedAt, files: LIST_FROM_FILES - 1 }));
     assert.equal(startEarlyCheck(rt, readSettings(rt, options, readConfigFile)), undefined);

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createExecutor } from '../../src/exec/executor.ts';
 import { type ChangedSince, createChangedSince, listChangedAndSecretNames } from '../../src/workspace/changed-since.ts';
 import { createSecretNameLister } from '../../src/workspace/secret-names.ts';
@@ -23,6 +25,32 @@ describe('find\'s list of what changed since a moment', () => {
     assert.ok(listed, 'find ran');
     // Each entry once, whichever of the finds (one per core, each on a share of the tree) saw it.
     assert.deepEqual(listed.toSorted(), ['', '.env.example', 'lib', 'src', 'src/a.ts', 'src/deep', 'src/deep/x', 'src/deep/x/y.ts', 'top.ts']);
+  });
+
+  it('takes the moment itself with GNU find: what changed a second before it is not listed', { skip: !/GNU findutils/.test(spawnSync('find', ['--version'], { encoding: 'utf8' }).stdout ?? '') && 'not GNU find' }, async () => {
+    const root = fixture({ 'old/a.ts': 'a\n' });
+    dirs.push(root);
+    await sleep(1100);
+    const since = Date.now();
+    await sleep(50);
+    writeFileSync(path.join(root, 'new.ts'), 'n\n');
+    // Whole minutes (-cmin) would list old/ and old/a.ts too.
+    assert.deepEqual((await findIn(root)(since))?.toSorted(), ['', 'new.ts']);
+  });
+
+  it('asks another find for whole minutes (-cmin): more than changed, never less', { skip: runtime.which('find') === undefined || process.platform === 'win32' }, async () => {
+    const root = fixture({ 'old/a.ts': 'a\n' });
+    const bin = fixture();
+    dirs.push(root, bin);
+    const fake = path.join(bin, 'find');
+    // A find that is not GNU's: no --version, no -newerct.
+    writeFileSync(fake, `#!/bin/sh\nfor a in "$@"; do case "$a" in --version|-newerct) echo "find: illegal option" >&2; exit 1;; esac; done\nexec ${runtime.which('find')} "$@"\n`);
+    chmodSync(fake, 0o755);
+    const other = { ...runtime, which: (name: string) => (name === 'find' ? fake : runtime.which(name)) };
+    await sleep(1100);
+    const since = Date.now();
+    writeFileSync(path.join(root, 'new.ts'), 'n\n');
+    assert.deepEqual((await createChangedSince({ runtime: other, exec, root, skipDirs: [] })(since))?.toSorted(), ['', 'new.ts', 'old', 'old/a.ts']);
   });
 
   it('says it cannot tell when find fails (a root that is not there)', async () => {
