@@ -10,7 +10,7 @@ import type { ChangedSince } from '../workspace/changed-since.ts';
 import type { Grammars } from './grammars.ts';
 import type { IndexOnDisk } from './index-disk.ts';
 import type { CodeIndexState } from './index-shared.ts';
-import type { EarlyList } from './index-warm.ts';
+import type { CheckedNote, EarlyList } from './index-warm.ts';
 import type { ParsePool } from './parse-pool.ts';
 import type { CodeStore } from './store.ts';
 
@@ -43,7 +43,7 @@ export interface CodeIndexDeps {
    * server runs find from it at once, before the database is open (~0.3 s of WASM start-up and
    * reads on a loaded machine), and uses that list when the database's own record is not earlier.
    */
-  checkedNote?: { read(): { at: number; files: number } | undefined; write(note: { at: number; files: number }): void };
+  checkedNote?: CheckedNote;
   /**
    * find's list of what changed since `since`, started before this index was made (when the process
    * started: app/early-check.ts); used as the note's list would be.

@@ -11,6 +11,25 @@ import { LIST_FROM_FILES, reconcile, SWEPT_AT } from './index-reconcile.ts';
 import { type IndexShared, isGitignore } from './index-shared.ts';
 import type { CodeStore } from './store.ts';
 
+/** The note beside the database of the last whole check of the catalogue (when it began, how many files). */
+export interface CheckedNote {
+  read(): { at: number; files: number } | undefined;
+  write(note: { at: number; files: number }): void;
+}
+
+/**
+ * Notes a whole check begun at `at` (a sweep, or a complete pass's listing) with the catalogue's files:
+ * the next process starts its find for what changed since then before its database is open. A note
+ * that cannot be written is logged, not thrown: the next process then waits for its database.
+ */
+export function noteWholeCheck(note: CheckedNote, s: CodeStore, at: number, logger: IndexShared['logger']): void {
+  try {
+    note.write({ at, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
+  } catch (e) {
+    logger.log('code_index_error', { error: messageOf(e) });
+  }
+}
+
 /** find's list of what changed since a moment, begun before the database was open. */
 export interface EarlyList {
   since: number;
@@ -23,7 +42,7 @@ export interface WarmStartDeps {
   openedAt: number;
   changedSince?: ChangedSince;
   listFromFiles?: number;
-  checkedNote?: { read(): { at: number; files: number } | undefined; write(note: { at: number; files: number }): void };
+  checkedNote?: CheckedNote;
   whenQuiet?: () => Promise<void>;
   /** The sweep found and took every change (it began at `started`): what the first pass would have done. */
   onSwept(started: number, gitignoreChanged: boolean, s: CodeStore): void;
@@ -97,11 +116,7 @@ export function createWarmStart(deps: WarmStartDeps): WarmStart {
           // or when the index closes first.
           let recording: Promise<void> | undefined;
           const write = async () => {
-            try {
-              deps.checkedNote?.write({ at: started, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
-            } catch (e) {
-              logger.log('code_index_error', { error: messageOf(e) });
-            }
+            if (deps.checkedNote) noteWholeCheck(deps.checkedNote, s, started, logger);
             await s.db
               .writeTransaction(() => {
                 if (Number(s.meta(SWEPT_AT) ?? 0) < started) s.setMeta(SWEPT_AT, String(started));

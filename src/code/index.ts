@@ -17,7 +17,7 @@ import type { CodeIndex, CodeIndexDeps } from './index-api.ts';
 import { indexOnDisk } from './index-disk.ts';
 import { freshFiles } from './index-fresh.ts';
 import { CATALOGUE_SYNCED_AT, PASS_MS, runPass } from './index-pass.ts';
-import { createWarmStart } from './index-warm.ts';
+import { createWarmStart, noteWholeCheck } from './index-warm.ts';
 import { type IndexShared, isGitignore, PARSER_VERSION } from './index-shared.ts';
 import { createInThreadParser } from './parse-pool.ts';
 import { CLEAR_BLOCKS_SQL } from './store-blocks.ts';
@@ -205,11 +205,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
   function noteCompletePass(s: CodeStore): void {
     if (shared.closed || !deps.checkedNote || s.meta('complete') !== '1') return;
     const at = Number(s.meta(CATALOGUE_SYNCED_AT) ?? 0);
-    try {
-      if (at > (deps.checkedNote.read()?.at ?? 0)) deps.checkedNote.write({ at, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
-    } catch (e) {
-      deps.logger.log('code_index_error', { error: messageOf(e) });
-    }
+    if (at > (deps.checkedNote.read()?.at ?? 0)) noteWholeCheck(deps.checkedNote, s, at, deps.logger);
   }
 
   /**

@@ -97,9 +97,7 @@ function gnuFind(options: ChangedSinceOptions, find: string): Promise<boolean> {
  * the work, the kernel's), plus one for the root's own entries; the output of each, or undefined when
  * one failed (an unreadable folder hides what it holds), did not fit or was stopped.
  */
-async function findParts(options: ChangedSinceOptions, enters: (name: string) => boolean, expression: string[], signal?: AbortSignal): Promise<string[] | undefined> {
-  const find = options.runtime.which('find');
-  if (!find) return undefined;
+async function findParts(options: ChangedSinceOptions, find: string, enters: (name: string) => boolean, expression: string[], signal?: AbortSignal): Promise<string[] | undefined> {
   const run = (args: string[]) =>
     options.exec
       .run({ command: find, args, cwd: options.root, env: childEnv(options.runtime, { LC_ALL: 'C' }), timeoutMs: FIND_TIMEOUT_MS, signal, maxOutputBytes: MAX_OUTPUT_BYTES, leavesNothing: true })
@@ -127,7 +125,7 @@ export function createChangedSince(options: ChangedSinceOptions): ChangedSince {
     const find = options.runtime.which('find');
     if (!find) return undefined;
     gnu ??= gnuFind(options, find);
-    const outputs = await findParts(options, (name) => !name.startsWith('.') && !names.includes(name), [...pruned, ...changedTest(sinceMs, await gnu), '-print0'], signal);
+    const outputs = await findParts(options, find, (name) => !name.startsWith('.') && !names.includes(name), [...pruned, ...changedTest(sinceMs, await gnu), '-print0'], signal);
     if (!outputs) return undefined;
     const out: string[] = [];
     for (const stdout of outputs) {
@@ -156,12 +154,13 @@ export interface ChangedAndSecretNames {
  * Undefined when there is no find.
  */
 export function listChangedAndSecretNames(options: ChangedSinceOptions, sinceMs: number): ChangedAndSecretNames | undefined {
-  if (!options.runtime.which('find')) return undefined;
+  const find = options.runtime.which('find');
+  if (!find) return undefined;
   const names = skippedNames(options);
   // Left out of the changed list: what hidden or skipped folders hold, and those folders themselves.
   const outside = ['!', '-path', '*/.*/*', ...names.flatMap((n) => ['!', '-path', `*/${n}/*`]), '!', '(', '-type', 'd', '(', '-name', '.?*', ...names.flatMap((n) => ['-o', '-name', n]), ')', ')'];
   const expression = [...SECRET_WALK_PRUNED, '-o', '(', '(', ...secretNameTest('gnu'), '-printf', 'S%p\\0', ')', ',', '(', ...changedTest(sinceMs, true), ...outside, '-printf', 'C%p\\0', ')', ')'];
-  const walked = findParts(options, (name) => !SECRET_WALK_SKIPPED_DIRS.has(name), expression).then((outputs) => {
+  const walked = findParts(options, find, (name) => !SECRET_WALK_SKIPPED_DIRS.has(name), expression).then((outputs) => {
     if (!outputs) return undefined;
     const changed: string[] = [];
     const secret: string[] = [];
