@@ -42,7 +42,7 @@ const index = createCodeIndex({
   fs: runtime.fs,
   grammars,
   parser,
-  onBulkPass: () => runtime.limitHeapGrowth?.(),
+  onBulkPass: () => runtime.beginBulkWork?.(),
   logger: {
     log: (event, fields) => {
       if (event === 'text_index_done') textDone = { ms: Math.round(performance.now() - started), rssMB: Math.round(process.memoryUsage().rss / 1e6), peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024), mainCpuMs: mainThreadCpuMs(), writtenMB: writtenMB() };

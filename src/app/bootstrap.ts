@@ -113,7 +113,7 @@ export function createAppContext(runtime: Runtime, options: CommonOptions, setti
     git: { runtime, exec },
     grammars,
     parser,
-    onBulkPass: () => runtime.limitHeapGrowth?.(),
+    onBulkPass: () => runtime.beginBulkWork?.(),
     logger,
     workdirs,
     root: projectRoot,

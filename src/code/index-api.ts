@@ -52,8 +52,8 @@ export interface CodeIndexDeps {
   /** Whether the database exists already (a warm start never creates one). */
   databaseExists?: () => boolean;
   /**
-   * Called when a pass begins with many new or changed files (a first build): the runtime may trade
-   * a little collecting for less memory from then on (runtime.limitHeapGrowth).
+   * Called when a pass begins with many new or changed files (a first build): the runtime may tune
+   * its heaps for minutes of fast allocation from then on (runtime.beginBulkWork).
    */
   onBulkPass?: () => void;
   /** The text index's catalogue kept in a file beside the database for the next process (textindex/catalogue-snapshot.ts). */

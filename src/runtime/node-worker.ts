@@ -1,7 +1,8 @@
 // Module workers on Node: `worker_threads`. A worker's stdout is drained here, never passed through:
 // the parent's stdout may be the MCP stdio transport.
 import * as os from 'node:os';
-import { parentPort as nodeParentPort, Worker } from 'node:worker_threads';
+import * as v8 from 'node:v8';
+import { parentPort as nodeParentPort, Worker, workerData } from 'node:worker_threads';
 import type { ParentPort, StartWorkerOptions, WorkerHandle } from './types.ts';
 
 /**
@@ -19,6 +20,24 @@ function tsxApi(): string | undefined {
 
 let compileCache: string | undefined;
 
+/**
+ * V8 flags this thread keeps that setting up another isolate undoes (V8 puts a young generation's
+ * growth factor below 2 back to 2 whenever it sets up a heap, a worker's included): each worker is
+ * handed them, and its runtime sets them again as it starts (node.ts).
+ */
+let keptFlags: readonly string[] = [];
+
+/** The flags workers started from now on set again as they start (replacing the earlier list). */
+export function keepFlagsInWorkers(flags: readonly string[]): void {
+  keptFlags = [...flags];
+}
+
+/** In a worker: the flags the thread that started it kept; none on the main thread. */
+export function flagsFromStarter(): readonly string[] {
+  const flags = (workerData as { ctxgateFlags?: unknown } | null | undefined)?.ctxgateFlags;
+  return Array.isArray(flags) ? flags.filter((f): f is string => typeof f === 'string') : [];
+}
+
 /** The folder this process keeps compiled code in (cacheCompiledCode): workers started from now on use it too. */
 export function useCompileCacheInWorkers(dir: string): void {
   compileCache = dir;
@@ -29,7 +48,7 @@ export function useCompileCacheInWorkers(dir: string): void {
  * module: what must be set up in the thread before that module's own imports load.
  */
 function bootstrapped(url: URL, from: string, prelude: string, limits: ResourceLimits): Worker {
-  return new Worker(`import(${JSON.stringify(from)}).then((m) => { ${prelude} return import(${JSON.stringify(url.href)}); });`, { eval: true, stdout: true, resourceLimits: limits });
+  return new Worker(`import(${JSON.stringify(from)}).then((m) => { ${prelude} return import(${JSON.stringify(url.href)}); });`, { eval: true, stdout: true, resourceLimits: limits, workerData: { ctxgateFlags: keptFlags } });
 }
 
 type ResourceLimits = { maxOldGenerationSizeMb?: number };
@@ -44,10 +63,13 @@ function create(url: URL, options: StartWorkerOptions): Worker {
   const api = /\.m?ts$/.test(url.pathname) ? tsxApi() : undefined;
   if (api) return bootstrapped(url, api, 'm.register();', limits);
   if (compileCache) return bootstrapped(url, 'node:module', `try { m.enableCompileCache?.(${JSON.stringify(compileCache)}); } catch {}`, limits);
-  return new Worker(url, { stdout: true, resourceLimits: limits });
+  return new Worker(url, { stdout: true, resourceLimits: limits, workerData: { ctxgateFlags: keptFlags } });
 }
 
 export function startWorker(url: URL, options: StartWorkerOptions = {}): WorkerHandle {
+  // Read when the worker's heap is set up, on its thread before its modules run; the worker's runtime
+  // then sets back the smaller minimum this thread kept (keptFlags).
+  if (options.semiSpaceMb) v8.setFlagsFromString(`--min-semi-space-size=${options.semiSpaceMb}`);
   const worker = create(url, options);
   worker.stdout.resume();
   let exited = false;

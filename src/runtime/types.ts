@@ -143,11 +143,13 @@ export interface Runtime {
    */
   cacheCompiledCode(dir: () => string): void;
   /**
-   * Bulk work begins (a first index build): from now on this process's heaps, the workers' included,
-   * grow by less past what a collection kept — less memory for a little more collecting. Optional: a
-   * runtime without such a setting (Deno) keeps its own choice.
+   * Bulk work begins (a big index build): from now on this process's heaps, the workers' included,
+   * grow by less past what a collection kept (less memory for a little more collecting), and their
+   * young generations, kept small until then, may grow (a main thread that allocates fast for
+   * minutes spends less time collecting). Optional: a runtime without such settings (Deno) keeps
+   * its own choice.
    */
-  limitHeapGrowth?(): void;
+  beginBulkWork?(): void;
   /** Command-line arguments after the script name. */
   args: readonly string[];
   cwd(): string;
@@ -314,6 +316,11 @@ export interface StartWorkerOptions {
    * Deno's web workers take no such limit.
    */
   maxHeapMb?: number;
+  /**
+   * The semi-spaces of its young generation (V8's nursery) start this many MB each, where the
+   * runtime keeps other threads' small (Node only, as maxHeapMb).
+   */
+  semiSpaceMb?: number;
 }
 
 export interface WorkerHandle {

@@ -1,5 +1,5 @@
 // A pass with many new or changed files (a first build) tells the caller once, before its text stage:
-// the server then lets the runtime's heaps grow by less (runtime.limitHeapGrowth) — not before, so a
+// the server then tunes the runtime's heaps for a build (runtime.beginBulkWork) — not before, so a
 // new server's first answers are not slowed by collecting, and not for a pass over a few edits.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
