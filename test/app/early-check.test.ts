@@ -17,7 +17,8 @@ import { projectDataDir } from '../../src/config/paths.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { createToolRegistry } from '../../src/tools/registry.ts';
 import { LIST_FROM_FILES } from '../../src/workspace/changed-since.ts';
-import { fixture, removeDir, runtime, textOf, withEnv } from '../helpers/env.ts';
+import { fixture, removeDir, runtime, withEnv } from '../helpers/env.ts';
+import { textOf } from '../helpers/app.ts';
 
 const dirs: string[] = [];
 after(() => {

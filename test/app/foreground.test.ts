@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FIRST_PASS_DELAY_MS } from '../../src/code/index.ts';
 import { eventually } from '../helpers/process.ts';
-import { fixture, removeDir, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp } from '../helpers/app.ts';
 
 // The first search is answered by a scan; the code index's first pass (a walk and a read of the whole
 // project) starts only once the calls being answered are done, so it does not slow that answer down.

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { collectStatus } from '../../src/app/status.ts';
-import { fixture, removeDir, testApp } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { testApp } from '../helpers/app.ts';
 import { kbBackends } from '../helpers/kb-backends.ts';
 
 for (const backend of await kbBackends('the status data tests on Postgres')) {

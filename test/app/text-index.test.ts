@@ -4,7 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { WatchedTextIndex } from '../../src/app/text-index.ts';
 import { RACY_MS } from '../../src/textindex/file-identity.ts';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 import { eventually } from '../helpers/process.ts';
 
 describe('the app\'s text index', () => {

@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
 import { preToolUse } from '../../src/clients/hooks/handlers.ts';
 import { judgeByRunning } from '../../src/cli/hook.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 interface Decision {
   hookSpecificOutput: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string };

@@ -3,7 +3,7 @@ import { linkSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
-import { type TestApp, textOf } from '../helpers/env.ts';
+import { type TestApp, textOf } from '../helpers/app.ts';
 
 // Issue 23, items 2 and 4, for the code index: a hard link of .env, or a file holding a private key,
 // is never parsed — its names and signatures would show through locate and read.

@@ -9,7 +9,8 @@ import { createNullAdapter, type GraphAdapter, withFallback } from '../../src/re
 import { createBuiltinAdapter } from '../../src/retrieval/graph.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { createExecutor } from '../../src/exec/executor.ts';
-import { fixture, removeDir, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp } from '../helpers/app.ts';
 import { runtime } from '../helpers/env.ts';
 import { SAMPLES } from '../code/samples.ts';
 

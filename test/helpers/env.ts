@@ -1,4 +1,4 @@
-// Test plumbing: the runtime under test, temp fixture folders, in-process app contexts.
+// Test plumbing: the runtime under test, temp fixture folders (an in-process app: app.ts).
 import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,11 +6,6 @@ import { findDenoBinary, NO_DENO } from '../../scripts/lib/deno-binary.mjs';
 import { which } from '../../src/runtime/common.ts';
 import { loadRuntime } from '../../src/runtime/index.ts';
 import type { Runtime } from '../../src/runtime/types.ts';
-import { type CommonOptions, createAppContext } from '../../src/app/bootstrap.ts';
-import type { AppContext } from '../../src/app/context.ts';
-import { type ClientSession, createClientSession } from '../../src/app/context.ts';
-import { TOOLS } from '../../src/tools/index.ts';
-import { type CallResult, createToolRegistry } from '../../src/tools/registry.ts';
 
 export const runtime: Runtime = await loadRuntime();
 export const onDeno = runtime.name === 'deno';
@@ -66,37 +61,4 @@ export function withTempRoot(base: Runtime, root: string): Runtime {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
-}
-
-export interface TestApp {
-  app: AppContext;
-  dataDir: string;
-  /** Calls a tool in the app's one client session, or in the session given. */
-  call(tool: string, args: unknown, session?: ClientSession): Promise<CallResult>;
-  close(): Promise<void>;
-}
-
-/** An in-process app on `root` with its data dir in a temp folder; `base` replaces the runtime under test. */
-export function testApp(root: string, options: Partial<CommonOptions> = {}, env: Record<string, string | undefined> = {}, base: Runtime = runtime): TestApp {
-  const dataDir = fixture();
-  const app = createAppContext(withEnv(base, { CTXGATE_DATA_DIR: dataDir, CTXGATE_CONFIG: undefined, CTXMODE_CONFIG: undefined, ...env }), {
-    projectRoot: root,
-    debug: false,
-    ...options,
-  });
-  const registry = createToolRegistry(TOOLS);
-  const session = createClientSession('test');
-  return {
-    app,
-    dataDir,
-    call: (tool, args, inSession = session) => registry.call(tool, args, { app, session: inSession, signal: new AbortController().signal, progress: async () => undefined }),
-    async close() {
-      await app.lifecycle.shutdown('test done');
-      removeDir(dataDir);
-    },
-  };
-}
-
-export function textOf(result: CallResult): string {
-  return result.content.map((c) => c.text).join('\n');
 }

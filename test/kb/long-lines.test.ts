@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 /** A small seeded generator: the same long lines on every run, so a failure can be replayed. */
 function random(seed: number): () => number {

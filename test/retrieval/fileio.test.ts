@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fixture, removeDir, testApp, type TestApp } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { testApp, type TestApp } from '../helpers/app.ts';
 import { engineSetups } from '../helpers/engines.ts';
 
 // Issue 11: a pattern that makes a backtracking engine take exponential time, over lines that

@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Logger, LogFields } from '../../src/logging/logger.ts';
 import { createGraph, graphBackendStatus } from '../../src/retrieval/graph-backends.ts';
 import { SAMPLES } from '../code/samples.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, withEnv } from '../helpers/env.ts';
+import { fixture, removeDir, runtime, withEnv } from '../helpers/env.ts';
+import { type TestApp, testApp } from '../helpers/app.ts';
 
 function recorder(): Logger & { events: { event: string; fields: LogFields }[] } {
   const events: { event: string; fields: LogFields }[] = [];

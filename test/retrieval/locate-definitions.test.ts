@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { scan } from '../../src/retrieval/fileio.ts';
 import type { RetrievalDeps } from '../../src/retrieval/types.ts';
 import type { TextIndexReader } from '../../src/textindex/types.ts';
-import type { TestApp } from '../helpers/env.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
 
 // Issue 14: locate kind=definition with the code index. The index knows the definitions in the files

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
 import type { TextIndexReader } from '../../src/textindex/types.ts';
-import { fixture, removeDir, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp } from '../helpers/app.ts';
 
 // An index may name files a .gitignore hides (touched since it judged them, listed before the
 // .gitignore changed, catalogued with scan.respectGitignore off): a full read skips them, so a sample must neither count nor estimate them.

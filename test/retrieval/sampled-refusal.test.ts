@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
 import { nextSampleStep, scan } from '../../src/retrieval/fileio.ts';
 import type { TextIndexReader } from '../../src/textindex/types.ts';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 // Issue 14: a refusal on a common term costs what an answer on a rare one does. With the text index
 // naming many candidates, the gate reads a sample of them until it proves the refusal (more matching

@@ -8,7 +8,8 @@ import type { RetrievalDeps } from '../../src/retrieval/types.ts';
 import type { SafePath } from '../../src/security/resolve-safe.ts';
 import type { TextCandidates, TextIndexReader, TextIndexStatus, TextQuery } from '../../src/textindex/types.ts';
 import { walk } from '../../src/workspace/walk.ts';
-import { fixture, removeDir, runtime, testApp, type TestApp } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { testApp, type TestApp } from '../helpers/app.ts';
 import { engineSetups } from '../helpers/engines.ts';
 
 // Issue 14: with a text index, the gate scans only the files it names — and answers exactly as the

@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
 import { readLines } from '../../src/retrieval/fileio.ts';
 import { judgeSecret, judgeSecretPath } from '../../src/security/secret-files.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 const KEY = ['-----BEGIN OPENSSH PRIVATE KEY-----', 'zzsecretkey', '-----END OPENSSH PRIVATE KEY-----', ''].join('\n');
 

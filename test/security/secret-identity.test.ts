@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
 import { secretReason } from '../../src/security/secret-files.ts';
 import { engineSetups } from '../helpers/engines.ts';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 const KEY = ['-----BEGIN RSA PRIVATE KEY-----', 'zzsecretkey', '-----END RSA PRIVATE KEY-----', ''].join('\n');
 

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { readdirSync } from 'node:fs';
 import { MAX_LIVE_JOBS } from '../../src/exec/jobs.ts';
 import { availableRuntimes } from '../../src/exec/programs.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf, withTempRoot } from '../helpers/env.ts';
+import { fixture, removeDir, runtime, withTempRoot } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 import { alive, eventually, pidsWithArg, uniqueSleepArg } from '../helpers/process.ts';
 
 

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Network } from '../../src/net/fetch-url.ts';
 import { createClientSession } from '../../src/app/context.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 const PUBLIC = '93.184.216.34';
 

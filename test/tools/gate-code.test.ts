@@ -4,7 +4,8 @@ import { createClientSession } from '../../src/app/context.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { createBuiltinAdapter } from '../../src/retrieval/graph.ts';
 import { createToolRegistry } from '../../src/tools/registry.ts';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
 
 type Structured = Record<string, unknown>;

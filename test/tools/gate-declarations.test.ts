@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type TestApp, textOf } from '../helpers/env.ts';
+import { type TestApp, textOf } from '../helpers/app.ts';
 import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
 
 type Structured = Record<string, unknown>;

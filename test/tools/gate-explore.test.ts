@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
 
 const manyImports = Array.from({ length: 55 }, (_, i) => `import { m${i} } from 'pkg${i}'`).join('\n');

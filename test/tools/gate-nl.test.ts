@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { utimesSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 // Issue 20, items 4 and 5: doc text inside a body (Python docstrings) answers questions in words like
 // a doc comment above a definition does; locate of a bare name lists its definition before its uses.

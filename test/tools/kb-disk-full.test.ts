@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
 import { KB_MIGRATIONS } from '../../src/kb/schema.ts';
 import { openDatabase } from '../../src/storage/database.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 /** Mounts a tmpfs of `size` at a new folder; a reason string when this machine will not. */
 function mountTmpfs(size: string): string | { skip: string } {

@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
 import type { CallResult } from '../../src/tools/registry.ts';
 import { secretReason } from '../../src/security/secret-files.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 import { kbBackends } from '../helpers/kb-backends.ts';
 
 const KEY = ['-----BEGIN OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ', '-----END OPENSSH PRIVATE KEY-----'].join('\n');

@@ -10,7 +10,8 @@ import { createListedRegistry } from '../../src/tools/listed-registry.ts';
 import { TOOL_LISTING } from '../../src/tools/listing.ts';
 import { selectToolNames, TOOL_GROUPS, TOOL_NAMES } from '../../src/tools/names.ts';
 import { createToolRegistry } from '../../src/tools/registry.ts';
-import { fixture, removeDir, runtime, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { testApp, textOf } from '../helpers/app.ts';
 
 describe('the generated tool listing', () => {
   it('is what the declarations list (else: node --import tsx scripts/gen-tool-listing.ts)', () => {

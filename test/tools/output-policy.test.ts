@@ -4,7 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pruneSpool, spoolOutput } from '../../src/kb/spool.ts';
 import { looksBinary } from '../../src/tools/context/output-policy.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 async function run(app: TestApp, args: Record<string, unknown>) {
   const r = await app.call('ctx_run', { action: 'execute', ...args });

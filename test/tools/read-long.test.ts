@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Runtime } from '../../src/runtime/types.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 const CPT = 3.5;
 /** 200 KB on one line, every part of it different (so a wrong column shows). */

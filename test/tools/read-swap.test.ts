@@ -3,7 +3,8 @@ import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Runtime } from '../../src/runtime/types.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 // Issue 23, items 2–3, for a file too big to read whole (read takes it a megabyte at a time): the file
 // is judged on its descriptor before the first chunk, and every later open must find that same file.

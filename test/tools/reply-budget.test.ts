@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
-import { fixture, removeDir, type TestApp, testApp, textOf, writeFiles } from '../helpers/env.ts';
+import { fixture, removeDir, writeFiles } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 const CPT = 3.5;
 const ABSOLUTE = 3000;

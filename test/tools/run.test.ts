@@ -4,7 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LANGUAGES } from '../../src/exec/languages.ts';
 import { availableRuntimes } from '../../src/exec/programs.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 import { alive, eventually, pidsWithArg, uniqueSleepArg } from '../helpers/process.ts';
 import { CREDENTIALS } from '../helpers/credentials.ts';
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { engineSetups } from '../helpers/engines.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 // Issue 20: a search pattern is a literal first, as `rg -F` takes it. Whatever the text holds
 // (spaces, punctuation, regex metacharacters, non-ASCII), every line `rg -F` prints is a row of the

@@ -5,7 +5,8 @@ import { createClientSession } from '../../src/app/context.ts';
 import type { TextIndexReader, TextIndexStatus } from '../../src/textindex/types.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { createToolRegistry } from '../../src/tools/registry.ts';
-import { fixture, removeDir, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp } from '../helpers/app.ts';
 
 function indexIn(status: TextIndexStatus): TextIndexReader {
   return { candidates: async () => undefined, touched() {}, status: () => status };

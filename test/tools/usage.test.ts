@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fixture, removeDir, type TestApp, testApp, textOf } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 // Issue 16: a call saves only what the agent would otherwise have received in a reply, and each
 // saving names what it was compared with.

@@ -12,7 +12,8 @@ import { createHttpApp, type HttpApp } from '../../src/transports/http.ts';
 import { openPostgresUsers } from '../../src/users/postgres-users.ts';
 import type { UserStore } from '../../src/users/user-store.ts';
 import { usageByUser } from '../../src/users/user-usage.ts';
-import { fixture, removeDir, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp } from '../helpers/app.ts';
 import { type PgCluster, startCluster } from '../helpers/postgres.ts';
 
 const SERVER_TOKEN = 'server-token-0123456789abcdef';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fixture, removeDir, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir } from '../helpers/env.ts';
+import { type TestApp, testApp } from '../helpers/app.ts';
 import { TOOLS } from '../../src/tools/index.ts';
 import { createToolRegistry } from '../../src/tools/registry.ts';
 import { createHttpApp, type HttpApp, type HttpAppOptions } from '../../src/transports/http.ts';

@@ -8,7 +8,8 @@ import { createGrepPool, type GrepPool } from '../../src/workspace/grep/grep-poo
 import { createControl, type ScanJobResult } from '../../src/workspace/grep/scan-files.ts';
 import type { GrepQuery } from '../../src/workspace/grep/types.ts';
 import { bundledWorkerPool } from '../helpers/bundle.ts';
-import { fixture, onDeno, removeDir, runtime, testApp, textOf } from '../helpers/env.ts';
+import { fixture, onDeno, removeDir, runtime } from '../helpers/env.ts';
+import { testApp, textOf } from '../helpers/app.ts';
 
 // Many files, so that a search goes to the workers in several batches; names that sort differently
 // by name and by path (a-b.c before a/, a/ before a_b/), ignored, hidden, secret and binary files.

@@ -9,7 +9,8 @@ import { createAdmission } from '../../src/workspace/grep/admission.ts';
 import { admitFiles } from '../../src/workspace/grep/filelist.ts';
 import { countMatches, type GrepEngine, grep, scanList } from '../../src/workspace/grep/index.ts';
 import type { GrepQuery, GrepResult } from '../../src/workspace/grep/types.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp } from '../helpers/app.ts';
 
 const FILES: Record<string, string | Uint8Array> = {
   '.gitignore': 'build/\n*.log\n',

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TextIndexReader } from '../../src/textindex/types.ts';
 import { watchProject } from '../../src/workspace/watch.ts';
-import { fixture, removeDir, runtime, type TestApp, testApp } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import { type TestApp, testApp } from '../helpers/app.ts';
 
 function logger() {
   const events: { event: string; fields?: Record<string, unknown> }[] = [];
