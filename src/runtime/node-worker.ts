@@ -68,8 +68,9 @@ function create(url: URL, options: StartWorkerOptions): Worker {
 
 export function startWorker(url: URL, options: StartWorkerOptions = {}): WorkerHandle {
   // Read when the worker's heap is set up, on its thread before its modules run; the worker's runtime
-  // then sets back the smaller minimum this thread kept (keptFlags).
-  if (options.semiSpaceMb) v8.setFlagsFromString(`--min-semi-space-size=${options.semiSpaceMb}`);
+  // then sets back the smaller minimum this thread kept (keptFlags). Once nothing is kept (bulk work,
+  // node.ts), V8 sizes young generations itself.
+  if (options.semiSpaceMb && keptFlags.length) v8.setFlagsFromString(`--min-semi-space-size=${options.semiSpaceMb}`);
   const worker = create(url, options);
   worker.stdout.resume();
   let exited = false;

@@ -104,7 +104,9 @@ export function createNodeRuntime(): Runtime {
     beginBulkWork() {
       // Process-wide: read at every heap's next limit, the running workers' too.
       setFlag(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+      // V8's own young generation sizing again (its defaults: growth factor 2, minimum computed).
       setFlag('--semi-space-growth-factor=2');
+      setFlag('--min-semi-space-size=0');
       keepFlagsInWorkers([]);
     },
     cacheCompiledCode(dir) {

@@ -317,8 +317,8 @@ export interface StartWorkerOptions {
    */
   maxHeapMb?: number;
   /**
-   * The semi-spaces of its young generation (V8's nursery) start this many MB each, where the
-   * runtime keeps other threads' small (Node only, as maxHeapMb).
+   * The semi-spaces of its young generation (V8's nursery) start this many MB each while the runtime
+   * keeps other threads' small (before bulk work: beginBulkWork). Node only, as maxHeapMb.
    */
   semiSpaceMb?: number;
 }
