@@ -48,10 +48,15 @@ export function useCompileCacheInWorkers(dir: string): void {
  * module: what must be set up in the thread before that module's own imports load.
  */
 function bootstrapped(url: URL, from: string, prelude: string, limits: ResourceLimits): Worker {
-  return new Worker(`import(${JSON.stringify(from)}).then((m) => { ${prelude} return import(${JSON.stringify(url.href)}); });`, { eval: true, stdout: true, resourceLimits: limits, workerData: { ctxgateFlags: keptFlags } });
+  return new Worker(`import(${JSON.stringify(from)}).then((m) => { ${prelude} return import(${JSON.stringify(url.href)}); });`, { eval: true, ...workerOptions(limits) });
 }
 
 type ResourceLimits = { maxOldGenerationSizeMb?: number };
+
+/** What every worker is started with: its stdout kept here, its heap limits, the flags to set again. */
+function workerOptions(limits: ResourceLimits) {
+  return { stdout: true, resourceLimits: limits, workerData: { ctxgateFlags: keptFlags } };
+}
 
 /**
  * A .ts worker under tsx: worker threads do not inherit `--import tsx`, so tsx is registered in the
@@ -63,7 +68,7 @@ function create(url: URL, options: StartWorkerOptions): Worker {
   const api = /\.m?ts$/.test(url.pathname) ? tsxApi() : undefined;
   if (api) return bootstrapped(url, api, 'm.register();', limits);
   if (compileCache) return bootstrapped(url, 'node:module', `try { m.enableCompileCache?.(${JSON.stringify(compileCache)}); } catch {}`, limits);
-  return new Worker(url, { stdout: true, resourceLimits: limits, workerData: { ctxgateFlags: keptFlags } });
+  return new Worker(url, workerOptions(limits));
 }
 
 export function startWorker(url: URL, options: StartWorkerOptions = {}): WorkerHandle {

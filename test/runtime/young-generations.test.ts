@@ -4,11 +4,11 @@
 // this file's tests run in order, the one that begins bulk work last.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { loadRuntime } from '../../src/runtime/index.ts';
 import { createWorkerPool } from '../../src/workers/pool.ts';
+import { churn, nurseryMb } from '../fixtures/workers/nursery.ts';
 import { onDeno, repoRoot } from '../helpers/env.ts';
 
 const runtime = await loadRuntime();
@@ -17,17 +17,6 @@ const skip = onDeno ? 'Deno keeps its own young generations (its workers take no
 
 interface Nursery {
   newSpaceMb: number;
-}
-
-/** `mb` MB of small objects, each kept alive for a while (as the fixture worker's 'nursery' job). */
-function churn(mb: number): number {
-  const window: number[][] = new Array(40_000);
-  for (let i = 0; i < mb * 10_000; i++) window[i % window.length] = [i, i + 0.5, i + 0.25, i + 0.125, i + 1.5, i + 2.5, i + 3.5, i + 4.5, i + 5.5, i + 6.5];
-  return window.length;
-}
-
-function mainNurseryMb(): number {
-  return (getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0) / 2 ** 20;
 }
 
 /** A new worker's young generation after 80 MB of objects that each survive a while. */
@@ -48,11 +37,11 @@ async function nurseryOfNewWorker(): Promise<Nursery> {
 
 describe('young generations (Node)', { skip }, () => {
   it('stay small in a worker whose objects survive a while (V8 alone grows one to 32 MB), and in this thread after it started', async () => {
-    const before = mainNurseryMb();
+    const before = nurseryMb();
     const { newSpaceMb } = await nurseryOfNewWorker();
     assert.ok(newSpaceMb <= 8, `new space ${newSpaceMb} MB`);
     churn(80);
-    assert.ok(mainNurseryMb() <= Math.max(before, 8), `this thread's new space ${mainNurseryMb()} MB, ${before} MB before`);
+    assert.ok(nurseryMb() <= Math.max(before, 8), `this thread's new space ${nurseryMb()} MB, ${before} MB before`);
   });
 
   it('may grow once bulk work has begun', async () => {
