@@ -3,9 +3,9 @@
 // Load it with `pi -e /path/to/ctxgate/integrations/pi/index.ts`, list it under "extensions" in Pi's
 // settings.json, or `pi install npm:ctxgate` (the package's "pi" field names this file).
 import type { ExtensionAPI, ExtensionContext } from '@mariozechner/pi-coding-agent';
-import type * as Embed from '../../src/transports/embed.ts';
+import type { EmbedApi, EmbeddedCtxgate } from '../../src/transports/embed-api.ts';
 
-// The built bundle (npm run build; the npm package ships it). Types come from the source above.
+// The built bundle (npm run build; the npm package ships it). Its types come from the source above.
 const BUNDLE = '../../dist/embed.mjs';
 
 /** Pi's own tools: a ctxgate tool of the same name is registered as ctxgate_<name> instead of replacing it. */
@@ -18,8 +18,8 @@ const GUIDELINES = [
 ];
 
 export default async function ctxgate(pi: ExtensionAPI): Promise<void> {
-  const { listTools, openCtxgate } = (await import(BUNDLE)) as typeof Embed;
-  let opened: Promise<Embed.EmbeddedCtxgate> | undefined;
+  const { listTools, openCtxgate } = (await import(BUNDLE)) as EmbedApi;
+  let opened: Promise<EmbeddedCtxgate> | undefined;
   const gate = (ctx: ExtensionContext) => {
     // One that failed to open (a config with a mistake) is opened again on the next call, once it is fixed.
     opened ??= openCtxgate({ projectRoot: ctx.cwd }).catch((error: unknown) => {

@@ -7,17 +7,12 @@ import type { SavingBasis } from '../kb/usage.ts';
 import { summarizeRedacted } from '../logging/arg-summary.ts';
 import { type CallResult, failureResult } from './call-result.ts';
 import { handlerGoneError } from './handler-chunk.ts';
+import type { ListedTool, ToolAnnotations } from './listed-tool.ts';
 import { redactArgs } from '../logging/logger.ts';
 import type { AppContext, ClientSession } from '../app/context.ts';
 
 export { type CallResult, failureResult } from './call-result.ts';
-
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  openWorldHint: boolean;
-  idempotentHint?: boolean;
-}
+export type { ListedTool, ToolAnnotations } from './listed-tool.ts';
 
 export interface ToolCallContext {
   app: AppContext;
@@ -68,15 +63,6 @@ export function defineTool<I extends z.ZodType>(definition: ToolDefinition<I>): 
   return definition as unknown as ToolDefinition;
 }
 
-export interface ListedTool {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: Record<string, unknown> & { type: 'object' };
-  outputSchema?: Record<string, unknown> & { type: 'object' };
-  /** Only the hints that differ from MCP's defaults (absent: none do). */
-  annotations?: Partial<ToolAnnotations>;
-}
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> & { type: 'object' } {
   const json = compactSchema(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>;

@@ -4,37 +4,15 @@ import { type CommonOptions, createAppContext } from '../app/bootstrap.ts';
 import { createClientSession } from '../app/context.ts';
 import { loadRuntime } from '../runtime/index.ts';
 import { selectTools } from '../tools/index.ts';
-import { type CallResult, createToolRegistry, type ListedTool } from '../tools/registry.ts';
+import { createToolRegistry } from '../tools/registry.ts';
+import type { EmbedApi } from './embed-api.ts';
 
-export type { CallResult, ListedTool };
-
-export interface EmbedOptions {
-  /** The project to serve (the host's working folder). */
-  projectRoot: string;
-  /** Tool names or groups (gate, context, all); default: the config's `tools`, else all. */
-  tools?: string[];
-  /** A config file; default: the usual search from the project root. */
-  config?: string;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  progress?: (progress: number, total: number | undefined, message: string | undefined) => void;
-}
-
-export interface EmbeddedCtxgate {
-  readonly projectRoot: string;
-  readonly tools: ListedTool[];
-  call(name: string, args: unknown, options?: CallOptions): Promise<CallResult>;
-  close(): Promise<void>;
-}
+export type { CallOptions, CallResult, EmbedOptions, EmbeddedCtxgate, ListedTool } from './embed-api.ts';
 
 /** The tools as MCP lists them (name, title, description, JSON Schema input), without opening a project. */
-export function listTools(tools?: string[]): ListedTool[] {
-  return createToolRegistry(selectTools(tools, 'tools')).list();
-}
+export const listTools: EmbedApi['listTools'] = (tools) => createToolRegistry(selectTools(tools, 'tools')).list();
 
-export async function openCtxgate(options: EmbedOptions): Promise<EmbeddedCtxgate> {
+export const openCtxgate: EmbedApi['openCtxgate'] = async (options) => {
   const runtime = await loadRuntime();
   const common: CommonOptions = { projectRoot: options.projectRoot, debug: false, ...(options.tools ? { tools: options.tools } : {}), ...(options.config ? { config: options.config } : {}) };
   const app = createAppContext(runtime, common);
@@ -55,4 +33,4 @@ export async function openCtxgate(options: EmbedOptions): Promise<EmbeddedCtxgat
     },
     close: () => app.lifecycle.shutdown('host closed ctxgate'),
   };
-}
+};
