@@ -116,7 +116,7 @@ describe('the code index', () => {
   it('gives the pages of deleted files back: code.db shrinks after most files are deleted and the next pass', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 120; i++) {
-      const lines = Array.from({ length: 150 }, (_, j) => `export function f${i}x${j}(arg${j}: number): number {\n  const local${i}y${j} = arg${j} * ${j};\n  return g${i}z${j}(local${i}y${j});\n}`);
+      const lines = Array.from({ length: 40 }, (_, j) => `export function f${i}x${j}(arg${j}: number): number {\n  const local${i}y${j} = arg${j} * ${j};\n  return g${i}z${j}(local${i}y${j});\n}`);
       files[`src/m${i}.ts`] = `${lines.join('\n')}\n`;
     }
     const { root, index, dbFile } = indexOf(files);
