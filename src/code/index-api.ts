@@ -38,6 +38,8 @@ export interface CodeIndexDeps {
   changedSince?: ChangedSince;
   /** From how many catalogued files on the warm start uses changedSince (default LIST_FROM_FILES; tests: 0). */
   listFromFiles?: number;
+  /** Files a text segment of a pass holds at most (default: the text stage's 4,000; tests make it small). */
+  textSegmentFiles?: number;
   /**
    * A note beside the database of the last whole check (when it began, how many files): a starting
    * server runs find from it at once, before the database is open (~0.3 s of WASM start-up and

@@ -247,7 +247,7 @@ async function textStage(shared: IndexShared, s: CodeStore, entries: readonly Ca
       await s.db.writeTransaction(() => s.setMeta('text_complete', '1'));
       shared.textReady = true;
     };
-    await takeText(s, work, { fs, logger, lease, stopped: () => shared.closed, onIndexed, onProgress: (d, n) => d % 5000 === 0 && d > 0 && logger.log('text_index_progress', { done: d, total: n }) });
+    await takeText(s, work, { fs, logger, lease, stopped: () => shared.closed, onIndexed, segmentFiles: shared.textSegmentFiles, onProgress: (d, n) => d % 5000 === 0 && d > 0 && logger.log('text_index_progress', { done: d, total: n }) });
   } finally {
     shared.textBuilding = false;
   }

@@ -27,6 +27,8 @@ export interface IndexShared {
   readonly parser: ParsePool;
   /** A pass with many new or changed files begins (CodeIndexDeps.onBulkPass). */
   readonly onBulkPass?: () => void;
+  /** CodeIndexDeps.textSegmentFiles. */
+  readonly textSegmentFiles?: number;
   /** Fresh runs per file: a second ask for the same file waits for the first (close() waits for all). */
   readonly inFlight: Map<string, Promise<boolean>>;
   /** Set by close(): a running pass or check stops at its next file. */

@@ -75,6 +75,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     listing: { root: deps.root, excludeDirs: deps.scan.excludeDirs, respectGitignore: deps.scan.respectGitignore, git: deps.git },
     parser: deps.parser ?? createInThreadParser(deps.grammars),
     onBulkPass: deps.onBulkPass,
+    textSegmentFiles: deps.textSegmentFiles,
     inFlight: new Map(),
     closed: false,
     state: 'idle',

@@ -17,6 +17,8 @@ export interface TextPassOptions {
   onProgress?(done: number, total: number): void;
   /** Called when every file is indexed (the index is usable from then on). */
   onIndexed?(): Promise<void>;
+  /** Files a text segment holds at most (the text stage's default; tests make it small). */
+  segmentFiles?: number;
 }
 
 export interface CompactTextOptions {
@@ -37,7 +39,7 @@ export interface CompactTextOptions {
 export async function takeText(s: CodeStore, work: readonly TextWork[], options: TextPassOptions): Promise<TextStageResult> {
   const started = Date.now();
   const renew = options.lease ? () => void options.lease!.renew() : undefined;
-  const result = await runTextStage(work, { db: s.db, fs: options.fs, renew, stopped: options.stopped, onProgress: (done) => options.onProgress?.(done, work.length) });
+  const result = await runTextStage(work, { db: s.db, fs: options.fs, renew, stopped: options.stopped, onProgress: (done) => options.onProgress?.(done, work.length), flushRows: options.segmentFiles });
   if (!options.stopped()) await options.onIndexed?.();
   if (work.length > 1 || result.segments) options.logger.log('text_index_done', { files: work.length, ...result, ms: Date.now() - started });
   return result;

@@ -38,9 +38,10 @@ export interface TextStageOptions {
   stopped?: () => boolean;
   /** Files done so far, every few hundred files. */
   onProgress?: (done: number) => void;
-  /** Source bytes / postings held in memory before a segment is written (tests make them small). */
+  /** Source bytes / postings / files held in memory before a segment is written (tests make them small). */
   flushBytes?: number;
   flushPostings?: number;
+  flushRows?: number;
 }
 
 export interface TextStageResult {
@@ -103,6 +104,7 @@ export async function runTextStage(work: readonly TextWork[], options: TextStage
   const { db, fs } = options;
   const flushBytes = options.flushBytes ?? FLUSH_BYTES;
   const flushPostings = options.flushPostings ?? FLUSH_POSTINGS;
+  const flushRows = options.flushRows ?? FLUSH_ROWS;
   const builder = new SegmentBuilder();
   const extractor = new TrigramExtractor();
   const result: TextStageResult = { read: 0, indexed: 0, unchanged: 0, segments: 0 };
@@ -141,7 +143,7 @@ export async function runTextStage(work: readonly TextWork[], options: TextStage
       }
       updates.push({ id: w.id, ...stat, hash, version, doc });
     }
-    if (builder.sourceBytes >= flushBytes || builder.size >= flushPostings || updates.length >= FLUSH_ROWS) {
+    if (builder.sourceBytes >= flushBytes || builder.size >= flushPostings || updates.length >= flushRows) {
       if (await flush(db, builder, updates, options.renew)) result.segments++;
       updates = [];
     }

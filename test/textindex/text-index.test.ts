@@ -162,7 +162,7 @@ describe('the text index', () => {
 });
 
 describe('the text index in the code index refresh pass', () => {
-  function codeIndexOf(files: Record<string, string>, logger: Logger = silent): { root: string; data: string; index: CodeIndex } {
+  function codeIndexOf(files: Record<string, string>, logger: Logger = silent, textSegmentFiles?: number): { root: string; data: string; index: CodeIndex } {
     const root = fixture(files);
     const data = fixture();
     dirs.push(root, data);
@@ -174,6 +174,7 @@ describe('the text index in the code index refresh pass', () => {
       root,
       scan: { excludeDirs: ['node_modules'], respectGitignore: true },
       openDatabase: () => openDatabase(runtime, path.join(data, 'code.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS }),
+      ...(textSegmentFiles ? { textSegmentFiles } : {}),
     });
     return { root, data, index };
   }
@@ -189,13 +190,14 @@ describe('the text index in the code index refresh pass', () => {
   });
 
   it('merges the segments of a build beside its parse stage, and ends with one segment and every file parsed', async () => {
-    // Over 8,000 files: the text stage writes three segments (one holds up to 4,000 files), two of a size.
+    // Segments of up to 400 files (4,000 by default): the text stage writes three, two of a size.
     const files: Record<string, string> = {};
-    for (let i = 0; i < 8100; i++) files[`notes/n${i}.txt`] = `note number_${i} here\n`;
+    for (let i = 0; i < 810; i++) files[`notes/n${i}.txt`] = `note number_${i} here\n`;
     for (let i = 0; i < 40; i++) files[`src/m${i}.ts`] = `export function handler_${i}() {\n  return "number_${i}";\n}\n`;
     const events: string[] = [];
-    const { data, index } = codeIndexOf(files, { log: (event) => void events.push(event), file: undefined, close() {} });
+    const { data, index } = codeIndexOf(files, { log: (event, fields) => void events.push(event === 'text_index_done' ? `${event} ${fields?.segments}` : event), file: undefined, close() {} }, 400);
     await index.refresh();
+    assert.ok(events.includes('text_index_done 3'), events.join(' '));
     assert.ok(events.includes('text_index_compacted'), events.join(' '));
     assert.ok(events.indexOf('text_index_compacted') < events.indexOf('code_index_done'), 'the pass ends once compaction has');
     const db = await openDatabase(runtime, path.join(data, 'code.db'), { exclusive: false, busyTimeoutMs: 2000, migrations: CODE_MIGRATIONS });
@@ -206,7 +208,7 @@ describe('the text index in the code index refresh pass', () => {
       db.close();
     }
     // Candidates (a superset the search then verifies) from both segments' files.
-    assert.ok((await index.text.candidates(q('number_8099 '), ''))?.files.includes('notes/n8099.txt'));
+    assert.ok((await index.text.candidates(q('number_809 '), ''))?.files.includes('notes/n809.txt'));
     assert.ok((await index.text.candidates(q('number_7"'), ''))?.files.includes('src/m7.ts'));
     await index.close();
   });
