@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { createClientSession } from '../../src/app/context.ts';
 import { secretReason } from '../../src/security/secret-files.ts';
 import { engineSetups } from '../helpers/engines.ts';
-import { fixture, removeDir } from '../helpers/env.ts';
+import { fixture, removeDir, repoRoot } from '../helpers/env.ts';
 import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 const KEY = ['-----BEGIN RSA PRIVATE KEY-----', 'zzsecretkey', '-----END RSA PRIVATE KEY-----', ''].join('\n');
@@ -142,9 +142,9 @@ describe('a file swapped for a symlink while tools read it', () => {
     root = fixture({ '.env': 'API_TOKEN=zzsecretenv\n', 'plain.txt': 'harmless\n', 'dir/': '' });
     mkdirSync(path.join(root, 'work'));
     writeFileSync(path.join(root, 'work/f.txt'), 'harmless\n');
-    // Swaps work/f.txt between a regular file, a symlink to .env and a symlink outside, as fast as it can.
-    const script = `cd "${root}/work" && while :; do cp ../plain.txt a.tmp && mv -f a.tmp f.txt; ln -sf ../.env b.tmp && mv -fT b.tmp f.txt; cp ../plain.txt a.tmp && mv -f a.tmp f.txt; ln -sf "${outside}/outside.txt" c.tmp && mv -fT c.tmp f.txt; done`;
-    swapper = spawn('sh', ['-c', script], { stdio: 'ignore', detached: true });
+    // Swaps work/f.txt between a regular file, a symlink to .env and a symlink outside, every millisecond.
+    const swapperScript = path.join(repoRoot, 'test', 'fixtures', 'processes', 'swapper.mjs');
+    swapper = spawn('node', [swapperScript, path.join(root, 'work'), path.join(root, 'plain.txt'), '../.env', path.join(outside, 'outside.txt')], { stdio: 'ignore', detached: true });
     t = testApp(root);
   });
   after(async () => {
