@@ -7,10 +7,11 @@
 // (types become spaces), so stack traces point into the .ts files as before.
 // Without module.registerHooks (Node before 22.15) this does nothing and Node strips as usual.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import nodeModule from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 
 const { registerHooks, stripTypeScriptTypes } = nodeModule;
 const dir = path.resolve(import.meta.dirname, '..', '..', '.cache', 'ts-strip');
@@ -27,7 +28,11 @@ function stripQuietly(source) {
 }
 
 if (registerHooks && stripTypeScriptTypes) {
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    // written next to nothing then: every write below fails quietly
+  }
   registerHooks({
     load(url, context, nextLoad) {
       // This repository's own modules only: a .ts under node_modules is Node's to refuse, as without the cache.
@@ -39,10 +44,15 @@ if (registerHooks && stripTypeScriptTypes) {
         code = readFileSync(cached, 'utf8');
       } catch {
         code = stripQuietly(source);
-        // Written whole under another name, then renamed: a process reading it meanwhile sees all or nothing.
-        const tmp = `${cached}.${process.pid}.tmp`;
-        writeFileSync(tmp, code);
-        renameSync(tmp, cached);
+        // Written whole under a name of this thread's own, then renamed: a reader sees all or nothing.
+        // A cache that cannot be written is only slower.
+        const tmp = `${cached}.${process.pid}.${threadId}.tmp`;
+        try {
+          writeFileSync(tmp, code);
+          renameSync(tmp, cached);
+        } catch {
+          rmSync(tmp, { force: true });
+        }
       }
       return { format: 'module', source: code, shortCircuit: true };
     },
