@@ -1,5 +1,6 @@
 // Loaded with `--import` by the test runner into each Node test process: a module's types, once
-// stripped, are kept in .cache/ts-strip/ (named by a hash of the source) for every later process.
+// stripped, are kept in .cache/ts-strip/ (named by a hash of the source and the Node version) for
+// every later process.
 // Node strips a .ts module itself on a Node 22.18+, but each process first sets up its stripper
 // (SWC compiled to WebAssembly: ~0.13 s of CPU before the first module) and strips every module it
 // loads again — a test process loads ~200 of this repository's. With the cache a process that meets
@@ -38,7 +39,8 @@ if (registerHooks && stripTypeScriptTypes) {
       // This repository's own modules only: a .ts under node_modules is Node's to refuse, as without the cache.
       if (!url.startsWith('file:') || !url.endsWith('.ts') || url.includes('/node_modules/')) return nextLoad(url, context);
       const source = readFileSync(fileURLToPath(url), 'utf8');
-      const cached = path.join(dir, `${createHash('sha256').update(source).digest('hex').slice(0, 40)}.js`);
+      // Named by the Node too: another Node's stripper (CTXGATE_TEST_NODE) may strip differently or refuse.
+      const cached = path.join(dir, `${createHash('sha256').update(`${process.version}\0${source}`).digest('hex').slice(0, 40)}.js`);
       let code;
       try {
         code = readFileSync(cached, 'utf8');
