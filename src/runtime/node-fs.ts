@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SMALL_BYTES, scratchArray } from './scratch.ts';
-import type { AppendHandle, DirEntry, FileStat, OpenedFile, RuntimeFs, SyncFiles } from './types.ts';
+import type { AppendHandle, DirEntry, FileStat, OpenedFile, ReadBuffer, RuntimeFs, SyncFiles } from './types.ts';
 
 function toStat(s: fs.Stats): FileStat {
   return {
@@ -188,7 +188,16 @@ async function readOpened(p: string, maxBytes = Number.MAX_SAFE_INTEGER): Promis
   }
 }
 
-function readOpenedSync(p: string, maxBytes: number, options: { location?: boolean } = {}): OpenedFile | undefined {
+/**
+ * Room for `size` bytes in a reused buffer, grown to at least twice its size when it has not (above
+ * 1 MiB an array of scratch.ts: files of several MB read one after another reuse its touched pages).
+ */
+function roomIn(buffer: ReadBuffer, size: number): Uint8Array {
+  if (buffer.bytes.length < size) buffer.bytes = scratchArray(Uint8Array, Math.max(size, buffer.bytes.length * 2, 64 << 10));
+  return buffer.bytes.subarray(0, size);
+}
+
+function readOpenedSync(p: string, maxBytes: number, options: { location?: boolean; into?: ReadBuffer } = {}): OpenedFile | undefined {
   let fd: number;
   try {
     fd = fs.openSync(p, NO_FOLLOW);
@@ -198,7 +207,7 @@ function readOpenedSync(p: string, maxBytes: number, options: { location?: boole
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || st.size > maxBytes) return undefined;
-    const out = new Uint8Array(st.size);
+    const out = options.into ? roomIn(options.into, st.size) : new Uint8Array(st.size);
     let at = 0;
     while (at < out.length) {
       const n = fs.readSync(fd, out, at, out.length - at, at);

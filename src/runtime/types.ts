@@ -20,6 +20,15 @@ export interface FileStat {
   ctimeMs: number;
 }
 
+/**
+ * A buffer one reader reuses from file to file (a scan reads thousands of files and keeps none of
+ * them): a new array per file costs its pages' first touch each time — 2–6× the read itself here
+ * for files above glibc's mmap threshold.
+ */
+export interface ReadBuffer {
+  bytes: Uint8Array;
+}
+
 /** A file opened without following a final symlink: its bytes, fstat of the descriptor, and where it really was. */
 export interface OpenedFile {
   bytes: Uint8Array;
@@ -52,8 +61,12 @@ export interface RuntimeFs {
    * for a symlink, ENOENT, EISDIR…) when it cannot; `maxBytes`: larger files throw EFBIG unread.
    */
   readOpened(path: string, maxBytes?: number): Promise<OpenedFile>;
-  /** readOpened in one synchronous step; undefined (nothing thrown) when the file cannot be read as a regular file within maxBytes. */
-  readOpenedSync(path: string, maxBytes: number, options?: { location?: boolean }): OpenedFile | undefined;
+  /**
+   * readOpened in one synchronous step; undefined (nothing thrown) when the file cannot be read as a
+   * regular file within maxBytes. `into`: the bytes are read into that buffer (grown when too small)
+   * and returned as a view of it, valid until the next read into it.
+   */
+  readOpenedSync(path: string, maxBytes: number, options?: { location?: boolean; into?: ReadBuffer }): OpenedFile | undefined;
   /** Writes through a temporary file and a rename, so a crash never leaves a half-written file. */
   writeFileAtomicSync(path: string, data: string | Uint8Array, mode?: number): void;
   /** Opens (creating with `mode`) a file for appending; returns a small append handle. */

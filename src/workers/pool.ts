@@ -53,6 +53,8 @@ export interface WorkerPool<J, R> {
   mode(): PoolMode;
   /** Workers that have started and can take a job now (0 while they start, or after they stopped idle). */
   readyWorkers(): number;
+  /** Workers asked to start that cannot take a job yet. */
+  startingWorkers(): number;
   /**
    * Starts the pool's workers now (`upTo` of them at most), before any job: a first job would
    * otherwise wait for their start (~0.5–2 s on a loaded machine).
@@ -354,6 +356,7 @@ export function createWorkerPool<J, R>(options: WorkerPoolOptions<J, R>): Worker
     capacity: Math.max(1, size) * ahead + options.queueLimit,
     mode: () => (inThread ? 'in-thread' : 'workers'),
     readyWorkers: () => [...slots].filter((s) => s.ready && !s.dead).length,
+    startingWorkers: () => [...slots].filter((s) => !s.ready && !s.dead).length,
     warm(upTo = size) {
       // A start that fails falls back to this thread (no slot added): stop there.
       for (let before = -1; !closed && !inThread && slots.size < Math.min(size, upTo) && slots.size !== before; ) {

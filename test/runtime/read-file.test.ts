@@ -35,6 +35,34 @@ describe(`reading a file's bytes (${runtime.name})`, () => {
     assert.equal((await runtime.fs.readFile(path.join(root, 'empty.txt'))).length, 0);
   });
 
+  it('reads into a buffer it reuses from file to file, grown when a file needs more (readOpenedSync into)', () => {
+    const into = { bytes: new Uint8Array(0) };
+    const read = (name: string) => runtime.fs.readOpenedSync(path.join(root, name), 1 << 30, { into })!.bytes;
+    const small = read('small.bin');
+    assert.deepEqual(small, pattern(sizes.small));
+    const first = into.bytes;
+    // A smaller file: the same memory, only its own bytes.
+    assert.equal(read('empty.txt').length, 0);
+    assert.equal(into.bytes, first);
+    // Bigger ones: grown, every byte and no more; the view is the buffer's.
+    for (const name of ['edge', 'big', 'bigger'] as const) {
+      const bytes = read(`${name}.bin`);
+      assert.equal(bytes.length, sizes[name], name);
+      assert.deepEqual(bytes, pattern(sizes[name]), name);
+      assert.equal(bytes.buffer, into.bytes.buffer, name);
+    }
+    assert.ok(into.bytes.length >= sizes.bigger);
+    // A smaller file after a big one: read into the same memory.
+    const grown = into.bytes;
+    assert.deepEqual(read('small.bin'), pattern(sizes.small));
+    assert.equal(into.bytes, grown);
+    // Over the limit, or not a regular file: nothing read, the buffer kept.
+    const kept = into.bytes;
+    assert.equal(runtime.fs.readOpenedSync(path.join(root, 'big.bin'), 1 << 20, { into }), undefined);
+    assert.equal(runtime.fs.readOpenedSync(root, 1 << 30, { into }), undefined);
+    assert.equal(into.bytes, kept);
+  });
+
   it('keeps refusing a file over the limit and a missing one', async () => {
     await assert.rejects(runtime.fs.readOpened(path.join(root, 'big.bin'), 1 << 20), (e: NodeJS.ErrnoException) => e.code === 'EFBIG');
     await assert.rejects(runtime.fs.readFile(path.join(root, 'missing.bin')));

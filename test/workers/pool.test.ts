@@ -190,7 +190,9 @@ describe('worker pool', () => {
     assert.equal(started, 1, 'warmed up to one: one starts');
     p.warm();
     assert.equal(started, 2, 'then the other');
+    assert.deepEqual([p.readyWorkers(), p.startingWorkers()], [0, 2], 'both starting');
     while (p.events.filter((e) => e === 'worker_ready').length < 2) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual([p.readyWorkers(), p.startingWorkers()], [2, 0], 'both ready');
     const results = await Promise.all([1, 2, 3, 4].map((value) => p.run({ op: 'echo', value })));
     assert.deepEqual(results, [1, 2, 3, 4].map((value) => ({ value, worker: true })));
     p.warm();

@@ -61,9 +61,12 @@ describe('the built-in engine on grep workers', () => {
   let root: string;
   let pool: GrepPool;
   const events: string[] = [];
-  before(() => {
+  before(async () => {
     root = fixture(tree());
     pool = createGrepPool(runtime, { workers: 2, onEvent: (e) => events.push(e) });
+    // Ready before the searches: while none is, a search of up to 1,024 files runs in this thread.
+    pool.warm();
+    while (pool.readyWorkers() < 2) await new Promise((resolve) => setTimeout(resolve, 10));
   });
   after(async () => {
     await pool.close();
@@ -177,12 +180,13 @@ describe('a regex while the grep workers start', () => {
     removeDir(root);
   });
   const target = () => createAdmission({ fs: runtime.fs, workdirs: { dirs: [root] } }, resolveSafe(runtime.fs, { dirs: [root] }, undefined), {});
-  /** The pool as seen with `ready` workers; `sent`: the search index of each batch's first file it was sent. */
-  const seen = (ready: number): { pool: GrepPool; sent: number[] } => {
+  /** The pool as seen with `ready` workers and `starting` more; `sent`: the search index of each batch's first file it was sent. */
+  const seen = (ready: number, starting = 0): { pool: GrepPool; sent: number[] } => {
     const sent: number[] = [];
     const wrapped: GrepPool = {
       ...pool,
       readyWorkers: () => ready,
+      startingWorkers: () => starting,
       submit: (job, options) => {
         sent.push(job.first);
         return pool.submit(job, options);
@@ -217,6 +221,28 @@ describe('a regex while the grep workers start', () => {
     const folded = { ...query, ignoreCase: true };
     assert.deepEqual(await scanListBuiltin(runtime.fs, await target(), folded, files, undefined, { pool: ready }), await scanListBuiltin(runtime.fs, await target(), folded, files));
     assert.equal(sent[0], 0);
+  });
+
+  it('runs a few hundred files of such a regex (a round of a sampled refusal) in this thread while a worker is still starting', { timeout: 60_000 }, async () => {
+    // 300 files: past the 64 a search runs here once every worker is ready; ~5 KB of lines hold the text.
+    const many = Array.from({ length: 300 }, (_, i) => `m/f${String(i).padStart(3, '0')}.c`);
+    const dir = fixture(Object.fromEntries(many.map((f, i) => [f, `${'filler\n'.repeat(200)}KMalloc_Array(${i});\n`])));
+    try {
+      // One worker ready (cold: its first batches are slow), another starting.
+      const { pool: warming, sent } = seen(1, 1);
+      const admission = () => createAdmission({ fs: runtime.fs, workdirs: { dirs: [dir] } }, resolveSafe(runtime.fs, { dirs: [dir] }, undefined), {});
+      const query: GrepQuery = { pattern: 'KMalloc_Array\\(\\d', literal: false, ignoreCase: false, context: 0, limit: 500 };
+      const here = await scanListBuiltin(runtime.fs, await admission(), query, many);
+      assert.equal(here.counts.size, 300);
+      assert.deepEqual(await scanListBuiltin(runtime.fs, await admission(), query, many, undefined, { pool: warming }), here);
+      assert.deepEqual(sent, []);
+      // Every worker ready: they take it.
+      const { pool: ready, sent: sentReady } = seen(1);
+      assert.deepEqual(await scanListBuiltin(runtime.fs, await admission(), query, many, undefined, { pool: ready }), here);
+      assert.equal(sentReady[0], 0);
+    } finally {
+      removeDir(dir);
+    }
   });
 
   it('sends a few files of such a regex to the workers once the process allowance is spent', { timeout: 60_000 }, async () => {

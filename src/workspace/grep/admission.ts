@@ -8,7 +8,7 @@
 //   lstat'ed) — or, when the target itself was reached through one, it is not secret where it leads;
 // - opened, it is not another name of a secret (known identities) and holds no key (secret-read.ts).
 import * as path from 'node:path';
-import type { RuntimeFs } from '../../runtime/types.ts';
+import type { ReadBuffer, RuntimeFs } from '../../runtime/types.ts';
 import type { SafePath, Workdirs } from '../../security/resolve-safe.ts';
 import { isSecretPath, judgeSecret, judgeSecretPath, SECRET_EXCLUDE_GLOBS } from '../../security/secret-files.ts';
 import { knownSecrets, type SecretIdentities } from '../../security/secret-identities.ts';
@@ -46,9 +46,10 @@ export interface Admission {
   shown(relRoot: string): boolean;
   /**
    * A file an engine that opens files itself (ripgrep) named: its bytes when, opened without
-   * following a symlink, it is a regular file and no secret by identity or content.
+   * following a symlink, it is a regular file and no secret by identity or content (`into`: read
+   * into that buffer, see ReadBuffer).
    */
-  openedText(relRoot: string): Uint8Array | undefined;
+  openedText(relRoot: string, into?: ReadBuffer): Uint8Array | undefined;
   /** ripgrep's answer checked against the files as opened (rg-verify.ts): the files to keep. */
   verified(files: readonly GrepFile[]): GrepFile[];
   /** ripgrep's counts without the files that are secrets by identity or content (`holdingNeedles`: see rg-verify.ts). */
@@ -123,7 +124,7 @@ export async function createAdmission(deps: AdmissionDeps, target: SafePath, que
       if (isSecretPath(relRoot)) return false;
       return !throughLink || judgeSecretPath(fs, workdirs, relRoot, path.join(target.workdir, relRoot)) === undefined;
     },
-    openedText: (relRoot) => openedText(fs, target.workdir, secrets, relRoot),
+    openedText: (relRoot, into) => openedText(fs, target.workdir, secrets, relRoot, into),
     verified: (files) => verifiedFiles(fs, target.workdir, secrets, files),
     dropSecretCounts: (counts, holdingNeedles) => dropSecretCounts(fs, target.workdir, secrets, counts, holdingNeedles),
     rgWalkArgs() {

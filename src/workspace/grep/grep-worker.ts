@@ -3,7 +3,7 @@
 import { loadRuntime } from '../../runtime/index.ts';
 import { serveJobs } from '../../workers/serve.ts';
 import { createMatcher, type Matcher, NEVER_PAUSE } from './matcher.ts';
-import { runScanJob, type ScanJob, type ScanJobResult } from './scan-files.ts';
+import { readBuffer, runScanJob, type ScanJob, type ScanJobResult } from './scan-files.ts';
 import type { GrepQuery } from './types.ts';
 
 const runtime = await loadRuntime();
@@ -16,5 +16,8 @@ if (port) {
     if (last?.key !== key) last = { key, matcher: createMatcher(query) };
     return last.matcher;
   };
-  serveJobs<ScanJob, ScanJobResult>(port, (job) => runScanJob(runtime.fs, job, NEVER_PAUSE, matcherOf));
+  // serveJobs runs one job at a time: one buffer for every file this worker reads (grown to the
+  // largest, gone with the worker when it stops idle).
+  const into = readBuffer();
+  serveJobs<ScanJob, ScanJobResult>(port, (job) => runScanJob(runtime.fs, job, NEVER_PAUSE, matcherOf, into));
 }

@@ -4,9 +4,10 @@
 // lines are shown is opened without following a symlink and judged (identity, key content), and each
 // line rg reported must be the text of that file at that line; counted files are judged by identity.
 import * as path from 'node:path';
-import type { RuntimeFs } from '../../runtime/types.ts';
+import type { ReadBuffer, RuntimeFs } from '../../runtime/types.ts';
 import { identityVerdict, type SecretIdentities } from '../../security/secret-identities.ts';
 import { judgeOpened } from '../../security/secret-read.ts';
+import { readBuffer } from './scan-files.ts';
 import { type GrepFile, type GrepLine, MAX_SEARCH_FILE_BYTES } from './types.ts';
 
 /** The shown part of a line (a long line is a window between ellipses). */
@@ -23,16 +24,20 @@ export function holdsLines(bytes: Uint8Array, lines: readonly GrepLine[]): boole
   return lines.every((l) => text[l.line - 1]?.includes(shownText(l)) === true);
 }
 
-/** The bytes of a file opened without following a symlink, when it is a regular file and no secret (identity, content). */
-export function openedText(fs: RuntimeFs, workdir: string, known: SecretIdentities, file: string): Uint8Array | undefined {
-  const opened = fs.readOpenedSync(path.join(workdir, file), MAX_SEARCH_FILE_BYTES);
+/**
+ * The bytes of a file opened without following a symlink, when it is a regular file and no secret
+ * (identity, content); `into`: read into that buffer (the bytes are a view of it, see ReadBuffer).
+ */
+export function openedText(fs: RuntimeFs, workdir: string, known: SecretIdentities, file: string, into?: ReadBuffer): Uint8Array | undefined {
+  const opened = fs.readOpenedSync(path.join(workdir, file), MAX_SEARCH_FILE_BYTES, into ? { into } : {});
   return opened !== undefined && judgeOpened(known, file, opened) === undefined ? opened.bytes : undefined;
 }
 
 /** The files of rg's answer that are what they seem: regular files, no secret, holding the lines shown. */
 export function verifiedFiles(fs: RuntimeFs, workdir: string, known: SecretIdentities, files: readonly GrepFile[]): GrepFile[] {
+  const into = readBuffer();
   return files.filter((f) => {
-    const bytes = openedText(fs, workdir, known, f.path);
+    const bytes = openedText(fs, workdir, known, f.path, into);
     return bytes !== undefined && holdsLines(bytes, f.lines);
   });
 }
@@ -49,7 +54,8 @@ export async function dropSecretCounts(fs: RuntimeFs, workdir: string, known: Se
     if (!st?.isFile || identityVerdict(known, st) !== undefined) counts.delete(file);
   }
   if (!counts.size) return;
+  const into = readBuffer();
   for (const file of await holdingNeedles([...counts.keys()])) {
-    if (counts.has(file) && openedText(fs, workdir, known, file) === undefined) counts.delete(file);
+    if (counts.has(file) && openedText(fs, workdir, known, file, into) === undefined) counts.delete(file);
   }
 }

@@ -4,6 +4,7 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import type { Executor } from '../../exec/executor.ts';
 import type { Admission } from './admission.ts';
 import { holdsLines } from './rg-verify.ts';
+import { readBuffer } from './scan-files.ts';
 import { unsupportedConstructError } from '../../text/linear-regex.ts';
 import { clipLine, type GrepFile, type GrepLine, type GrepQuery, type GrepResult, keepMatches, MAX_SEARCH_FILE_BYTES, matchLine } from './types.ts';
 
@@ -99,10 +100,12 @@ export async function grepRg(admission: Admission, query: GrepQuery, options: Rg
   const admitted = new Map<string, boolean>();
   const verified = new Set<string>();
   let opened: { file: string; bytes: Uint8Array } | undefined;
+  // Only the last file opened is held: each is read into the bytes of the one before.
+  const into = readBuffer();
   const admits = (file: string): boolean => {
     let ok = admitted.get(file);
     if (ok === undefined) {
-      const bytes = admission.shown(file) ? admission.openedText(file) : undefined;
+      const bytes = admission.shown(file) ? admission.openedText(file, into) : undefined;
       ok = bytes !== undefined;
       opened = bytes ? { file, bytes } : undefined;
       admitted.set(file, ok);

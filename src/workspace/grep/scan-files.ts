@@ -3,7 +3,7 @@
 // them — its lines. A control block shared with the thread that started the search tells every
 // worker when to stop and from which file on the lines are no longer wanted.
 import * as path from 'node:path';
-import type { OpenedFile, RuntimeFs } from '../../runtime/types.ts';
+import type { OpenedFile, ReadBuffer, RuntimeFs } from '../../runtime/types.ts';
 import type { SecretIdentities } from '../../security/secret-identities.ts';
 import { judgeOpened } from '../../security/secret-read.ts';
 import { createMatcher, isBinary, type Matcher, matchLinesOf, type Pacer, searchText } from './matcher.ts';
@@ -57,8 +57,8 @@ export function stopped(control: Int32Array): boolean {
  * admitted by a list) are regular files reached through no symlink, so not following one changes no
  * answer, and a file swapped for a symlink meanwhile is not read.
  */
-function readText(fs: RuntimeFs, workdir: string, file: ScanFile): OpenedFile | undefined {
-  const opened = fs.readOpenedSync(file.abs || path.join(workdir, file.relRoot), MAX_SEARCH_FILE_BYTES);
+function readText(fs: RuntimeFs, workdir: string, file: ScanFile, into: ReadBuffer): OpenedFile | undefined {
+  const opened = fs.readOpenedSync(file.abs || path.join(workdir, file.relRoot), MAX_SEARCH_FILE_BYTES, { into });
   return opened && !isBinary(opened.bytes) ? opened : undefined;
 }
 
@@ -71,10 +71,35 @@ function secretAsOpened(secrets: SecretIdentities | undefined, file: ScanFile, o
   return secrets !== undefined && judgeOpened(secrets, file.relRoot, opened) !== undefined;
 }
 
-/** Searches one file, the `index`-th of the search (its lines are wanted while `index` is not past the control's mark). */
-export async function scanFile(fs: RuntimeFs, mode: ScanMode, workdir: string, query: GrepQuery, matcher: Matcher, file: ScanFile, index: number, control: Int32Array, pacer: Pacer, secrets?: SecretIdentities): Promise<FileOutcome> {
+/** A reader's buffer, empty until its first file. */
+export function readBuffer(): ReadBuffer {
+  return { bytes: new Uint8Array(0) };
+}
+
+/** Buffers this thread's searches are done with, for the next ones (up to 1 MiB: a big one is let go). */
+const spare: ReadBuffer[] = [];
+const SPARE_MAX_BYTES = 1 << 20;
+
+/**
+ * A buffer for one search in this thread (each needs its own: a search gives the event loop turns
+ * while it holds a file's bytes): a spare one — its pages already touched — or a new one.
+ */
+export function borrowBuffer(): ReadBuffer {
+  return spare.pop() ?? readBuffer();
+}
+
+export function giveBack(buffer: ReadBuffer): void {
+  if (spare.length < 2 && buffer.bytes.length <= SPARE_MAX_BYTES) spare.push(buffer);
+}
+
+/**
+ * Searches one file, the `index`-th of the search (its lines are wanted while `index` is not past the
+ * control's mark). The file is read into `into`, which no other read may use until this returns: no
+ * outcome holds its bytes (lines are strings of their own).
+ */
+export async function scanFile(fs: RuntimeFs, mode: ScanMode, workdir: string, query: GrepQuery, matcher: Matcher, file: ScanFile, index: number, control: Int32Array, pacer: Pacer, into: ReadBuffer, secrets?: SecretIdentities): Promise<FileOutcome> {
   if (stopped(control)) return 'stopped';
-  const opened = readText(fs, workdir, file);
+  const opened = readText(fs, workdir, file, into);
   if (!opened) return null;
   const bytes = opened.bytes;
   if (mode === 'lines' && !matcher.prefilter(bytes)) return null;
@@ -108,10 +133,13 @@ export interface ScanJobResult {
   outcomes: FileOutcome[];
 }
 
-/** Runs a batch: the worker's handler, and the pool's in-thread fallback. */
-export async function runScanJob(fs: RuntimeFs, job: ScanJob, pacer: Pacer, matcherOf: (query: GrepQuery) => Matcher = createMatcher): Promise<ScanJobResult> {
+/**
+ * Runs a batch: the worker's handler (with the worker's one buffer: it runs one job at a time), and
+ * the pool's in-thread fallback (a buffer of the job's own).
+ */
+export async function runScanJob(fs: RuntimeFs, job: ScanJob, pacer: Pacer, matcherOf: (query: GrepQuery) => Matcher = createMatcher, into: ReadBuffer = readBuffer()): Promise<ScanJobResult> {
   const matcher = matcherOf(job.query);
   const outcomes: FileOutcome[] = [];
-  for (let i = 0; i < job.files.length; i++) outcomes.push(await scanFile(fs, job.mode, job.workdir, job.query, matcher, job.files[i]!, job.first + i, job.control, pacer, job.secrets));
+  for (let i = 0; i < job.files.length; i++) outcomes.push(await scanFile(fs, job.mode, job.workdir, job.query, matcher, job.files[i]!, job.first + i, job.control, pacer, into, job.secrets));
   return { outcomes };
 }

@@ -9,7 +9,7 @@ import { requiredLiterals } from '../../text/required-literals.ts';
 import type { GrepPool } from './grep-pool.ts';
 import { AllowanceSpent, createMatcher, type RegexAllowance } from './matcher.ts';
 import { createPacer } from './pacer.ts';
-import { createControl, type FileOutcome, linesUpTo, type ScanFile, type ScanJob, type ScanJobResult, type ScanMode, scanFile, stopAll } from './scan-files.ts';
+import { createControl, type FileOutcome, linesUpTo, type ScanFile, type ScanJob, type ScanJobResult, type ScanMode, borrowBuffer, giveBack, scanFile, stopAll } from './scan-files.ts';
 import type { GrepQuery, SkippedFile } from './types.ts';
 
 /**
@@ -28,24 +28,23 @@ const SMALL_BYTES = 1 << 20;
  */
 const SMALL_REGEX_BYTES = 16 << 10;
 /**
- * While no worker is ready yet (a new process's first searches: workers took 0.3–0.5 s to start on a
- * loaded machine, and a 61-file answer waited for them), a search of up to this many files and this
- * much text runs here instead: a literal or text alternatives (asText) whole, another regex on at
- * most STARTING_REGEX_CHARS of lines.
+ * While the pool's workers are starting (a new process's first searches: workers took 0.3–0.5 s to
+ * start on a loaded machine, and a 61-file answer waited for them; the first one ready is cold, its
+ * first batches slow), a search of up to this many files and this much text runs here instead: a
+ * literal or text alternatives (asText) whole, another regex on at most STARTING_REGEX_CHARS of lines.
+ * Reading and searching a megabyte takes this thread ~1 ms (a file's open, fstat and close ~20 µs): on
+ * the Linux tree, `kmalloc_array`'s 1,080 index candidates; `retry.*count`'s sampled refusal, whose
+ * second round of 384 files (62 MB, amdgpu's register headers among them) went to the first worker
+ * ready and took 0.15–0.25 s there, 80–110 ms here.
  */
-const STARTING_FILES = 256;
-/**
- * Reading and searching a megabyte takes this thread ~1–2 ms, a worker's start 0.1–0.3 s: a sampled
- * refusal's round of 64 files reached 20 MB on the Linux tree (amdgpu's register headers).
- */
+const STARTING_FILES = 1024;
 const STARTING_BYTES = 64 << 20;
 /**
  * …and a regex too, over the lines holding the text every match requires (`retry.*count`'s sampled
- * refusal on the Linux tree: ~3–7 KB of lines over 512 files, which waited 0.1–0.2 s for a worker to
- * start, then for its first, cold batches): the main thread runs it on at most this much text in
- * all, once per process (SMALL_REGEX_BYTES' bound) — while no worker is ready, and for a few files
- * with a required text after; past it the file it was on and the rest go to the workers (warm, two
- * of them: 86 ms for that search's 7 rounds against ~124 in this thread).
+ * refusal on the Linux tree: ~3–7 KB of lines over 512 files): the main thread runs it on at most
+ * this much text in all, once per process (SMALL_REGEX_BYTES' bound) — while the workers start, and
+ * for a few files with a required text after; past it the file it was on and the rest go to the
+ * workers (warm, two of them, they take that refusal in ~half the time of this thread).
  */
 const STARTING_REGEX_CHARS = SMALL_REGEX_BYTES;
 const allowances = new WeakMap<GrepPool, RegexAllowance>();
@@ -102,10 +101,10 @@ export async function runScan(run: ScanRun, sink: ScanSink): Promise<void> {
     const head: ScanFile[] = [];
     let ended = false;
     const onWorkers = run.pool !== undefined && run.pool.mode() === 'workers';
-    const noneReady = onWorkers && run.pool!.readyWorkers() === 0;
+    const warming = onWorkers && (run.pool!.readyWorkers() === 0 || run.pool!.startingWorkers() > 0);
     const textLike = asText(run.query);
     const allowance = onWorkers && !textLike ? allowanceOf(run.pool!) : undefined;
-    const starting = noneReady && (textLike || allowance!.left > 0);
+    const starting = warming && (textLike || allowance!.left > 0);
     while (head.length <= (starting ? STARTING_FILES : SMALL_FILES)) {
       const next = await files.next();
       if (next.done) {
@@ -209,12 +208,13 @@ class Searcher {
   async here(head: ScanFile[], rest: AsyncIterator<ScanFile> | undefined, allowance?: RegexAllowance): Promise<void> {
     const matcher = createMatcher(this.run.query, allowance);
     const pacer = createPacer(this.run.signal, this.control);
+    const into = borrowBuffer();
     let index = 0;
     /** False when the allowance is spent: the file was not searched. */
     const one = async (file: ScanFile): Promise<boolean> => {
       let outcome: FileOutcome;
       try {
-        outcome = await scanFile(this.run.fs, this.run.mode, this.run.workdir, this.run.query, matcher, file, index, this.control, pacer, this.run.secrets);
+        outcome = await scanFile(this.run.fs, this.run.mode, this.run.workdir, this.run.query, matcher, file, index, this.control, pacer, into, this.run.secrets);
       } catch (error) {
         if (error instanceof AllowanceSpent && this.run.pool) return false;
         throw error;
@@ -222,11 +222,15 @@ class Searcher {
       this.over = this.deliver(file, index++, outcome);
       return true;
     };
-    for (let i = 0; i < head.length && !this.over; i++) if (!(await one(head[i]!))) return this.onWorkers(this.run.pool!, head.slice(i), rest, index);
-    while (rest && !this.over) {
-      const next = await rest.next();
-      if (next.done) break;
-      if (!(await one(next.value))) return this.onWorkers(this.run.pool!, [next.value], rest, index);
+    try {
+      for (let i = 0; i < head.length && !this.over; i++) if (!(await one(head[i]!))) return this.onWorkers(this.run.pool!, head.slice(i), rest, index);
+      while (rest && !this.over) {
+        const next = await rest.next();
+        if (next.done) break;
+        if (!(await one(next.value))) return this.onWorkers(this.run.pool!, [next.value], rest, index);
+      }
+    } finally {
+      giveBack(into);
     }
   }
 
