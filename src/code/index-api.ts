@@ -32,8 +32,9 @@ export interface CodeIndexDeps {
   /**
    * The files whose text holds `word` as a whole word (paths relative to the root), found by a scan:
    * before the first build is done, the files an answer about a name rests on, parsed on demand.
+   * `defining` with more of them than `parseable`: only those holding a line that may define it.
    */
-  filesNaming?: (word: string, options?: { defining?: boolean }) => Promise<readonly string[]>;
+  filesNaming?: (word: string, options?: { defining?: boolean; parseable?: number }) => Promise<readonly string[]>;
   /** What changed under the root since a moment (find): a warm start checks that instead of every file. */
   changedSince?: ChangedSince;
   /** From how many catalogued files on the warm start uses changedSince (default LIST_FROM_FILES; tests: 0). */

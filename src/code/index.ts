@@ -304,7 +304,9 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
     async filesNaming(name, options) {
       if (!deps.filesNaming || shared.closed) return undefined;
       try {
-        const files = await deps.filesNaming(name, options);
+        // Every file naming it while they can all be parsed now: any of them may declare it (a
+        // field, a parameter, a local the line heuristics do not see), as the built index would say.
+        const files = await deps.filesNaming(name, { ...options, parseable: MAX_ON_DEMAND_FILES });
         return files.length <= MAX_ON_DEMAND_FILES ? files : undefined;
       } catch (e) {
         deps.logger.log('code_on_demand_error', { error: messageOf(e) });

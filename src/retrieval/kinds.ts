@@ -87,6 +87,16 @@ export function definitionPatternSource(name: string): string {
   return alternatives.map((a) => `(?:${a})`).join('|');
 }
 
+/**
+ * definitionPatternSource and declarations the line heuristics do not call definitions: a field or
+ * property at a line's start (`fiber: RuntimeFiber<…>`, `message?: string`, Python's `name: int`).
+ * It narrows the files an on-demand parse takes; it never classifies a line (an object literal's key
+ * passes it too).
+ */
+export function declarationPatternSource(name: string): string {
+  return `${definitionPatternSource(name)}|(?:^\\s*(?:(?:public|private|protected|static|readonly|declare|override|abstract)\\s+)*${escapeRegex(name)}\\??\\s*:)`;
+}
+
 const CALL_OR_CONTROL = /^\s*(?:return|if|else|while|for|switch|case|await|yield|throw|new|print|echo|assert)\b/;
 /** Lines that bring a name in from elsewhere: never its definition. */
 const IMPORT_LINE = /^\s*(?:import\b|from\s+\S+\s+import\b|export\s+(?:type\s+)?(?:\*|\{)|use\s+[\w:{]|#\s*include\b|using\s+[\w.]+;)|\brequire\s*\(/;

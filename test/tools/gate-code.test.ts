@@ -208,13 +208,13 @@ describe('while the code index is being built', () => {
 });
 
 describe('before the code index\'s first build is done', () => {
-  it('reads, locates and explores with the answers of the built index: the files an answer rests on are parsed on demand', async () => {
-    const root = fixture(FILES);
+  /** Asks each question of an app whose index never says it is complete (every answer parses on demand) and of a built one. */
+  async function sameAsBuilt(files: Record<string, string>, asks: [string, Record<string, unknown>][], more?: (ask: (tool: string, args: Record<string, unknown>) => Promise<{ text: string }>) => Promise<void>): Promise<void> {
+    const root = fixture(files);
     const built = testApp(root, { graphBackend: 'builtin' });
     const fresh = testApp(root, { graphBackend: 'builtin' });
     try {
       await built.app.code.refresh();
-      // A fresh data folder whose index never says it is complete: every answer parses on demand.
       const notBuilt = { ...fresh.app.code, ready: async () => undefined };
       const app = { ...fresh.app, code: notBuilt, graph: createBuiltinAdapter(notBuilt) };
       const registry = createToolRegistry(TOOLS);
@@ -222,26 +222,49 @@ describe('before the code index\'s first build is done', () => {
         const r = await registry.call(tool, args, { app, session: createClientSession('first'), signal: new AbortController().signal, progress: async () => undefined });
         return { text: textOf(r), structured: r.structuredContent };
       };
-      const asks: [string, Record<string, unknown>][] = [
-        ['read', { target: 'pipe' }],
-        ['read', { target: 'src/Function.ts:12' }],
-        ['read', { target: 'PaymentRetrier.retry' }],
-        ['read', { target: 'src/Big.ts', max_tokens: 800 }],
-        ['locate', { query: 'pipe', kind: 'definition' }],
-        ['explore', { question: 'who calls withBackoff', anchor: 'withBackoff', relation: 'callers' }],
-        ['explore', { question: 'what does it call', anchor: 'withBackoff', relation: 'callees' }],
-      ];
       for (const [tool, args] of asks) {
         const before = await ask(tool, args);
         const after = await built.call(tool, args);
         assert.equal(before.text, textOf(after), `${tool} ${JSON.stringify(args)}`);
       }
-      assert.match((await ask('read', { target: 'pipe' })).text, /^src\/Function\.ts:10-21\nexport function pipe\(/, 'the implementation, not an overload line');
+      await more?.(ask);
     } finally {
       await fresh.close();
       await built.close();
       removeDir(root);
     }
+  }
+
+  it('reads, locates and explores with the answers of the built index: the files an answer rests on are parsed on demand', async () => {
+    const asks: [string, Record<string, unknown>][] = [
+      ['read', { target: 'pipe' }],
+      ['read', { target: 'src/Function.ts:12' }],
+      ['read', { target: 'PaymentRetrier.retry' }],
+      ['read', { target: 'src/Big.ts', max_tokens: 800 }],
+      ['locate', { query: 'pipe', kind: 'definition' }],
+      ['explore', { question: 'who calls withBackoff', anchor: 'withBackoff', relation: 'callers' }],
+      ['explore', { question: 'what does it call', anchor: 'withBackoff', relation: 'callees' }],
+    ];
+    await sameAsBuilt(FILES, asks, async (ask) => {
+      assert.match((await ask('read', { target: 'pipe' })).text, /^src\/Function\.ts:10-21\nexport function pipe\(/, 'the implementation, not an overload line');
+    });
+  });
+
+  it('finds the declarations no definition line shows: a field without a modifier, a parameter', async () => {
+    // Only runtime.ts holds a line the line heuristics call a definition (`readonly fiber:`).
+    const files = {
+      'src/rc.ts': 'export interface Acquired {\n  fiber: string | undefined\n  count: number\n}\n',
+      'src/runtime.ts': "export class AsyncFiberException {\n  readonly fiber: string = ''\n}\n",
+      'src/use.ts': 'export function ensure(fiber: string): string {\n  return fiber\n}\n',
+    };
+    await sameAsBuilt(files, [
+      ['read', { target: 'fiber' }],
+      ['locate', { query: 'fiber', kind: 'definition' }],
+    ], async (ask) => {
+      const located = (await ask('locate', { query: 'fiber', kind: 'definition' })).text;
+      assert.match(located, /src\/rc\.ts:2 definition/);
+      assert.match(located, /src\/use\.ts:1 local .*parameter of ensure/);
+    });
   });
 });
 
