@@ -6,7 +6,7 @@
 // unknown type). The query side (graph-calls.ts) follows types through class hierarchies and imports.
 import type { Node } from 'web-tree-sitter';
 import type { LanguageId } from './languages.ts';
-import { callParts, INDEXED, NAMESPACE_LIKE, scopeOf } from './call-syntax.ts';
+import { callParts, INDEXED, NAMESPACE_LIKE, scopeFinder } from './call-syntax.ts';
 import { collectionType, constructed, declaredType, IDENT, LOCAL, typeName, UNKNOWN } from './type-names.ts';
 
 export interface BindingCapture {
@@ -108,6 +108,7 @@ export function receivers(
     else want(c.qualifier);
   }
   const valued = bindings.filter((b) => b.value);
+  const scopeIn = scopeFinder();
   for (let size = -1; size !== wanted.size; ) {
     size = wanted.size;
     for (const b of valued) if (wanted.has(b.name.text)) want(b.value!);
@@ -128,7 +129,7 @@ export function receivers(
       const cls = classAt(b.name.startIndex);
       if (cls) field(cls.name, name, type, value);
     }
-    const scope = scopeOf(b.name);
+    const scope = scopeIn(b.name);
     if (scope.kind === 'class') {
       const cls = scope.node.type === 'type_spec' ? scope.node.childForFieldName('name')?.text : classAt(b.name.startIndex)?.name;
       if (cls) field(cls, name, type, value);

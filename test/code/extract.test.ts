@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Node } from 'web-tree-sitter';
+import { scopeFinder } from '../../src/code/call-syntax.ts';
 import { type Extracted, extract } from '../../src/code/extract.ts';
 import { createGrammars } from '../../src/code/grammars.ts';
 import type { LanguageId } from '../../src/code/languages.ts';
@@ -207,4 +209,43 @@ describe('declarations that are no definition of their own', () => {
       for (const l of r.locals) assert.ok(!r.definitions.some((d) => d.name === l.name && d.nameLine === l.line), l.name);
     });
   }
+});
+
+describe('the scope a name is bound in', () => {
+  it('is the one a walk to the root finds, for every node of a file, whatever order the walks come in', async () => {
+    const { parser } = await grammars.parser('typescript');
+    const text = [
+      'const top = 1',
+      'export class Shop {',
+      '  items: number[] = []',
+      '  add(n: number) {',
+      '    const twice = (k: number) => { const m = k * 2; return m }',
+      '    function inner(q: number) { let z = q; return z }',
+      '    return twice(n) + inner(n)',
+      '  }',
+      '}',
+      'export function run(a: number) { for (const b of [a]) { const c = b } }',
+    ].join('\n');
+    const tree = parser.parse(text)!;
+    const nodes: Node[] = [];
+    const walk = (n: Node) => {
+      nodes.push(n);
+      for (const c of n.children) if (c) walk(c);
+    };
+    walk(tree.rootNode);
+    const naive = (n: Node) => {
+      for (let p = n.parent; p; p = p.parent) {
+        if (/^(function_declaration|arrow_function|method_definition|function_expression)$/.test(p.type)) return `function ${p.startIndex}`;
+        if (p.type === 'class_body') return `class ${p.startIndex}`;
+      }
+      return 'module 0';
+    };
+    const label = (s: { node: Node; kind: string }) => `${s.kind} ${s.node.startIndex}`;
+    // In document order, then deepest first: walks stop where earlier ones passed.
+    for (const order of [nodes, [...nodes].reverse()]) {
+      const scopeIn = scopeFinder();
+      for (const n of order) assert.equal(label(scopeIn(n)), naive(n), `${n.type} at ${n.startIndex}`);
+    }
+    tree.delete();
+  });
 });
