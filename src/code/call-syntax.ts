@@ -30,9 +30,8 @@ export interface Scope {
 /**
  * The innermost function, class or the module a node is bound in, for many nodes of one tree: what
  * was found above each ancestor a walk passed is kept, so the walks of nodes in one function stop
- * where an earlier walk passed. Each step up is a search from the
- * root in tree-sitter (`parent` costs the node's depth): on `effect` these walks were ~8% of a parse
- * worker's time.
+ * where an earlier walk passed. Each step up is a search from the root in tree-sitter (`parent`
+ * costs the node's depth): on `effect` these walks were ~8% of a parse worker's time.
  */
 export function scopeFinder(): (node: Node) => Scope {
   /** By an ancestor's id: the scope of what lies under it. */

@@ -32,7 +32,8 @@ export interface CodeIndexDeps {
   /**
    * The files whose text holds `word` as a whole word (paths relative to the root), found by a scan:
    * before the first build is done, the files an answer about a name rests on, parsed on demand.
-   * `defining` with more of them than `parseable`: only those holding a line that may define it.
+   * `defining` with more of them than `parseable` (or over 2 MB of text): only those holding a line
+   * that may declare it.
    */
   filesNaming?: (word: string, options?: { defining?: boolean; parseable?: number }) => Promise<readonly string[]>;
   /** What changed under the root since a moment (find): a warm start checks that instead of every file. */

@@ -29,7 +29,7 @@ export function holdsLines(bytes: Uint8Array, lines: readonly GrepLine[]): boole
  * (identity, content); `into`: read into that buffer (the bytes are a view of it, see ReadBuffer).
  */
 export function openedText(fs: RuntimeFs, workdir: string, known: SecretIdentities, file: string, into?: ReadBuffer): Uint8Array | undefined {
-  const opened = fs.readOpenedSync(path.join(workdir, file), MAX_SEARCH_FILE_BYTES, into ? { into } : {});
+  const opened = fs.readOpenedSync(path.join(workdir, file), MAX_SEARCH_FILE_BYTES, { into });
   return opened !== undefined && judgeOpened(known, file, opened) === undefined ? opened.bytes : undefined;
 }
 
