@@ -9,7 +9,7 @@ import { type Admission, createAdmission } from '../workspace/grep/admission.ts'
 import { admittedPaths, regularFiles } from '../workspace/grep/filelist.ts';
 import { countMatches, grep, scanList } from '../workspace/grep/index.ts';
 import type { GrepFile, GrepQuery, GrepResult, SkippedFile } from '../workspace/grep/types.ts';
-import { type Estimate, estimateUnread, sampleOrder, sampleSteps } from './estimate.ts';
+import { BIG_FILE_BYTES, type Estimate, estimateUnread, sampleOrder, sampleSteps } from './estimate.ts';
 import { kindOfLine } from './kinds.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
@@ -110,7 +110,7 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   const candidates = admits && indexed ? indexed.files.filter(admits) : indexed?.files;
   const catalogued = indexed?.catalogued;
   if (candidates && req.refuseAt) {
-    const proved = await sampledRefusal(deps, req, query, admission, candidates, catalogued, req.refuseAt, onSkipped);
+    const proved = await sampledRefusal(deps, req, query, admission, { files: candidates, catalogued, sizeOf: indexed?.sizeOf }, req.refuseAt, onSkipped);
     if (proved) return withSkipped(proved);
   }
   const listed = req.within ? req.within.filter(admits ?? (() => true)) : candidates && admitCandidates(deps, admission, candidates, catalogued);
@@ -196,8 +196,7 @@ async function sampledRefusal(
   req: ScanRequest,
   query: GrepQuery,
   admission: Admission,
-  candidates: readonly string[],
-  catalogued: ((relRoot: string) => boolean) | undefined,
+  { files: candidates, catalogued, sizeOf }: Pick<TextCandidates, 'files' | 'catalogued' | 'sizeOf'>,
   refuseAt: { files: number; hits: number },
   onSkipped: (f: SkippedFile) => void,
 ): Promise<ScanResult | undefined> {
@@ -209,7 +208,9 @@ async function sampledRefusal(
   const eligible = admittedPaths(admission, candidates, { statFolders: false, catalogued });
   const rounds = sampleSteps(eligible.length, SAMPLE);
   if (!rounds.length) return undefined;
-  const order = sampleOrder(eligible);
+  // Big files at a lower rate (their bytes were most of a sample's cost), each size estimated on its own.
+  const order = sampleOrder(eligible, sizeOf);
+  const big = sizeOf && ((file: string) => (sizeOf(file) ?? 0) >= BIG_FILE_BYTES);
   const counts = new Map<string, number>();
   const files: GrepFile[] = [];
   let read = 0;
@@ -239,7 +240,7 @@ async function sampledRefusal(
     if (counts.size > refuseAt.files && hits > refuseAt.hits) {
       deps.logger.log('fileio_sampled', { scope: req.scope.relative || '.', candidates: eligible.length, read, files: counts.size, hits });
       files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      const estimate = { read, of: eligible.length, expected: estimateUnread(order.slice(0, read), counts, order.slice(read)) };
+      const estimate = { read, of: eligible.length, expected: estimateUnread(order.slice(0, read), counts, order.slice(read), big) };
       return { hits: hitsOf(req, files), capped: true, counts, estimate, sampled: true };
     }
   }

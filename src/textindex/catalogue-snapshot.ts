@@ -9,11 +9,13 @@
 // written again (atomically) for the next process.
 import type { RuntimeFs } from '../runtime/types.ts';
 
-/** The catalogue in table order: paths, document ids (-1: none), taken flags. */
+/** The catalogue in table order: paths, document ids (-1: none), taken flags, sizes. */
 export interface CatalogueRows {
   paths: string[];
   docs: Int32Array;
   taken: Uint8Array;
+  /** Each file's size when catalogued, in bytes (at most 2³² − 1: larger files are never searched). */
+  sizes: Uint32Array;
 }
 
 /** Which state of which database a snapshot holds. */
@@ -31,7 +33,7 @@ export interface CatalogueSnapshot {
   write(key: SnapshotKey, rows: CatalogueRows): void;
 }
 
-const MAGIC = 'ctxgate-catalogue 1\n';
+const MAGIC = 'ctxgate-catalogue 2\n';
 /** Larger files are not read (a catalogue of millions of files reads its table). */
 const MAX_BYTES = 256 * 1024 * 1024;
 
@@ -45,12 +47,15 @@ export function encodeSnapshot(key: SnapshotKey, rows: CatalogueRows): Uint8Arra
   const paths = new TextEncoder().encode(rows.paths.join('\n'));
   const n = rows.paths.length;
   const head = new TextEncoder().encode(`${MAGIC}${JSON.stringify({ ...key, n, pathBytes: paths.length })}\n`);
-  const out = new Uint8Array(head.length + n * 4 + n + paths.length);
+  const out = new Uint8Array(head.length + n * 9 + paths.length);
   out.set(head, 0);
-  const view = new DataView(out.buffer, head.length, n * 4);
-  for (let i = 0; i < n; i++) view.setInt32(i * 4, rows.docs[i]!, true);
-  out.set(rows.taken.subarray(0, n), head.length + n * 4);
-  out.set(paths, head.length + n * 5);
+  const view = new DataView(out.buffer, head.length, n * 8);
+  for (let i = 0; i < n; i++) {
+    view.setInt32(i * 8, rows.docs[i]!, true);
+    view.setUint32(i * 8 + 4, rows.sizes[i]!, true);
+  }
+  out.set(rows.taken.subarray(0, n), head.length + n * 8);
+  out.set(paths, head.length + n * 9);
   return out;
 }
 
@@ -68,14 +73,18 @@ export function decodeSnapshot(bytes: Uint8Array, key: SnapshotKey): CatalogueRo
   const { n, pathBytes } = header;
   if (!sameKey(key, header) || typeof n !== 'number' || typeof pathBytes !== 'number' || !Number.isInteger(n) || n < 0) return undefined;
   const start = eol + 1;
-  if (bytes.length !== start + n * 5 + pathBytes) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset + start, n * 4);
+  if (bytes.length !== start + n * 9 + pathBytes) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset + start, n * 8);
   const docs = new Int32Array(n);
-  for (let i = 0; i < n; i++) docs[i] = view.getInt32(i * 4, true);
-  const taken = bytes.slice(start + n * 4, start + n * 5);
-  const text = new TextDecoder().decode(bytes.subarray(start + n * 5));
+  const sizes = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    docs[i] = view.getInt32(i * 8, true);
+    sizes[i] = view.getUint32(i * 8 + 4, true);
+  }
+  const taken = bytes.slice(start + n * 8, start + n * 9);
+  const text = new TextDecoder().decode(bytes.subarray(start + n * 9));
   const paths = n === 0 ? [] : text.split('\n');
-  return paths.length === n ? { paths, docs, taken } : undefined;
+  return paths.length === n ? { paths, docs, taken, sizes } : undefined;
 }
 
 /** The snapshot kept in `file` (beside the database, 0600). */

@@ -52,6 +52,8 @@ interface Live {
   gen: number;
   /** Catalogue paths, in table order. */
   paths: string[];
+  /** Their sizes when catalogued. */
+  sizes: Uint32Array;
   /** Document id → index in `paths`, or -1 for a dead id. */
   docIndex: Int32Array;
   /** Indices of files not indexed in their current version. */
@@ -135,7 +137,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
     const words = segments.every((s) => s.words === 1 || !holdsLive(s));
     const bytes = Number(db.value('SELECT coalesce(sum(bytes), 0) FROM text_segments WHERE bits >= 0') ?? 0);
     const catalogued = db.value("SELECT value FROM code_meta WHERE key = 'catalogued'") === '1';
-    live = { gen, paths: rows.paths, docIndex, pending, isPending, indexed, catalogued, segments, words, bytes };
+    live = { gen, paths: rows.paths, sizes: rows.sizes, docIndex, pending, isPending, indexed, catalogued, segments, words, bytes };
     return live;
   }
 
@@ -310,35 +312,33 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       const { within, size: inScope } = scopeOf(state, prefix);
       const picked = new Uint8Array(state.paths.length);
       const files: string[] = [];
+      const sizes = new Map<string, number>();
+      const pick = (i: number) => {
+        picked[i] = 1;
+        files.push(state.paths[i]!);
+        sizes.set(state.paths[i]!, state.sizes[i]!);
+      };
       for (const d of docs) {
         const i = d < state.docIndex.length ? state.docIndex[d]! : -1;
-        if (i >= 0 && (!within || within[i]) && !picked[i]) {
-          picked[i] = 1;
-          files.push(state.paths[i]!);
-        }
+        if (i >= 0 && (!within || within[i]) && !picked[i]) pick(i);
       }
       let pendingInScope = 0;
       for (const i of state.pending) {
         if (within && !within[i]) continue;
         pendingInScope++;
-        if (!picked[i]) {
-          picked[i] = 1;
-          files.push(state.paths[i]!);
-        }
+        if (!picked[i]) pick(i);
       }
       if (pendingInScope > inScope * MAX_PENDING_SHARE) return undefined;
-      const known = new Set(files);
       const extra = new Set<string>();
       for (const p of dirty.keys()) {
-        if (known.has(p) || !(prefix === '' || p === prefix || p.startsWith(`${prefix}/`))) continue;
+        if (sizes.has(p) || extra.has(p) || !(prefix === '' || p === prefix || p.startsWith(`${prefix}/`))) continue;
         files.push(p);
-        known.add(p);
         extra.add(p);
       }
       files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       // Touched files the catalogue does not hold were judged by no one yet.
       const catalogued = source.rulesCurrent?.() ? (p: string) => !extra.has(p) : undefined;
-      return { files, ruledOut: Math.max(0, inScope - files.length), ...(catalogued ? { catalogued } : {}) };
+      return { files, ruledOut: Math.max(0, inScope - files.length), sizeOf: (p) => sizes.get(p), ...(catalogued ? { catalogued } : {}) };
     },
 
     forget(paths: Iterable<string>, judgedAt: number): void {

@@ -18,6 +18,8 @@ export interface TextCandidates {
   files: string[];
   /** Catalogue files under the scope that the index ruled out (for logs and figures). */
   ruledOut: number;
+  /** A candidate's size when catalogued; undefined for one the catalogue does not hold (touched since). */
+  sizeOf?: (path: string) => number | undefined;
   /**
    * Given when the catalogue's rules are a walk's and current (TextIndexSource.rulesCurrent): true
    * for a file the catalogue holds, which a walk of the root reaches and no .gitignore excludes.

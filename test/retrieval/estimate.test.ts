@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config/defaults.ts';
-import { estimateUnread, sampleOrder, sampleSteps } from '../../src/retrieval/estimate.ts';
+import { BIG_FILE_BYTES, estimateUnread, sampleOrder, sampleSteps } from '../../src/retrieval/estimate.ts';
 import { createRefusalCounter, gate } from '../../src/retrieval/gatekeeper.ts';
 import type { ResultItem } from '../../src/retrieval/types.ts';
 import { formatRefine } from '../../src/tools/gate/refine-printer.ts';
@@ -16,6 +16,52 @@ describe('sampling candidates to prove a refusal', () => {
     assert.notDeepEqual(order.slice(0, 50), [...files].sort().slice(0, 50), 'not path order: a prefix spreads over the folders');
     const firstFolders = new Set(order.slice(0, 50).map((f) => f.split('/')[0]));
     assert.equal(firstFolders.size, 7);
+  });
+
+  it('reads big candidates at a lower rate, each size class a uniform sample of its own, the big ones left over last', () => {
+    // 1,000 files of 8 KB and 40 of 2 MB: the big ones are sampled at √(8 KB / 2 MB) = 1/16 of the others' rate.
+    const small = Array.from({ length: 1000 }, (_, i) => `src/s${i}.c`);
+    const big = Array.from({ length: 40 }, (_, i) => `gen/b${i}.h`);
+    const sizes = new Map<string, number>([...small.map((f) => [f, 8 << 10] as const), ...big.map((f) => [f, 2 << 20] as const)]);
+    const order = sampleOrder([...big, ...small], (f) => sizes.get(f));
+    assert.deepEqual([...order].sort(), [...small, ...big].sort(), 'each once');
+    assert.deepEqual(sampleOrder([...small, ...big].reverse(), (f) => sizes.get(f)), order, 'whatever order the index gave');
+    const bigIn = (n: number) => order.slice(0, n).filter((f) => f.startsWith('gen/')).length;
+    assert.equal(bigIn(399), 0, 'the first big one once its share is a whole file: after 400 small ones');
+    assert.equal(bigIn(520), 1, 'half the small ones read: 40 × ½ × 1/16 = 1.25 big ones');
+    assert.equal(bigIn(1002), 2, 'all the small ones read: 40/16 = 2.5 big ones');
+    assert.ok(order.slice(1002).every((f) => f.startsWith('gen/')), 'then the big ones');
+    assert.deepEqual(
+      order.filter((f) => f.startsWith('src/')),
+      sampleOrder(small),
+      'the small ones in the order they have alone',
+    );
+    // An unknown size counts as small; without big files, or without sizes, the plain order.
+    assert.deepEqual(sampleOrder(small, (f) => (f.endsWith('7.c') ? undefined : 100)), sampleOrder(small));
+    assert.deepEqual(sampleOrder([...small, ...big]), sampleOrder([...big, ...small]));
+    // Sizes close together: about the same rate for both (never above).
+    const even = new Map([...small.map((f) => [f, BIG_FILE_BYTES - 1] as const), ...big.map((f) => [f, BIG_FILE_BYTES] as const)]);
+    const evenOrder = sampleOrder([...small, ...big], (f) => even.get(f));
+    const evenBig = evenOrder.slice(0, 520).filter((f) => f.startsWith('gen/')).length;
+    assert.ok(evenBig >= 19 && evenBig <= 20, `${evenBig} of 20`);
+  });
+
+  it('estimates each size class from its own files read, or from all files read while it has few', () => {
+    // Read: 20 small files in src/ (1 hit each), 16 big ones in src/ (10 hits each); unread: one of each.
+    const small = Array.from({ length: 20 }, (_, i) => `src/s${i}.c`);
+    const big = Array.from({ length: 16 }, (_, i) => `src/b${i}.h`);
+    const isBig = (f: string) => f.includes('/b');
+    const counts = new Map([...small.map((f) => [f, 1] as const), ...big.map((f) => [f, 10] as const)]);
+    const expected = estimateUnread([...small, ...big], counts, ['src/sx.c', 'src/bx.h'], isBig);
+    assert.equal(expected.get('src/sx.c')!.hits, 1);
+    assert.equal(expected.get('src/bx.h')!.hits, 10);
+    // Without strata both get the folder's mean.
+    const mixed = estimateUnread([...small, ...big], counts, ['src/sx.c', 'src/bx.h']);
+    assert.equal(mixed.get('src/sx.c')!.hits, mixed.get('src/bx.h')!.hits);
+    // 15 big ones read: too few to speak for their class, every file read does.
+    const fewer = estimateUnread([...small, ...big.slice(1)], counts, ['src/sx.c', 'src/bx.h'], isBig);
+    assert.equal(fewer.get('src/sx.c')!.hits, 1);
+    assert.ok(Math.abs(fewer.get('src/bx.h')!.hits - (20 + 150) / 35) < 1e-9);
   });
 
   it('looks at the sample from the minimum on, batch by batch, leaving a third of the candidates unread', () => {

@@ -210,6 +210,53 @@ describe('whole words in a refused sample, by the scan’s word boundary', () =>
   });
 });
 
+// Big candidates (generated tables, register headers) cost a sample most of its bytes: the index's
+// catalogued sizes put them in the sample at a lower rate, and their unread ones are estimated apart.
+describe('a sample that reads big candidates at a lower rate', () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 900; i++) files[`src/f${i}.c`] = i % 3 ? 'int x;\n' : 'knob();\n';
+  // 100 files the index says are 2 MB each, each with 5 hits (the sizes only order the sample).
+  for (let i = 0; i < 100; i++) files[`gen/g${i}.h`] = 'knob\n'.repeat(5);
+  const all = Object.keys(files).sort();
+  const claimed = (f: string) => (f.startsWith('gen/') ? 2 << 20 : 100);
+  let root: string;
+  let t: TestApp;
+  before(() => {
+    root = fixture(files);
+    t = testApp(root, { graphBackend: 'none' });
+  });
+  after(async () => {
+    await t.close();
+    removeDir(root);
+  });
+
+  async function sample(sizeOf?: (f: string) => number) {
+    const scope = { path: root, real: root, workdir: root, relative: '', exists: true };
+    const textIndex: TextIndexReader = {
+      async candidates() {
+        return { files: all, ruledOut: 0, ...(sizeOf ? { sizeOf } : {}) };
+      },
+      touched() {},
+      status: () => ({ state: 'ready' as const, indexed: all.length, total: all.length, bytes: 0 }),
+    };
+    const r = await scan({ ...t.app, textIndex }, { pattern: 'knob', literal: true, wordBoundary: false, ignoreCase: false, scope, exclude: [], refuseAt: { files: 25, hits: 120 } });
+    assert.equal(r.sampled, true);
+    return { read: r.estimate!.read, big: [...r.counts!.keys()].filter((f) => f.startsWith('gen/')).length, estimate: r.estimate! };
+  }
+
+  it('reads the big ones at the lower rate, and estimates the unread ones from the files read', async () => {
+    const uniform = await sample();
+    const sized = await sample(claimed);
+    // √(100 B / 2 MB) is below 1/16: after k of the 900 small files, ⌊k / 900 × 100 / 16⌋ big ones.
+    assert.ok(sized.big <= Math.floor((sized.read / 900) * (100 / 16)), `${sized.big} big of ${sized.read} read`);
+    assert.ok(uniform.big >= uniform.read / 20, `a uniform sample reads about one in ten as big: ${uniform.big} of ${uniform.read}`);
+    // Fewer than 16 big files read: the unread big ones take the rates of every file read.
+    const expectedBig = [...sized.estimate.expected].filter(([f]) => f.startsWith('gen/'));
+    assert.equal(expectedBig.length, 100 - sized.big);
+    assert.ok(expectedBig.every(([, e]) => e.hits > 0));
+  });
+});
+
 describe('the sample step after a round', () => {
   const rounds = Array.from({ length: 31 }, (_, i) => 128 + i * 64); // 128 … 2,048
   const refuseAt = { files: 50, hits: 100 };

@@ -12,6 +12,7 @@ import { openDatabase } from '../../src/storage/database.ts';
 import { type CatalogueRows, type CatalogueSnapshot, catalogueSnapshot, decodeSnapshot, encodeSnapshot, type SnapshotKey } from '../../src/textindex/catalogue-snapshot.ts';
 import { createTextIndexReader, TEXT_EPOCH } from '../../src/textindex/reader.ts';
 import { runTextStage } from '../../src/textindex/stage.ts';
+import type { TextCandidates } from '../../src/textindex/types.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 
 const dirs: string[] = [];
@@ -20,7 +21,7 @@ after(() => {
 });
 
 const KEY: SnapshotKey = { epoch: 'ab12', schema: 9, gen: 41, maxId: 3 };
-const ROWS: CatalogueRows = { paths: ['src/a.ts', 'naïve/日本.md', 'b.c'], docs: Int32Array.from([7, -1, 2]), taken: Uint8Array.from([1, 0, 1]) };
+const ROWS: CatalogueRows = { paths: ['src/a.ts', 'naïve/日本.md', 'b.c'], docs: Int32Array.from([7, -1, 2]), taken: Uint8Array.from([1, 0, 1]), sizes: Uint32Array.from([120, 0, 4294967295]) };
 
 describe('the catalogue snapshot file', () => {
   it('gives back the rows it was written with, only for the state it names', () => {
@@ -29,11 +30,12 @@ describe('the catalogue snapshot file', () => {
     assert.deepEqual(back.paths, ROWS.paths);
     assert.deepEqual([...back.docs], [...ROWS.docs]);
     assert.deepEqual([...back.taken], [...ROWS.taken]);
+    assert.deepEqual([...back.sizes], [...ROWS.sizes]);
     for (const other of [{ epoch: 'ab13' }, { schema: 10 }, { gen: 42 }, { maxId: 4 }]) assert.equal(decodeSnapshot(bytes, { ...KEY, ...other }), undefined, JSON.stringify(other));
     assert.equal(decodeSnapshot(bytes.subarray(0, bytes.length - 1), KEY), undefined, 'cut short');
     assert.equal(decodeSnapshot(Uint8Array.from([...bytes, 0]), KEY), undefined, 'longer than it says');
     assert.equal(decodeSnapshot(new TextEncoder().encode('something else\n'), KEY), undefined);
-    const empty = decodeSnapshot(encodeSnapshot(KEY, { paths: [], docs: new Int32Array(0), taken: new Uint8Array(0) })!, KEY)!;
+    const empty = decodeSnapshot(encodeSnapshot(KEY, { paths: [], docs: new Int32Array(0), taken: new Uint8Array(0), sizes: new Uint32Array(0) })!, KEY)!;
     assert.deepEqual(empty.paths, []);
     assert.equal(encodeSnapshot(KEY, { ...ROWS, paths: ['a', 'odd\nname', 'c'] }), undefined, 'a path holding a newline: no snapshot');
   });
@@ -71,14 +73,19 @@ describe('the catalogue snapshot file', () => {
     const process = () => createTextIndexReader({ root, fs: runtime.fs, open: async () => db, current: () => db, state: () => 'ready', error: () => undefined, snapshot: { file: spied, whenQuiet: () => new Promise<void>((resolve) => (quiet = resolve)) } });
     const q = { pattern: 'needle', literal: true, ignoreCase: false };
 
-    assert.deepEqual((await process().candidates(q, ''))?.files, ['a.ts', 'c/d.md']);
+    const sizes = (c: TextCandidates | undefined) => c?.files.map((f) => c.sizeOf?.(f));
+    const first = await process().candidates(q, '');
+    assert.deepEqual(first?.files, ['a.ts', 'c/d.md']);
+    assert.deepEqual(sizes(first), [18, 18], 'each candidate with its catalogued size');
     assert.deepEqual([reads.length, reads[0], writes.length], [1, undefined, 0], 'no file yet: the table, written once the calls are answered');
     quiet();
     await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(writes.length, 1);
     assert.equal(readFileSync(file).length > 0, true);
 
-    assert.deepEqual((await process().candidates(q, ''))?.files, ['a.ts', 'c/d.md']);
+    const second = await process().candidates(q, '');
+    assert.deepEqual(second?.files, ['a.ts', 'c/d.md']);
+    assert.deepEqual(sizes(second), [18, 18], 'sizes from the file too');
     assert.equal(reads.length, 2);
     assert.ok(reads[1], 'a new process read the file');
 
