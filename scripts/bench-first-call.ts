@@ -99,6 +99,7 @@ for (const a of asks) {
   const t = byTool.get(kind) ?? { same: 0, rows: 0, n: 0, ms: [] };
   t.n++;
   t.ms.push(first.ms);
+  if (process.env.BENCH_VERBOSE) console.log(`  ${a.label}: ${first.ms.toFixed(0)} ms`);
   const want = indexed.get(a.label)!;
   if (rowsOf(first.text) === rowsOf(want)) t.rows++;
   if (answerOf(first.text) === answerOf(want)) t.same++;
