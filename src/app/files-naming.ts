@@ -5,6 +5,7 @@
 import { resolveSafe, type Workdirs } from '../security/resolve-safe.ts';
 import { declarationPatternSource } from '../retrieval/kinds.ts';
 import { regularFiles } from '../workspace/grep/filelist.ts';
+import type { FilesNaming } from '../code/index-api.ts';
 import { countMatches, type GrepDeps } from '../workspace/grep/index.ts';
 
 export interface FilesNamingDeps extends GrepDeps {
@@ -27,16 +28,18 @@ const ALL_NAMING_BYTES = 2 << 20;
  * parses a few files, not every file that mentions a common name (`pipe` is named in hundreds of
  * `effect`'s files, defined in one).
  */
-export function createFilesNaming(deps: FilesNamingDeps): (word: string, options?: { defining?: boolean; parseable?: number }) => Promise<string[]> {
+export function createFilesNaming(deps: FilesNamingDeps): (word: string, options?: { defining?: boolean; parseable?: number }) => Promise<FilesNaming> {
   return async (word, options = {}) => {
     const target = resolveSafe(deps.runtime.fs, deps.workdirs, deps.root);
     const query = { literal: true, wordBoundary: true, ignoreCase: false, context: 0, limit: Number.MAX_SAFE_INTEGER, excludeDirs: deps.excludeDirs, sorted: false };
     const naming = [...(await countMatches(deps, target, { ...query, pattern: word })).keys()];
-    if (!options.defining || naming.length <= 1) return naming;
+    const all = { files: naming, narrowed: false };
+    if (!options.defining || naming.length <= 1) return all;
     const files = regularFiles(deps.runtime.fs, target.workdir, naming);
-    if (naming.length <= (options.parseable ?? 0) && files.reduce((n, f) => n + (f.size ?? 0), 0) <= ALL_NAMING_BYTES) return naming;
+    if (naming.length <= (options.parseable ?? 0) && files.reduce((n, f) => n + (f.size ?? 0), 0) <= ALL_NAMING_BYTES) return all;
     // A narrowing, never a reason to answer nothing: any trouble with it leaves every file naming the word.
     const defining = await countMatches(deps, target, { ...query, pattern: declarationPatternSource(word), literal: false, wordBoundary: false }, { files }).catch(() => new Map<string, number>());
-    return defining.size ? [...defining.keys()] : naming;
+    if (!defining.size) return all;
+    return { files: [...defining.keys()], narrowed: defining.size < naming.length };
   };
 }

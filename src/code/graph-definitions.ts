@@ -151,14 +151,22 @@ function ownedBy(d: Definition, owner: string): number {
 
 /**
  * The store to answer about `name` from: the built index, or before the first build is done, one in
- * which every file whose text names it has been parsed now (undefined when those are too many).
+ * which every file whose text names it has been parsed now (undefined when those are too many) — or,
+ * `defining` and they are many, only those with a line that may declare it: then `partial`.
  */
-export async function storeNaming(index: CodeIndex, name: string, options: { defining?: boolean } = {}): Promise<CodeStore | undefined> {
+export async function storeNaming(index: CodeIndex, name: string, options: { defining?: boolean } = {}): Promise<{ store: CodeStore; partial: boolean } | undefined> {
   const built = await index.ready();
-  if (built) return built;
-  const files = await index.filesNaming(name, options);
-  return files ? index.onDemand(files) : undefined;
+  if (built) return { store: built, partial: false };
+  const found = await index.filesNaming(name, options);
+  const store = found && (await index.onDemand(found.files));
+  return store && { store, partial: found.narrowed };
 }
+
+/**
+ * Definitions as an answer lists them; `partial`: found before the first build was done, in part of
+ * the files naming the name (storeNaming) — others may declare it too, so their count is a lower bound.
+ */
+export type Definitions = Definition[] & { partial?: true };
 
 /** The store to answer about these files from: the built index, or one in which they were parsed now. */
 export async function storeHolding(index: CodeIndex, files: Iterable<string>): Promise<CodeStore | undefined> {
@@ -205,12 +213,14 @@ export function foldDeclarations(defs: Definition[]): Definition[] {
  * Definitions of `name` (of `owner` when given), folded and strongest first; with `locals`, the
  * declarations that are no definition of their own follow them all. Undefined when the index cannot answer.
  */
-export async function findDefinitions(index: CodeIndex, name: string, owner?: string, options: { locals?: boolean } = {}): Promise<Definition[] | undefined> {
+export async function findDefinitions(index: CodeIndex, name: string, owner?: string, options: { locals?: boolean } = {}): Promise<Definitions | undefined> {
   // Before the first build: the files that may define the name are parsed, not every file naming it;
   // a name none of them defines may still be a local anywhere it is named: then those are parsed too.
-  let store = await storeNaming(index, name, { defining: true });
-  if (!store) return undefined;
-  if (options.locals && !store.definitionsNamed(name).length && !(await index.ready())) store = (await storeNaming(index, name)) ?? store;
+  let named = await storeNaming(index, name, { defining: true });
+  if (!named) return undefined;
+  if (options.locals && !named.store.definitionsNamed(name).length && !(await index.ready())) named = (await storeNaming(index, name)) ?? named;
+  const { store, partial } = named;
+  const answer = (list: Definition[]): Definitions => (partial ? Object.assign(list, { partial: true as const }) : list);
   let rows = store.definitionsNamed(name);
   let localRows = options.locals ? store.localsNamed(name) : [];
   // A common local name (`i`, `ret`) is declared in thousands of files: the first few hundred are checked.
@@ -228,11 +238,11 @@ export async function findDefinitions(index: CodeIndex, name: string, owner?: st
         .filter((x) => x.o > 0)
         .sort((a, b) => b.o - a.o || definitionStrength(b.d) - definitionStrength(a.d))
         .map((x) => x.d);
-    return [...owned(defs), ...owned(locals)];
+    return answer([...owned(defs), ...owned(locals)]);
   }
   const order = (a: Definition, b: Definition) => definitionStrength(b) - definitionStrength(a) || a.file.localeCompare(b.file) || a.line - b.line;
   defs = defs.sort(order);
-  return [...defs, ...locals.sort(order)];
+  return answer([...defs, ...locals.sort(order)]);
 }
 
 /** The innermost definition holding `line` of `file` (a field inside a class gives the field); null when none does. */

@@ -47,7 +47,7 @@ function certaintyOf(store: CodeStore, file: string, qualifier: string | undefin
 
 /** Every indexed use of a name: calls, type uses, imports and comment mentions, each with its caller. */
 export async function usesOf(index: CodeIndex, name: string, owner?: string, within?: ReadonlySet<string>): Promise<Uses | undefined> {
-  const store = within ? await storeHolding(index, within) : await storeNaming(index, name);
+  const store = within ? await storeHolding(index, within) : (await storeNaming(index, name))?.store;
   if (!store) return undefined;
   const found = (await findDefinitions(index, name, owner)) ?? [];
   // `Transport.roundTrip` is the method of Transport: not persistConn's in transport.go, nor handler's for `Handler`.

@@ -14,6 +14,12 @@ import type { CheckedNote, EarlyList } from './index-warm.ts';
 import type { ParsePool } from './parse-pool.ts';
 import type { CodeStore } from './store.ts';
 
+/** The files whose text names a word; `narrowed`: only those of them with a line that may declare it. */
+export interface FilesNaming {
+  files: readonly string[];
+  narrowed: boolean;
+}
+
 export interface CodeIndexDeps {
   fs: RuntimeFs;
   grammars: Grammars;
@@ -35,7 +41,7 @@ export interface CodeIndexDeps {
    * `defining` with more of them than `parseable` (or over 2 MB of text): only those holding a line
    * that may declare it.
    */
-  filesNaming?: (word: string, options?: { defining?: boolean; parseable?: number }) => Promise<readonly string[]>;
+  filesNaming?: (word: string, options?: { defining?: boolean; parseable?: number }) => Promise<FilesNaming>;
   /** What changed under the root since a moment (find): a warm start checks that instead of every file. */
   changedSince?: ChangedSince;
   /** From how many catalogued files on the warm start uses changedSince (default LIST_FROM_FILES; tests: 0). */
@@ -85,7 +91,7 @@ export interface CodeIndex {
    */
   onDemand(paths: Iterable<string>): Promise<CodeStore | undefined>;
   /** The files an answer about `name` rests on, for onDemand: undefined when they cannot be found or are too many to parse now. */
-  filesNaming(name: string, options?: { defining?: boolean }): Promise<readonly string[] | undefined>;
+  filesNaming(name: string, options?: { defining?: boolean }): Promise<FilesNaming | undefined>;
   /**
    * A server starting with an index on disk: opens it and starts the warm start's sweep now, beside
    * the client's handshake, instead of at the first question. Nothing when there is no index yet;

@@ -306,8 +306,8 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
       try {
         // Every file naming it while they can all be parsed now: any of them may declare it (a
         // field, a parameter, a local the line heuristics do not see), as the built index would say.
-        const files = await deps.filesNaming(name, { ...options, parseable: MAX_ON_DEMAND_FILES });
-        return files.length <= MAX_ON_DEMAND_FILES ? files : undefined;
+        const found = await deps.filesNaming(name, { ...options, parseable: MAX_ON_DEMAND_FILES });
+        return found.files.length <= MAX_ON_DEMAND_FILES ? found : undefined;
       } catch (e) {
         deps.logger.log('code_on_demand_error', { error: messageOf(e) });
         return undefined;

@@ -9,7 +9,7 @@ import { escapeRegex } from '../text/linear-regex.ts';
 import type { SkippedFile } from '../workspace/grep/types.ts';
 import type { Estimate } from './estimate.ts';
 import { type ScanResult, scan } from './fileio.ts';
-import type { Definition, GraphAdapter, Uses } from './graph.ts';
+import type { Definition, Definitions, GraphAdapter, Uses } from './graph.ts';
 import { isTestPath, type Kind, mayDefineByLine } from './kinds.ts';
 import { leafSymbol, ownerSymbol, phraseTerms, type QueryShape, queryShape } from './query.ts';
 import { definitionStrength, localLabel } from '../code/graph.ts';
@@ -42,6 +42,8 @@ export interface Dispatched {
   sampled?: boolean;
   /** Files the built-in engine could not search in time: their matches are missing. */
   skipped?: SkippedFile[];
+  /** The graph's definitions came from part of the files naming the symbol (Definitions.partial): more may exist. */
+  partial?: boolean;
   strategy: 'graph_symbol' | 'fileio_symbol' | 'fileio_only' | 'graph_blocks' | 'fileio_regex' | 'fileio_literal' | 'fileio_words';
   symbol?: string;
   terms: string[];
@@ -99,7 +101,7 @@ export function inScope(req: Pick<DispatchRequest, 'scope' | 'exclude'>, file: s
 }
 
 /** Scan hits with the graph's knowledge: its definitions in place of guessed ones, its kinds for the rest. */
-async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: string, scanned: Hit[], known?: Definition[]): Promise<Hit[] | undefined> {
+async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: string, scanned: Hit[], known?: Definitions): Promise<{ hits: Hit[]; partial: boolean } | undefined> {
   const owner = ownerSymbol(req.query);
   const all = known ?? (await graph.definitions(symbol, undefined, { locals: true }));
   if (!all) return undefined;
@@ -130,7 +132,7 @@ async function withGraph(graph: GraphAdapter, req: DispatchRequest, symbol: stri
     const kind: Kind = isTestPath(h.file) ? 'test' : (known ?? (h.kind === 'definition' && all.length ? 'reference' : h.kind));
     rest.push({ ...h, kind });
   }
-  return [...defs, ...rest];
+  return { hits: [...defs, ...rest], partial: all.partial === true };
 }
 
 export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: DispatchRequest): Promise<Dispatched> {
@@ -150,7 +152,7 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     // A refusal proved from a sample shows no hit: the graph's view of the sample is not worth asking for.
     const fromGraph = r.sampled ? undefined : await withGraph(graph, req, symbol, r.hits, declared);
     if (fromGraph) {
-      out = { shape, hits: fromGraph, ...fromScan(r), strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
+      out = { shape, hits: fromGraph.hits, ...fromScan(r), ...(fromGraph.partial ? { partial: true } : {}), strategy: 'graph_symbol', symbol, terms: [symbol.toLowerCase()] };
     } else {
       if (!r.sampled) deps.logger.log('dispatch_graph_miss', { query: req.query, shape });
       let hits = r.hits;

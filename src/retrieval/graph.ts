@@ -4,19 +4,23 @@
 // `codegraph` and `codebase-memory-mcp` are external programs. Every method answers `undefined` when
 // the backend cannot answer (not built yet, missing, crashed, too slow): callers then scan. An
 // external backend is always wrapped with the built-in one as its fallback, with a logged event.
-import type { BlockAnswer, Callee, Definition, Dependencies, ImpactEntry, Overview, Use, Uses } from '../code/graph.ts';
+import type { BlockAnswer, Callee, Definition, Definitions, Dependencies, ImpactEntry, Overview, Use, Uses } from '../code/graph.ts';
 import * as code from '../code/graph.ts';
 import type { CodeIndex } from '../code/index.ts';
 import type { GraphBackend } from '../config/schema.ts';
 import { messageOf } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 
-export type { BlockAnswer, Callee, Definition, Dependencies, ImpactEntry, Overview, Use, Uses };
+export type { BlockAnswer, Callee, Definition, Definitions, Dependencies, ImpactEntry, Overview, Use, Uses };
 
 export interface GraphAdapter {
   readonly name: GraphBackend;
-  /** Definitions strongest first; with `locals`, declarations that are no definition of their own (locals, parameters, fields, enum members) after them all. */
-  definitions(symbol: string, owner?: string, options?: { locals?: boolean }): Promise<Definition[] | undefined>;
+  /**
+   * Definitions strongest first; with `locals`, declarations that are no definition of their own
+   * (locals, parameters, fields, enum members) after them all. `partial`: found in part of the files
+   * naming the symbol (before the built-in index's first build is done), more may exist.
+   */
+  definitions(symbol: string, owner?: string, options?: { locals?: boolean }): Promise<Definitions | undefined>;
   definitionAt(file: string, line: number): Promise<Definition | null | undefined>;
   outline(file: string): Promise<Definition[] | undefined>;
   /** Every use of the name; with `within`, only the uses in those files (the rest need not be looked at). */

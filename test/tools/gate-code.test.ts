@@ -266,6 +266,48 @@ describe('before the code index\'s first build is done', () => {
       assert.match(located, /src\/use\.ts:1 local .*parameter of ensure/);
     });
   });
+
+  it('says when a common name was looked up in part of its files only: the counts are lower bounds, then exact once built', async () => {
+    // `knob` is named in 310 files (over the 300 a first call parses whole): only the files with a
+    // line that may declare it are parsed, so the parameter in take.ts is not seen before the build.
+    const files: Record<string, string> = {
+      'src/knob.ts': 'export function knob(): number {\n  return 1\n}\n',
+      'src/panel.ts': 'export const knob = 2\n',
+      'src/take.ts': 'export function take(a: number, knob: number): number {\n  return a + knob\n}\n',
+    };
+    for (let i = 0; i < 310; i++) files[`src/uses/u${i}.ts`] = `import { knob } from '../knob.js'\nexport const v${i} = knob()\n`;
+    const root = fixture(files);
+    const built = testApp(root, { graphBackend: 'builtin' });
+    const fresh = testApp(root, { graphBackend: 'builtin' });
+    try {
+      const notBuilt = { ...fresh.app.code, ready: async () => undefined };
+      const app = { ...fresh.app, code: notBuilt, graph: createBuiltinAdapter(notBuilt) };
+      const registry = createToolRegistry(TOOLS);
+      const ask = async (tool: string, args: Record<string, unknown>) => {
+        const r = await registry.call(tool, args, { app, session: createClientSession('first'), signal: new AbortController().signal, progress: async () => undefined });
+        return { text: textOf(r), structured: r.structuredContent as Record<string, unknown> };
+      };
+      const first = await ask('locate', { query: 'knob', kind: 'definition' });
+      assert.match(first.text, /^2 of 2\+ for knob\n/);
+      assert.match(first.text, /\(the code index is still being built: of the files naming knob, only those with a line that may declare it were parsed/);
+      assert.equal(first.structured.lowerBound, true);
+      const read = await ask('read', { target: 'knob' });
+      assert.match(read.text, /1\+ other definitions of knob:\n {2}src\/panel\.ts:1 /);
+      assert.match(read.text, /still being built/);
+      assert.equal((read.structured as { othersLowerBound?: boolean }).othersLowerBound, true);
+      // Built: every declaration, the parameter too, counted exactly and without the note.
+      await built.app.code.refresh();
+      const after = textOf(await built.call('locate', { query: 'knob', kind: 'definition' }));
+      assert.match(after, /^3 of 3 for knob\n/);
+      assert.match(after, /src\/take\.ts:1 local .*parameter of take/);
+      assert.doesNotMatch(after, /still being built/);
+      assert.doesNotMatch(textOf(await built.call('read', { target: 'knob' })), /\+ other|still being built/);
+    } finally {
+      await fresh.close();
+      await built.close();
+      removeDir(root);
+    }
+  });
 });
 
 describe('explore callers counts calls as written', () => {

@@ -6,6 +6,7 @@ import { runGated } from '../../retrieval/pipeline.ts';
 import { fitToBudget } from '../../retrieval/ranking.ts';
 import type { ToolCallContext, ToolReply } from '../registry.ts';
 import { skippedNote } from '../skipped-note.ts';
+import { partialNote } from './other-definitions.ts';
 import { lineReader, passedGate, refineReply, reportIndexProgress, reportTextIndexProgress, resolveScope, tokenBudget } from './common.ts';
 import type { LocateArgs as Args } from './locate.ts';
 
@@ -97,8 +98,11 @@ export async function runLocate(args: Args, ctx: ToolCallContext): Promise<ToolR
     });
   }
   const spread = items.length > max ? ` — spread: ${distribution(items, scope.relative).slice(0, 5).map((d) => `${d.dir} ${d.hits}`).join(' · ')}` : '';
-  const head = results.length ? `${results.length} of ${items.length}${dispatched.capped ? '+' : ''} for ${args.query}${decision.openedAfterRefusals ? ' (gate opened after repeated refusals)' : ''}${spread}` : `nothing found for ${args.query}`;
+  // Before the first build, a common name's declarations come from the files that show one only.
+  const lowerBound = dispatched.capped || dispatched.partial === true;
+  const head = results.length ? `${results.length} of ${items.length}${lowerBound ? '+' : ''} for ${args.query}${decision.openedAfterRefusals ? ' (gate opened after repeated refusals)' : ''}${spread}` : `nothing found for ${args.query}`;
   const skipped = dispatched.skipped?.length ? [skippedNote(dispatched.skipped)] : [];
-  const text = [head, ...results.flatMap(resultLines), ...skipped].join('\n');
-  return { text, structured: { status: 'ok', query: args.query, totalFound: items.length, results }, ...passedGate(decision) };
+  const partial = dispatched.partial ? [partialNote(args.query)] : [];
+  const text = [head, ...results.flatMap(resultLines), ...skipped, ...partial].join('\n');
+  return { text, structured: { status: 'ok', query: args.query, totalFound: items.length, ...(lowerBound ? { lowerBound: true } : {}), results }, ...passedGate(decision) };
 }

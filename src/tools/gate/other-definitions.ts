@@ -45,8 +45,19 @@ export function otherDefinitionLine(d: Definition, doc: string): string {
   return `  ${d.file}:${d.line} ${kind}${doc ? ` — ${doc}` : ''}`;
 }
 
-/** The lines under a read definition: its other definitions (bounded), then C and C++ declarations. */
-export async function otherDefinitionsText(name: string, best: Definition, others: readonly Definition[], linesOf: (file: string) => Promise<readonly string[]>): Promise<string> {
+/**
+ * Said under an answer whose definitions came from part of the files naming the name (before the code
+ * index's first build is done: Definitions.partial); its counts are lower bounds.
+ */
+export function partialNote(name: string): string {
+  return `(the code index is still being built: of the files naming ${name}, only those with a line that may declare it were parsed — fields, parameters and locals elsewhere are not counted yet)`;
+}
+
+/**
+ * The lines under a read definition: its other definitions (bounded), then C and C++ declarations;
+ * `partial`: they were looked for in part of the files (partialNote).
+ */
+export async function otherDefinitionsText(name: string, best: Definition, others: readonly Definition[], linesOf: (file: string) => Promise<readonly string[]>, partial = false): Promise<string> {
   const out: string[] = [];
   if (best.declarations?.length) {
     const shown = best.declarations.slice(0, OTHERS_SHOWN);
@@ -54,9 +65,10 @@ export async function otherDefinitionsText(name: string, best: Definition, other
     if (best.declarations.length > shown.length) out.push(`… declared in ${best.declarations.length - shown.length} more places`);
   }
   if (others.length) {
-    out.push(`${others.length} other definition${others.length === 1 ? '' : 's'} of ${name}:`);
+    out.push(`${others.length}${partial ? '+' : ''} other definition${others.length === 1 && !partial ? '' : 's'} of ${name}:`);
     for (const d of others.slice(0, OTHERS_SHOWN)) out.push(otherDefinitionLine(d, d.local ? '' : firstDocSentence(await linesOf(d.file), d)));
     if (others.length > OTHERS_SHOWN) out.push(`  … ${others.length - OTHERS_SHOWN} more (locate ${name} with kind "definition")`);
   }
+  if (partial) out.push(partialNote(name));
   return out.length ? `\n${out.join('\n')}` : '';
 }

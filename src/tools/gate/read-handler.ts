@@ -45,6 +45,8 @@ interface Located {
   definition?: Definition;
   /** The name's other definitions (then its local declarations), best first. */
   others?: Definition[];
+  /** The definitions came from part of the files naming the name (Definitions.partial). */
+  partial?: boolean;
 }
 
 /** Lines shown around a local declaration whose enclosing definition is too big to read whole. */
@@ -112,7 +114,7 @@ async function locateSymbol(ctx: ToolCallContext, target: string, budget: number
     const file = resolveSafe(ctx.app.runtime.fs, ctx.app.workdirs, path.join(ctx.app.code.root, best.file));
     // Locals are listed only when the name has no definition of its own besides the one read.
     const others = indexed.slice(1).filter((d) => !d.local || !!best.local);
-    return { file, source: await openSource(ctx, file), range: best.local ? localRange(best, budget) : { start: best.start, end: best.end }, definition: best, others };
+    return { file, source: await openSource(ctx, file), range: best.local ? localRange(best, budget) : { start: best.start, end: best.end }, definition: best, others, ...(indexed.partial ? { partial: true } : {}) };
   }
   const dispatched = await findSymbol(ctx, symbol);
   const defs = dispatched.hits.filter((h) => h.kind === 'definition');
@@ -262,7 +264,7 @@ export async function runRead(args: Args, ctx: ToolCallContext): Promise<ToolRep
   const def = located.definition;
   // What is listed under the code (overloads, other definitions) goes along when it leaves most of
   // the budget to the code; a local's label goes first.
-  const below = def ? overloadsLine(def) + (await otherDefinitionsText(leafSymbol(args.target.trim()), def, located.others ?? [], (f) => readIndexed(ctx, f))) : '';
+  const below = def ? overloadsLine(def) + (await otherDefinitionsText(leafSymbol(args.target.trim()), def, located.others ?? [], (f) => readIndexed(ctx, f), located.partial)) : '';
   const head = def?.local ? `(${localLabel(def)}: ${def.name} declared at line ${def.line})\n` : '';
   const extra = below.length + head.length <= maxChars / 3 ? below : '';
   const asked = { start: Math.max(1, located.range.start), end: Math.max(located.range.start, located.range.end) };
@@ -318,6 +320,7 @@ export async function runRead(args: Args, ctx: ToolCallContext): Promise<ToolRep
               ...(def.declarations?.length ? { declarations: def.declarations } : {}),
             },
             others: (located.others ?? []).map((d) => ({ file: d.file, line: d.line, kind: d.kind, ...(d.local ? { local: localLabel(d) } : {}) })),
+            ...(located.partial ? { othersLowerBound: true } : {}),
           }
         : {}),
     },
