@@ -208,31 +208,40 @@ describe('while the code index is being built', () => {
 });
 
 describe('before the code index\'s first build is done', () => {
-  /** Asks each question of an app whose index never says it is complete (every answer parses on demand) and of a built one. */
-  async function sameAsBuilt(files: Record<string, string>, asks: [string, Record<string, unknown>][], more?: (ask: (tool: string, args: Record<string, unknown>) => Promise<{ text: string }>) => Promise<void>): Promise<void> {
+  type Ask = (tool: string, args: Record<string, unknown>) => Promise<{ text: string; structured: Record<string, unknown> }>;
+
+  /** `test` gets an app whose index never says it is complete (every answer parses on demand) and a second app on the same files, not built yet. */
+  async function firstSession(files: Record<string, string>, test: (ask: Ask, built: TestApp) => Promise<void>): Promise<void> {
     const root = fixture(files);
     const built = testApp(root, { graphBackend: 'builtin' });
     const fresh = testApp(root, { graphBackend: 'builtin' });
     try {
-      await built.app.code.refresh();
       const notBuilt = { ...fresh.app.code, ready: async () => undefined };
       const app = { ...fresh.app, code: notBuilt, graph: createBuiltinAdapter(notBuilt) };
       const registry = createToolRegistry(TOOLS);
-      const ask = async (tool: string, args: Record<string, unknown>) => {
+      const ask: Ask = async (tool, args) => {
         const r = await registry.call(tool, args, { app, session: createClientSession('first'), signal: new AbortController().signal, progress: async () => undefined });
-        return { text: textOf(r), structured: r.structuredContent };
+        return { text: textOf(r), structured: r.structuredContent as Record<string, unknown> };
       };
+      await test(ask, built);
+    } finally {
+      await fresh.close();
+      await built.close();
+      removeDir(root);
+    }
+  }
+
+  /** Asks each question before the first build and of a built index: the same answers. */
+  async function sameAsBuilt(files: Record<string, string>, asks: [string, Record<string, unknown>][], more?: (ask: Ask) => Promise<void>): Promise<void> {
+    await firstSession(files, async (ask, built) => {
+      await built.app.code.refresh();
       for (const [tool, args] of asks) {
         const before = await ask(tool, args);
         const after = await built.call(tool, args);
         assert.equal(before.text, textOf(after), `${tool} ${JSON.stringify(args)}`);
       }
       await more?.(ask);
-    } finally {
-      await fresh.close();
-      await built.close();
-      removeDir(root);
-    }
+    });
   }
 
   it('reads, locates and explores with the answers of the built index: the files an answer rests on are parsed on demand', async () => {
@@ -276,17 +285,7 @@ describe('before the code index\'s first build is done', () => {
       'src/take.ts': 'export function take(a: number, knob: number): number {\n  return a + knob\n}\n',
     };
     for (let i = 0; i < 310; i++) files[`src/uses/u${i}.ts`] = `import { knob } from '../knob.js'\nexport const v${i} = knob()\n`;
-    const root = fixture(files);
-    const built = testApp(root, { graphBackend: 'builtin' });
-    const fresh = testApp(root, { graphBackend: 'builtin' });
-    try {
-      const notBuilt = { ...fresh.app.code, ready: async () => undefined };
-      const app = { ...fresh.app, code: notBuilt, graph: createBuiltinAdapter(notBuilt) };
-      const registry = createToolRegistry(TOOLS);
-      const ask = async (tool: string, args: Record<string, unknown>) => {
-        const r = await registry.call(tool, args, { app, session: createClientSession('first'), signal: new AbortController().signal, progress: async () => undefined });
-        return { text: textOf(r), structured: r.structuredContent as Record<string, unknown> };
-      };
+    await firstSession(files, async (ask, built) => {
       const first = await ask('locate', { query: 'knob', kind: 'definition' });
       assert.match(first.text, /^2 of 2\+ for knob\n/);
       assert.match(first.text, /\(the code index is still being built: of the files naming knob, only those with a line that may declare it were parsed/);
@@ -302,11 +301,7 @@ describe('before the code index\'s first build is done', () => {
       assert.match(after, /src\/take\.ts:1 local .*parameter of take/);
       assert.doesNotMatch(after, /still being built/);
       assert.doesNotMatch(textOf(await built.call('read', { target: 'knob' })), /\+ other|still being built/);
-    } finally {
-      await fresh.close();
-      await built.close();
-      removeDir(root);
-    }
+    });
   });
 });
 
