@@ -60,6 +60,11 @@ export const BIG_FILE_BYTES = 256 << 10;
 /** The lowest rate big files are sampled at, against the others'. */
 const MIN_BIG_RATE = 1 / 16;
 
+/** Which candidates sampleOrder takes as big (BIG_FILE_BYTES or more; an unknown size is small): estimateUnread's strata. */
+export function bigFiles(sizeOf: (file: string) => number | undefined): (file: string) => boolean {
+  return (file) => (sizeOf(file) ?? 0) >= BIG_FILE_BYTES;
+}
+
 /**
  * The order candidates are read in. Without sizes any prefix of it is a uniform sample of the whole
  * list. With them, two samples interleaved: of the candidates under BIG_FILE_BYTES (and those of
@@ -70,13 +75,14 @@ const MIN_BIG_RATE = 1 / 16;
  */
 export function sampleOrder(files: readonly string[], sizeOf?: (file: string) => number | undefined): string[] {
   if (!sizeOf) return hashOrder(files);
+  const isBig = bigFiles(sizeOf);
   const small: string[] = [];
   const big: string[] = [];
   let smallBytes = 0;
   let bigBytes = 0;
   for (const file of files) {
     const size = sizeOf(file) ?? 0;
-    if (size >= BIG_FILE_BYTES) {
+    if (isBig(file)) {
       big.push(file);
       bigBytes += size;
     } else {
@@ -127,7 +133,7 @@ function parentOf(file: string): string {
  * barely sampled takes its parent's rate. Simulated on the Linux tree (five common terms, 150 samples
  * of 128 files each): the totals come within 10–15% (one in a thousand files matching: ~50%), and
  * the folder distribution is as close as with one rate for all. `big`: the sample was sampleOrder's
- * with sizes, and this tells its big files.
+ * with sizes, and this tells its big files (bigFiles).
  */
 export function estimateUnread(read: readonly string[], counts: ReadonlyMap<string, number>, unread: readonly string[], big?: (file: string) => boolean): Map<string, Expected> {
   if (!big) return byFolders(read, counts, unread);

@@ -9,7 +9,7 @@ import { type Admission, createAdmission } from '../workspace/grep/admission.ts'
 import { admittedPaths, regularFiles } from '../workspace/grep/filelist.ts';
 import { countMatches, grep, scanList } from '../workspace/grep/index.ts';
 import type { GrepFile, GrepQuery, GrepResult, SkippedFile } from '../workspace/grep/types.ts';
-import { BIG_FILE_BYTES, type Estimate, estimateUnread, sampleOrder, sampleSteps } from './estimate.ts';
+import { bigFiles, type Estimate, estimateUnread, sampleOrder, sampleSteps } from './estimate.ts';
 import { kindOfLine } from './kinds.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
@@ -210,7 +210,7 @@ async function sampledRefusal(
   if (!rounds.length) return undefined;
   // Big files at a lower rate (their bytes were most of a sample's cost), each size estimated on its own.
   const order = sampleOrder(eligible, sizeOf);
-  const big = sizeOf && ((file: string) => (sizeOf(file) ?? 0) >= BIG_FILE_BYTES);
+  const big = sizeOf && bigFiles(sizeOf);
   const counts = new Map<string, number>();
   const files: GrepFile[] = [];
   let read = 0;

@@ -15,8 +15,9 @@ const SIZE = 'min(max(size, 0), 4294967295)';
 /**
  * The catalogue in table order, with each file's document id (-1: none), whether the text index
  * has taken its current version, and its size. Read as four concatenated columns in one row, in one
- * pass over the table: materializing 80,000 row objects through the WASM binding costs a second, this ~25 ms on the
- * Linux tree (in path order, through the path index, it was ~100 ms: a row lookup per path).
+ * pass over the table: materializing 80,000 row objects through the WASM binding costs a second,
+ * this ~25 ms on the Linux tree (in path order, through the path index, it was ~100 ms: a row
+ * lookup per path).
  */
 function catalogueRows(db: Database): CatalogueRows {
   const row = db.get<{ p: string | null; d: string | null; t: string | null; s: string | null; nl: number | null }>(

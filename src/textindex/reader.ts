@@ -331,7 +331,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       if (pendingInScope > inScope * MAX_PENDING_SHARE) return undefined;
       const extra = new Set<string>();
       for (const p of dirty.keys()) {
-        if (sizes.has(p) || extra.has(p) || !(prefix === '' || p === prefix || p.startsWith(`${prefix}/`))) continue;
+        if (sizes.has(p) || !(prefix === '' || p === prefix || p.startsWith(`${prefix}/`))) continue;
         files.push(p);
         extra.add(p);
       }
