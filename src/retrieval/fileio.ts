@@ -9,7 +9,7 @@ import { type Admission, createAdmission } from '../workspace/grep/admission.ts'
 import { admittedPaths, regularFiles } from '../workspace/grep/filelist.ts';
 import { countMatches, grep, scanList } from '../workspace/grep/index.ts';
 import type { GrepFile, GrepQuery, GrepResult, SkippedFile } from '../workspace/grep/types.ts';
-import { bigFiles, type Estimate, estimateUnread, sampleOrder, sampleSteps } from './estimate.ts';
+import { beyondDoubt, bigFiles, type Estimate, estimateUnread, sampleOrder, sampleSteps, scopeTotals } from './estimate.ts';
 import { kindOfLine } from './kinds.ts';
 import type { RuntimeFs } from '../runtime/types.ts';
 import type { Hit, RetrievalDeps } from './types.ts';
@@ -215,7 +215,7 @@ async function sampledRefusal(
   const files: GrepFile[] = [];
   let read = 0;
   let hits = 0;
-  for (let step = 0; step < rounds.length; step = nextSampleStep(rounds, step, read, counts.size, hits, refuseAt)) {
+  for (let step = 0; step < rounds.length; step = nextSampleStep(rounds, step, read, counts.size, hits, refuseAt, eligible.length)) {
     const upto = rounds[step]!;
     const batch = order.slice(read, upto);
     const admitted = admittedPaths(admission, batch, { catalogued });
@@ -237,11 +237,18 @@ async function sampledRefusal(
     }
     read = upto;
     if (req.signal?.aborted) return undefined;
-    if (counts.size > refuseAt.files && hits > refuseAt.hits) {
-      deps.logger.log('fileio_sampled', { scope: req.scope.relative || '.', candidates: eligible.length, read, files: counts.size, hits });
-      files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // Proved (the files read break both limits), or beyond doubt from the share that matched — and
+    // then estimated over both limits too, so that the gate, judging the estimate, refuses.
+    const proved = counts.size > refuseAt.files && hits > refuseAt.hits;
+    const least = proved ? undefined : beyondDoubt(order, read, counts, big);
+    if (proved || (least && least.files > refuseAt.files && least.hits > refuseAt.hits)) {
       const estimate = { read, of: eligible.length, expected: estimateUnread(order.slice(0, read), counts, order.slice(read), big) };
-      return { hits: hitsOf(req, files), capped: true, counts, estimate, sampled: true };
+      const totals = scopeTotals(counts, estimate.expected);
+      if (proved || (Math.round(totals.files) > refuseAt.files && Math.round(totals.hits) > refuseAt.hits)) {
+        deps.logger.log('fileio_sampled', { scope: req.scope.relative || '.', candidates: eligible.length, read, files: counts.size, hits, ...(least && { beyondDoubt: least }) });
+        files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        return { hits: hitsOf(req, files), capped: true, counts, estimate, sampled: true };
+      }
     }
   }
   return undefined;
@@ -252,11 +259,14 @@ async function sampledRefusal(
  * file read) would prove the refusal, with a quarter more for chance, and at most four times what has
  * been read; the next one while nothing has matched. A sparse pattern (a regex whose trigrams narrow
  * little) is proved in two or three rounds instead of one per batch — each round a pass through the
- * readers — at the cost of reading a few more files than the least that would have done.
+ * readers — at the cost of reading a few more files than the least that would have done. When the
+ * rates over all `of` candidates are half as much again as both limits, the refusal will most likely
+ * be beyond doubt (beyondDoubt) long before it is proved: at most twice what has been read then.
  */
-export function nextSampleStep(rounds: readonly number[], at: number, read: number, files: number, hits: number, refuseAt: { files: number; hits: number }): number {
+export function nextSampleStep(rounds: readonly number[], at: number, read: number, files: number, hits: number, refuseAt: { files: number; hits: number }, of = 0): number {
   if (files === 0 || hits === 0) return at + 1;
-  const need = Math.min(read * 4, read * Math.max((refuseAt.files + 1) / files, (refuseAt.hits + 1) / hits) * 1.25);
+  const likely = (files / read) * of > refuseAt.files * 1.5 && (hits / read) * of > refuseAt.hits * 1.5;
+  const need = Math.min(read * (likely ? 2 : 4), read * Math.max((refuseAt.files + 1) / files, (refuseAt.hits + 1) / hits) * 1.25);
   let step = at + 1;
   while (step < rounds.length - 1 && rounds[step]! < need) step++;
   return step;

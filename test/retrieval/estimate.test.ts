@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config/defaults.ts';
-import { BIG_FILE_BYTES, estimateUnread, sampleOrder, sampleSteps } from '../../src/retrieval/estimate.ts';
+import { BIG_FILE_BYTES, beyondDoubt, estimateUnread, sampleOrder, sampleSteps } from '../../src/retrieval/estimate.ts';
 import { createRefusalCounter, gate } from '../../src/retrieval/gatekeeper.ts';
 import type { ResultItem } from '../../src/retrieval/types.ts';
 import { formatRefine } from '../../src/tools/gate/refine-printer.ts';
@@ -87,6 +87,77 @@ describe('sampling candidates to prove a refusal', () => {
     assert.ok(expected.get('docs/y.txt')!.hits < whole / 2, 'a folder whose 16 files read never matched is estimated low');
     near(expected.get('src/x.c')!.p, (20 + 8 * (24 / 40)) / 28);
     assert.equal(estimateUnread(read, new Map(), ['src/x.c']).size, 0, 'nothing matched: nothing expected');
+  });
+});
+
+/** A seeded generator (mulberry32): the same draws every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+describe('what a sample shows the candidates hold beyond doubt', () => {
+  const population = (n: number) => Array.from({ length: n }, (_, i) => `d${i % 13}/f${i}.c`);
+
+  it('bounds the matching files from the share read, counts one hit per unread one, and claims nothing from a handful read', () => {
+    const all = population(3000);
+    const order = sampleOrder(all);
+    // Every third file read matches, twice: 43 of the first 128.
+    const counts = new Map(order.slice(0, 128).flatMap((f, i) => (i % 3 === 0 ? [[f, 2] as const] : [])));
+    const least = beyondDoubt(order, 128, counts);
+    const matched = counts.size;
+    assert.equal(matched, 43);
+    // Below the share read (1,008 of 3,000 at 43/128), above the files read that matched.
+    assert.ok(least.files > 400 && least.files < 1008, `files ${least.files}`);
+    assert.equal(least.hits, 86 + least.files - matched, 'the hits read, and one for each unread matching file');
+    // Under 64 files read: only what was read.
+    assert.deepEqual(beyondDoubt(order, 48, new Map([...counts].filter(([f]) => order.indexOf(f) < 48))), { files: 16, hits: 32 });
+    assert.deepEqual(beyondDoubt(order, 128, new Map()), { files: 0, hits: 0 });
+    // A handful of matches says little: 4 of 128 read among 20,000 (a normal approximation claimed
+    // ≥ 140 files here, and 100 matching files gave that one time in 200).
+    const wide = sampleOrder(population(20000));
+    const few = beyondDoubt(wide, 128, new Map(wide.slice(0, 4).map((f) => [f, 1] as const)));
+    assert.ok(few.files >= 4 && few.files < 100, `files ${few.files}`);
+  });
+
+  it('is under the truth but rarely: 1,000 random candidate lists, a few percent matching, a sample of 128', () => {
+    const random = seeded(20261203);
+    let over = 0;
+    let cleared = 0;
+    for (let round = 0; round < 1000; round++) {
+      const all = population(2000 + Math.floor(random() * 4000));
+      const share = 0.01 + random() * 0.1;
+      const matching = new Set(all.filter(() => random() < share));
+      const order = sampleOrder(all);
+      const counts = new Map(order.slice(0, 128).flatMap((f) => (matching.has(f) ? [[f, 1] as const] : [])));
+      const least = beyondDoubt(order, 128, counts);
+      if (least.files > matching.size) over++;
+      if (least.files > 25 && least.hits > 120) cleared++;
+    }
+    assert.ok(over <= 2, `${over} of 1,000 bounds over the truth`);
+    assert.ok(cleared > 100, `${cleared} of 1,000 would refuse after 128 files`);
+  });
+
+  it('bounds each size class on its own: a big class barely read counts only what it read', () => {
+    const small = Array.from({ length: 2000 }, (_, i) => `src/s${i}.c`);
+    const big = Array.from({ length: 200 }, (_, i) => `gen/b${i}.h`);
+    const sizes = new Map<string, number>([...small.map((f) => [f, 8 << 10] as const), ...big.map((f) => [f, 4 << 20] as const)]);
+    const isBig = (f: string) => (sizes.get(f) ?? 0) >= BIG_FILE_BYTES;
+    const order = sampleOrder([...small, ...big], (f) => sizes.get(f));
+    // Every big file read matches; a fifth of the small ones do.
+    const read = 256;
+    const counts = new Map(order.slice(0, read).flatMap((f, i) => (isBig(f) || i % 5 === 0 ? [[f, 1] as const] : [])));
+    const bigRead = order.slice(0, read).filter(isBig).length;
+    assert.ok(bigRead > 0 && bigRead < 64, `${bigRead} big files read`);
+    const least = beyondDoubt(order, read, counts, isBig);
+    const smallOnly = beyondDoubt(order.filter((f) => !isBig(f)), read - bigRead, new Map([...counts].filter(([f]) => !isBig(f))));
+    assert.equal(least.files, smallOnly.files + bigRead, 'the big class adds the files it read, no share of its 200');
   });
 });
 

@@ -18,6 +18,9 @@ for (let i = 0; i < 200; i++) FILES[`plugins/p${i}.c`] = `use(widget);\nint othe
 for (let i = 0; i < 300; i++) FILES[`docs/d${i}.txt`] = `wid get ${i}\n`;
 // "gizmo": 20 files × 10 hits, among the same 900 candidates: too many hits, but not too many files.
 for (let i = 0; i < 20; i++) FILES[`core/m${i * 7}.c`] += 'gizmo\n'.repeat(10);
+// "sprocket": one hit in every third candidate, 300 in all — proving 120 hits reads ~450 of the 900,
+// but a third of the first 128 matching is beyond doubt at least ~190 files, one hit each.
+for (const [i, file] of Object.keys(FILES).sort().entries()) if (i % 3 === 0) FILES[file] += 'sprocket\n';
 
 /** An index that names every file: the sample must find the matching ones itself. */
 function everythingIndex(): TextIndexReader & { asked: number } {
@@ -71,6 +74,19 @@ describe('a refusal proved from a sample of the index candidates', () => {
     // The same query gives the same numbers: the sample is fixed.
     const again = await t.call('search', { pattern: 'widget' }, fresh());
     assert.deepEqual(again.structuredContent, r.structuredContent);
+  });
+
+  it('stops at the first round when the share that matched puts both limits beyond doubt, before the files read prove it', async () => {
+    const r = await t.call('search', { pattern: 'sprocket' }, fresh());
+    const s = r.structuredContent as { status: string; reason: string; summary: { totalFound: number; files: number }; estimate?: { read: number; of: number } };
+    assert.equal(s.status, 'refine');
+    assert.equal(s.reason, 'compound');
+    assert.deepEqual(s.estimate, { read: 128, of: 900 });
+    assert.ok(Math.abs(s.summary.files - 300) < 300 * 0.3, `files ${s.summary.files}`);
+    assert.ok(Math.abs(s.summary.totalFound - 300) < 300 * 0.3, `hits ${s.summary.totalFound}`);
+    // Forced: every candidate read, the true counts.
+    const forced = await t.call('search', { pattern: 'sprocket', force: true }, fresh());
+    assert.equal((forced.structuredContent as { totalFound: number }).totalFound, 300);
   });
 
   it('counts the whole word again only when the sample leaves it possible that it passes', async () => {
@@ -271,6 +287,10 @@ describe('the sample step after a round', () => {
     assert.equal(rounds[nextSampleStep(rounds, 0, 128, 30, 40, refuseAt)], 448);
     // 5 files and 6 hits: far off, so at most 4 × 128 = 512 read next.
     assert.equal(rounds[nextSampleStep(rounds, 0, 128, 5, 6, refuseAt)], 512);
+    // Among 5,000 candidates, 5 files and 6 hits in 128 say ~195 files and ~234 hits: twice those
+    // limits, so beyondDoubt will likely clear them well before a proof — at most twice 128 read next.
+    assert.equal(rounds[nextSampleStep(rounds, 0, 128, 5, 6, refuseAt, 5000)], 256);
+    assert.equal(rounds[nextSampleStep(rounds, 0, 128, 5, 6, refuseAt, 2000)], 512, 'not among 2,000: ~94 hits');
     // Never past the last step.
     assert.equal(nextSampleStep(rounds, 29, 1984, 1, 1, refuseAt), 30);
     assert.equal(nextSampleStep(rounds, 30, 2048, 1, 1, refuseAt), 31);
