@@ -3,6 +3,7 @@
 // state the database is in.
 import type { Database } from '../storage/database.ts';
 import type { CatalogueRows, CatalogueSnapshot, SnapshotKey } from './catalogue-snapshot.ts';
+import { pathListJoined, pathListOf } from './path-list.ts';
 
 /** code_meta key: the database's epoch, a random id made with it (see catalogue-snapshot.ts). */
 export const TEXT_EPOCH = 'text_epoch';
@@ -25,12 +26,13 @@ function catalogueRows(db: Database): CatalogueRows {
   );
   const split = (list: string | null | undefined) => (list ? list.split(',') : []);
   if (Number(row?.nl ?? 0) === 0) {
-    const paths = row?.p ? row.p.split('\n') : [];
-    return { paths, docs: Int32Array.from(split(row?.d), Number), taken: Uint8Array.from(split(row?.t), Number), sizes: Uint32Array.from(split(row?.s), Number) };
+    const docs = Int32Array.from(split(row?.d), Number);
+    const paths = pathListJoined(row?.p ?? '', docs.length);
+    if (paths) return { paths, docs, taken: Uint8Array.from(split(row?.t), Number), sizes: Uint32Array.from(split(row?.s), Number) };
   }
   // A path holding a newline: row by row.
   const rows = db.all<{ path: string; d: number; t: number; s: number }>(`SELECT path, coalesce(text_doc, -1) AS d, text_of = version AS t, ${SIZE} AS s FROM code_files`);
-  return { paths: rows.map((r) => r.path), docs: Int32Array.from(rows, (r) => r.d), taken: Uint8Array.from(rows, (r) => r.t), sizes: Uint32Array.from(rows, (r) => r.s) };
+  return { paths: pathListOf(rows.map((r) => r.path)), docs: Int32Array.from(rows, (r) => r.d), taken: Uint8Array.from(rows, (r) => r.t), sizes: Uint32Array.from(rows, (r) => r.s) };
 }
 
 /** Which state of the catalogue the database holds now (inside the caller's read transaction); undefined without an epoch. */

@@ -8,10 +8,11 @@
 // what the database says now, in the same read transaction; otherwise the table is read and the file
 // written again (atomically) for the next process.
 import type { RuntimeFs } from '../runtime/types.ts';
+import { type PathList, pathList } from './path-list.ts';
 
 /** The catalogue in table order: paths, document ids (-1: none), taken flags, sizes. */
 export interface CatalogueRows {
-  paths: string[];
+  paths: PathList;
   docs: Int32Array;
   taken: Uint8Array;
   /** Each file's size when catalogued, in bytes (at most 2³² − 1: larger files are never searched). */
@@ -33,29 +34,50 @@ export interface CatalogueSnapshot {
   write(key: SnapshotKey, rows: CatalogueRows): void;
 }
 
-const MAGIC = 'ctxgate-catalogue 2\n';
+// Format 3: the header line (padded with spaces to a multiple of 4 bytes), then the document ids,
+// the sizes and the paths' ends (each n little-endian 32-bit words: taken as they are, no decoding),
+// the taken flags (n bytes) and the paths (PathList.bytes).
+const MAGIC = 'ctxgate-catalogue 3\n';
 /** Larger files are not read (a catalogue of millions of files reads its table). */
 const MAX_BYTES = 256 * 1024 * 1024;
+
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 function sameKey(a: SnapshotKey, b: Partial<SnapshotKey>): boolean {
   return a.epoch === b.epoch && a.schema === b.schema && a.gen === b.gen && a.maxId === b.maxId;
 }
 
-export function encodeSnapshot(key: SnapshotKey, rows: CatalogueRows): Uint8Array | undefined {
-  // Paths are joined by newlines: a path holding one is not kept in a snapshot.
-  if (rows.paths.some((p) => p.includes('\n'))) return undefined;
-  const paths = new TextEncoder().encode(rows.paths.join('\n'));
-  const n = rows.paths.length;
-  const head = new TextEncoder().encode(`${MAGIC}${JSON.stringify({ ...key, n, pathBytes: paths.length })}\n`);
-  const out = new Uint8Array(head.length + n * 9 + paths.length);
-  out.set(head, 0);
-  const view = new DataView(out.buffer, head.length, n * 8);
-  for (let i = 0; i < n; i++) {
-    view.setInt32(i * 8, rows.docs[i]!, true);
-    view.setUint32(i * 8 + 4, rows.sizes[i]!, true);
+function putWords(out: Uint8Array, at: number, words: Int32Array | Uint32Array): void {
+  const view = new DataView(out.buffer, out.byteOffset + at, words.length * 4);
+  for (let i = 0; i < words.length; i++) view.setUint32(i * 4, words[i]! >>> 0, true);
+}
+
+/** n little-endian words at `at`: a view of the bytes where the host and the alignment allow, else a copy. */
+function wordsAt(bytes: Uint8Array, at: number, n: number): Uint32Array {
+  if (LITTLE_ENDIAN) {
+    if ((bytes.byteOffset + at) % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset + at, n);
+    return new Uint32Array(bytes.slice(at, at + n * 4).buffer);
   }
-  out.set(rows.taken.subarray(0, n), head.length + n * 8);
-  out.set(paths, head.length + n * 9);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, n * 4);
+  const words = new Uint32Array(n);
+  for (let i = 0; i < n; i++) words[i] = view.getUint32(i * 4, true);
+  return words;
+}
+
+export function encodeSnapshot(key: SnapshotKey, rows: CatalogueRows): Uint8Array {
+  const { paths } = rows;
+  const n = paths.length;
+  let head = `${MAGIC}${JSON.stringify({ ...key, n, pathBytes: paths.bytes.length })}`;
+  head += ' '.repeat((4 - ((new TextEncoder().encode(head).length + 1) % 4)) % 4);
+  const headBytes = new TextEncoder().encode(`${head}\n`);
+  const start = headBytes.length;
+  const out = new Uint8Array(start + n * 13 + paths.bytes.length);
+  out.set(headBytes, 0);
+  putWords(out, start, rows.docs.subarray(0, n));
+  putWords(out, start + n * 4, rows.sizes.subarray(0, n));
+  putWords(out, start + n * 8, paths.ends);
+  out.set(rows.taken.subarray(0, n), start + n * 12);
+  out.set(paths.bytes, start + n * 13);
   return out;
 }
 
@@ -73,18 +95,12 @@ export function decodeSnapshot(bytes: Uint8Array, key: SnapshotKey): CatalogueRo
   const { n, pathBytes } = header;
   if (!sameKey(key, header) || typeof n !== 'number' || typeof pathBytes !== 'number' || !Number.isInteger(n) || n < 0) return undefined;
   const start = eol + 1;
-  if (bytes.length !== start + n * 9 + pathBytes) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset + start, n * 8);
-  const docs = new Int32Array(n);
-  const sizes = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    docs[i] = view.getInt32(i * 8, true);
-    sizes[i] = view.getUint32(i * 8 + 4, true);
-  }
-  const taken = bytes.slice(start + n * 8, start + n * 9);
-  const text = new TextDecoder().decode(bytes.subarray(start + n * 9));
-  const paths = n === 0 ? [] : text.split('\n');
-  return paths.length === n ? { paths, docs, taken, sizes } : undefined;
+  if (start % 4 !== 0 || bytes.length !== start + n * 13 + pathBytes) return undefined;
+  const docs = wordsAt(bytes, start, n);
+  const sizes = wordsAt(bytes, start + n * 4, n);
+  const paths = pathList(bytes.subarray(start + n * 13), wordsAt(bytes, start + n * 8, n));
+  if (!paths) return undefined;
+  return { paths, docs: new Int32Array(docs.buffer, docs.byteOffset, n), taken: bytes.subarray(start + n * 12, start + n * 13), sizes };
 }
 
 /** The snapshot kept in `file` (beside the database, 0600). */
@@ -97,7 +113,6 @@ export function catalogueSnapshot(fs: RuntimeFs, file: string): CatalogueSnapsho
     },
     write(key, rows) {
       const bytes = encodeSnapshot(key, rows);
-      if (!bytes) return;
       try {
         fs.writeFileAtomicSync(file, bytes, 0o600);
       } catch {

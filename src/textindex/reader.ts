@@ -15,6 +15,7 @@ import { decodeList } from './postings.ts';
 import type { TextCandidates, TextIndexReader, TextIndexStatus, TextQuery } from './types.ts';
 import { createCatalogueReader } from './catalogue-read.ts';
 import type { CatalogueSnapshot } from './catalogue-snapshot.ts';
+import type { PathList } from './path-list.ts';
 
 export interface TextIndexSource {
   root: string;
@@ -51,7 +52,7 @@ export { TEXT_EPOCH } from './catalogue-read.ts';
 interface Live {
   gen: number;
   /** Catalogue paths, in table order. */
-  paths: string[];
+  paths: PathList;
   /** Their sizes when catalogued. */
   sizes: Uint32Array;
   /** Document id → index in `paths`, or -1 for a dead id. */
@@ -275,14 +276,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
     if (prefix === '') return { within: undefined, size: state.paths.length };
     if (lastScope?.state === state && lastScope.prefix === prefix) return lastScope;
     const within = new Uint8Array(state.paths.length);
-    const folder = `${prefix}/`;
-    let size = 0;
-    state.paths.forEach((p, i) => {
-      if (p === prefix || p.startsWith(folder)) {
-        within[i] = 1;
-        size++;
-      }
-    });
+    const size = state.paths.markUnder(prefix, within);
     lastScope = { state, prefix, within, size };
     return lastScope;
   }
@@ -311,12 +305,10 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       const prefix = scope.replace(/^\/+|\/+$/g, '');
       const { within, size: inScope } = scopeOf(state, prefix);
       const picked = new Uint8Array(state.paths.length);
-      const files: string[] = [];
-      const sizes = new Map<string, number>();
+      const indexes: number[] = [];
       const pick = (i: number) => {
         picked[i] = 1;
-        files.push(state.paths[i]!);
-        sizes.set(state.paths[i]!, state.sizes[i]!);
+        indexes.push(i);
       };
       for (const d of docs) {
         const i = d < state.docIndex.length ? state.docIndex[d]! : -1;
@@ -329,6 +321,9 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
         if (!picked[i]) pick(i);
       }
       if (pendingInScope > inScope * MAX_PENDING_SHARE) return undefined;
+      const files = state.paths.atAll(indexes);
+      const sizes = new Map<string, number>();
+      indexes.forEach((i, k) => sizes.set(files[k]!, state.sizes[i]!));
       const extra = new Set<string>();
       for (const p of dirty.keys()) {
         if (sizes.has(p) || !(prefix === '' || p === prefix || p.startsWith(`${prefix}/`))) continue;

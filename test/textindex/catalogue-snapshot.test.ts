@@ -10,6 +10,7 @@ import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { CodeStore } from '../../src/code/store.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { type CatalogueRows, type CatalogueSnapshot, catalogueSnapshot, decodeSnapshot, encodeSnapshot, type SnapshotKey } from '../../src/textindex/catalogue-snapshot.ts';
+import { type PathList, pathList, pathListJoined, pathListOf } from '../../src/textindex/path-list.ts';
 import { createTextIndexReader, TEXT_EPOCH } from '../../src/textindex/reader.ts';
 import { runTextStage } from '../../src/textindex/stage.ts';
 import type { TextCandidates } from '../../src/textindex/types.ts';
@@ -21,13 +22,14 @@ after(() => {
 });
 
 const KEY: SnapshotKey = { epoch: 'ab12', schema: 9, gen: 41, maxId: 3 };
-const ROWS: CatalogueRows = { paths: ['src/a.ts', 'naïve/日本.md', 'b.c'], docs: Int32Array.from([7, -1, 2]), taken: Uint8Array.from([1, 0, 1]), sizes: Uint32Array.from([120, 0, 4294967295]) };
+const all = (list: PathList) => Array.from({ length: list.length }, (_, i) => list.at(i));
+const ROWS: CatalogueRows = { paths: pathListOf(['src/a.ts', 'naïve/日本.md', 'b.c']), docs: Int32Array.from([7, -1, 2]), taken: Uint8Array.from([1, 0, 1]), sizes: Uint32Array.from([120, 0, 4294967295]) };
 
 describe('the catalogue snapshot file', () => {
   it('gives back the rows it was written with, only for the state it names', () => {
-    const bytes = encodeSnapshot(KEY, ROWS)!;
+    const bytes = encodeSnapshot(KEY, ROWS);
     const back = decodeSnapshot(bytes, KEY)!;
-    assert.deepEqual(back.paths, ROWS.paths);
+    assert.deepEqual(all(back.paths), ['src/a.ts', 'naïve/日本.md', 'b.c']);
     assert.deepEqual([...back.docs], [...ROWS.docs]);
     assert.deepEqual([...back.taken], [...ROWS.taken]);
     assert.deepEqual([...back.sizes], [...ROWS.sizes]);
@@ -35,9 +37,40 @@ describe('the catalogue snapshot file', () => {
     assert.equal(decodeSnapshot(bytes.subarray(0, bytes.length - 1), KEY), undefined, 'cut short');
     assert.equal(decodeSnapshot(Uint8Array.from([...bytes, 0]), KEY), undefined, 'longer than it says');
     assert.equal(decodeSnapshot(new TextEncoder().encode('something else\n'), KEY), undefined);
-    const empty = decodeSnapshot(encodeSnapshot(KEY, { paths: [], docs: new Int32Array(0), taken: new Uint8Array(0), sizes: new Uint32Array(0) })!, KEY)!;
-    assert.deepEqual(empty.paths, []);
-    assert.equal(encodeSnapshot(KEY, { ...ROWS, paths: ['a', 'odd\nname', 'c'] }), undefined, 'a path holding a newline: no snapshot');
+    const empty = decodeSnapshot(encodeSnapshot(KEY, { paths: pathListOf([]), docs: new Int32Array(0), taken: new Uint8Array(0), sizes: new Uint32Array(0) }), KEY)!;
+    assert.deepEqual(all(empty.paths), []);
+    // A path holding a newline keeps its place: each path's end is written.
+    const odd = decodeSnapshot(encodeSnapshot(KEY, { ...ROWS, paths: pathListOf(['a', 'odd\nname', 'c']) }), KEY)!;
+    assert.deepEqual(all(odd.paths), ['a', 'odd\nname', 'c']);
+    // The words are read in place when aligned, copied when the bytes sit at an odd offset.
+    const shifted = new Uint8Array(bytes.length + 1).fill(7);
+    shifted.set(bytes, 1);
+    const moved = decodeSnapshot(shifted.subarray(1), KEY)!;
+    assert.deepEqual([all(moved.paths), [...moved.docs], [...moved.sizes]], [all(ROWS.paths), [...ROWS.docs], [...ROWS.sizes]]);
+    // A file of the format before (paths split on newlines, words interleaved) is not read.
+    const before = new TextEncoder().encode(`ctxgate-catalogue 2\n${JSON.stringify({ ...KEY, n: 0, pathBytes: 0 })}\n`);
+    assert.equal(decodeSnapshot(before, KEY), undefined);
+  });
+
+  it('makes a path string only when one is asked for, and marks a folder\'s files by their bytes', () => {
+    const list = pathListJoined('src/a.ts\nsrc\nsrcs/b.ts\nsrc/日本/c.md\nlib/src/d.c', 5)!;
+    assert.deepEqual(all(list), ['src/a.ts', 'src', 'srcs/b.ts', 'src/日本/c.md', 'lib/src/d.c']);
+    assert.equal(list.at(3), list.at(3));
+    assert.deepEqual(pathListJoined('a\nb/c\nd', 3)!.atAll([2, 0, 2]), ['d', 'a', 'd']);
+    const odd = pathListOf(['x', 'new\nline', 'é/y']);
+    assert.deepEqual(odd.atAll([2, 1, 0]), ['é/y', 'new\nline', 'x'], 'a path holding a newline, made on its own');
+    const within = new Uint8Array(5);
+    assert.equal(list.markUnder('src', within), 3);
+    assert.deepEqual([...within], [1, 1, 0, 1, 0]);
+    const deeper = new Uint8Array(5);
+    assert.equal(list.markUnder('src/日本', deeper), 1);
+    assert.deepEqual([...deeper], [0, 0, 0, 1, 0]);
+    // A count that does not fit the text, ends that do not fit the bytes: no list.
+    assert.equal(pathListJoined('a\nb', 3), undefined);
+    assert.equal(pathListJoined('a\nb\nc', 2), undefined);
+    assert.equal(pathList(new TextEncoder().encode('ab\ncd'), Uint32Array.of(2, 4)), undefined);
+    assert.equal(pathList(new TextEncoder().encode('ab\ncd'), Uint32Array.of(3, 2)), undefined);
+    assert.deepEqual(all(pathList(new TextEncoder().encode('ab\ncd'), Uint32Array.of(2, 5))!), ['ab', 'cd']);
   });
 
   it('is read in a new process instead of the table, and not once the catalogue changed', async () => {
