@@ -64,7 +64,7 @@ export function pathList(bytes: Uint8Array, ends: Uint32Array): PathList | undef
         }
         const pieces = decoder.decode(joined).split('\n');
         // A path holding a newline splits in two: then each is made on its own.
-        if (pieces.length === wanted.length) wanted.forEach((i, k) => (made[i] = pieces[k]));
+        if (pieces.length === wanted.length) for (let k = 0; k < wanted.length; k++) made[wanted[k]!] = pieces[k];
       }
       return indexes.map(at);
     },

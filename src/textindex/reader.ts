@@ -323,7 +323,7 @@ export function createTextIndexReader(source: TextIndexSource): TextIndexHandle 
       if (pendingInScope > inScope * MAX_PENDING_SHARE) return undefined;
       const files = state.paths.atAll(indexes);
       const sizes = new Map<string, number>();
-      indexes.forEach((i, k) => sizes.set(files[k]!, state.sizes[i]!));
+      for (let k = 0; k < indexes.length; k++) sizes.set(files[k]!, state.sizes[indexes[k]!]!);
       const extra = new Set<string>();
       for (const p of dirty.keys()) {
         if (sizes.has(p) || !(prefix === '' || p === prefix || p.startsWith(`${prefix}/`))) continue;
