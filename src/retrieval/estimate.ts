@@ -7,10 +7,10 @@
 // unread files are then estimated from what was read (the index says which folders they are in), so
 // the distribution and the suggestions still say where the hits are; the reply says they are estimates.
 
-/** What an unread candidate is expected to hold: hits, and the chance that it matches at all. */
+/** What the unread candidates of one folder are expected to hold: hits, and how many of them match. */
 export interface Expected {
   hits: number;
-  p: number;
+  files: number;
 }
 
 export interface Estimate {
@@ -18,8 +18,21 @@ export interface Estimate {
   read: number;
   /** Candidates named by the index. */
   of: number;
-  /** What each unread candidate (relative to the workdir) is expected to hold. */
+  /**
+   * What the unread candidates are expected to hold, folder by folder, each folder's under
+   * unreadIn(folder): a name inside it that no file has, so that whatever counts files by their
+   * folders counts these too — one entry a folder, not one a file (a refusal's gate went through
+   * ~5,000 of them several times; the estimate is a folder's anyway).
+   */
   expected: ReadonlyMap<string, Expected>;
+}
+
+/** The name no file has (a NUL) that stands for a folder's unread candidates. */
+const UNREAD = '\u0000unread';
+
+/** The key of the unread candidates of `folder` ('' for the top folder) in Estimate.expected. */
+export function unreadIn(folder: string): string {
+  return folder ? `${folder}/${UNREAD}` : UNREAD;
 }
 
 /** Hits and matching files over the scope: the files counted, plus what the unread ones are expected to hold. */
@@ -29,7 +42,7 @@ export function scopeTotals(counts: ReadonlyMap<string, number>, expected?: Esti
   let files = counts.size;
   for (const e of expected?.values() ?? []) {
     hits += e.hits;
-    files += e.p;
+    files += e.files;
   }
   return { hits, files };
 }
@@ -127,8 +140,9 @@ function parentOf(file: string): string {
 }
 
 /**
- * What each unread candidate is expected to hold: the rate (hits per file read, and the share that
- * matched) of its folder, drawn toward its parent folder's rate as if PRIOR_FILES more files had been
+ * What the unread candidates of each folder are expected to hold (Estimate.expected: one entry a
+ * folder, under unreadIn): the rate (hits per file read, and the share that
+ * matched) of the folder, drawn toward its parent folder's rate as if PRIOR_FILES more files had been
  * read there, and so on up to the rate of the whole sample. A folder from which many files were read
  * speaks for itself (one whose files never match is estimated near zero, not at the average); one
  * barely sampled takes its parent's rate. Simulated on the Linux tree (five common terms, 150 samples
@@ -144,7 +158,10 @@ export function estimateUnread(read: readonly string[], counts: ReadonlyMap<stri
     const left = unread.filter(inStratum);
     if (!left.length) continue;
     const own = read.filter(inStratum);
-    for (const [file, e] of byFolders(own.length >= MIN_STRATUM_READ ? own : read, counts, left)) expected.set(file, e);
+    for (const [key, e] of byFolders(own.length >= MIN_STRATUM_READ ? own : read, counts, left)) {
+      const sum = expected.get(key);
+      expected.set(key, sum ? { hits: sum.hits + e.hits, files: sum.files + e.files } : e);
+    }
   }
   return expected;
 }
@@ -238,12 +255,13 @@ function byFolders(read: readonly string[], counts: ReadonlyMap<string, number>,
       if (dir === '') break;
     }
   }
-  const rates = new Map<string, Expected>();
-  const rateOf = (dir: string): Expected => {
+  /** Per folder: hits per file, and the share of files that match. */
+  const rates = new Map<string, { hits: number; p: number }>();
+  const rateOf = (dir: string): { hits: number; p: number } => {
     const known = rates.get(dir);
     if (known) return known;
     const f = folders.get(dir) ?? { files: 0, matched: 0, hits: 0 };
-    let rate: Expected;
+    let rate: { hits: number; p: number };
     if (dir === '') rate = f.files ? { hits: f.hits / f.files, p: f.matched / f.files } : { hits: 0, p: 0 };
     else {
       const up = rateOf(parentOf(dir));
@@ -253,10 +271,15 @@ function byFolders(read: readonly string[], counts: ReadonlyMap<string, number>,
     rates.set(dir, rate);
     return rate;
   };
-  const expected = new Map<string, Expected>();
+  const unreadPer = new Map<string, number>();
   for (const file of unread) {
-    const rate = rateOf(parentOf(file));
-    if (rate.hits > 0) expected.set(file, rate);
+    const dir = parentOf(file);
+    unreadPer.set(dir, (unreadPer.get(dir) ?? 0) + 1);
+  }
+  const expected = new Map<string, Expected>();
+  for (const [dir, n] of unreadPer) {
+    const rate = rateOf(dir);
+    if (rate.hits > 0) expected.set(unreadIn(dir), { hits: rate.hits * n, files: rate.p * n });
   }
   return expected;
 }

@@ -245,7 +245,7 @@ async function sampledRefusal(
       const estimate = { read, of: eligible.length, expected: estimateUnread(order.slice(0, read), counts, order.slice(read), big) };
       const totals = scopeTotals(counts, estimate.expected);
       if (proved || (Math.round(totals.files) > refuseAt.files && Math.round(totals.hits) > refuseAt.hits)) {
-        deps.logger.log('fileio_sampled', { scope: req.scope.relative || '.', candidates: eligible.length, read, files: counts.size, hits, ...(least && { beyondDoubt: least }) });
+        deps.logger.log('fileio_sampled', { scope: req.scope.relative || '.', candidates: eligible.length, read, ...(sizeOf && { bytes: order.slice(0, read).reduce((n, f) => n + (sizeOf(f) ?? 0), 0) }), files: counts.size, hits, ...(least && { beyondDoubt: least }) });
         files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
         return { hits: hitsOf(req, files), capped: true, counts, estimate, sampled: true };
       }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config/defaults.ts';
-import { BIG_FILE_BYTES, beyondDoubt, estimateUnread, sampleOrder, sampleSteps } from '../../src/retrieval/estimate.ts';
+import { BIG_FILE_BYTES, beyondDoubt, estimateUnread, sampleOrder, sampleSteps, unreadIn } from '../../src/retrieval/estimate.ts';
 import { createRefusalCounter, gate } from '../../src/retrieval/gatekeeper.ts';
 import type { ResultItem } from '../../src/retrieval/types.ts';
 import { formatRefine } from '../../src/tools/gate/refine-printer.ts';
@@ -52,16 +52,16 @@ describe('sampling candidates to prove a refusal', () => {
     const big = Array.from({ length: 16 }, (_, i) => `src/b${i}.h`);
     const isBig = (f: string) => f.includes('/b');
     const counts = new Map([...small.map((f) => [f, 1] as const), ...big.map((f) => [f, 10] as const)]);
+    // Both unread files are src/'s: one entry for the folder, each class's rate added up.
     const expected = estimateUnread([...small, ...big], counts, ['src/sx.c', 'src/bx.h'], isBig);
-    assert.equal(expected.get('src/sx.c')!.hits, 1);
-    assert.equal(expected.get('src/bx.h')!.hits, 10);
+    assert.deepEqual([...expected.keys()], [unreadIn('src')]);
+    assert.equal(expected.get(unreadIn('src'))!.hits, 1 + 10);
     // Without strata both get the folder's mean.
     const mixed = estimateUnread([...small, ...big], counts, ['src/sx.c', 'src/bx.h']);
-    assert.equal(mixed.get('src/sx.c')!.hits, mixed.get('src/bx.h')!.hits);
+    assert.ok(Math.abs(mixed.get(unreadIn('src'))!.hits - (2 * (20 + 160)) / 36) < 1e-9);
     // 15 big ones read: too few to speak for their class, every file read does.
     const fewer = estimateUnread([...small, ...big.slice(1)], counts, ['src/sx.c', 'src/bx.h'], isBig);
-    assert.equal(fewer.get('src/sx.c')!.hits, 1);
-    assert.ok(Math.abs(fewer.get('src/bx.h')!.hits - (20 + 150) / 35) < 1e-9);
+    assert.ok(Math.abs(fewer.get(unreadIn('src'))!.hits - (1 + (20 + 150) / 35)) < 1e-9);
   });
 
   it('looks at the sample from the minimum on, batch by batch, leaving a third of the candidates unread', () => {
@@ -72,20 +72,20 @@ describe('sampling candidates to prove a refusal', () => {
     assert.equal(sampleSteps(100_000, sizes).at(-1), 2048);
   });
 
-  it('expects of an unread file what its folder held, drawn toward the parent folder while few of its files were read', () => {
+  it('expects of a folder\'s unread files what its files read held, drawn toward the parent folder while few of them were read', () => {
     // 40 files read: src/ (20, each 2 hits), docs/ (16, none match), lib/ (4, each 5 hits).
     const read = [...Array.from({ length: 20 }, (_, i) => `src/s${i}.c`), ...Array.from({ length: 16 }, (_, i) => `docs/d${i}.txt`), ...Array.from({ length: 4 }, (_, i) => `lib/l${i}.c`)];
     const counts = new Map([...read.filter((f) => f.startsWith('src/')).map((f) => [f, 2] as const), ...read.filter((f) => f.startsWith('lib/')).map((f) => [f, 5] as const)]);
     const expected = estimateUnread(read, counts, ['src/x.c', 'docs/y.txt', 'lib/z.c', 'new/w.c', 'src/deep/v.c']);
     const whole = 60 / 40; // hits per file read over the sample
     const near = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} vs ${b}`);
-    near(expected.get('src/x.c')!.hits, (40 + 8 * whole) / 28);
-    near(expected.get('docs/y.txt')!.hits, (0 + 8 * whole) / 24);
-    near(expected.get('lib/z.c')!.hits, (20 + 8 * whole) / 12);
-    near(expected.get('new/w.c')!.hits, whole); // a folder nothing was read from: the whole sample
-    near(expected.get('src/deep/v.c')!.hits, (0 + 8 * ((40 + 8 * whole) / 28)) / 8);
-    assert.ok(expected.get('docs/y.txt')!.hits < whole / 2, 'a folder whose 16 files read never matched is estimated low');
-    near(expected.get('src/x.c')!.p, (20 + 8 * (24 / 40)) / 28);
+    near(expected.get(unreadIn('src'))!.hits, (40 + 8 * whole) / 28);
+    near(expected.get(unreadIn('docs'))!.hits, (0 + 8 * whole) / 24);
+    near(expected.get(unreadIn('lib'))!.hits, (20 + 8 * whole) / 12);
+    near(expected.get(unreadIn('new'))!.hits, whole); // a folder nothing was read from: the whole sample
+    near(expected.get(unreadIn('src/deep'))!.hits, (0 + 8 * ((40 + 8 * whole) / 28)) / 8);
+    assert.ok(expected.get(unreadIn('docs'))!.hits < whole / 2, 'a folder whose 16 files read never matched is estimated low');
+    near(expected.get(unreadIn('src'))!.files, (20 + 8 * (24 / 40)) / 28);
     assert.equal(estimateUnread(read, new Map(), ['src/x.c']).size, 0, 'nothing matched: nothing expected');
   });
 });
@@ -169,7 +169,7 @@ describe('the gate with a refusal proved from a sample', () => {
   const items: ResultItem[] = [...counts.keys()].map((file, i) => ({ file, line: i + 1, text: 'spin_lock(&x);', matchIndex: 0, kind: 'call', source: 'fileio', score: 0.8 }));
   // 360 unread: 300 under drivers, 60 under sound (a folder the sample never reached).
   const unread = [...Array.from({ length: 300 }, (_, i) => `drivers/u${i}.c`), ...Array.from({ length: 60 }, (_, i) => `sound/u${i}.c`)];
-  const estimate = { read: 40, of: 400, expected: new Map(unread.map((f) => [f, { hits: 3.75, p: 0.75 }])) };
+  const estimate = { read: 40, of: 400, expected: new Map(unread.map((f) => [f, { hits: 3.75, files: 0.75 }])) };
 
   it('refuses with totals and a distribution that count the unread files at the sample rate, and says they are estimates', () => {
     const d = gate({ items, counts, estimate, capped: true, force: false, query: 'spin_lock', scope: '', shape: 'symbol', regex: false }, config, createRefusalCounter());

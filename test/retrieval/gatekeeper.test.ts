@@ -140,7 +140,7 @@ describe('gatekeeper', () => {
     const counts = new Map<string, number>();
     for (let i = 0; i < 30; i++) counts.set(`a/b1/f${i}.c`, 5);
     for (let i = 0; i < 30; i++) counts.set(`a/b2/f${i}.c`, 5);
-    const estimate = { read: 200, of: 201, expected: new Map([['a/b3/c/x.c', { hits: 0.3, p: 0.1 }]]) };
+    const estimate = { read: 200, of: 201, expected: new Map([['a/b3/c/x.c', { hits: 0.3, files: 0.1 }]]) };
     const d = gate(input(items(30, 5, 0.9, (i) => `a/b${1 + (i % 2)}`), { counts, estimate, capped: true }), config, createRefusalCounter());
     assert.equal(d.pass, false);
     if (d.pass) return;
