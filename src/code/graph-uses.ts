@@ -45,21 +45,42 @@ function certaintyOf(store: CodeStore, file: string, qualifier: string | undefin
   return 'name-only';
 }
 
-/** Every indexed use of a name: calls, type uses, imports and comment mentions, each with its caller. */
-export async function usesOf(index: CodeIndex, name: string, owner?: string, within?: ReadonlySet<string>): Promise<Uses | undefined> {
-  const store = within ? await storeHolding(index, within) : (await storeNaming(index, name))?.store;
-  if (!store) return undefined;
-  const found = (await findDefinitions(index, name, owner)) ?? [];
-  // `Transport.roundTrip` is the method of Transport: not persistConn's in transport.go, nor handler's for `Handler`.
-  const exact = owner ? found.filter((d) => d.container === owner) : [];
-  const definitions = exact.length ? exact : found;
-  // A common name has tens of thousands of uses: with `within`, only those files are made fresh and judged.
+/** The name's use rows, in `within`'s files when given — made fresh first (a common name has tens of thousands: with `within`, only those files are). */
+async function freshRows(index: CodeIndex, store: CodeStore, name: string, within: ReadonlySet<string> | undefined): Promise<ReferenceRow[]> {
   const named = () => {
     const all = store.referencesNamed(name, ['call', 'type', 'import', 'mention']);
     return within ? all.filter((r) => within.has(r.path)) : all;
   };
-  let rows = named();
-  if (await index.fresh(within ?? rows.map((r) => r.path))) rows = named();
+  const rows = named();
+  return (await index.fresh(within ?? rows.map((r) => r.path))) ? named() : rows;
+}
+
+function useOf(r: ReferenceRow, certainty: Certainty, times: number): Use {
+  return {
+    file: r.path,
+    line: r.line,
+    kind: r.kind as Use['kind'],
+    caller: r.def_name ? { name: r.def_name, container: r.def_container ?? undefined, line: r.def_line ?? r.line } : undefined,
+    qualifier: r.qualifier ?? undefined,
+    certainty,
+    times,
+  };
+}
+
+/**
+ * Every indexed use of a name: calls, type uses, imports and comment mentions, each with its caller.
+ * `kindsOnly`: the rows as they are, none resolved (a literal search labels its lines: on the Linux
+ * tree, resolving `vfs_fsync_range`'s 18 lines cost a new server's first search 50–90 ms).
+ */
+export async function usesOf(index: CodeIndex, name: string, owner?: string, within?: ReadonlySet<string>, options: { kindsOnly?: boolean } = {}): Promise<Uses | undefined> {
+  const store = within ? await storeHolding(index, within) : (await storeNaming(index, name))?.store;
+  if (!store) return undefined;
+  if (options.kindsOnly) return { definitions: [], uses: (await freshRows(index, store, name, within)).map((r) => useOf(r, 'name-only', Math.max(1, r.n ?? 1))), byNameElsewhere: 0, elsewhere: 0 };
+  const found = (await findDefinitions(index, name, owner)) ?? [];
+  // `Transport.roundTrip` is the method of Transport: not persistConn's in transport.go, nor handler's for `Handler`.
+  const exact = owner ? found.filter((d) => d.container === owner) : [];
+  const definitions = exact.length ? exact : found;
+  const rows = await freshRows(index, store, name, within);
   const imports = new Map<string, ImportRow[]>();
   const resolver = new CallResolver(store);
   const ours = new Set(definitions.map((d) => `${d.file}:${d.line}`));
@@ -88,7 +109,7 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
     if (owner && !unique) return 'unknown';
     return 'name-only';
   };
-  for (const r of rows as ReferenceRow[]) {
+  for (const r of rows) {
     // How many of the line's uses reach the anchor, per certainty: each group of a call line (made on
     // one receiver, with one argument count) is judged on its own, and a call on a base type (an
     // override candidate) is a use apart from a resolved call of the same line.
@@ -102,17 +123,7 @@ export async function usesOf(index: CodeIndex, name: string, owner?: string, wit
         else reached.set(judged, (reached.get(judged) ?? 0) + call.n);
       }
     }
-    for (const [certainty, times] of reached) {
-      uses.push({
-        file: r.path,
-        line: r.line,
-        kind: r.kind as Use['kind'],
-        caller: r.def_name ? { name: r.def_name, container: r.def_container ?? undefined, line: r.def_line ?? r.line } : undefined,
-        qualifier: r.qualifier ?? undefined,
-        certainty,
-        times,
-      });
-    }
+    for (const [certainty, times] of reached) uses.push(useOf(r, certainty, times));
   }
   return { definitions, uses: uses.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line), byNameElsewhere, elsewhere };
 }

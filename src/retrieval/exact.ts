@@ -49,7 +49,8 @@ async function classified(graph: GraphAdapter, symbol: string, scanned: Hit[]): 
   // Locals and parameters too: their declaration line is a (local) definition, not a use.
   const defs = await graph.definitions(symbol, undefined, { locals: true });
   if (!defs) return undefined;
-  const uses = await graph.uses(symbol, undefined, new Set(scanned.map((h) => h.file)));
+  // What each line does with the name, unresolved: a call of another `f` is a call of the name too.
+  const uses = await graph.uses(symbol, undefined, new Set(scanned.map((h) => h.file)), { kindsOnly: true });
   const defAt = new Map<string, (typeof defs)[number]>();
   const overloadLines = new Set<string>();
   for (const d of defs) {

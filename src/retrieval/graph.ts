@@ -23,8 +23,12 @@ export interface GraphAdapter {
   definitions(symbol: string, owner?: string, options?: { locals?: boolean }): Promise<Definitions | undefined>;
   definitionAt(file: string, line: number): Promise<Definition | null | undefined>;
   outline(file: string): Promise<Definition[] | undefined>;
-  /** Every use of the name; with `within`, only the uses in those files (the rest need not be looked at). */
-  uses(symbol: string, owner?: string, within?: ReadonlySet<string>): Promise<Uses | undefined>;
+  /**
+   * Every use of the name; with `within`, only the uses in those files (the rest need not be looked
+   * at). `kindsOnly`: what each line does with the name is all that is wanted — every use row, none
+   * resolved to a definition (certainty 'name-only', no definitions): a backend may answer faster.
+   */
+  uses(symbol: string, owner?: string, within?: ReadonlySet<string>, options?: { kindsOnly?: boolean }): Promise<Uses | undefined>;
   callees(definition: Definition): Promise<Callee[] | undefined>;
   dependencies(file: string): Promise<Dependencies | undefined>;
   impact(symbol: string, owner: string | undefined, depth: number): Promise<{ callers: ImpactEntry[]; dependents: string[] } | undefined>;
@@ -59,7 +63,7 @@ export function createBuiltinAdapter(index: CodeIndex): GraphAdapter {
     definitions: (symbol, owner, options) => code.findDefinitions(index, symbol, owner, options),
     definitionAt: (file, line) => code.definitionAt(index, file, line),
     outline: (file) => code.outlineOf(index, file),
-    uses: (symbol, owner, within) => code.usesOf(index, symbol, owner, within),
+    uses: (symbol, owner, within, options) => code.usesOf(index, symbol, owner, within, options),
     callees: (definition) => code.calleesOf(index, definition),
     dependencies: (file) => code.dependenciesOf(index, file),
     impact: (symbol, owner, depth) => code.impactOf(index, symbol, owner, depth),

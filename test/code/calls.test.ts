@@ -88,6 +88,22 @@ describe('calls resolved to their definitions', () => {
       assert.deepEqual(await callers(index, 'area', 'Square'), ['src/shapes.ts:3 override', 'src/shapes.ts:15 receiver-type']);
       assert.deepEqual(await callers(index, 'area', 'Shape'), ['src/shapes.ts:3 receiver-type']);
     });
+
+    it('gives every use row of the name unresolved when only the kinds are wanted (a literal search labelling its lines)', async () => {
+      const index = await builtIndex(files);
+      const within = new Set(['src/shapes.ts']);
+      const all = await usesOf(index, 'area', undefined, within, { kindsOnly: true });
+      assert.ok(all);
+      assert.deepEqual(all.definitions, []);
+      // Every call of `area` in the file, whichever class's it is: the lines call the name.
+      assert.deepEqual(
+        all.uses.map((u) => `${u.file}:${u.line} ${u.kind} ${u.certainty}`),
+        ['src/shapes.ts:3 call name-only', 'src/shapes.ts:13 call name-only', 'src/shapes.ts:15 call name-only'],
+      );
+      // Resolved, Table's area is called on line 13 only.
+      const table = await usesOf(index, 'area', 'Table', within);
+      assert.deepEqual(table?.uses.map((u) => u.line), [13]);
+    });
   });
 
   describe('Python', () => {
