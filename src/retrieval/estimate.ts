@@ -57,11 +57,33 @@ function hash(text: string): number {
   return h;
 }
 
+/**
+ * The files by their hashes (ties by name). Each hash and index packed in one number, sorted by the
+ * engine's numeric sort with no comparator to call: a new server's first refusal orders ~5,000
+ * candidates, and the callback sort took ~10 ms of it.
+ */
 function hashOrder(files: readonly string[]): string[] {
-  return files
-    .map((file) => ({ file, h: hash(file) }))
-    .sort((a, b) => a.h - b.h || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-    .map((x) => x.file);
+  const n = files.length;
+  if (n >= 2 ** 21) return files.map((file) => ({ file, h: hash(file) })).sort((a, b) => a.h - b.h || byName(a.file, b.file)).map((x) => x.file);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = hash(files[i]!) * 2 ** 21 + i;
+  keys.sort();
+  const out: string[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = files[keys[i]! % 2 ** 21]!;
+  // Equal hashes (rare) come in the input's order: put them in name order, so the order is the list's, whatever order it came in.
+  for (let i = 1; i < n; i++) {
+    if (Math.floor(keys[i]! / 2 ** 21) !== Math.floor(keys[i - 1]! / 2 ** 21)) continue;
+    let end = i + 1;
+    while (end < n && Math.floor(keys[end]! / 2 ** 21) === Math.floor(keys[i - 1]! / 2 ** 21)) end++;
+    const run = out.slice(i - 1, end).sort(byName);
+    for (let k = 0; k < run.length; k++) out[i - 1 + k] = run[k]!;
+    i = end - 1;
+  }
+  return out;
+}
+
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

@@ -16,6 +16,11 @@ describe('sampling candidates to prove a refusal', () => {
     assert.notDeepEqual(order.slice(0, 50), [...files].sort().slice(0, 50), 'not path order: a prefix spreads over the folders');
     const firstFolders = new Set(order.slice(0, 50).map((f) => f.split('/')[0]));
     assert.equal(firstFolders.size, 7);
+    // Two names of one hash (FNV-1a of f6059 and of f264602, f6058 and f264603): side by side, in name order, whatever the input order.
+    const colliding = ['f6059', 'f264602', 'f6058', 'f264603', ...files];
+    const byHash = sampleOrder(colliding);
+    assert.deepEqual(sampleOrder([...colliding].reverse()), byHash);
+    for (const [a, b] of [['f264602', 'f6059'], ['f264603', 'f6058']] as const) assert.equal(byHash.indexOf(b), byHash.indexOf(a) + 1, `${a} then ${b}`);
   });
 
   it('reads big candidates at a lower rate, each size class a uniform sample of its own, the big ones left over last', () => {

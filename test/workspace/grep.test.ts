@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../../src/errors.ts';
 import { resolveSafe } from '../../src/security/resolve-safe.ts';
 import { readdirSync } from 'node:fs';
 import { createAdmission } from '../../src/workspace/grep/admission.ts';
-import { admitFiles } from '../../src/workspace/grep/filelist.ts';
+import { admitFiles, admittedPaths } from '../../src/workspace/grep/filelist.ts';
 import { countMatches, type GrepEngine, grep, scanList } from '../../src/workspace/grep/index.ts';
 import type { GrepQuery, GrepResult } from '../../src/workspace/grep/types.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
@@ -255,6 +255,11 @@ for (const engine of engines) {
       const query = { pattern: 'TODO', literal: true, ignoreCase: false, context: 0, limit: 50 };
       const admission = await createAdmission({ fs: t.app.runtime.fs, workdirs: t.app.workdirs }, target, query);
       const files = admitFiles(t.app.runtime.fs, admission, everything());
+      // The same list however it comes: in path order (an index's candidates), or out of order with repeats.
+      const all = everything();
+      const inOrder = [...all].sort();
+      assert.deepEqual(admittedPaths(admission, inOrder), admittedPaths(admission, [...all, ...inOrder].reverse()));
+      assert.deepEqual(admittedPaths(admission, [...inOrder, inOrder[0]!]), admittedPaths(admission, inOrder), 'a repeat after the ordered part');
       // By path, the admission lets through the visible files and those only their opening rules out
       // (binary, a hard link of .env, key content); symlinks are left out by the list's lstat.
       assert.deepEqual(files.map((f) => f.relRoot), ['bin/blob.bin', 'docs/guide.md', 'env_copy.txt', 'i18n/words.txt', 'notes/key.txt', 'src/deep/keep.log', 'src/deep/util.go', 'src/helper.ts', 'src/main.ts']);

@@ -49,13 +49,20 @@ export interface AdmitOptions {
 /** admitFiles' paths without a stat (the reader checks each as it reads), sorted, each once. */
 export function admittedPaths(admission: Admission, files: Iterable<string>, options: AdmitOptions = {}): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
+  // A list already in order, each once (an index's candidates), needs neither the set nor the sort:
+  // both cost a new server's first refusal several ms over 5,000 candidates.
+  let seen: Set<string> | undefined;
+  let last: string | undefined;
   for (const relRoot of files) {
-    if (seen.has(relRoot)) continue;
-    seen.add(relRoot);
+    if (!seen && last !== undefined && !(last < relRoot)) seen = new Set(out);
+    if (seen) {
+      if (seen.has(relRoot)) continue;
+      seen.add(relRoot);
+    }
+    last = relRoot;
     if (admission.named(relRoot, { statFolders: options.statFolders, catalogued: options.catalogued?.(relRoot) })) out.push(relRoot);
   }
-  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return seen ? out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) : out;
 }
 
 /** The regular files (not symlinks, not past the size limit) among `files` (relative to `workdir`), with their sizes. */
