@@ -5,6 +5,7 @@ import { BIG_FILE_BYTES, beyondDoubt, estimateUnread, sampleOrder, sampleSteps, 
 import { createRefusalCounter, gate } from '../../src/retrieval/gatekeeper.ts';
 import type { ResultItem } from '../../src/retrieval/types.ts';
 import { formatRefine } from '../../src/tools/gate/refine-printer.ts';
+import { seededRandom } from '../../scripts/lib/seeded.ts';
 
 const files = Array.from({ length: 500 }, (_, i) => `dir${i % 7}/sub${i % 3}/file${i}.c`);
 
@@ -95,18 +96,6 @@ describe('sampling candidates to prove a refusal', () => {
   });
 });
 
-/** A seeded generator (mulberry32): the same draws every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 describe('what a sample shows the candidates hold beyond doubt', () => {
   const population = (n: number) => Array.from({ length: n }, (_, i) => `d${i % 13}/f${i}.c`);
 
@@ -132,7 +121,7 @@ describe('what a sample shows the candidates hold beyond doubt', () => {
   });
 
   it('is under the truth but rarely: 1,000 random candidate lists, a few percent matching, a sample of 128', () => {
-    const random = seeded(20261203);
+    const random = seededRandom(20261203);
     let over = 0;
     let cleared = 0;
     // Lists of 2,000–6,000 candidates (ordered once per size: the matching ones are the random part).
