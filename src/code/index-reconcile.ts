@@ -38,13 +38,15 @@ export interface Reconciled {
 }
 
 /**
- * How many files the catalogue holds at most: its greatest id (ids are not reused below it), one
- * step down the table's tree. count(*) reads the whole path index (~500 pages, 30–60 ms on the
- * Linux tree, on a new process's way to its first answer); whether a catalogue is big enough for
- * find's list needs no more than this.
+ * Whether the catalogue holds `files` files or more. Its greatest id (one step down the table's tree)
+ * is never below its count: under `files`, it is small. Only past that is it counted — count(*)
+ * reads the whole path index (~500 pages, 30–60 ms on the Linux tree, on a new process's way to its
+ * first answer), and ids left by deleted files keep the greatest id up.
  */
-export function filesAtMost(s: CodeStore): number {
-  return Number(s.db.value('SELECT max(id) FROM code_files') ?? 0);
+export function holdsAtLeast(s: CodeStore, files: number): boolean {
+  if (files <= 0) return true;
+  if (Number(s.db.value('SELECT max(id) FROM code_files') ?? 0) < files) return false;
+  return Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) >= files;
 }
 
 /**
@@ -53,7 +55,7 @@ export function filesAtMost(s: CodeStore): number {
  * `listFrom` files or more.
  */
 export async function reconcile(shared: IndexShared, s: CodeStore, confirmedFrom: number, changedSince?: ChangedSince, listFrom = LIST_FROM_FILES): Promise<Reconciled> {
-  const big = () => listFrom <= 0 || filesAtMost(s) >= listFrom;
+  const big = () => holdsAtLeast(s, listFrom);
   // A change made after a row's stat has a ctime no earlier than that, less a coarse clock's tick.
   const listed = changedSince && big() ? await changedSince(confirmedFrom - RACY_MS) : undefined;
   const found = listed && listed.length <= MAX_LISTED ? { ...(await changesAmong(shared, s, listed)), complete: true, by: 'listed' as const } : { ...(await sweepAll(shared, s, confirmedFrom)), by: 'stats' as const };

@@ -7,11 +7,11 @@ import { messageOf } from '../errors.ts';
 import { RACY_MS } from '../textindex/file-identity.ts';
 import type { ChangedSince } from '../workspace/changed-since.ts';
 import { CATALOGUE_SYNCED_AT } from './index-pass.ts';
-import { filesAtMost, LIST_FROM_FILES, reconcile, SWEPT_AT } from './index-reconcile.ts';
+import { LIST_FROM_FILES, reconcile, SWEPT_AT } from './index-reconcile.ts';
 import { type IndexShared, isGitignore } from './index-shared.ts';
 import type { CodeStore } from './store.ts';
 
-/** The note beside the database of the last whole check of the catalogue (when it began, how many files at most: filesAtMost). */
+/** The note beside the database of the last whole check of the catalogue (when it began, how many files). */
 export interface CheckedNote {
   read(): { at: number; files: number } | undefined;
   write(note: { at: number; files: number }): void;
@@ -24,7 +24,7 @@ export interface CheckedNote {
  */
 export function noteWholeCheck(note: CheckedNote, s: CodeStore, at: number, logger: IndexShared['logger']): void {
   try {
-    note.write({ at, files: filesAtMost(s) });
+    note.write({ at, files: Number(s.db.value('SELECT count(*) FROM code_files') ?? 0) });
   } catch (e) {
     logger.log('code_index_error', { error: messageOf(e) });
   }

@@ -190,7 +190,10 @@ export function estimateUnread(read: readonly string[], counts: ReadonlyMap<stri
 
 /**
  * The chance that one of beyondDoubt's bounds is over the truth: one in 2,000 (each bound exact for
- * draws with replacement, and so safe for a sample without).
+ * draws with replacement, and so safe for a sample without). Per look: a sample is looked at after
+ * each of its rounds (a few, the steps jump), so a query whose truth lies just under the gate's limits
+ * may be refused wrongly a few times in 2,000 samples — and since the order is fixed, every time it is
+ * asked. Far under the limits, far less often than that.
  */
 const DOUBT = 0.0005;
 /** A stratum's share of matching files is bounded from this many files read in it on. */
@@ -231,7 +234,7 @@ function lowerShare(k: number, n: number): number {
 /**
  * Matching files and hits the candidates hold at the least, beyond reasonable doubt, from the first
  * `read` of sampleOrder's `order`: in each stratum (one without `big`), the share of its files read
- * that matched, bounded below (lowerShare: wrong once in 2,000) and taken over all its files; each unread
+ * that matched, bounded below (lowerShare: wrong once in 2,000 a look) and taken over all its files; each unread
  * matching file holds one hit at least. A refusal a sample cannot prove yet may be certain already:
  * `retry.*count` on the Linux tree matches 453 of its 5,212 candidates with 1,297 hits — proving 120
  * hits read ~700 files, this bound clears the limits after the first 128.

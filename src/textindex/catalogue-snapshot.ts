@@ -93,7 +93,7 @@ export function decodeSnapshot(bytes: Uint8Array, key: SnapshotKey): CatalogueRo
     return undefined;
   }
   const { n, pathBytes } = header;
-  if (!sameKey(key, header) || typeof n !== 'number' || typeof pathBytes !== 'number' || !Number.isInteger(n) || n < 0) return undefined;
+  if (!sameKey(key, header) || typeof n !== 'number' || typeof pathBytes !== 'number' || !Number.isInteger(n) || n < 0 || !Number.isInteger(pathBytes) || pathBytes < 0) return undefined;
   const start = eol + 1;
   if (start % 4 !== 0 || bytes.length !== start + n * 13 + pathBytes) return undefined;
   const docs = wordsAt(bytes, start, n);

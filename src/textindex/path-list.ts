@@ -17,7 +17,8 @@ export interface PathList {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// A leading U+FEFF is part of a name, not a byte-order mark to drop.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * A list over `bytes` with path `i` at [ends[i − 1] + 1 (0 for the first), ends[i]); undefined when

@@ -47,6 +47,13 @@ describe('the catalogue snapshot file', () => {
     shifted.set(bytes, 1);
     const moved = decodeSnapshot(shifted.subarray(1), KEY)!;
     assert.deepEqual([all(moved.paths), [...moved.docs], [...moved.sizes]], [all(ROWS.paths), [...ROWS.docs], [...ROWS.sizes]]);
+    // A header whose numbers do not fit: no rows, no error.
+    const badHead = new TextEncoder().encode(`ctxgate-catalogue 3\n${JSON.stringify({ ...KEY, n: 1, pathBytes: -13 })}  \n`);
+    assert.equal(decodeSnapshot(badHead, KEY), undefined);
+    // A name beginning with U+FEFF keeps it (not taken for a byte-order mark), alone or in a batch.
+    const bom = decodeSnapshot(encodeSnapshot(KEY, { ...ROWS, paths: pathListOf(['\uFEFFa.c', 'b/\uFEFFc.c', 'd.c']) }), KEY)!;
+    assert.deepEqual(all(bom.paths), ['\uFEFFa.c', 'b/\uFEFFc.c', 'd.c']);
+    assert.deepEqual(pathListOf(['x', '\uFEFFa.c', 'y']).atAll([1, 2, 0]), ['\uFEFFa.c', 'y', 'x']);
     // A file of the format before (paths split on newlines, words interleaved) is not read.
     const before = new TextEncoder().encode(`ctxgate-catalogue 2\n${JSON.stringify({ ...KEY, n: 0, pathBytes: 0 })}\n`);
     assert.equal(decodeSnapshot(before, KEY), undefined);
