@@ -154,19 +154,21 @@ function ownedBy(d: Definition, owner: string): number {
  * which every file whose text names it has been parsed now (undefined when those are too many) — or,
  * `defining` and they are many, only those with a line that may declare it: then `partial`.
  */
-export async function storeNaming(index: CodeIndex, name: string, options: { defining?: boolean } = {}): Promise<{ store: CodeStore; partial: boolean } | undefined> {
+export async function storeNaming(index: CodeIndex, name: string, options: { defining?: boolean } = {}): Promise<{ store: CodeStore; partial: boolean; naming?: readonly string[] } | undefined> {
   const built = await index.ready();
   if (built) return { store: built, partial: false };
   const found = await index.filesNaming(name, options);
   const store = found && (await index.onDemand(found.files));
-  return store && { store, partial: found.narrowed };
+  return store && { store, partial: found.narrowed, ...(found.narrowed ? {} : { naming: found.files }) };
 }
 
 /**
  * Definitions as an answer lists them; `partial`: found before the first build was done, in part of
  * the files naming the name (storeNaming) — others may declare it too, so their count is a lower bound.
+ * `naming`: found before the first build was done in every file whose text names it (as a whole word,
+ * in this case; relative to the indexed root): a scan for the name needs to read only those.
  */
-export type Definitions = Definition[] & { partial?: true };
+export type Definitions = Definition[] & { partial?: true; naming?: readonly string[] };
 
 /** The store to answer about these files from: the built index, or one in which they were parsed now. */
 export async function storeHolding(index: CodeIndex, files: Iterable<string>): Promise<CodeStore | undefined> {
@@ -219,8 +221,8 @@ export async function findDefinitions(index: CodeIndex, name: string, owner?: st
   let named = await storeNaming(index, name, { defining: true });
   if (!named) return undefined;
   if (options.locals && !named.store.definitionsNamed(name).length && !(await index.ready())) named = (await storeNaming(index, name)) ?? named;
-  const { store, partial } = named;
-  const answer = (list: Definition[]): Definitions => (partial ? Object.assign(list, { partial: true as const }) : list);
+  const { store, partial, naming } = named;
+  const answer = (list: Definition[]): Definitions => Object.assign(list, partial ? { partial: true as const } : {}, naming ? { naming } : {});
   let rows = store.definitionsNamed(name);
   let localRows = options.locals ? store.localsNamed(name) : [];
   // A common local name (`i`, `ret`) is declared in thousands of files: the first few hundred are checked.

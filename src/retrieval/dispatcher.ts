@@ -148,7 +148,9 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     const declared = req.definitionsOnly ? await graph.definitions(symbol, undefined, { locals: true }) : undefined;
     const known = declared?.length ? declared : undefined;
     const onlyFiles = known ? (file: string) => !languageOf(file) && mayDefineByLine(file) : undefined;
-    const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, refuseAt: req.refuseAt, onlyFiles, signal: req.signal });
+    // Before the first build, the lookup scanned for the files naming it: those are all the scan needs to read.
+    const naming = declared?.naming && req.scope.workdir === deps.workdirs.dirs[0] ? { naming: declared.naming } : {};
+    const r = await scan(deps, { pattern: symbol, literal: true, wordBoundary: req.wholeWord, ignoreCase: req.ignoreCase, scope: req.scope, exclude: req.exclude, symbol, refuseAt: req.refuseAt, onlyFiles, signal: req.signal, ...naming });
     // A refusal proved from a sample shows no hit: the graph's view of the sample is not worth asking for.
     const fromGraph = r.sampled ? undefined : await withGraph(graph, req, symbol, r.hits, declared);
     if (fromGraph) {

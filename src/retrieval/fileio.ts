@@ -67,6 +67,12 @@ export interface ScanRequest {
    * a text every match of this pattern holds): they are read instead of the scope being walked.
    */
   within?: readonly string[];
+  /**
+   * Every file naming the pattern (a literal) as a whole word, in this case, relative to the workdir:
+   * a definition lookup's scan before the first build (Definitions.naming). They are admitted and
+   * read instead of the scope being walked; only for a whole-word, case-sensitive literal.
+   */
+  naming?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -105,7 +111,9 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
   // while the index is asked (a new process walks the folders for secret identities meanwhile).
   const admitting = createAdmission({ fs: deps.runtime.fs, workdirs: deps.workdirs }, req.scope, query);
   admitting.catch(() => undefined);
-  const indexed = req.within ? undefined : await indexCandidates(deps, req);
+  // A list from a scan of the same text (whole word, this case) stands in for the index's candidates.
+  const named = req.naming && req.literal && req.wordBoundary && !req.ignoreCase ? req.naming : undefined;
+  const indexed = req.within || named ? undefined : await indexCandidates(deps, req);
   const admission = await admitting;
   const candidates = admits && indexed ? indexed.files.filter(admits) : indexed?.files;
   const catalogued = indexed?.catalogued;
@@ -113,7 +121,7 @@ export async function scan(deps: RetrievalDeps, req: ScanRequest): Promise<ScanR
     const proved = await sampledRefusal(deps, req, query, admission, { files: candidates, catalogued, sizeOf: indexed?.sizeOf }, req.refuseAt, onSkipped);
     if (proved) return withSkipped(proved);
   }
-  const listed = req.within ? req.within.filter(admits ?? (() => true)) : candidates && admitCandidates(deps, admission, candidates, catalogued);
+  const listed = req.within ? req.within.filter(admits ?? (() => true)) : named ? admittedPaths(admission, named.filter(admits ?? (() => true))) : candidates && admitCandidates(deps, admission, candidates, catalogued);
   deps.logger.log('fileio_scan', { scope: req.scope.relative || '.', patternType: req.literal ? 'string' : 'regex', ...(listed ? { files: listed.length } : {}) });
   let counts: Map<string, number>;
   let result: GrepResult;

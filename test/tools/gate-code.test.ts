@@ -211,19 +211,21 @@ describe('before the code index\'s first build is done', () => {
   type Ask = (tool: string, args: Record<string, unknown>) => Promise<{ text: string; structured: Record<string, unknown> }>;
 
   /** `test` gets an app whose index never says it is complete (every answer parses on demand) and a second app on the same files, not built yet. */
-  async function firstSession(files: Record<string, string>, test: (ask: Ask, built: TestApp) => Promise<void>): Promise<void> {
+  async function firstSession(files: Record<string, string>, test: (ask: Ask, built: TestApp, events: { event: string; fields: Record<string, unknown> }[]) => Promise<void>): Promise<void> {
     const root = fixture(files);
     const built = testApp(root, { graphBackend: 'builtin' });
     const fresh = testApp(root, { graphBackend: 'builtin' });
+    const events: { event: string; fields: Record<string, unknown> }[] = [];
     try {
       const notBuilt = { ...fresh.app.code, ready: async () => undefined };
-      const app = { ...fresh.app, code: notBuilt, graph: createBuiltinAdapter(notBuilt) };
+      const logger = { ...fresh.app.logger, log: (event: string, fields: Record<string, unknown> = {}) => void events.push({ event, fields }) };
+      const app = { ...fresh.app, logger, code: notBuilt, graph: createBuiltinAdapter(notBuilt) };
       const registry = createToolRegistry(TOOLS);
       const ask: Ask = async (tool, args) => {
         const r = await registry.call(tool, args, { app, session: createClientSession('first'), signal: new AbortController().signal, progress: async () => undefined });
         return { text: textOf(r), structured: r.structuredContent as Record<string, unknown> };
       };
-      await test(ask, built);
+      await test(ask, built, events);
     } finally {
       await fresh.close();
       await built.close();
@@ -273,6 +275,27 @@ describe('before the code index\'s first build is done', () => {
       const located = (await ask('locate', { query: 'fiber', kind: 'definition' })).text;
       assert.match(located, /src\/rc\.ts:2 definition/);
       assert.match(located, /src\/use\.ts:1 local .*parameter of ensure/);
+    });
+  });
+
+  it('reads for a definition only the files the lookup found naming it, not the whole tree: a script without a grammar still answers', async () => {
+    const files: Record<string, string> = {
+      'src/gauge.ts': 'export function gauge(): number {\n  return 1\n}\n',
+      'scripts/gauge.sh': 'gauge() {\n  echo 1\n}\n',
+      'src/other.ts': 'export const gaugeless = 1\n',
+    };
+    for (let i = 0; i < 40; i++) files[`src/more/m${i}.ts`] = `export const m${i} = ${i}\n`;
+    await sameAsBuilt(files, [['locate', { query: 'gauge', kind: 'definition' }]], async (ask) => {
+      const located = (await ask('locate', { query: 'gauge', kind: 'definition' })).text;
+      assert.match(located, /src\/gauge\.ts:1-3 definition/);
+      assert.match(located, /scripts\/gauge\.sh:1-3 definition/);
+    });
+    // The scan behind it was given the lookup's list: of the files naming `gauge`, it read the one
+    // without a grammar (the script), and walked no tree.
+    await firstSession(files, async (ask, _built, events) => {
+      await ask('locate', { query: 'gauge', kind: 'definition' });
+      const scans = events.filter((e) => e.event === 'fileio_scan');
+      assert.deepEqual(scans.map((e) => e.fields.files), [1], JSON.stringify(scans));
     });
   });
 
