@@ -145,8 +145,10 @@ export async function dispatch(deps: RetrievalDeps, graph: GraphAdapter, req: Di
     // definition (the graph's rows are), so only the files it cannot parse are scanned.
     // Declarations that are no definition of their own count (a local, a parameter): when the index
     // knows none at all, every file is scanned and the line heuristics judge.
-    const declared = req.definitionsOnly ? await graph.definitions(symbol, undefined, { locals: true }) : undefined;
-    const known = declared?.length ? declared : undefined;
+    // Looked up first also when no refusal can come (read's and explore's symbol, no refuseAt): the
+    // graph is asked anyway then, and before the first build its scan for the name serves the one below.
+    const declared = req.definitionsOnly || !req.refuseAt ? await graph.definitions(symbol, undefined, { locals: true }) : undefined;
+    const known = req.definitionsOnly && declared?.length ? declared : undefined;
     const onlyFiles = known ? (file: string) => !languageOf(file) && mayDefineByLine(file) : undefined;
     // Before the first build, the lookup scanned for the files naming it: those are all the scan needs to read.
     const naming = declared?.naming && req.scope.workdir === deps.workdirs.dirs[0] ? { naming: declared.naming } : {};
