@@ -78,8 +78,10 @@ export function createWatchedTextIndex(deps: WatchedTextIndexDeps): WatchedTextI
   }
 
   return {
-    candidates(query, scope, signal) {
+    async candidates(query, scope, signal) {
       if (!closed) ensureWatch();
+      // What changed on disk before this query (a file written right before the call) is in first.
+      await watch?.settled();
       return text.candidates(query, scope, signal);
     },
     touched: (paths) => text.touched(paths),

@@ -1,7 +1,9 @@
 // The code index's parse step, shared by the pass and the freshness checks: read a file (the version
 // its catalogue row names), hand it to the parser, and write what comes back in batches.
 import { AppError, ErrorCode, messageOf } from '../errors.ts';
+import type { OpenedFile } from '../runtime/types.ts';
 import { isSecretOpened } from '../security/secret-read.ts';
+import { RACY_MS } from '../textindex/file-identity.ts';
 import type { Lease } from '../storage/lease.ts';
 import { type CatalogueEntry, MAX_PARSE_BYTES } from './catalogue.ts';
 import type { ParsedFile } from './file-rows.ts';
@@ -14,6 +16,19 @@ export interface Pending {
   meta: FileMeta;
   parsed: ParsedFile | undefined;
   targets: (string | undefined)[];
+}
+
+/**
+ * Whether the bytes read may be a write's middle: the file's stat moved while it was read (size, mtime
+ * or ctime against the descriptor's), fewer bytes came than the descriptor said, or it read empty
+ * within RACY_MS of its last change where the version parsed before was not empty.
+ */
+async function beingWritten(shared: IndexShared, abs: string, opened: OpenedFile, row: FileRow | undefined): Promise<boolean> {
+  const before = opened.stat;
+  if (opened.bytes.length < Math.min(before.size, MAX_PARSE_BYTES)) return true;
+  const after = await shared.fs.stat(abs);
+  if (!after || after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs) return true;
+  return opened.bytes.length === 0 && (row?.size ?? 0) > 0 && Date.now() - Math.max(before.mtimeMs, before.ctimeMs) < RACY_MS;
 }
 
 /**
@@ -36,6 +51,10 @@ export async function prepareFile(shared: IndexShared, s: CodeStore, entry: Cata
     // show through locate and read).
     const opened = await shared.fs.readOpened(entry.abs, MAX_PARSE_BYTES);
     if (await isSecretOpened(shared.fs, shared.workdirs, entry.abs, opened)) return { result: Promise.resolve(unparsed()) };
+    // A file being written (truncated and written again while it was read, or emptied within the
+    // clock tick of a write) is not taken now: the version parsed before keeps answering, and the
+    // next look reads it again — a file rewritten in a loop was "not found" between two writes.
+    if (await beingWritten(shared, entry.abs, opened, row)) return { result: Promise.resolve(undefined) };
     // A view of a larger buffer (a scratch array) would cross to the worker whole: copied out first.
     bytes = opened.bytes.byteLength === opened.bytes.buffer.byteLength ? opened.bytes : opened.bytes.slice();
   } catch {

@@ -5,6 +5,7 @@
 // watch opens an inotify instance per call, and a user gets 128 of those), events filtered here.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { setImmediate } from 'node:timers';
 import type { TreeWatcher, WatchOptions } from './types.ts';
 
 const LIMIT_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOSYS', 'ENOTSUP', 'EPERM', 'EACCES']);
@@ -52,10 +53,41 @@ async function list(root: string, relDir: string, lister: Lister): Promise<void>
   }
 }
 
+/**
+ * Two turns of the event loop: whatever phase this is called in, a poll for I/O passes in between,
+ * so the watch events the system queued before it are read by the time it settles.
+ */
+async function ioTurn(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Counts work in flight; `idle()` settles when none is left (checked after each piece ends). */
+function inFlight(): { track<T>(work: Promise<T>): Promise<T>; idle(): Promise<void> } {
+  let running = 0;
+  let waiters: (() => void)[] = [];
+  return {
+    track(work) {
+      running++;
+      const done = () => {
+        running--;
+        if (running === 0) {
+          const ready = waiters;
+          waiters = [];
+          for (const w of ready) w();
+        }
+      };
+      work.then(done, done);
+      return work;
+    },
+    idle: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+  };
+}
+
 export async function watchTreeNode(root: string, onChange: (paths: string[]) => void, options: WatchOptions = {}): Promise<TreeWatcher> {
   const skip = options.skip ?? (() => false);
   const watchers = new Map<string, fs.FSWatcher>();
   let closed = false;
+  const work = inFlight();
 
   const close = () => {
     closed = true;
@@ -101,29 +133,44 @@ export async function watchTreeNode(root: string, onChange: (paths: string[]) =>
       return;
     }
     const rel = join(relDir, toPosix(String(name)));
-    fs.lstat(path.join(root, rel), (error, st) => {
-      if (closed) return;
-      if (!error && st.isDirectory()) {
-        if (skip(rel)) return;
-        if (watchers.has(rel)) return onChange([rel]);
-        // A new folder: follow it, and report what it already holds (written before its watch began).
-        const found = [rel];
-        add(rel, found).then(
-          () => onChange(found),
-          (e: Error) => fail(e),
-        );
-        return;
-      }
-      if (error) {
-        for (const [dir, w] of watchers) {
-          if (dir === rel || dir.startsWith(`${rel}/`)) {
-            w.close();
-            watchers.delete(dir);
+    // Tracked until reported: settled() waits for it.
+    void work.track(
+      new Promise<void>((resolve) => {
+        fs.lstat(path.join(root, rel), (error, st) => {
+          if (closed) return resolve();
+          if (!error && st.isDirectory()) {
+            if (skip(rel)) return resolve();
+            if (watchers.has(rel)) {
+              onChange([rel]);
+              return resolve();
+            }
+            // A new folder: follow it, and report what it already holds (written before its watch began).
+            const found = [rel];
+            add(rel, found).then(
+              () => {
+                onChange(found);
+                resolve();
+              },
+              (e: Error) => {
+                fail(e);
+                resolve();
+              },
+            );
+            return;
           }
-        }
-      }
-      onChange([rel]);
-    });
+          if (error) {
+            for (const [dir, w] of watchers) {
+              if (dir === rel || dir.startsWith(`${rel}/`)) {
+                w.close();
+                watchers.delete(dir);
+              }
+            }
+          }
+          onChange([rel]);
+          resolve();
+        });
+      }),
+    );
   }
 
   try {
@@ -133,7 +180,13 @@ export async function watchTreeNode(root: string, onChange: (paths: string[]) =>
     close();
     throw error;
   }
-  return { close };
+  return {
+    close,
+    async settled() {
+      await ioTurn();
+      await work.idle();
+    },
+  };
 }
 
 interface DenoFsEvent {
@@ -143,6 +196,11 @@ interface DenoFsEvent {
 interface DenoFsWatcher extends AsyncIterable<DenoFsEvent> {
   close(): void;
 }
+
+/** Deno's settle: no event for this long… */
+const DENO_QUIET_MS = 5;
+/** …waited for at most this long. */
+const DENO_SETTLE_MAX_MS = 100;
 
 export async function watchTreeDeno(
   watchFs: (root: string, options: { recursive: boolean }) => DenoFsWatcher,
@@ -158,10 +216,19 @@ export async function watchTreeDeno(
   };
   const watcher = watchFs(root, { recursive: true });
   let closed = false;
+  /** An event being handled (a new folder's listing awaits): settled() waits for it. */
+  let handling: Promise<void> = Promise.resolve();
+  /** Events received so far. */
+  let events = 0;
   (async () => {
     try {
       for await (const event of watcher) {
         if (closed) break;
+        events++;
+        let handled: () => void = () => undefined;
+        handling = new Promise<void>((resolve) => {
+          handled = resolve;
+        });
         const out: string[] = [];
         for (const p of event.paths) {
           const rel = toPosix(path.relative(root, p));
@@ -177,12 +244,25 @@ export async function watchTreeDeno(
           }
         }
         if (out.length && !closed) onChange(out);
+        handled();
       }
     } catch (error) {
       if (!closed) options.onError?.(error as Error);
     }
   })();
   return {
+    async settled() {
+      // Deno's watch hands events over from a thread of its own: they come a moment after the write,
+      // not in the next poll. Settled once none came for DENO_QUIET_MS (at most DENO_SETTLE_MAX_MS).
+      const started = Date.now();
+      do {
+        const before = events;
+        await ioTurn();
+        await new Promise<void>((resolve) => setTimeout(resolve, DENO_QUIET_MS));
+        await handling;
+        if (events === before) break;
+      } while (Date.now() - started < DENO_SETTLE_MAX_MS);
+    },
     close() {
       closed = true;
       try {

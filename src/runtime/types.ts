@@ -246,6 +246,11 @@ export interface WatchOptions {
 
 export interface TreeWatcher {
   close(): void;
+  /**
+   * Settles once the events the system had queued when it was called are reported (after a turn of
+   * the event loop, and the work they started: a changed path's stat, a new folder's listing).
+   */
+  settled(): Promise<void>;
 }
 
 /** An environment entry `name=value` (exact), or `name=value…` when `prefix` is set. */

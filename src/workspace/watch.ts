@@ -24,6 +24,11 @@ export interface ProjectWatchDeps {
 export interface ProjectWatch {
   /** False when the watch could not start or has stopped: changes are then not reported. */
   readonly watching: boolean;
+  /**
+   * Settles once every change the system had seen when it was called is reported (the batch waiting
+   * for its quiet time sent at once): a query asked right after a write sees it.
+   */
+  settled(): Promise<void>;
   close(): void;
 }
 
@@ -65,7 +70,7 @@ export async function watchProject(deps: ProjectWatchDeps, onChange: (paths: str
     timer = setTimeout(flush, now - firstAt >= MAX_WAIT_MS ? 0 : debounceMs);
   };
 
-  let watcher: { close(): void } | undefined;
+  let watcher: { close(): void; settled(): Promise<void> } | undefined;
   try {
     watcher = await deps.runtime.watch(deps.root, changed, {
       skip,
@@ -83,6 +88,14 @@ export async function watchProject(deps: ProjectWatchDeps, onChange: (paths: str
   return {
     get watching() {
       return watching;
+    },
+    async settled() {
+      if (!watching || !watcher) return;
+      await watcher.settled();
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        flush();
+      }
     },
     close() {
       watching = false;

@@ -51,6 +51,24 @@ describe('the project watch', () => {
     assert.equal(w.watching, false);
   });
 
+  it('has reported, once settled, what was written before: a file, and a new folder with files in it (no waiting out the quiet time)', async () => {
+    const batches: string[][] = [];
+    // A quiet time far longer than the test: only settled() can send the batch out.
+    const w = await watchProject({ runtime, root, excludeDirs: ['dist'], logger: logger(), debounceMs: 60_000 }, (paths) => batches.push(paths));
+    try {
+      for (let round = 0; round < 5; round++) {
+        writeFileSync(path.join(root, `src/now${round}.ts`), `n${round}\n`);
+        mkdirSync(path.join(root, `src/fresh${round}`));
+        writeFileSync(path.join(root, `src/fresh${round}/x.ts`), 'x\n');
+        await w.settled();
+        const seen = new Set(batches.flat());
+        assert.ok(seen.has(`src/now${round}.ts`) && seen.has(`src/fresh${round}/x.ts`), `round ${round}: ${[...seen].join(', ')}`);
+      }
+    } finally {
+      w.close();
+    }
+  });
+
   it('says in the log when the watch cannot start, and reports nothing', async () => {
     const log = logger();
     const failing = { watch: () => Promise.reject(Object.assign(new Error('inotify watch limit reached'), { code: 'ENOSPC' })) };
