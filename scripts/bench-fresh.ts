@@ -120,14 +120,11 @@ const looped = FILES - 1;
 const loopTail = tails.get(looped) ?? 'aaaa';
 const script = `const fs = require('fs'); const b = ${JSON.stringify(body(looped, loopTail))}; const f = ${JSON.stringify(fileOf(looped))}; const end = Date.now() + 60000; while (Date.now() < end) fs.writeFileSync(f, b);`;
 const writer = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
-let loopFound = 0;
+const loop = tally();
 const asks = Math.max(20, trials * 2);
-for (let t = 0; t < asks; t++) {
-  const located = await text(client, 'locate', { query: nameOf(looped, loopTail), kind: 'definition' });
-  if (located.includes(path.relative(root, fileOf(looped)))) loopFound++;
-}
+for (let t = 0; t < asks; t++) add(loop, await finds(client, looped, loopTail));
 writer.kill();
-console.log(`a file rewritten in a loop, its definition asked ${asks} times: found ${pct(loopFound, asks)}`);
+console.log(`a file rewritten in a loop, asked ${asks} times: search ${pct(loop.search, loop.n)}, locate ${pct(loop.locate, loop.n)}`);
 await close();
 rmSync(root, { recursive: true, force: true });
 rmSync(dataDir, { recursive: true, force: true });

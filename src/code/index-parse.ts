@@ -21,14 +21,15 @@ export interface Pending {
 /**
  * Whether the bytes read may be a write's middle: the file's stat moved while it was read (size, mtime
  * or ctime against the descriptor's), fewer bytes came than the descriptor said, or it read empty
- * within RACY_MS of its last change where the version parsed before was not empty.
+ * within RACY_MS of its last change while definitions parsed from it before are held (a coarse clock
+ * leaves the times of a truncate and the write after it equal: the size alone then tells).
  */
-async function beingWritten(shared: IndexShared, abs: string, opened: OpenedFile, row: FileRow | undefined): Promise<boolean> {
+async function beingWritten(shared: IndexShared, s: CodeStore, entry: CatalogueEntry, opened: OpenedFile): Promise<boolean> {
   const before = opened.stat;
   if (opened.bytes.length < Math.min(before.size, MAX_PARSE_BYTES)) return true;
-  const after = await shared.fs.stat(abs);
+  const after = await shared.fs.stat(entry.abs);
   if (!after || after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs) return true;
-  return opened.bytes.length === 0 && (row?.size ?? 0) > 0 && Date.now() - Math.max(before.mtimeMs, before.ctimeMs) < RACY_MS;
+  return opened.bytes.length === 0 && Date.now() - Math.max(before.mtimeMs, before.ctimeMs) < RACY_MS && s.definitionsIn(entry.path).length > 0;
 }
 
 /**
@@ -54,7 +55,7 @@ export async function prepareFile(shared: IndexShared, s: CodeStore, entry: Cata
     // A file being written (truncated and written again while it was read, or emptied within the
     // clock tick of a write) is not taken now: the version parsed before keeps answering, and the
     // next look reads it again — a file rewritten in a loop was "not found" between two writes.
-    if (await beingWritten(shared, entry.abs, opened, row)) return { result: Promise.resolve(undefined) };
+    if (await beingWritten(shared, s, entry, opened)) return { result: Promise.resolve(undefined) };
     // A view of a larger buffer (a scratch array) would cross to the worker whole: copied out first.
     bytes = opened.bytes.byteLength === opened.bytes.buffer.byteLength ? opened.bytes : opened.bytes.slice();
   } catch {

@@ -11,11 +11,12 @@ import { createCodeIndex } from '../../src/code/index.ts';
 import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import type { RuntimeFs } from '../../src/runtime/types.ts';
 import { openDatabase } from '../../src/storage/database.ts';
+import { RACY_MS } from '../../src/textindex/file-identity.ts';
 import { testDir } from '../helpers/code-index.ts';
 import { runtime } from '../helpers/env.ts';
 
 describe('a file written while it is read', () => {
-  it('keeps the definitions parsed before while its stat moves under the read, and takes the new text once it holds still', async () => {
+  it('keeps the definitions parsed before while its stat moves under the read or it reads empty in the tick of a write, and takes the new text once it holds still', async () => {
     const root = testDir({ 'a.ts': 'export function alpha(): number {\n  return 1\n}\n', 'b.ts': 'export const beta = 2;\n' });
     const abs = path.join(root, 'a.ts');
     /** While set, a stat of a.ts after it was opened says it changed again (a writer's next round). */
@@ -52,6 +53,14 @@ describe('a file written while it is read', () => {
       assert.equal(await index.fresh(['a.ts']), 1);
       assert.deepEqual(await where('gamma'), ['a.ts:1']);
       assert.deepEqual(await where('alpha'), []);
+      // Emptied, its stat still (a coarse clock gives a truncate and the write after it one time):
+      // within the tick of the change the empty read is not taken; after it, it is.
+      writeFileSync(abs, '');
+      await index.fresh(['a.ts']);
+      assert.deepEqual(await where('gamma'), ['a.ts:1'], 'an empty read in the tick of a write: kept');
+      await new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
+      await index.fresh(['a.ts']);
+      assert.deepEqual(await where('gamma'), [], 'emptied for good: taken');
     } finally {
       await index.close();
     }
