@@ -57,6 +57,9 @@ function hash(text: string): number {
   return h;
 }
 
+/** hashOrder's packing: a hash times this, plus the file's index (a 32-bit hash leaves 21 bits below 2⁵³). */
+const SLOTS = 2 ** 21;
+
 /**
  * The files by their hashes (ties by name). Each hash and index packed in one number, sorted by the
  * engine's numeric sort with no comparator to call: a new server's first refusal orders ~5,000
@@ -64,20 +67,17 @@ function hash(text: string): number {
  */
 function hashOrder(files: readonly string[]): string[] {
   const n = files.length;
-  if (n >= 2 ** 21) return files.map((file) => ({ file, h: hash(file) })).sort((a, b) => a.h - b.h || byName(a.file, b.file)).map((x) => x.file);
+  if (n >= SLOTS) return files.map((file) => ({ file, h: hash(file) })).sort((a, b) => a.h - b.h || byName(a.file, b.file)).map((x) => x.file);
   const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = hash(files[i]!) * 2 ** 21 + i;
+  for (let i = 0; i < n; i++) keys[i] = hash(files[i]!) * SLOTS + i;
   keys.sort();
+  const hashAt = (i: number) => Math.floor(keys[i]! / SLOTS);
   const out: string[] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = files[keys[i]! % 2 ** 21]!;
+  for (let i = 0; i < n; i++) out[i] = files[keys[i]! % SLOTS]!;
   // Equal hashes (rare) come in the input's order: put them in name order, so the order is the list's, whatever order it came in.
-  for (let i = 1; i < n; i++) {
-    if (Math.floor(keys[i]! / 2 ** 21) !== Math.floor(keys[i - 1]! / 2 ** 21)) continue;
-    let end = i + 1;
-    while (end < n && Math.floor(keys[end]! / 2 ** 21) === Math.floor(keys[i - 1]! / 2 ** 21)) end++;
-    const run = out.slice(i - 1, end).sort(byName);
-    for (let k = 0; k < run.length; k++) out[i - 1 + k] = run[k]!;
-    i = end - 1;
+  for (let start = 0, end = 1; start < n; start = end, end = start + 1) {
+    while (end < n && hashAt(end) === hashAt(start)) end++;
+    if (end - start > 1) out.splice(start, end - start, ...out.slice(start, end).sort(byName));
   }
   return out;
 }

@@ -62,22 +62,20 @@ async function ioTurn(): Promise<void> {
 }
 
 /** Counts work in flight; `idle()` settles when none is left (checked after each piece ends). */
-function inFlight(): { track<T>(work: Promise<T>): Promise<T>; idle(): Promise<void> } {
+function inFlight(): { track(work: Promise<unknown>): void; idle(): Promise<void> } {
   let running = 0;
   let waiters: (() => void)[] = [];
+  const done = () => {
+    running--;
+    if (running > 0) return;
+    const ready = waiters;
+    waiters = [];
+    for (const w of ready) w();
+  };
   return {
     track(work) {
       running++;
-      const done = () => {
-        running--;
-        if (running === 0) {
-          const ready = waiters;
-          waiters = [];
-          for (const w of ready) w();
-        }
-      };
       work.then(done, done);
-      return work;
     },
     idle: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
   };
@@ -132,45 +130,35 @@ export async function watchTreeNode(root: string, onChange: (paths: string[]) =>
       onChange([relDir || '.']);
       return;
     }
-    const rel = join(relDir, toPosix(String(name)));
     // Tracked until reported: settled() waits for it.
-    void work.track(
-      new Promise<void>((resolve) => {
-        fs.lstat(path.join(root, rel), (error, st) => {
-          if (closed) return resolve();
-          if (!error && st.isDirectory()) {
-            if (skip(rel)) return resolve();
-            if (watchers.has(rel)) {
-              onChange([rel]);
-              return resolve();
-            }
-            // A new folder: follow it, and report what it already holds (written before its watch began).
-            const found = [rel];
-            add(rel, found).then(
-              () => {
-                onChange(found);
-                resolve();
-              },
-              (e: Error) => {
-                fail(e);
-                resolve();
-              },
-            );
-            return;
-          }
-          if (error) {
-            for (const [dir, w] of watchers) {
-              if (dir === rel || dir.startsWith(`${rel}/`)) {
-                w.close();
-                watchers.delete(dir);
-              }
-            }
-          }
-          onChange([rel]);
-          resolve();
-        });
-      }),
-    );
+    work.track(report(join(relDir, toPosix(String(name)))));
+  }
+
+  /** Reports a changed path: a new folder followed (with what it already holds), a gone one unwatched. */
+  async function report(rel: string): Promise<void> {
+    const st = await fs.promises.lstat(path.join(root, rel)).catch(() => undefined);
+    if (closed) return;
+    if (st?.isDirectory()) {
+      if (skip(rel)) return;
+      if (watchers.has(rel)) return onChange([rel]);
+      // A new folder: follow it, and report what it already holds (written before its watch began).
+      const found = [rel];
+      try {
+        await add(rel, found);
+      } catch (e) {
+        return fail(e as Error);
+      }
+      return onChange(found);
+    }
+    if (!st) {
+      for (const [dir, w] of watchers) {
+        if (dir === rel || dir.startsWith(`${rel}/`)) {
+          w.close();
+          watchers.delete(dir);
+        }
+      }
+    }
+    onChange([rel]);
   }
 
   try {

@@ -91,13 +91,17 @@ export function pathList(bytes: Uint8Array, ends: Uint32Array): PathList | undef
 
 /** A list of the given paths (one of them may hold a newline: each path's end is its own length). */
 export function pathListOf(paths: readonly string[]): PathList {
+  const encoded = paths.map((p) => encoder.encode(p));
+  const bytes = new Uint8Array(encoded.reduce((n, b) => n + b.length + 1, 0) - Math.min(1, encoded.length));
   const ends = new Uint32Array(paths.length);
-  let at = -1;
-  for (let i = 0; i < paths.length; i++) {
-    at += 1 + encoder.encode(paths[i]!).length;
+  let at = 0;
+  encoded.forEach((b, i) => {
+    if (i > 0) bytes[at++] = 10;
+    bytes.set(b, at);
+    at += b.length;
     ends[i] = at;
-  }
-  return pathList(paths.length ? encoder.encode(paths.join('\n')) : new Uint8Array(0), ends)!;
+  });
+  return pathList(bytes, ends)!;
 }
 
 /** A list of `n` paths joined by newlines in one string, none holding a newline itself. */

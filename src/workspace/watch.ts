@@ -4,7 +4,7 @@
 // support, inotify limits) the log says so and the caller relies on its own refresh.
 import * as path from 'node:path';
 import type { Logger } from '../logging/logger.ts';
-import type { Runtime } from '../runtime/types.ts';
+import type { Runtime, TreeWatcher } from '../runtime/types.ts';
 
 export interface ProjectWatchDeps {
   runtime: Pick<Runtime, 'watch'>;
@@ -70,7 +70,7 @@ export async function watchProject(deps: ProjectWatchDeps, onChange: (paths: str
     timer = setTimeout(flush, now - firstAt >= MAX_WAIT_MS ? 0 : debounceMs);
   };
 
-  let watcher: { close(): void; settled(): Promise<void> } | undefined;
+  let watcher: TreeWatcher | undefined;
   try {
     watcher = await deps.runtime.watch(deps.root, changed, {
       skip,
