@@ -16,10 +16,50 @@ const TYPES = new Set<DefinitionKind>(['class', 'interface', 'struct', 'enum', '
 /** Languages whose calls get a receiver (extract-bindings.ts has their patterns). */
 const CODE_LIKE = /^(?:[a-z]+[A-Z][\w$]*|[A-Za-z][\w$]*_[\w$]*|[A-Z][a-z]+[A-Z][\w$]*)$/;
 
+/** A definition while one file is collected: where its name is, and the receiver type a Go method names. */
+type Collected = ExtractedDefinition & { nameByte: number; receiver: string | undefined };
+/** A reference capture: its node, and what the receiver pass adds. */
+interface RefCapture {
+  node: Node;
+  kind: ReferenceKind;
+  qualifier: string | undefined;
+  qualifierNode: Node | undefined;
+  via: string | undefined;
+  args: number | undefined;
+}
+/** What one file's matches hold, before nesting, receivers and enclosing definitions are worked out. */
+interface Captured {
+  definitions: Collected[];
+  refs: RefCapture[];
+  bindings: BindingCapture[];
+  bases: BaseCapture[];
+  declared: { node: Node; kind: LocalKind }[];
+  imports: ExtractedImport[];
+  mentions: { name: string; line: number; byte: number }[];
+}
+
+// collect runs in phases of their own functions, and its objects have one shape each (every field set
+// at creation): V8 recompiles a function whenever code it optimized meets a shape it did not expect —
+// one function doing all of this, with fields added on the way, was compiled 9–11 times per `effect`
+// build at ~150 ms each.
 export function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted {
-  const definitions: (ExtractedDefinition & { nameByte: number; receiver?: string })[] = [];
+  const captured = capturesOf(matches, text, id);
+  const { definitions, refs, bindings, bases, declared } = captured;
+  const order = nest(definitions);
+  // Receivers: what each call is made on, and what each class builds on (when the language has the patterns).
+  if (BINDING_QUERIES[id] !== undefined) resolveReceivers(id, text, definitions, refs, bindings, bases, declared);
+  const nameBytes = new Set<number>();
+  for (const d of definitions) nameBytes.add(d.nameByte);
+  const references = referencesOf(definitions, order, refs, captured.mentions, nameBytes);
+  const clean = definitions.map(({ nameByte: _n, receiver: _r, ...d }) => d);
+  return { definitions: clean, references, imports: captured.imports, locals: localsOf(declared, nameBytes, definitions, order) };
+}
+
+/** The definitions, references, bindings and imports the tags query's matches capture. */
+function capturesOf(matches: QueryMatch[], text: string, id: LanguageId): Captured {
+  const definitions: Collected[] = [];
   const seen = new Set<string>();
-  const refs: { node: Node; kind: ReferenceKind; qualifier?: string; qualifierNode?: Node; via?: string; args?: number }[] = [];
+  const refs: RefCapture[] = [];
   const bindings: BindingCapture[] = [];
   const bases: BaseCapture[] = [];
   const declared: { node: Node; kind: LocalKind }[] = [];
@@ -47,18 +87,18 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
       else if (n === 'source') source = c.node;
       else if (n === 'import') importNode = c.node;
       else if (n.startsWith('bind.')) {
-        binding ??= { name: c.node };
+        binding ??= { name: c.node, type: undefined, ctor: undefined, value: undefined, self: undefined };
         if (n === 'bind.name') binding.name = c.node;
         else if (n === 'bind.type') binding.type = c.node;
         else if (n === 'bind.new') binding.ctor = c.node;
         else if (n === 'bind.value') binding.value = c.node;
         else if (n === 'bind.self') binding.self = c.node;
       } else if (n === 'base' || n === 'base.of') {
-        base ??= {};
+        base ??= { base: undefined, of: undefined };
         if (n === 'base') base.base = c.node;
         else base.of = c.node;
       }
-      else if (n.startsWith('ref.')) refs.push({ node: c.node, kind: n.slice(4) as ReferenceKind });
+      else if (n.startsWith('ref.')) refs.push({ node: c.node, kind: n.slice(4) as ReferenceKind, qualifier: undefined, qualifierNode: undefined, via: undefined, args: undefined });
       else if (n.startsWith('local.')) {
         if (declares(c.node, id)) declared.push({ node: c.node, kind: n.slice(6) as LocalKind });
       }
@@ -125,10 +165,15 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
         endByte: outer.endIndex,
         nameByte: nameNode.startIndex,
         receiver: receiver ? (qualifierText(receiver) ?? receiver.text) : undefined,
+        bases: undefined,
       });
     }
   }
-  // Nesting: parents and containers, by a sweep over definitions in text order.
+  return { definitions, refs, bindings, bases, declared, imports, mentions };
+}
+
+/** Parents and containers, by a sweep over definitions in text order; returns that order. */
+function nest(definitions: Collected[]): number[] {
   const order = definitions.map((_, i) => i).sort((a, b) => definitions[a]!.startByte - definitions[b]!.startByte || definitions[b]!.endByte - definitions[a]!.endByte);
   const stack: number[] = [];
   for (const i of order) {
@@ -149,33 +194,43 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     if (d.container && d.kind === 'function' && d.parent !== undefined && CONTAINERS.has(definitions[d.parent]!.kind)) d.kind = 'method';
     stack.push(i);
   }
-  // Receivers: what each call is made on, and what each class builds on (when the language has the patterns).
-  if (BINDING_QUERIES[id] !== undefined) {
-    const classes: ClassSpan[] = [];
-    const byIndex = new Map<number, ClassSpan>();
-    definitions.forEach((d, i) => {
-      if (!TYPES.has(d.kind)) return;
-      const span = { name: d.name, start: d.startByte, end: d.endByte, members: new Set<string>() };
-      classes.push(span);
-      byIndex.set(i, span);
-    });
-    for (const d of definitions) if (d.parent !== undefined) byIndex.get(d.parent)?.members.add(d.name);
-    // Untyped locals and parameters are the declarations tags.ts finds for every language.
-    for (const d of declared) if (d.kind === 'local' || d.kind === 'parameter') bindings.push({ name: d.node });
-    const calls = refs.filter((r) => r.kind === 'call');
-    const found = receivers(id, text, bindings, bases, calls.map((r) => ({ node: r.node, qualifier: r.qualifierNode })), classes);
-    calls.forEach((r, i) => {
-      r.via = found.via[i];
-      if (ARGUMENT_COUNTS.has(id)) r.args = argumentCount(r.node);
-    });
-    for (const d of definitions) d.bases = found.basesOf.get(d.nameByte);
+  return order;
+}
+
+/** Each call's receiver (`via`) and argument count, and each type's bases. */
+function resolveReceivers(id: LanguageId, text: string, definitions: Collected[], refs: RefCapture[], bindings: BindingCapture[], bases: BaseCapture[], declared: { node: Node; kind: LocalKind }[]): void {
+  const classes: ClassSpan[] = [];
+  const byIndex = new Map<number, ClassSpan>();
+  definitions.forEach((d, i) => {
+    if (!TYPES.has(d.kind)) return;
+    const span = { name: d.name, start: d.startByte, end: d.endByte, members: new Set<string>() };
+    classes.push(span);
+    byIndex.set(i, span);
+  });
+  for (const d of definitions) if (d.parent !== undefined) byIndex.get(d.parent)?.members.add(d.name);
+  // Untyped locals and parameters are the declarations tags.ts finds for every language.
+  for (const d of declared) if (d.kind === 'local' || d.kind === 'parameter') bindings.push({ name: d.node, type: undefined, ctor: undefined, value: undefined, self: undefined });
+  const calls = refs.filter((r) => r.kind === 'call');
+  const found = receivers(id, text, bindings, bases, calls.map((r) => ({ node: r.node, qualifier: r.qualifierNode })), classes);
+  calls.forEach((r, i) => {
+    r.via = found.via[i];
+    if (ARGUMENT_COUNTS.has(id)) r.args = argumentCount(r.node);
+  });
+  for (const d of definitions) d.bases = found.basesOf.get(d.nameByte);
+}
+
+/** References without the names of definitions themselves, once per name, kind and line, each with its enclosing definition. */
+function referencesOf(definitions: Collected[], order: number[], refs: RefCapture[], mentions: Captured['mentions'], nameBytes: Set<number>): ExtractedReference[] {
+  // Built by pushes, not by spreading two arrays: a spread's code is kept for one kind of array, and
+  // an empty `mentions` against a full one undid it ~190 times on `effect`.
+  const all: { name: string; line: number; kind: ReferenceKind | 'mention'; qualifier: string | undefined; via: string | undefined; args: number | undefined; byte: number }[] = [];
+  for (const r of refs) {
+    const byte = r.node.startIndex;
+    if (nameBytes.has(byte) || (r.kind === 'type' && r.node.endIndex - byte <= 1)) continue;
+    all.push({ name: r.node.text, line: r.node.startPosition.row + 1, kind: r.kind, qualifier: r.qualifier, via: r.via, args: r.args, byte });
   }
-  // References: drop the names of definitions themselves; find each one's enclosing definition.
-  const nameBytes = new Set(definitions.map((d) => d.nameByte));
-  const all = [
-    ...refs.filter((r) => !nameBytes.has(r.node.startIndex) && (r.kind !== 'type' || r.node.endIndex - r.node.startIndex > 1)).map((r) => ({ name: r.node.text, line: r.node.startPosition.row + 1, kind: r.kind, qualifier: r.qualifier, via: r.via, args: r.args, byte: r.node.startIndex })),
-    ...mentions.map((m) => ({ name: m.name, line: m.line, kind: 'mention' as const, qualifier: undefined, via: undefined, args: undefined, byte: m.byte })),
-  ].sort((a, b) => a.byte - b.byte);
+  for (const m of mentions) all.push({ name: m.name, line: m.line, kind: 'mention', qualifier: undefined, via: undefined, args: undefined, byte: m.byte });
+  all.sort((a, b) => a.byte - b.byte);
   const references: ExtractedReference[] = [];
   const once = new Map<string, ExtractedReference>();
   // A line's calls of a name, as made (qualifier, via, argument count): grouped once the line is read.
@@ -207,8 +262,7 @@ export function collect(matches: QueryMatch[], text: string, id: LanguageId): Ex
     const groups = groupCalls(calls);
     if (groups.length > 1 || groups[0]?.[3] !== null) reference.calls = groups;
   }
-  const clean = definitions.map(({ nameByte: _n, receiver: _r, ...d }) => d);
-  return { definitions: clean, references, imports, locals: localsOf(declared, nameBytes, definitions, order) };
+  return references;
 }
 
 /** Languages whose calls keep their argument count: overloads are told apart by it. */
