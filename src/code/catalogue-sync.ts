@@ -4,7 +4,7 @@
 // Written in batches, so other processes' writes interleave.
 import { mayDiffer } from '../textindex/file-identity.ts';
 import type { TextWork } from '../textindex/stage.ts';
-import type { CatalogueEntry } from './catalogue.ts';
+import { type CatalogueEntry, parseLanguageOf } from './catalogue.ts';
 import type { CodeStore } from './store.ts';
 
 const BATCH = 2000;
@@ -13,17 +13,22 @@ export interface CatalogueChanges {
   added: number;
   changed: number;
   removed: number;
+  /** Of the added and changed files, those a grammar parses (the parse stage will have work). */
+  parseable: number;
 }
 
 export async function syncCatalogue(s: CodeStore, entries: readonly CatalogueEntry[], renew?: () => void): Promise<CatalogueChanges> {
   const rows = new Map(s.catalogueRows().map((r) => [r.path, r]));
   const added: CatalogueEntry[] = [];
   const changed: number[] = [];
+  let parseable = 0;
   for (const e of entries) {
     const row = rows.get(e.path);
     rows.delete(e.path);
     if (!row) added.push(e);
     else if (row.text_of !== 0 && mayDiffer(row, e)) changed.push(row.id);
+    else continue;
+    if (parseLanguageOf(e)) parseable++;
   }
   const gone = [...rows.keys()];
   for (let i = 0; i < added.length; i += BATCH) {
@@ -39,7 +44,7 @@ export async function syncCatalogue(s: CodeStore, entries: readonly CatalogueEnt
     });
   }
   await s.db.writeTransaction(() => s.setMeta('catalogued', '1'));
-  return { added: added.length, changed: changed.length, removed: gone.length };
+  return { added: added.length, changed: changed.length, removed: gone.length, parseable };
 }
 
 /** The files the text stage must read: those it has not taken in their current version, with their stat now. */

@@ -12,9 +12,15 @@ import { gitEnv } from '../vcs/git.ts';
 import { SAFE_CONFIG } from '../vcs/git-guard.ts';
 import { UNENTERED_DIRS } from '../workspace/list.ts';
 import { createPathJudge, walk } from '../workspace/walk.ts';
+import { isDocumentation, type LanguageId, languageOf } from './languages.ts';
 
 /** Files larger than this are catalogued but never parsed (generated code, data). */
 export const MAX_PARSE_BYTES = 1_000_000;
+
+/** The grammar a catalogued file is parsed with; undefined for documentation, files too big, and files no grammar reads. */
+export function parseLanguageOf(entry: Pick<CatalogueEntry, 'path' | 'size'>): LanguageId | undefined {
+  return isDocumentation(entry.path) || entry.size > MAX_PARSE_BYTES ? undefined : languageOf(entry.path);
+}
 
 export interface CatalogueEntry {
   /** Relative to the root, `/`-separated. */

@@ -5,10 +5,9 @@ import type { OpenedFile } from '../runtime/types.ts';
 import { isSecretOpened } from '../security/secret-read.ts';
 import { RACY_MS } from '../textindex/file-identity.ts';
 import type { Lease } from '../storage/lease.ts';
-import { type CatalogueEntry, MAX_PARSE_BYTES } from './catalogue.ts';
+import { type CatalogueEntry, MAX_PARSE_BYTES, parseLanguageOf } from './catalogue.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { type IndexShared, knownPaths, PARSER_VERSION } from './index-shared.ts';
-import { isDocumentation, type LanguageId, languageOf } from './languages.ts';
 import { resolveImport } from './resolve.ts';
 import type { CodeStore, FileMeta, FileRow } from './store.ts';
 
@@ -38,7 +37,7 @@ async function beingWritten(shared: IndexShared, s: CodeStore, entry: CatalogueE
  * read.
  */
 export async function prepareFile(shared: IndexShared, s: CodeStore, entry: CatalogueEntry, row: FileRow | undefined, urgent = false): Promise<{ result: Promise<Pending | undefined> }> {
-  const language: LanguageId | undefined = isDocumentation(entry.path) || entry.size > MAX_PARSE_BYTES ? undefined : languageOf(entry.path);
+  const language = parseLanguageOf(entry);
   const hash = row?.hash ?? '';
   const version = row?.version;
   const meta: FileMeta = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, hash, language, lines: 0, parser: PARSER_VERSION, version };

@@ -31,11 +31,12 @@ const LEASE_TTL_MS = 60_000;
 /** Source bytes being parsed at once (the parser's window is counted in files; this bounds their size). */
 const PARSING_BYTES = 16_000_000;
 /**
- * New or changed files from which a pass starts its parse worker before its text stage, so that the
- * worker's start (~2 s) overlaps it; where the text stage outlasts the worker's idle stop (60 s), the
- * worker starts again with the first file.
+ * New or changed files from which a pass is a bulk pass: V8 sizes the heaps its own way from there
+ * (runtime `beginBulkWork`). Any pass with files to parse starts its parse worker before the text
+ * stage, so that the worker's start (~0.2 s on `effect`, ~2 s on a loaded machine) overlaps it; where
+ * the text stage outlasts the worker's idle stop (60 s), the worker starts again with the first file.
  */
-const WARM_PARSER_FILES = 2000;
+const BULK_PASS_FILES = 2000;
 /** code_meta key: how long the last complete pass took (ms): passes on use are spaced by it. */
 export const PASS_MS = 'pass_ms';
 /** code_meta key: when the newest catalogue listing that has been synced began (ms since the epoch). */
@@ -69,12 +70,10 @@ async function build(shared: IndexShared, s: CodeStore, lease: Lease): Promise<v
   }
   const changes = await syncCatalogue(s, entries, () => void lease.renew());
   if (shared.closed) return;
-  // Many new or changed files: the parse worker starts now, beside the text stage, not after it (~2 s),
-  // and the heaps grow by less from here on.
-  if (changes.added + changes.changed >= WARM_PARSER_FILES) {
-    shared.onBulkPass?.();
-    shared.parser.warm(1);
-  }
+  // Many new or changed files: the heaps grow by less from here on.
+  if (changes.added + changes.changed >= BULK_PASS_FILES) shared.onBulkPass?.();
+  // Files to parse: the parse worker starts now, beside the text stage, not after it.
+  if (changes.parseable > 0) shared.parser.warm(1);
   // From here the catalogue knows every change made before the listing began (the text reader
   // trusts the index only then: see the index's `open`).
   await s.db.writeTransaction(() => s.setMeta(CATALOGUE_SYNCED_AT, String(listedFrom)));

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createGrammars } from '../../src/code/grammars.ts';
 import { createCodeIndex } from '../../src/code/index.ts';
+import { createInThreadParser } from '../../src/code/parse-pool.ts';
 import { CODE_MIGRATIONS } from '../../src/code/schema.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { RACY_MS } from '../../src/textindex/file-identity.ts';
@@ -21,12 +22,21 @@ function notes(n: number): Record<string, string> {
   return files;
 }
 
-function indexOf(root: string, onBulkPass: () => void) {
+function indexOf(root: string, onBulkPass: () => void, seen: { warmed: string[]; events: string[] } = { warmed: [], events: [] }) {
   const dbFile = path.join(testDir(), 'code.db');
+  const grammars = createGrammars(runtime);
+  // The parser the pass is given, told apart when it is asked to start its workers (and when, among the pass's events).
+  const parser = createInThreadParser(grammars);
+  const warm = parser.warm.bind(parser);
+  parser.warm = (upTo) => {
+    seen.warmed.push(seen.events.includes('text_index_done') ? 'after the text stage' : 'before the text stage');
+    warm(upTo);
+  };
   return createCodeIndex({
     fs: runtime.fs,
-    grammars: createGrammars(runtime),
-    logger: { log() {}, file: undefined, close() {} },
+    grammars,
+    parser,
+    logger: { log: (event) => seen.events.push(event), file: undefined, close() {} },
     workdirs: { dirs: [root] },
     root,
     scan: { excludeDirs: [], respectGitignore: true },
@@ -60,6 +70,26 @@ describe('a pass over many new files', () => {
     try {
       await index.refresh();
       assert.equal(called, 0);
+    } finally {
+      await index.close();
+    }
+  });
+
+  it('starts the parse worker before the text stage whenever files to parse are new or changed, not for files no grammar reads', async () => {
+    const root = testDir({ ...notes(5), 'src/a.ts': 'export function alpha() {}\n' });
+    await sleep(RACY_MS + 100);
+    const seen = { warmed: [] as string[], events: [] as string[] };
+    const index = indexOf(root, () => undefined, seen);
+    try {
+      await index.refresh();
+      assert.deepEqual(seen.warmed, ['before the text stage'], 'a first build with a .ts file');
+      writeFileSync(path.join(root, 'notes', 'n0001.txt'), 'note one, edited\n');
+      await index.refresh();
+      assert.deepEqual(seen.warmed, ['before the text stage'], 'an edited note has nothing to parse');
+      writeFileSync(path.join(root, 'src', 'a.ts'), 'export function alpha() { return 1; }\n');
+      seen.events.length = 0;
+      await index.refresh();
+      assert.deepEqual(seen.warmed, ['before the text stage', 'before the text stage'], 'an edited .ts file has');
     } finally {
       await index.close();
     }
