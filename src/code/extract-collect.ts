@@ -100,7 +100,9 @@ function capturesOf(matches: QueryMatch[], text: string, id: LanguageId): Captur
       }
       else if (n.startsWith('ref.')) refs.push({ node: c.node, kind: n.slice(4) as ReferenceKind, qualifier: undefined, qualifierNode: undefined, via: undefined, args: undefined });
       else if (n.startsWith('local.')) {
-        if (declares(c.node, id)) declared.push({ node: c.node, kind: n.slice(6) as LocalKind });
+        // Only a parameter can be one of a prototype's (whose names declare nothing); asking the others
+        // walked up their parents (each step a search down from the root) for every local and field.
+        if (n !== 'local.parameter' || declares(c.node, id)) declared.push({ node: c.node, kind: n.slice(6) as LocalKind });
       }
       else if (n === 'comment') {
         const t = c.node.text;
