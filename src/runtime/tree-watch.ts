@@ -204,7 +204,25 @@ export async function watchTreeDeno(
   };
   const watcher = watchFs(root, { recursive: true });
   let closed = false;
-  /** An event being handled (a new folder's listing awaits): settled() waits for it. */
+  /** Reports one event's paths (a new folder's listing awaits). */
+  const handle = async (event: DenoFsEvent) => {
+    const out: string[] = [];
+    for (const p of event.paths) {
+      const rel = toPosix(path.relative(root, p));
+      if (!rel || rel.startsWith('..') || skipped(rel)) continue;
+      out.push(rel);
+      // A folder created with files already in it: report them too.
+      if (event.kind === 'create' && fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory()) {
+        if (skip(rel)) {
+          out.pop();
+          continue;
+        }
+        await list(root, rel, { skip, into: out });
+      }
+    }
+    if (out.length && !closed) onChange(out);
+  };
+  /** The event being handled: settled() waits for it (a failure ends the watch, and settles it too). */
   let handling: Promise<void> = Promise.resolve();
   /** Events received so far. */
   let events = 0;
@@ -213,26 +231,8 @@ export async function watchTreeDeno(
       for await (const event of watcher) {
         if (closed) break;
         events++;
-        let handled: () => void = () => undefined;
-        handling = new Promise<void>((resolve) => {
-          handled = resolve;
-        });
-        const out: string[] = [];
-        for (const p of event.paths) {
-          const rel = toPosix(path.relative(root, p));
-          if (!rel || rel.startsWith('..') || skipped(rel)) continue;
-          out.push(rel);
-          // A folder created with files already in it: report them too.
-          if (event.kind === 'create' && fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory()) {
-            if (skip(rel)) {
-              out.pop();
-              continue;
-            }
-            await list(root, rel, { skip, into: out });
-          }
-        }
-        if (out.length && !closed) onChange(out);
-        handled();
+        handling = handle(event);
+        await handling;
       }
     } catch (error) {
       if (!closed) options.onError?.(error as Error);
@@ -247,7 +247,7 @@ export async function watchTreeDeno(
         const before = events;
         await ioTurn();
         await new Promise<void>((resolve) => setTimeout(resolve, DENO_QUIET_MS));
-        await handling;
+        await handling.catch(() => undefined);
         if (events === before) break;
       } while (Date.now() - started < DENO_SETTLE_MAX_MS);
     },

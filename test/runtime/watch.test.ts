@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { watchTreeDeno } from '../../src/runtime/tree-watch.ts';
 import type { TreeWatcher } from '../../src/runtime/types.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 
@@ -97,5 +98,41 @@ describe(`the runtime's tree watch (${runtime.name})`, () => {
 
   it('refuses to watch a folder that does not exist', async () => {
     await assert.rejects(runtime.watch(path.join(root, 'missing'), () => {}));
+  });
+});
+
+describe("Deno's tree watch when handling an event fails", () => {
+  it('ends the watch with the error, and settled() still settles (a query awaits it)', async () => {
+    const root = fixture({ 'a.ts': 'a\n' });
+    // Deno's watchFs as an iterable: one event, then nothing more until closed.
+    let stop: () => void = () => undefined;
+    const fake = () => ({
+      close: () => stop(),
+      async *[Symbol.asyncIterator]() {
+        yield { kind: 'modify', paths: [path.join(root, 'a.ts')] };
+        await new Promise<void>((resolve) => {
+          stop = resolve;
+        });
+      },
+    });
+    const errors: string[] = [];
+    const watcher = await watchTreeDeno(
+      fake,
+      root,
+      () => {
+        throw new Error('the listener failed');
+      },
+      { onError: (e) => errors.push(e.message) },
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const settled = await Promise.race([watcher.settled().then(() => 'settled'), new Promise((resolve) => (timer = setTimeout(() => resolve('still waiting after 5 s'), 5000)))]);
+      assert.equal(settled, 'settled');
+      assert.deepEqual(errors, ['the listener failed']);
+    } finally {
+      clearTimeout(timer);
+      watcher.close();
+      removeDir(root);
+    }
   });
 });
