@@ -27,6 +27,9 @@ interface RefCapture {
   via: string | undefined;
   args: number | undefined;
 }
+/** A binding of a name, its other captures still to come: one shape for every binding (see collect). */
+const bindingOf = (name: Node): BindingCapture => ({ name, type: undefined, ctor: undefined, value: undefined, self: undefined });
+
 /** What one file's matches hold, before nesting, receivers and enclosing definitions are worked out. */
 interface Captured {
   definitions: Collected[];
@@ -43,16 +46,15 @@ interface Captured {
 // one function doing all of this, with fields added on the way, was compiled 9–11 times per `effect`
 // build at ~150 ms each.
 export function collect(matches: QueryMatch[], text: string, id: LanguageId): Extracted {
-  const captured = capturesOf(matches, text, id);
-  const { definitions, refs, bindings, bases, declared } = captured;
+  const { definitions, refs, bindings, bases, declared, imports, mentions } = capturesOf(matches, text, id);
   const order = nest(definitions);
   // Receivers: what each call is made on, and what each class builds on (when the language has the patterns).
   if (BINDING_QUERIES[id] !== undefined) resolveReceivers(id, text, definitions, refs, bindings, bases, declared);
   const nameBytes = new Set<number>();
   for (const d of definitions) nameBytes.add(d.nameByte);
-  const references = referencesOf(definitions, order, refs, captured.mentions, nameBytes);
+  const references = referencesOf(definitions, order, refs, mentions, nameBytes);
   const clean = definitions.map(({ nameByte: _n, receiver: _r, ...d }) => d);
-  return { definitions: clean, references, imports: captured.imports, locals: localsOf(declared, nameBytes, definitions, order) };
+  return { definitions: clean, references, imports, locals: localsOf(declared, nameBytes, definitions, order) };
 }
 
 /** The definitions, references, bindings and imports the tags query's matches capture. */
@@ -87,7 +89,7 @@ function capturesOf(matches: QueryMatch[], text: string, id: LanguageId): Captur
       else if (n === 'source') source = c.node;
       else if (n === 'import') importNode = c.node;
       else if (n.startsWith('bind.')) {
-        binding ??= { name: c.node, type: undefined, ctor: undefined, value: undefined, self: undefined };
+        binding ??= bindingOf(c.node);
         if (n === 'bind.name') binding.name = c.node;
         else if (n === 'bind.type') binding.type = c.node;
         else if (n === 'bind.new') binding.ctor = c.node;
@@ -211,7 +213,7 @@ function resolveReceivers(id: LanguageId, text: string, definitions: Collected[]
   });
   for (const d of definitions) if (d.parent !== undefined) byIndex.get(d.parent)?.members.add(d.name);
   // Untyped locals and parameters are the declarations tags.ts finds for every language.
-  for (const d of declared) if (d.kind === 'local' || d.kind === 'parameter') bindings.push({ name: d.node, type: undefined, ctor: undefined, value: undefined, self: undefined });
+  for (const d of declared) if (d.kind === 'local' || d.kind === 'parameter') bindings.push(bindingOf(d.node));
   const calls = refs.filter((r) => r.kind === 'call');
   const found = receivers(id, text, bindings, bases, calls.map((r) => ({ node: r.node, qualifier: r.qualifierNode })), classes);
   calls.forEach((r, i) => {
