@@ -1,15 +1,50 @@
 // `ctxgate init` through the command line, as a user runs it: each client's config written or merged,
-// nothing else in those files touched, the same result on a second run, and a server that starts.
+// nothing else in those files touched, the same result on a second run. That the written command
+// starts (init's own check, and a real MCP client on the entry) is e2e/init-launch's.
+//
+// Most runs here go through the command line's own code in this process (src/cli/command.ts's runCli:
+// the parsing, init, the exit code it returns and the text it prints), not a new Node or Deno each
+// (~0.5 s of CPU apiece); what only a process adds (main.ts loading the runtime and exiting with the
+// code, the real stdout and stderr) is held by the runs marked `process` below.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parse as parseToml } from 'smol-toml';
+import { runCli as runCommandLine } from '../../src/cli/command.ts';
 import { clientVariable } from '../../src/clients/catalog.ts';
-import { denoExecutable, fixture, onDeno, removeDir, repoRoot, writeFiles } from '../helpers/env.ts';
-import { runCli } from '../helpers/server.ts';
+import type { Runtime } from '../../src/runtime/types.ts';
+import { denoExecutable, fixture, onDeno, removeDir, repoRoot, runtime, withEnv } from '../helpers/env.ts';
+import { type CliResult, runCli } from '../helpers/server.ts';
+
+/**
+ * `ctxgate ARGS` in this process: runCli of src/cli/command.ts (what main.ts runs after loading the
+ * runtime) on this runtime, as a process started the way helpers/server.ts's runCli starts one has it —
+ * its environment with `env` over it (HOME too: the home folder is the process's $HOME), the script it
+ * started from (the bundle under Node, src/main.ts under Deno), the repository as its folder — with
+ * what it writes to stdout and stderr kept, and the exit code it returns as the status.
+ */
+async function cliHere(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const here = withEnv(runtime, { NO_COLOR: '1', ...env });
+  let stdout = '';
+  let stderr = '';
+  const home = here.env.get('HOME');
+  const cli: Runtime = {
+    ...here,
+    args,
+    cwd: () => repoRoot,
+    homeDir: () => home ?? runtime.homeDir(),
+    mainScript: realpathSync(path.join(repoRoot, onDeno ? 'src/main.ts' : 'dist/ctxgate.mjs')),
+    writeStdout: async (text) => {
+      stdout += text;
+    },
+    writeStderr: (text) => {
+      stderr += text;
+    },
+  };
+  const status = await runCommandLine(cli);
+  return { status, stdout, stderr };
+}
 
 describe('ctxgate init', () => {
   let home: string;
@@ -21,17 +56,17 @@ describe('ctxgate init', () => {
   });
   after(() => removeDir(home));
 
-  // The launch check (a server started over stdio, ~0.6 s of CPU) has its own tests (e2e/init-launch);
-  // here it runs where init is first pointed at this installation, and with the other runtime below.
-  const initChecked = (project: string, ...args: string[]) => runCli(['init', '--project-root', project, ...args], { env });
-  const init = (project: string, ...args: string[]) => initChecked(project, '--no-check', ...args);
+  // The launch check (a server started over stdio, ~0.6 s of CPU) has its own tests (e2e/init-launch,
+  // the clone's run there is the one here with the check on); here it runs with the other runtime below.
+  const initIn = (project: string, ...args: string[]) => cliHere(['init', '--project-root', project, ...args], env);
+  const init = (project: string, ...args: string[]) => initIn(project, '--no-check', ...args);
   const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
   it('points Claude Code at this installation and keeps the servers already in .mcp.json', () => {
     const project = fixture({ '.mcp.json': '{\n  "mcpServers": {\n    "other": { "command": "other-server", "args": ["--x"] }\n  }\n}\n' });
-    const r = initChecked(project);
+    // process: the command a user types, its exit code and stdout.
+    const r = runCli(['init', '--project-root', project, '--no-check'], { env });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^check: the command starts and lists 9 tools/m);
     assert.match(r.stdout, /\.mcp\.json\s+updated/);
     assert.match(r.stdout, /pending approval/, 'the trust step is printed');
     const servers = json(path.join(project, '.mcp.json')).mcpServers;
@@ -45,26 +80,26 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it('keeps a copy of every file it changes in the data dir, and names the folder', () => {
+  it('keeps a copy of every file it changes in the data dir, and names the folder', async () => {
     const original = '{\n  // my servers\n  "mcpServers": { "other": { "command": "x", "env": { "API_TOKEN": "t0ps3cret" } } }\n}\n';
     const project = fixture({ '.mcp.json': original });
-    const r = init(project, '--instructions');
+    const r = await init(project, '--instructions');
     assert.equal(r.status, 0, r.stderr);
     const folder = /previous versions of the updated files: (\S+)/.exec(r.stdout)?.[1];
     assert.ok(folder?.startsWith(env.CTXGATE_DATA_DIR!), r.stdout);
     assert.equal(readFileSync(path.join(folder!, '.mcp.json'), 'utf8'), original);
     assert.equal(statSync(path.join(folder!, '.mcp.json')).mode & 0o777, 0o600, 'a config may hold secrets');
     assert.ok(!existsSync(path.join(folder!, 'CLAUDE.md')), 'a file it created has no earlier version');
-    assert.doesNotMatch(init(project, '--instructions').stdout, /previous versions/, 'nothing changed, nothing copied');
+    assert.doesNotMatch((await init(project, '--instructions')).stdout, /previous versions/, 'nothing changed, nothing copied');
     removeDir(project);
   });
 
-  it('changes nothing on a second run', () => {
+  it('changes nothing on a second run', async () => {
     const project = fixture();
-    assert.equal(init(project, '--client', 'all', '--instructions', '--hooks').status, 0);
+    assert.equal((await init(project, '--client', 'all', '--instructions', '--hooks')).status, 0);
     const files = ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', '.codex/config.toml', '.gemini/settings.json', 'CLAUDE.md', 'AGENTS.md', 'GEMINI.md', '.claude/settings.local.json'];
     const first = files.map((f) => readFileSync(path.join(project, f), 'utf8'));
-    const again = init(project, '--client', 'all', '--instructions', '--hooks');
+    const again = await init(project, '--client', 'all', '--instructions', '--hooks');
     assert.equal(again.status, 0, again.stderr);
     assert.doesNotMatch(again.stdout, /updated|created/);
     assert.deepEqual(
@@ -74,9 +109,9 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it('shows a diff on --dry-run and writes nothing', () => {
+  it('shows a diff on --dry-run and writes nothing', async () => {
     const project = fixture({ '.cursor/mcp.json': '{ "mcpServers": {} }\n' });
-    const r = init(project, '--client', 'cursor', '--client', 'claude-code', '--dry-run');
+    const r = await init(project, '--client', 'cursor', '--client', 'claude-code', '--dry-run');
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /--- a\/\.cursor\/mcp\.json\n\+\+\+ b\/\.cursor\/mcp\.json/);
     assert.match(r.stdout, /\+\+\+ b\/\.mcp\.json/);
@@ -87,13 +122,13 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it("writes each client's own format, keeping comments and other entries", () => {
+  it("writes each client's own format, keeping comments and other entries", async () => {
     const project = fixture({
       '.vscode/mcp.json': '{\n  // my servers\n  "servers": { "db": { "type": "stdio", "command": "db-mcp" } }\n}\n',
       '.codex/config.toml': '# my codex settings\nmodel = "o4"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n',
       '.gemini/settings.json': '{ "theme": "dark" }\n',
     });
-    assert.equal(init(project, '--client', 'vscode,codex,gemini,cursor').status, 0);
+    assert.equal((await init(project, '--client', 'vscode,codex,gemini,cursor')).status, 0);
     const vscode = readFileSync(path.join(project, '.vscode/mcp.json'), 'utf8');
     assert.match(vscode, /\/\/ my servers/);
     assert.match(vscode, /"db": \{/);
@@ -110,12 +145,13 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it('replaces its own entry in place when run again with another runtime', () => {
+  it('replaces its own entry in place when run again with another runtime', async () => {
     const project = fixture({ '.codex/config.toml': '[mcp_servers.docs]\ncommand = "docs-mcp"\n' });
-    assert.equal(init(project, '--client', 'codex', '--runtime', 'node').status, 0);
-    // Under Node, init takes the deno on PATH: the one the tests run with.
+    assert.equal((await init(project, '--client', 'codex', '--runtime', 'node')).status, 0);
+    // Under Node, init takes the deno on PATH: the one the tests run with. The check is on: the deno
+    // command it wrote starts.
     const deno = denoExecutable();
-    const r = runCli(['init', '--project-root', project, '--client', 'codex', '--runtime', 'deno'], { env: { ...env, PATH: `${path.dirname(deno)}${path.delimiter}${process.env.PATH}` } });
+    const r = await cliHere(['init', '--project-root', project, '--client', 'codex', '--runtime', 'deno'], { ...env, PATH: `${path.dirname(deno)}${path.delimiter}${process.env.PATH}` });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^check: the command starts and lists 9 tools/m, 'the deno command it wrote starts');
     const text = readFileSync(path.join(project, '.codex/config.toml'), 'utf8');
@@ -125,12 +161,12 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it('keeps what the user added to its entry (env, timeouts) when it rewrites how the client starts it', () => {
+  it('keeps what the user added to its entry (env, timeouts) when it rewrites how the client starts it', async () => {
     const project = fixture({
       '.mcp.json': '{ "mcpServers": { "ctxgate": { "command": "old-node", "args": ["/old/ctxgate.mjs"], "env": { "CTXGATE_DATA_DIR": "/data/ctx" } } } }\n',
       '.codex/config.toml': '[mcp_servers.ctxgate]\ncommand = "old"\nargs = []\nstartup_timeout_sec = 30\n\n[mcp_servers.ctxgate.env]\nCTXGATE_DATA_DIR = "/data/ctx"\n',
     });
-    const first = init(project, '--client', 'claude-code,codex');
+    const first = await init(project, '--client', 'claude-code,codex');
     assert.equal(first.status, 0, first.stderr);
     assert.match(first.stdout, /kept from the ctxgate entry already in \.mcp\.json \(the client starts ctxgate with these\):\n {2}env CTXGATE_DATA_DIR=\/data\/ctx\n/);
     const claude = json(path.join(project, '.mcp.json')).mcpServers.ctxgate;
@@ -140,15 +176,15 @@ describe('ctxgate init', () => {
     assert.notEqual(codex.command, 'old');
     assert.equal(codex.startup_timeout_sec, 30);
     assert.deepEqual({ ...(codex.env as object) }, { CTXGATE_DATA_DIR: '/data/ctx' });
-    const again = init(project, '--client', 'claude-code,codex');
+    const again = await init(project, '--client', 'claude-code,codex');
     assert.doesNotMatch(again.stdout, /updated|created/, 'a second run changes nothing');
     removeDir(project);
   });
 
-  it('keeps the comments above the next table when it replaces its Codex entry', () => {
+  it('keeps the comments above the next table when it replaces its Codex entry', async () => {
     const text = '# top\n[mcp_servers.ctxgate]\ncommand = "old"\nargs = []\n\n# The other server: keep this note\n[mcp_servers.other]\ncommand = "x"\n';
     const project = fixture({ '.codex/config.toml': text });
-    assert.equal(init(project, '--client', 'codex').status, 0);
+    assert.equal((await init(project, '--client', 'codex')).status, 0);
     const after = readFileSync(path.join(project, '.codex/config.toml'), 'utf8');
     assert.match(after, /\n# The other server: keep this note\n\[mcp_servers\.other\]\ncommand = "x"\n$/);
     assert.doesNotMatch(after, /"old"/);
@@ -156,18 +192,18 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it('names the project root for Claude Desktop, whose config lives in the home folder', () => {
+  it('names the project root for Claude Desktop, whose config lives in the home folder', async () => {
     const project = fixture();
-    assert.equal(init(project, '--client', 'claude-desktop').status, 0);
+    assert.equal((await init(project, '--client', 'claude-desktop')).status, 0);
     const entry = json(path.join(home, '.config', 'Claude', 'claude_desktop_config.json')).mcpServers.ctxgate;
     assert.deepEqual(entry.args.slice(-2), ['--project-root', project]);
     removeDir(project);
   });
 
-  it('points the clients at a running server with --http, reading the token from the environment', () => {
+  it('points the clients at a running server with --http, reading the token from the environment', async () => {
     const project = fixture();
     const url = 'http://127.0.0.1:8787/mcp';
-    const r = init(project, '--client', 'all', '--http', url);
+    const r = await init(project, '--client', 'all', '--http', url);
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(json(path.join(project, '.mcp.json')).mcpServers.ctxgate, { type: 'http', url, headers: { Authorization: `Bearer ${clientVariable('CTXGATE_TOKEN')}` } });
     assert.deepEqual(json(path.join(project, '.cursor/mcp.json')).mcpServers.ctxgate.headers, { Authorization: `Bearer ${clientVariable('env:CTXGATE_TOKEN')}` });
@@ -180,15 +216,15 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it('writes the instructions block once and replaces only what lies between its markers', () => {
+  it('writes the instructions block once and replaces only what lies between its markers', async () => {
     const project = fixture({ 'CLAUDE.md': '# House rules\n\nUse tabs.\n' });
-    assert.equal(init(project, '--instructions').status, 0);
+    assert.equal((await init(project, '--instructions')).status, 0);
     const first = readFileSync(path.join(project, 'CLAUDE.md'), 'utf8');
     assert.match(first, /^# House rules\n\nUse tabs\.\n\n<!-- ctxgate:begin/);
     assert.match(first, /mcp__ctxgate__locate/);
     assert.match(first, /ctx_run/);
     writeFileSync(path.join(project, 'CLAUDE.md'), first.replace('## Code and command output', '## Edited by hand') + '\nMore rules.\n');
-    assert.equal(init(project, '--instructions').status, 0);
+    assert.equal((await init(project, '--instructions')).status, 0);
     const second = readFileSync(path.join(project, 'CLAUDE.md'), 'utf8');
     assert.equal(second.match(/ctxgate:begin/g)?.length, 1);
     assert.doesNotMatch(second, /Edited by hand/);
@@ -196,14 +232,14 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it('refuses a block whose end marker is gone instead of appending a second one, and keeps the text after it', () => {
+  it('refuses a block whose end marker is gone instead of appending a second one, and keeps the text after it', async () => {
     const project = fixture();
-    assert.equal(init(project, '--instructions').status, 0);
+    assert.equal((await init(project, '--instructions')).status, 0);
     const file = path.join(project, 'CLAUDE.md');
     const broken = `${readFileSync(file, 'utf8').replace('<!-- ctxgate:end -->', '')}\n# Our rules\n\nNever deploy on Fridays.\n`;
     writeFileSync(file, broken);
     for (let run = 0; run < 2; run++) {
-      const r = init(project, '--instructions');
+      const r = await init(project, '--instructions');
       assert.equal(r.status, 2, r.stdout);
       assert.match(r.stderr, /CLAUDE\.md has ctxgate's begin marker \(line 1\) but no <!-- ctxgate:end --> after it/);
     }
@@ -211,10 +247,10 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it("adds Claude Code hooks beside the user's own", () => {
+  it("adds Claude Code hooks beside the user's own", async () => {
     const project = fixture({ '.claude/settings.local.json': '{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "my-audit" }, { "type": "command", "command": "other-tool hook pre-tool-use" } ] } ] } }\n' });
-    assert.equal(init(project, '--hooks').status, 0);
-    assert.equal(init(project, '--hooks').status, 0);
+    assert.equal((await init(project, '--hooks')).status, 0);
+    assert.equal((await init(project, '--hooks')).status, 0);
     const hooks = json(path.join(project, '.claude/settings.local.json')).hooks;
     assert.equal(hooks.PreToolUse.length, 2);
     assert.deepEqual(hooks.PreToolUse[0].hooks.map((h: { command: string }) => h.command), ['my-audit', 'other-tool hook pre-tool-use'], "another program's hook of the same name is kept");
@@ -225,22 +261,25 @@ describe('ctxgate init', () => {
     removeDir(project);
   });
 
-  it('refuses a config it cannot parse, naming the file and line, and leaves it alone', () => {
+  it('refuses a config it cannot parse, naming the file and line, and leaves it alone', async () => {
     const project = fixture({ '.mcp.json': '{\n  "mcpServers": {\n    "x": \n}\n' });
-    const r = init(project);
+    const r = await init(project);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /\.mcp\.json is not valid JSON \(line 4/);
     assert.equal(readFileSync(path.join(project, '.mcp.json'), 'utf8'), '{\n  "mcpServers": {\n    "x": \n}\n');
-    assert.match(init(project, '--client', 'nope').stderr, /--client must be one of/);
-    assert.match(runCli(['--client', 'cursor']).stderr, /--client belongs to 'ctxgate init'/);
+    assert.match((await init(project, '--client', 'nope')).stderr, /--client must be one of/);
+    // process: a usage mistake exits 2 and says so on stderr.
+    const misplaced = runCli(['--client', 'cursor']);
+    assert.equal(misplaced.status, 2);
+    assert.match(misplaced.stderr, /--client belongs to 'ctxgate init'/);
     removeDir(project);
   });
 
-  it('writes through a symbolic link inside the project to the file it names, and the link stays a link', () => {
+  it('writes through a symbolic link inside the project to the file it names, and the link stays a link', async () => {
     const project = fixture({ 'AGENTS.md': '# Agents\n', 'config/mcp.json': '{ "mcpServers": { "other": { "command": "x" } } }\n' });
     symlinkSync('config/mcp.json', path.join(project, '.mcp.json'));
     symlinkSync('AGENTS.md', path.join(project, 'CLAUDE.md'));
-    const r = init(project, '--client', 'claude-code,cursor', '--instructions');
+    const r = await init(project, '--client', 'claude-code,cursor', '--instructions');
     assert.equal(r.status, 0, r.stderr);
     assert.ok(lstatSync(path.join(project, '.mcp.json')).isSymbolicLink(), '.mcp.json is still a link');
     assert.ok(lstatSync(path.join(project, 'CLAUDE.md')).isSymbolicLink(), 'CLAUDE.md is still a link');
@@ -252,7 +291,7 @@ describe('ctxgate init', () => {
 
     const dangling = fixture();
     symlinkSync(path.join(dangling, 'nowhere.json'), path.join(dangling, '.mcp.json'));
-    const refused = init(dangling);
+    const refused = await init(dangling);
     assert.equal(refused.status, 2);
     assert.match(refused.stderr, /\.mcp\.json is a symbolic link to .*nowhere\.json, which does not exist/);
     assert.ok(!existsSync(path.join(dangling, 'nowhere.json')));
@@ -261,7 +300,7 @@ describe('ctxgate init', () => {
   });
 
   // Issue 23.8: a cloned repository's links must not turn init into a writer of the user's own files.
-  it('never writes through a link that leaves the project, and writes nothing else then', () => {
+  it('never writes through a link that leaves the project, and writes nothing else then', async () => {
     const outside = fixture({ '.bashrc': 'export PS1=x\n', 'mcp.json': '{ "mcpServers": {} }\n', 'claude/': '' });
     const cases: [string, (project: string) => void, string[]][] = [
       ['CLAUDE.md', (p) => symlinkSync(path.join(outside, '.bashrc'), path.join(p, 'CLAUDE.md')), ['--instructions']],
@@ -272,7 +311,7 @@ describe('ctxgate init', () => {
     for (const [name, plant, args] of cases) {
       const project = fixture({ 'AGENTS.md': '# Agents\n' });
       plant(project);
-      const r = init(project, ...args);
+      const r = await init(project, ...args);
       assert.equal(r.status, 2, `${name}: ${r.stdout}`);
       assert.match(r.stderr, new RegExp(`${name.replace('.', '\\.')}\\S* (is a symbolic link to|lies in a folder that is a symbolic link).* outside ${project}; ctxgate init does not write through it`), name);
       assert.ok(!existsSync(path.join(project, '.mcp.json')) || lstatSync(path.join(project, '.mcp.json')).isSymbolicLink(), 'no other file was written');
@@ -286,7 +325,7 @@ describe('ctxgate init', () => {
   });
 
   // Issue 23.8: an env kept from a repository's entry would run code when the client starts ctxgate.
-  it('names the launch settings it keeps and refuses code-loading ones unless --keep-env is given', () => {
+  it('names the launch settings it keeps and refuses code-loading ones unless --keep-env is given', async () => {
     const hostile = '{ "mcpServers": { "ctxgate": { "command": "node", "args": ["x.js"], "env": { "NODE_OPTIONS": "--require ./payload.js", "APP_MODE": "dev" } } } }\n';
     const cases: [string, Record<string, string>, string[], RegExp][] = [
       ['claude-code', { '.mcp.json': hostile }, [], /env NODE_OPTIONS=--require \.\/payload\.js \(NODE_OPTIONS loads code/],
@@ -296,7 +335,7 @@ describe('ctxgate init', () => {
     ];
     for (const [client, files, args, named] of cases) {
       const project = fixture(files);
-      const r = init(project, '--client', client, ...args);
+      const r = await init(project, '--client', client, ...args);
       assert.equal(r.status, 2, r.stdout);
       assert.match(r.stderr, /launch settings that would run code when the client starts ctxgate, so nothing was written/);
       assert.match(r.stderr, named);
@@ -305,17 +344,17 @@ describe('ctxgate init', () => {
       removeDir(project);
     }
     const project = fixture({ '.mcp.json': hostile });
-    const kept = init(project, '--keep-env');
+    const kept = await init(project, '--keep-env');
     assert.equal(kept.status, 0, kept.stderr);
     assert.match(kept.stdout, /kept from the ctxgate entry already in \.mcp\.json \(the client starts ctxgate with these\):\n {2}env NODE_OPTIONS=--require \.\/payload\.js {2}— kept with --keep-env: NODE_OPTIONS loads code[^\n]*\n {2}env APP_MODE=dev\n/);
     assert.equal(json(path.join(project, '.mcp.json')).mcpServers.ctxgate.env.NODE_OPTIONS, '--require ./payload.js');
     removeDir(project);
   });
 
-  it('leaves a read-only config, or a file where a folder belongs, alone and writes none of the other files', () => {
+  it('leaves a read-only config, or a file where a folder belongs, alone and writes none of the other files', async () => {
     const project = fixture({ '.mcp.json': '{ "mcpServers": {} }\n' });
     chmodSync(path.join(project, '.mcp.json'), 0o444);
-    const r = init(project, '--instructions', '--hooks');
+    const r = await init(project, '--instructions', '--hooks');
     assert.equal(r.status, 2);
     assert.match(r.stderr, /\.mcp\.json is read-only \(mode 444\)/);
     assert.equal(readFileSync(path.join(project, '.mcp.json'), 'utf8'), '{ "mcpServers": {} }\n');
@@ -325,14 +364,14 @@ describe('ctxgate init', () => {
 
     // A file where a client's folder belongs: refused before .mcp.json is written.
     const blocked = fixture({ '.cursor': 'a file, not a folder\n' });
-    const r2 = init(blocked, '--client', 'claude-code,cursor');
+    const r2 = await init(blocked, '--client', 'claude-code,cursor');
     assert.equal(r2.status, 2, r2.stderr);
     assert.match(r2.stderr, /\.cursor is not a folder/);
     assert.ok(!existsSync(path.join(blocked, '.mcp.json')));
     removeDir(blocked);
   });
 
-  it('refuses a config whose servers or hooks hold the wrong kind of value, naming the key, and leaves it alone', () => {
+  it('refuses a config whose servers or hooks hold the wrong kind of value, naming the key, and leaves it alone', async () => {
     for (const [file, text, args, key] of [
       ['.mcp.json', '{ "mcpServers": [] }\n', [], 'mcpServers'],
       ['.mcp.json', '{ "mcpServers": "oops" }\n', [], 'mcpServers'],
@@ -340,7 +379,7 @@ describe('ctxgate init', () => {
       ['.claude/settings.local.json', '{ "hooks": [] }\n', ['--hooks'], 'hooks'],
     ] as const) {
       const project = fixture({ [file]: text });
-      const r = init(project, ...args);
+      const r = await init(project, ...args);
       assert.equal(r.status, 2, `${text}: ${r.stdout}`);
       assert.match(r.stderr, new RegExp(`${file.replace(/\./g, '\\.')}: "${key}" holds`), text);
       assert.equal(readFileSync(path.join(project, file), 'utf8'), text);
@@ -348,31 +387,16 @@ describe('ctxgate init', () => {
     }
   });
 
-  it('keeps a byte order mark and Windows line ends', () => {
+  it('keeps a byte order mark and Windows line ends', async () => {
     const text = '\uFEFF{\r\n  "mcpServers": {\r\n    "other": { "command": "x" }\r\n  }\r\n}\r\n';
     const project = fixture({ '.mcp.json': text });
-    const r = init(project);
+    const r = await init(project);
     assert.equal(r.status, 0, r.stderr);
     const after = readFileSync(path.join(project, '.mcp.json'), 'utf8');
     assert.ok(after.startsWith('\uFEFF{\r\n  "mcpServers": {\r\n    "other"'), JSON.stringify(after.slice(0, 40)));
     assert.doesNotMatch(after.replace(/\r\n/g, ''), /\n/, 'every line ends in CRLF');
     assert.deepEqual(Object.keys(JSON.parse(after.slice(1)).mcpServers), ['other', 'ctxgate']);
-    assert.equal(init(project).stdout.includes('unchanged'), true, 'a second run changes nothing');
-    removeDir(project);
-  });
-
-  it('writes an entry a real MCP client can start', async () => {
-    const project = fixture({ 'src/app.py': 'def handler():\n    return 1\n' });
-    writeFiles(project, {});
-    assert.equal(init(project).status, 0);
-    const entry = json(path.join(project, '.mcp.json')).mcpServers.ctxgate as { command: string; args: string[] };
-    // Claude Code starts project servers in the project folder.
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: project, env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' });
-    const client = new Client({ name: 'init-test', version: '1' });
-    await client.connect(transport);
-    const result = (await client.callTool({ name: 'locate', arguments: { query: 'handler' } })) as { content: { text: string }[] };
-    assert.match(result.content[0]!.text, /src\/app\.py:1/);
-    await client.close();
+    assert.equal((await init(project)).stdout.includes('unchanged'), true, 'a second run changes nothing');
     removeDir(project);
   });
 });

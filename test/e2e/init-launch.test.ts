@@ -27,13 +27,19 @@ function writtenEntry(project: string): Entry {
   return JSON.parse(readFileSync(path.join(project, '.mcp.json'), 'utf8')).mcpServers.ctxgate as Entry;
 }
 
-/** Starts the entry as Claude Code would (in the project folder) and lists the tools. */
-async function toolNames(entry: Entry, project: string, env: Record<string, string>): Promise<string[]> {
+/**
+ * Starts the entry as Claude Code would (in the project folder) and lists the tools; with `locate`, also
+ * calls locate with that query and gives its text (the project the server answers for).
+ */
+async function toolNames(entry: Entry, project: string, env: Record<string, string>, locate?: string): Promise<{ tools: string[]; located?: string }> {
   const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: project, env: { ...(process.env as Record<string, string>), ...env } });
   const client = new Client({ name: 'init-launch-test', version: '1' });
   try {
     await client.connect(transport);
-    return (await client.listTools()).tools.map((t) => t.name).sort();
+    const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+    if (locate === undefined) return { tools };
+    const result = (await client.callTool({ name: 'locate', arguments: { query: locate } })) as { content: { text: string }[] };
+    return { tools, located: result.content.map((c) => c.text).join('\n') };
   } finally {
     await client.close();
   }
@@ -63,7 +69,11 @@ describe('init on each install path', () => {
     const entry = writtenEntry(project);
     assert.ok(path.isAbsolute(entry.command), entry.command);
     assert.ok(entry.args.some((a) => a === path.join(repoRoot, onDeno ? 'src/main.ts' : 'dist/ctxgate.mjs')), entry.args.join(' '));
-    assert.deepEqual(await toolNames(entry, project, env), ALL_TOOLS);
+    // A real MCP client starts it (was test/clients/init.test.ts's own server start): it lists the tools
+    // and answers a call for this project.
+    const { tools, located } = await toolNames(entry, project, env, 'greet');
+    assert.deepEqual(tools, ALL_TOOLS);
+    assert.match(located ?? '', /src\/app\.ts:1/);
   });
 
   it('writes npx -y ctxgate only when asked with --launcher npx, and then does not try to start the published package here', () => {
@@ -100,14 +110,16 @@ describe('init on each install path', () => {
       assert.equal(realpathSync(entry.command), realpathSync(bin));
       assert.equal(entry.command, bin, 'the bin link itself, which npm keeps across updates');
       assert.deepEqual(entry.args, []);
-      assert.deepEqual(await toolNames(entry, project, env), ALL_TOOLS);
+      assert.deepEqual((await toolNames(entry, project, env)).tools, ALL_TOOLS);
     } finally {
       removeDir(packDir);
       removeDir(prefix);
     }
   });
 
-  it('from a Deno-only clone: deno task ctxgate init writes deno run -A with the path of src/main.ts, and it lists every tool', async () => {
+  // Every command here is deno's, whichever runtime runs this file: the Deno half runs it, the Node half
+  // would run the same commands on the same inputs again.
+  it('from a Deno-only clone: deno task ctxgate init writes deno run -A with the path of src/main.ts, and it lists every tool', { skip: !onDeno && 'the same deno commands as the Deno half runs' }, async () => {
     const clone = denoOnlyClone();
     try {
       const r = run(denoExecutable(), ['task', '--quiet', 'ctxgate', 'init', '--project-root', project], clone, env);
@@ -115,7 +127,7 @@ describe('init on each install path', () => {
       assert.match(r.stdout, /check: the command starts and lists 9 tools/);
       const entry = writtenEntry(project);
       assert.deepEqual(entry.args, ['run', '-A', path.join(clone, 'src', 'main.ts')]);
-      assert.deepEqual(await toolNames(entry, project, env), ALL_TOOLS);
+      assert.deepEqual((await toolNames(entry, project, env)).tools, ALL_TOOLS);
     } finally {
       removeDir(clone);
     }
