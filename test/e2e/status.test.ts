@@ -101,11 +101,14 @@ describe('status page', () => {
       assert.match(text, /documents, \d+ chunks/);
       assert.equal(await page.locator('svg[role="img"]').count(), 1);
       assert.ok((await page.locator('table th[scope="col"]').count()) > 5, 'tables have header cells');
-      await page.waitForFunction(() => document.getElementById('live')?.textContent === 'live', undefined, { timeout: 15_000 });
+      // waitForFunction checks every animation frame unless told otherwise: 100 ms apart is plenty for
+      // a page the server updates every 2 s (and spares the renderer laying out the page 60 times a second).
+      const every = 100;
+      await page.waitForFunction(() => document.getElementById('live')?.textContent === 'live', undefined, { timeout: 15_000, polling: every });
 
       // A new call shows up without a reload.
       await call('ctx_fs', { action: 'ls' });
-      await page.waitForFunction(() => document.querySelector('main')?.textContent?.includes('ctx_fs ls'), undefined, { timeout: 15_000 });
+      await page.waitForFunction(() => document.querySelector('main')?.textContent?.includes('ctx_fs ls'), undefined, { timeout: 15_000, polling: every });
       assert.deepEqual(cspErrors, [], 'the page runs under its CSP without errors');
 
       // A call that is still running shows with its arguments and how long it has run, then moves
@@ -137,7 +140,7 @@ describe('status page', () => {
         // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is checked
         () => /leaves-without-a-word 2\s+active/.test((document.querySelector('section[aria-labelledby="h-sessions"]') as HTMLElement | null)?.innerText ?? ''),
         undefined,
-        { timeout: 20_000 },
+        { timeout: 20_000, polling: every },
       );
       const polite = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
       await new Client({ name: 'says-goodbye', version: '3' }).connect(polite);

@@ -99,34 +99,71 @@ describe('three servers on three machines sharing one Postgres', { skip: cluster
   });
 
   it('leaves no partial document when a server is killed with -9 in the middle of indexing', async () => {
-    // Enough text that indexing takes several batches (each batch one transaction).
+    // Two batches at least (each batch one transaction; a batch is at most 100 files), each file
+    // several chunks. The kill is not timed: a statement trigger on kb_chunks holds any statement that
+    // writes chunks while big/ sources another transaction wrote are committed (from the second batch
+    // on), on an advisory lock this test holds: the batch has written its sources, not their chunks.
+    // The server is killed there, and its held statement is ended with its connection (as if it had
+    // not been sent yet), so a save that is not one transaction (sources committed apart from their
+    // chunks) leaves documents without their chunks here every time.
+    // (Was 600 files of 21 kB, killed when a 50 ms poll first saw a committed batch: 13 MB indexed ~1.6 times.)
+    const FILES = 200;
+    const section = (i: number, s: number) => `## Part ${s}\n\n${`Paragraph ${i}.${s} of the walrus archive with several words.\n\n`.repeat(3)}`;
     const big: Record<string, string> = {};
-    for (let i = 0; i < 600; i++) big[`big/file${i}.md`] = `# File ${i}\n\n${`Paragraph ${i} of the walrus archive with several words.\n\n`.repeat(400)}`;
+    for (let i = 0; i < FILES; i++) big[`big/file${i}.md`] = `# File ${i}\n\n${[0, 1, 2, 3].map((s) => section(i, s)).join('')}`;
     const project = checkout(big);
     const dataDir = fixture();
     dirs.push(project, dataDir);
-    const { command, args } = serverCommand();
-    const child = spawn(command, [...args, 'call', 'ctx_kb', '{"action":"index","path":"big"}', '--project-root', project], {
-      env: { ...process.env, CTXGATE_DATA_DIR: dataDir, CTXGATE_DATABASE_URL: url, CTXGATE_CONFIG: `${project}/ctxgate.config.yaml` },
-      stdio: 'ignore',
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const env = { CTXGATE_DATA_DIR: dataDir, CTXGATE_DATABASE_URL: url, CTXGATE_CONFIG: `${project}/ctxgate.config.yaml` };
     const countBig = () => query(async (sql) => (await sql`SELECT count(*)::int AS n FROM kb_sources WHERE key LIKE 'file:big/%'`)[0]!.n as number);
-    // Killed as soon as its first batch is committed: later batches are being written then.
-    for (let i = 0; i < 600 && (await countBig()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    child.kill('SIGKILL');
-    await exited;
-    const indexed = await countBig();
-    assert.ok(indexed > 0 && indexed < 600, `the kill came mid-index (${indexed} of 600 files committed)`);
+    // One connection for the whole hold: the session-level advisory lock lives on it.
+    const held = postgres(url, { max: 1, onnotice: () => {} });
+    let child: ReturnType<typeof spawn> | undefined;
+    try {
+      await held.unsafe(`CREATE FUNCTION hold_later_batches() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF EXISTS (SELECT 1 FROM kb_sources WHERE key LIKE 'file:big/%' AND xmin::text <> (txid_current() % 4294967296)::text) THEN
+            PERFORM pg_advisory_xact_lock(7301, 1);
+          END IF;
+          RETURN NULL;
+        END $$`);
+      await held`CREATE TRIGGER hold_later_batches BEFORE INSERT ON kb_chunks FOR EACH STATEMENT EXECUTE FUNCTION hold_later_batches()`;
+      await held`SELECT pg_advisory_lock(7301, 1)`;
+      const { command, args } = serverCommand();
+      child = spawn(command, [...args, 'call', 'ctx_kb', '{"action":"index","path":"big"}', '--project-root', project], { env: { ...process.env, ...env }, stdio: 'ignore' });
+      let ended = false;
+      const exited = new Promise((resolve) => child!.once('exit', resolve)).then(() => {
+        ended = true;
+      });
+      // The backend of the held statement (none if the server ended first: the assertion below says so).
+      const waiting = async () =>
+        (await held`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 7301 AND objid = 1 AND objsubid = 2 AND NOT granted`).map((r) => r.pid as number);
+      let pids = await waiting();
+      while (!ended && !pids.length) {
+        await new Promise((r) => setTimeout(r, 50));
+        pids = await waiting();
+      }
+      child.kill('SIGKILL');
+      await exited;
+      for (const pid of pids) await held`SELECT pg_terminate_backend(${pid}, 10000)`;
+      const indexed = await countBig();
+      assert.ok(indexed > 0 && indexed < FILES, `the kill came mid-index (${indexed} of ${FILES} files committed)`);
+    } finally {
+      child?.kill('SIGKILL');
+      await held`SELECT pg_advisory_unlock_all()`;
+      await held`DROP TRIGGER IF EXISTS hold_later_batches ON kb_chunks`;
+      await held`DROP FUNCTION IF EXISTS hold_later_batches()`;
+      await held.end({ timeout: 1 });
+    }
     const partial = await query((sql) => sql`SELECT s.key, s.chunk_count, count(c.id)::int AS chunks FROM kb_sources s LEFT JOIN kb_chunks c ON c.source_id = s.id
       GROUP BY s.id HAVING s.chunk_count <> count(c.id)`);
     assert.deepEqual([...partial], [], 'every committed document has all its chunks');
     // Another server indexes the same folder to the end, over what the killed one left.
-    const { client } = await connectStdio(['--project-root', project], { CTXGATE_DATA_DIR: dataDir, CTXGATE_DATABASE_URL: url, CTXGATE_CONFIG: `${project}/ctxgate.config.yaml` });
+    const { client } = await connectStdio(['--project-root', project], env);
     try {
       const r = (await client.callTool({ name: 'ctx_kb', arguments: { action: 'index', path: 'big' } })) as Reply;
       assert.equal(r.isError, undefined, r.content[0]?.text);
-      assert.equal(await countBig(), 600);
+      assert.equal(await countBig(), FILES);
     } finally {
       await client.close();
     }
