@@ -91,6 +91,7 @@ export async function writeBatch(s: CodeStore, batch: Pending[], lease?: Lease, 
     lease?.renew();
     let staged = 0;
     for (const p of items) staged += s.replace(p.meta, p.parsed, p.targets, stage);
+    s.foldNames();
     return staged;
   });
 }

@@ -109,7 +109,7 @@ export function createCodeIndex(deps: CodeIndexDeps): CodeIndex {
         if (store.meta('root') !== deps.root || store.meta('parser') !== String(PARSER_VERSION)) {
           // Another root or an older extraction: start again from nothing.
           await db.writeTransaction(() => {
-            db.exec(`${CLEAR_BLOCKS_SQL} DELETE FROM code_refs; DELETE FROM code_locals; DELETE FROM code_imports; DELETE FROM code_import_targets; DELETE FROM code_defs; DELETE FROM code_names; DELETE FROM code_name_sweep; DELETE FROM code_file_rows; DELETE FROM code_file_macros; DELETE FROM code_macro_keys; DELETE FROM code_files; DELETE FROM code_meta;`);
+            db.exec(`${CLEAR_BLOCKS_SQL} DELETE FROM code_refs; DELETE FROM code_locals; DELETE FROM code_imports; DELETE FROM code_import_targets; DELETE FROM code_defs; DELETE FROM code_names; DELETE FROM code_name_keys; DELETE FROM code_name_keys_new; DELETE FROM code_name_sweep; DELETE FROM code_file_rows; DELETE FROM code_file_macros; DELETE FROM code_macro_keys; DELETE FROM code_files; DELETE FROM code_meta;`);
             db.exec(CLEAR_TEXT_INDEX_SQL);
             store!.setMeta('root', deps.root);
             store!.setMeta('parser', String(PARSER_VERSION));

@@ -1,5 +1,5 @@
 // How code.db writes two things compactly (schema 9, issue 21 item 8):
-// - a name is found by a 23-bit hash of it (code_names.h, indexed) rather than by an index on its text,
+// - a name is found by a 23-bit hash of it (code_names.h, keyed: store-names.ts) rather than by an index on its text,
 //   which on the Linux tree repeated every one of its 3 M names (107 MB); the hash is computed here, in
 //   JavaScript, where rows are written and where names are looked up, and the name itself is compared;
 // - a signature starting with one of a few common texts (`#define NAME `, `static int NAME(`: two

@@ -350,4 +350,16 @@ export const CODE_MIGRATIONS: readonly Migration[] = [
       INSERT OR REPLACE INTO code_meta (key, value) SELECT 'defs_12', max(id) + 1 FROM code_defs HAVING max(id) IS NOT NULL;
     `,
   },
+  {
+    version: 13,
+    description: "names' hashes as keys of their own, new ones folded in batches, instead of an index on code_names",
+    // store-names.ts: an index on a random key took a build's new names all over it, and each batch
+    // rewrote most of its pages. The rows stay; their keys are copied once, in key order.
+    sql: `
+      CREATE TABLE code_name_keys (h INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (h, id)) WITHOUT ROWID;
+      CREATE TABLE code_name_keys_new (h INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (h, id)) WITHOUT ROWID;
+      INSERT INTO code_name_keys (h, id) SELECT h, id FROM code_names ORDER BY h, id;
+      DROP INDEX code_names_h;
+    `,
+  },
 ];

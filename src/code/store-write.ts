@@ -20,12 +20,16 @@ import { unpackTableMacros } from './table-macros.ts';
 const FILE_NAMES_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS code_file_names (place INTEGER PRIMARY KEY, name TEXT NOT NULL, h INTEGER NOT NULL, id INTEGER)';
 const CLEAR_FILE_NAMES = 'DELETE FROM temp.code_file_names';
 const LIST_FILE_NAMES = 'INSERT INTO temp.code_file_names (place, name, h) SELECT key, value->>0, value->>1 FROM jsonb_each(?1)';
-const FIND_FILE_NAMES = 'UPDATE temp.code_file_names SET id = (SELECT n.id FROM code_names n WHERE n.h = code_file_names.h AND n.name = code_file_names.name)';
+/** A file's names found by their keys (store-names.ts): in code_name_keys, then those not found among the newer. */
+const FIND_FILE_NAMES = (keys: string) =>
+  `UPDATE temp.code_file_names SET id = (SELECT n.id FROM ${keys} k JOIN code_names n ON n.id = k.id WHERE k.h = code_file_names.h AND n.name = code_file_names.name) WHERE id IS NULL`;
 const LAST_NAME_ID = 'SELECT coalesce(max(id), 0) FROM code_names';
 const ADD_NEW_NAMES = 'INSERT INTO code_names (name, h) SELECT name, h FROM temp.code_file_names WHERE id IS NULL ORDER BY place';
 /** The new names took the ids after the largest, in the order of their places (one INSERT, no other writer: the caller's transaction). */
 const NUMBER_NEW_NAMES =
   'UPDATE temp.code_file_names SET id = ?1 + r.n FROM (SELECT place, row_number() OVER (ORDER BY place) AS n FROM temp.code_file_names WHERE id IS NULL) r WHERE code_file_names.place = r.place';
+/** The new names' keys, waiting to be folded (store-names.ts). */
+const KEY_NEW_NAMES = 'INSERT INTO code_name_keys_new (h, id) SELECT h, id FROM temp.code_file_names WHERE id > ?1';
 const NAME_ID = '(SELECT id FROM temp.code_file_names WHERE place = value->>0)';
 const INSERT_DEFS =
   'INSERT INTO code_defs (id, file_id, name_id, kind, container, parent_id, signature, start_line, name_offset, end_offset, exported, bodiless, bases) ' +
@@ -210,8 +214,10 @@ function clearTable(db: Database, fileId: number): void {
 function nameFile(db: Database, names: string): void {
   db.run(CLEAR_FILE_NAMES);
   db.run(LIST_FILE_NAMES, [names]);
-  db.run(FIND_FILE_NAMES);
+  db.run(FIND_FILE_NAMES('code_name_keys'));
+  db.run(FIND_FILE_NAMES('code_name_keys_new'));
   const last = Number(db.value(LAST_NAME_ID));
-  db.run(ADD_NEW_NAMES);
+  if (!db.run(ADD_NEW_NAMES)) return;
   db.run(NUMBER_NEW_NAMES, [last]);
+  db.run(KEY_NEW_NAMES, [last]);
 }

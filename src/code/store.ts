@@ -5,8 +5,9 @@ import type { Database } from '../storage/database.ts';
 import { DEFINITION_KINDS, LOCAL_KINDS, REFERENCE_KINDS } from './extracted.ts';
 import type { ParsedFile } from './file-rows.ts';
 import { expandLines, lineCountSql } from './line-groups.ts';
-import { nameHash, signatureSql, unpackIds } from './row-formats.ts';
+import { signatureSql, unpackIds } from './row-formats.ts';
 import { withMatchingBlocks } from './store-blocks.ts';
+import { foldNameKeys, ID_OF_NAME, nameBinds } from './store-names.ts';
 import { calledTableMacros, tableMacroCount, tableMacrosById, tableMacrosIn, tableMacrosNamed } from './store-macros.ts';
 import { CONTAINER_SQL, definitionsById, PACKED_SIGNATURE_SQL, PARENT_JOIN, REFERENCE_GROUP_COLUMNS, type ReferenceGroup, referenceLines } from './store-lines.ts';
 import { IMPORT_SOURCE_SQL, REF_MORE_COLUMNS, REF_N_SQL, type DefinitionRow, type FileMeta, type FileRow, type ImportRow, type LocalRow, type ReferenceRow } from './store-rows.ts';
@@ -29,8 +30,6 @@ const IMPORT_COLUMNS = `f.path, i.line, ${IMPORT_SOURCE_SQL} AS source, t.path A
 const LOCALS_LIMIT = 2000;
 /** The most references of one name an answer lists. */
 const REFERENCES_LIMIT = 20000;
-/** A name's id: bound as its hash (row-formats.ts) and the name. */
-const ID_OF_NAME = '(SELECT id FROM code_names WHERE h = ? AND name = ?)';
 
 /** A kind's name from its stored number (extracted.ts lists them). */
 function kindName(kinds: readonly string[], n: unknown): string {
@@ -172,6 +171,11 @@ export class CodeStore {
     });
   }
 
+  /** Folds the keys of the names added since the last fold once enough wait (store-names.ts); inside the caller's transaction. The keys folded. */
+  foldNames(): number {
+    return foldNameKeys(this.db);
+  }
+
   /**
    * Merges the rows `replace` staged into the big tables (references and locals, then constant-table
    * keys), a range of names per write transaction
@@ -201,7 +205,7 @@ export class CodeStore {
 
   /** By id, as the index by name gives them; a constant table's macros (table-macros.ts) among them. */
   definitionsNamed(name: string): DefinitionRow[] {
-    const rows = definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, [nameHash(name), name]));
+    const rows = definitionRows(this.rows<DefinitionRow>(`SELECT ${DEF_COLUMNS} FROM ${DEF_FROM} WHERE d.name_id = ${ID_OF_NAME} LIMIT 2000`, nameBinds(name)));
     const macros = tableMacrosNamed(this.db, name);
     return macros.length ? [...rows, ...macros].sort((a, b) => a.id - b.id).slice(0, 2000) : rows;
   }
@@ -224,7 +228,7 @@ export class CodeStore {
     const groups = this.rows<{ path: string; line: number; kind: number; def_off: number | null; also: Uint8Array | null; first_def: number | null }>(
       `SELECT f.path, l.line, l.kind, l.def_off, l.also, fr.first_def FROM code_locals l JOIN code_files f ON f.id = l.file_id LEFT JOIN code_file_rows fr ON fr.file_id = l.file_id
         WHERE l.name_id = ${ID_OF_NAME} LIMIT ${LOCALS_LIMIT}`,
-      [nameHash(name), name],
+      nameBinds(name),
     );
     const rows: LocalRow[] = [];
     for (const g of groups) {
@@ -272,7 +276,7 @@ export class CodeStore {
       `SELECT f.path, ? AS name, ${REF_MORE_COLUMNS}, ${REFERENCE_GROUP_COLUMNS}
          FROM code_refs r JOIN code_files f ON f.id = r.file_id LEFT JOIN code_file_rows fr ON fr.file_id = r.file_id
         WHERE r.name_id = ${ID_OF_NAME} AND r.kind IN (${marks}) LIMIT ${REFERENCES_LIMIT}`,
-      [name, nameHash(name), name, ...numbers],
+      [name, ...nameBinds(name), ...numbers],
     );
     const rows = referenceRows(referenceLines(groups, REFERENCES_LIMIT));
     const defs = definitionsById(this.db, rows.map((r) => r.def_id));
@@ -320,7 +324,7 @@ export class CodeStore {
     return this.rows<{ path: string; qualifier: string | null; via: string | null; n: number; calls: string | null; lines: number }>(
       `SELECT f.path AS path, r.more->>0 AS qualifier, r.more->>1 AS via, sum(CASE WHEN r.lines IS NULL THEN ${REF_N_SQL} ELSE r.lines END) AS n, r.more->>3 AS calls, sum(${lineCountSql('r')}) AS lines FROM code_refs r JOIN code_files f ON f.id = r.file_id
         WHERE r.name_id = ${ID_OF_NAME} AND r.kind = ? GROUP BY f.path, r.more->>0, r.more->>1, r.more->>3`,
-      [nameHash(name), name, kindNumber(REFERENCE_KINDS, 'call')],
+      [...nameBinds(name), kindNumber(REFERENCE_KINDS, 'call')],
     );
   }
 
