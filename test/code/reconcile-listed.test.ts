@@ -20,6 +20,9 @@ after(() => {
 type Events = { event: string; fields?: Record<string, unknown> }[];
 
 const exec = createExecutor(runtime);
+// One set of grammars for the file, as the server keeps one per process (src/app/bootstrap.ts): each
+// set compiles every grammar it parses with again.
+const grammars = createGrammars(runtime);
 const findIn = (root: string): ChangedSince => createChangedSince({ runtime, exec, root, skipDirs: ['node_modules'] });
 
 /**
@@ -31,7 +34,7 @@ function indexAt(root: string, dbFile: string, changedSince: ChangedSince | unde
   const logger: Logger = { log: (event, fields) => events.push({ event, fields }), file: undefined, close() {} };
   return createCodeIndex({
     fs: runtime.fs,
-    grammars: createGrammars(runtime),
+    grammars,
     logger,
     workdirs: { dirs: [root] },
     root,
