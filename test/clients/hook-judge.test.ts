@@ -10,6 +10,7 @@ import { createClientSession } from '../../src/app/context.ts';
 import { preToolUse } from '../../src/clients/hooks/handlers.ts';
 import { judgeByRunning } from '../../src/cli/hook.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
+import type { CallResult } from '../../src/tools/registry.ts';
 import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 interface Decision {
@@ -110,11 +111,36 @@ describe('the PreToolUse hook, judged by running the command and the search it s
   let root: string;
   let app: TestApp;
 
-  before(() => {
+  /** What each command printed on stdout, every command of the runnable forms run once in one shell (in `before`). */
+  const printedBy = new Map<string, Buffer>();
+  /** The search tool's reply for each call, asked once: forms with the same scope ask the same calls. */
+  const replies = new Map<string, Promise<CallResult>>();
+  const search = (args: Record<string, unknown>, session: string) => {
+    const key = JSON.stringify(args);
+    // Each call in a new session, as when every call was asked apart.
+    if (!replies.has(key)) replies.set(key, app.call('search', args, createClientSession(session)));
+    return replies.get(key)!;
+  };
+
+  before(async () => {
     root = fixture(tree());
     // A git repository, as projects are: rg then reads .gitignore, as search does.
     spawnSync('git', ['init', '-q'], { cwd: root });
-    app = testApp(root);
+    // Parsing and grepping in this thread: a worker pool's threads make every process this test
+    // starts dearer to fork, and the pools are not what is tested here.
+    app = testApp(root, {}, { CTXGATE_PARSE_WORKERS: '0', CTXGATE_GREP_WORKERS: '0' });
+    // One shell runs every command (stdin from /dev/null, in the root), each output ended by a NUL
+    // byte (no command prints one on this text-only tree): 72 processes fewer than one shell each.
+    const commands = FORMS.filter((f) => !f.needsRg || hasRg).flatMap((f) => PATTERNS.map((p) => f.command(p)));
+    const run = spawnSync('sh', ['-c', commands.map((c) => `${c} < /dev/null; printf '\\0'`).join('\n')], { cwd: root, maxBuffer: 64 << 20 });
+    const outputs: Buffer[] = [];
+    for (let at = 0, end = run.stdout.indexOf(0); end >= 0; at = end + 1, end = run.stdout.indexOf(0, at)) outputs.push(run.stdout.subarray(at, end));
+    assert.equal(outputs.length, commands.length, `one output per command:\n${run.stderr}`);
+    for (const [i, c] of commands.entries()) printedBy.set(c, outputs[i]!);
+    // The code index (and its text index) built before the hook is judged: the first search would
+    // start that build in the background a second later anyway, and here it cannot compete with the
+    // judge's runs, which give up after JUDGE_TIMEOUT_MS (the hook then lets the command run).
+    await app.app.code.refresh();
   });
   after(async () => {
     await app.close();
@@ -131,29 +157,29 @@ describe('the PreToolUse hook, judged by running the command and the search it s
       const outcomes: string[] = [];
       for (const pattern of PATTERNS) {
         const command = form.command(pattern);
-        const run = spawnSync('sh', ['-c', `${command} < /dev/null`], { cwd: root });
-        const printed = run.stdout.toString('utf8');
-        const result = await app.call('search', { pattern, ...(form.scope ? { scope: form.scope } : {}) }, createClientSession('judge'));
+        const stdout = printedBy.get(command)!;
+        const printed = stdout.toString('utf8');
+        const result = await search({ pattern, ...(form.scope ? { scope: form.scope } : {}) }, 'judge');
         const reply = textOf(result);
         const refused = result.isError === true || result.structuredContent?.status === 'refine';
         const numbered = /^(rg|grep) -\w*n/.test(command);
         const complete = !refused && printed.length > 0 && delivers(printed, replyRows(reply), root, root, numbered);
-        const smaller = Buffer.byteLength(reply) <= run.stdout.length;
+        const smaller = Buffer.byteLength(reply) <= stdout.length;
         const decision = (await decide(command))?.hookSpecificOutput;
         const denied = decision?.permissionDecision === 'deny';
-        outcomes.push(`${pattern}: ${denied ? 'deny' : decision ? 'nudge' : 'pass'} (printed ${run.stdout.length} B, reply ${Buffer.byteLength(reply)} B${refused ? ', refused' : ''}${complete ? ', complete' : ''})`);
+        outcomes.push(`${pattern}: ${denied ? 'deny' : decision ? 'nudge' : 'pass'} (printed ${stdout.length} B, reply ${Buffer.byteLength(reply)} B${refused ? ', refused' : ''}${complete ? ', complete' : ''})`);
         if (denied) {
           assert.ok(complete, `${command} was denied, yet the search reply lacks a printed line:\n${printed}\n--- reply ---\n${reply}`);
-          assert.ok(smaller, `${command} was denied, yet the reply (${Buffer.byteLength(reply)} B) is bigger than the output (${run.stdout.length} B)`);
+          assert.ok(smaller, `${command} was denied, yet the reply (${Buffer.byteLength(reply)} B) is bigger than the output (${stdout.length} B)`);
           assert.match(decision!.permissionDecisionReason!, /mcp__ctxgate__search \{"pattern":/);
           assert.doesNotMatch(decision!.permissionDecisionReason!, /"regex":true/);
         } else if (complete && smaller && form.literal(pattern)) {
-          assert.fail(`${command}: search returns every printed line in ${Buffer.byteLength(reply)} B against ${run.stdout.length} B, yet the hook did not deny (${decision ? 'nudged' : 'passed'})`);
+          assert.fail(`${command}: search returns every printed line in ${Buffer.byteLength(reply)} B against ${stdout.length} B, yet the hook did not deny (${decision ? 'nudged' : 'passed'})`);
         }
         // Whatever it suggests in a nudge, a regex is one RE2 takes.
         for (const m of decision?.additionalContext?.matchAll(/mcp__ctxgate__search (\{.*?\})(?=[ .,;)]|$)/g) ?? []) {
           const args = JSON.parse(m[1]!) as { pattern: string; regex?: boolean };
-          const check = await app.call('search', args, createClientSession('nudge'));
+          const check = await search(args, 'nudge');
           assert.notEqual(check.isError, true, `the nudge for ${command} suggests a call that fails: ${textOf(check)}`);
         }
       }

@@ -6,9 +6,28 @@ import { createBuiltinAdapter } from '../../src/retrieval/graph.ts';
 import { createToolRegistry } from '../../src/tools/registry.ts';
 import { fixture, removeDir } from '../helpers/env.ts';
 import { type TestApp, testApp, textOf } from '../helpers/app.ts';
-import { closeFixture, indexedFixture } from '../helpers/indexed.ts';
 
 type Structured = Record<string, unknown>;
+
+// Every app here parses and greps in this thread: a worker pool costs each app ~0.5 s of CPU to
+// start (tree-sitter and its grammars loaded again per worker), and these tests make a dozen apps
+// on a few files each. The answers are the same (a worker runs the same parseInThread/runScanJob);
+// the pools themselves are tested on their own.
+const IN_THREAD = { CTXGATE_PARSE_WORKERS: '0', CTXGATE_GREP_WORKERS: '0' };
+const newApp = (root: string) => testApp(root, { graphBackend: 'builtin' }, IN_THREAD);
+
+/** A fixture project with its code index built (test/helpers/indexed.ts's, on an in-thread app). */
+async function indexedFixture(files: Record<string, string>): Promise<{ t: TestApp; root: string }> {
+  const root = fixture(files);
+  const t = newApp(root);
+  await t.app.code.refresh();
+  return { t, root };
+}
+
+async function closeFixture(t: TestApp, root: string): Promise<void> {
+  await t.close();
+  removeDir(root);
+}
 
 const overloads = Array.from({ length: 6 }, (_, i) => `export function pipe<A${i}>(a: A${i}, n${i}: number): A${i}`).join('\n');
 const manyConsts = Array.from({ length: 300 }, (_, i) => `/** step ${i} */\nexport const step${i} = (x: number): number => x + ${i}\n`).join('\n');
@@ -84,8 +103,18 @@ impl Parser {
   'test/retry.test.ts': "import { withBackoff } from '../src/Retry';\nwithBackoff(1);\n",
 };
 
+// FILES built once, for the tools' answers below and as the built index the first session's answers
+// are compared with (which only reads it, each call in a session of its own).
+let filesBuilt: Promise<{ t: TestApp; root: string }> | undefined;
+const filesProject = () => (filesBuilt ??= indexedFixture(FILES));
+after(async () => {
+  if (filesBuilt) {
+    const { t, root } = await filesBuilt;
+    await closeFixture(t, root);
+  }
+});
+
 describe('gate tools answering from the code index', () => {
-  let root: string;
   let t: TestApp;
   const call = async (tool: string, args: Record<string, unknown>) => {
     const r = await t.call(tool, args);
@@ -93,9 +122,8 @@ describe('gate tools answering from the code index', () => {
   };
 
   before(async () => {
-    ({ t, root } = await indexedFixture(FILES));
+    ({ t } = await filesProject());
   });
-  after(() => closeFixture(t, root));
 
   it('reads an overloaded function as its implementation, with its doc comment and one line listing the overloads', async () => {
     const r = await call('read', { target: 'pipe' });
@@ -191,7 +219,7 @@ describe('gate tools answering from the code index', () => {
 describe('while the code index is being built', () => {
   it('reports its progress to a client that asked, and answers from a file scan meanwhile', async () => {
     const root = fixture({ 'src/a.ts': 'export function alpha() {\n  return 1;\n}\n' });
-    const t = testApp(root, { graphBackend: 'builtin' });
+    const t = newApp(root);
     try {
       const building = { ...t.app.code, status: () => ({ state: 'building' as const, done: 3, total: 10 }), ready: async () => undefined };
       const app = { ...t.app, code: building };
@@ -211,10 +239,12 @@ describe('before the code index\'s first build is done', () => {
   type Ask = (tool: string, args: Record<string, unknown>) => Promise<{ text: string; structured: Record<string, unknown> }>;
 
   /** `test` gets an app whose index never says it is complete (every answer parses on demand) and a second app on the same files, not built yet. */
-  async function firstSession(files: Record<string, string>, test: (ask: Ask, built: TestApp, events: { event: string; fields: Record<string, unknown> }[]) => Promise<void>): Promise<void> {
-    const root = fixture(files);
-    const built = testApp(root, { graphBackend: 'builtin' });
-    const fresh = testApp(root, { graphBackend: 'builtin' });
+  async function firstSession(files: Record<string, string> | (() => Promise<{ t: TestApp; root: string }>), test: (ask: Ask, built: TestApp, events: { event: string; fields: Record<string, unknown> }[]) => Promise<void>): Promise<void> {
+    // Files of its own, or a project already built by the suite (then left to it).
+    const shared = typeof files === 'function' ? await files() : undefined;
+    const root = shared?.root ?? fixture(files as Record<string, string>);
+    const built = shared?.t ?? newApp(root);
+    const fresh = newApp(root);
     const events: { event: string; fields: Record<string, unknown> }[] = [];
     try {
       const notBuilt = { ...fresh.app.code, ready: async () => undefined };
@@ -228,18 +258,20 @@ describe('before the code index\'s first build is done', () => {
       await test(ask, built, events);
     } finally {
       await fresh.close();
-      await built.close();
-      removeDir(root);
+      if (!shared) {
+        await built.close();
+        removeDir(root);
+      }
     }
   }
 
   /** Asks each question before the first build and of a built index: the same answers. */
-  async function sameAsBuilt(files: Record<string, string>, asks: [string, Record<string, unknown>][], more?: (ask: Ask) => Promise<void>): Promise<void> {
+  async function sameAsBuilt(files: Record<string, string> | (() => Promise<{ t: TestApp; root: string }>), asks: [string, Record<string, unknown>][], more?: (ask: Ask) => Promise<void>): Promise<void> {
     await firstSession(files, async (ask, built) => {
       await built.app.code.refresh();
       for (const [tool, args] of asks) {
         const before = await ask(tool, args);
-        const after = await built.call(tool, args);
+        const after = await built.call(tool, args, createClientSession('built'));
         assert.equal(before.text, textOf(after), `${tool} ${JSON.stringify(args)}`);
       }
       await more?.(ask);
@@ -256,7 +288,7 @@ describe('before the code index\'s first build is done', () => {
       ['explore', { question: 'who calls withBackoff', anchor: 'withBackoff', relation: 'callers' }],
       ['explore', { question: 'what does it call', anchor: 'withBackoff', relation: 'callees' }],
     ];
-    await sameAsBuilt(FILES, asks, async (ask) => {
+    await sameAsBuilt(filesProject, asks, async (ask) => {
       assert.match((await ask('read', { target: 'pipe' })).text, /^src\/Function\.ts:10-21\nexport function pipe\(/, 'the implementation, not an overload line');
     });
   });
@@ -285,17 +317,18 @@ describe('before the code index\'s first build is done', () => {
       'src/other.ts': 'export const gaugeless = 1\n',
     };
     for (let i = 0; i < 40; i++) files[`src/more/m${i}.ts`] = `export const m${i} = ${i}\n`;
-    await sameAsBuilt(files, [['locate', { query: 'gauge', kind: 'definition' }]], async (ask) => {
-      const located = (await ask('locate', { query: 'gauge', kind: 'definition' })).text;
-      assert.match(located, /src\/gauge\.ts:1-3 definition/);
-      assert.match(located, /scripts\/gauge\.sh:1-3 definition/);
-    });
-    // The scan behind it was given the lookup's list: of the files naming `gauge`, it read the one
-    // without a grammar (the script), and walked no tree.
-    await firstSession(files, async (ask, _built, events) => {
-      await ask('locate', { query: 'gauge', kind: 'definition' });
+    // One session for both checks (its first call is the one whose scan is looked at).
+    await firstSession(files, async (ask, built, events) => {
+      const ask1 = { tool: 'locate', args: { query: 'gauge', kind: 'definition' } };
+      const located = (await ask(ask1.tool, ask1.args)).text;
+      // The scan behind it was given the lookup's list: of the files naming `gauge`, it read the one
+      // without a grammar (the script), and walked no tree.
       const scans = events.filter((e) => e.event === 'fileio_scan');
       assert.deepEqual(scans.map((e) => e.fields.files), [1], JSON.stringify(scans));
+      assert.match(located, /src\/gauge\.ts:1-3 definition/);
+      assert.match(located, /scripts\/gauge\.sh:1-3 definition/);
+      await built.app.code.refresh();
+      assert.equal(located, textOf(await built.call(ask1.tool, ask1.args)), 'the answer of the built index');
     });
   });
 

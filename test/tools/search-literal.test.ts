@@ -95,18 +95,26 @@ describe('a literal search returns every line rg -F prints', () => {
   });
 
   it('agrees with ripgrep itself on what the lines are', { skip: !runtime.which('rg') && 'ripgrep is not installed' }, () => {
-    for (const s of STRINGS) {
-      // A path, and no stdin: with a pipe for stdin and no path, rg searches its stdin.
-      const r = spawnSync('rg', ['-F', '-n', '--no-heading', '--with-filename', '--', s, '.'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      const lines = r.stdout.split('\n').filter(Boolean).map((l) => /^\.\/(.*?):(\d+):/.exec(l)!.slice(1, 3).join(':')).sort();
+    // One shell runs rg for every string (each given as an argument, as typed), each output ended by
+    // a NUL byte (the tree holds none). A path, and no stdin: with a pipe for stdin and no path, rg
+    // searches its stdin.
+    const script = 'for s in "$@"; do rg -F -n --no-heading --with-filename -- "$s" .; printf \'\\0\'; done';
+    const r = spawnSync('sh', ['-c', script, 'sh', ...STRINGS], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const outputs = r.stdout.split('\0');
+    assert.equal(outputs.pop(), '', r.stderr);
+    assert.equal(outputs.length, STRINGS.length, r.stderr);
+    STRINGS.forEach((s, i) => {
+      const lines = outputs[i]!.split('\n').filter(Boolean).map((l) => /^\.\/(.*?):(\d+):/.exec(l)!.slice(1, 3).join(':')).sort();
       assert.deepEqual(lines, oracle(FILES, s), JSON.stringify(s));
-    }
+    });
   });
 
   for (const setup of engineSetups()) {
     for (const indexed of [false, true]) {
       it(`on ${setup.engine}, ${indexed ? 'with' : 'without'} the text index`, { skip: setup.skip }, async () => {
-        const t = testApp(root, { graphBackend: 'none' }, setup.env);
+        // The code index parses in this thread: what it parses is not what is searched here, and a
+        // parse worker costs each of these four apps its own tree-sitter.
+        const t = testApp(root, { graphBackend: 'none' }, { ...setup.env, CTXGATE_PARSE_WORKERS: '0' });
         try {
           if (indexed) {
             await t.app.code.refresh();
