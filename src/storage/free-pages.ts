@@ -41,7 +41,9 @@ export async function returnFreePages(db: Database, options: FreePagesOptions = 
     if (before === 0) break;
     await db.writeTransaction(() => {
       options.renew?.();
-      db.exec(`PRAGMA incremental_vacuum(${PAGES_PER_STEP})`);
+      // Stepped to its end: the pragma frees one page per step (a row each), so a single step — what
+      // exec and run give a statement — returned one page per transaction.
+      db.all(`PRAGMA incremental_vacuum(${PAGES_PER_STEP})`);
     });
     const after = freePages(db);
     returned += Math.max(0, before - after);
