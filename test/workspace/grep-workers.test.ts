@@ -11,7 +11,8 @@ import { bundledWorkerPool } from '../helpers/bundle.ts';
 import { fixture, onDeno, removeDir, runtime } from '../helpers/env.ts';
 import { testApp, textOf } from '../helpers/app.ts';
 
-// Many files, so that a search goes to the workers in several batches; names that sort differently
+// Enough files (~250) that a search goes to the workers in several batches of 64 (and one stopped at
+// its limit leaves batches in flight); names that sort differently
 // by name and by path (a-b.c before a/, a/ before a_b/), ignored, hidden, secret and binary files.
 function tree(): Record<string, string | Uint8Array> {
   const files: Record<string, string | Uint8Array> = {
@@ -29,7 +30,7 @@ function tree(): Record<string, string | Uint8Array> {
     'i18n/wörter.txt': 'größe kmalloc_arrayé\nnaïve kmalloc_array\n',
   };
   for (let d = 0; d < 12; d++) {
-    for (let f = 0; f < 40; f++) {
+    for (let f = 0; f < 20; f++) {
       const lines: string[] = [];
       for (let l = 0; l < 30; l++) {
         const k = d * 1000 + f * 30 + l;
@@ -61,33 +62,47 @@ describe('the built-in engine on grep workers', () => {
   let root: string;
   let pool: GrepPool;
   const events: string[] = [];
+  let bothReady: () => void = () => undefined;
   before(async () => {
     root = fixture(tree());
-    pool = createGrepPool(runtime, { workers: 2, onEvent: (e) => events.push(e) });
+    const ready = new Promise<void>((resolve) => {
+      bothReady = resolve;
+    });
+    pool = createGrepPool(runtime, {
+      workers: 2,
+      onEvent: (e) => {
+        events.push(e);
+        if (events.filter((x) => x === 'worker_ready').length === 2) bothReady();
+      },
+    });
     // Ready before the searches: while none is, a search of up to 1,024 files runs in this thread.
     pool.warm();
-    while (pool.readyWorkers() < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await ready;
+    assert.equal(pool.readyWorkers(), 2);
   });
   after(async () => {
     await pool.close();
     removeDir(root);
   });
-  /** What a search of `rel` may see (the admission every engine reads). */
-  const target = (rel?: string) => createAdmission({ fs: runtime.fs, workdirs: { dirs: [root] } }, resolveSafe(runtime.fs, { dirs: [root] }, rel), {});
+  /** What a search of `rel` may see (the admission every engine reads; its glob applied). */
+  const target = (rel?: string, query: Partial<GrepQuery> = {}) => createAdmission({ fs: runtime.fs, workdirs: { dirs: [root] } }, resolveSafe(runtime.fs, { dirs: [root] }, rel), query);
   const q = (query: Partial<GrepQuery>, limit: number): GrepQuery => ({ pattern: 'x', literal: false, ignoreCase: false, context: 0, limit, ...query });
 
   for (const { name, query } of QUERIES) {
     it(`answers ${name} exactly as the main thread does: lines, counts and a list scan, at every limit`, async () => {
+      // One admission per query, read by every engine (as a gate's scan does).
+      const admission = await target(undefined, query);
+      // Counts take no limit (count mode reads none): once per query.
+      const counts = await countBuiltin(runtime.fs, admission, q(query, LIMITS[0]!), undefined, undefined, { pool });
+      assert.deepEqual(counts, await countBuiltin(runtime.fs, admission, q(query, LIMITS[0]!)), 'counts');
+      const list = [...counts.keys(), 'a-b.c', 'drivers/d03/f1.c', 'missing.c'];
       for (const limit of LIMITS) {
         const full = q(query, limit);
-        const here = await grepBuiltin(runtime.fs, await target(), full);
-        const there = await grepBuiltin(runtime.fs, await target(), full, undefined, undefined, { pool });
+        const here = await grepBuiltin(runtime.fs, admission, full);
+        const there = await grepBuiltin(runtime.fs, admission, full, undefined, undefined, { pool });
         assert.deepEqual(there, here, `grep, limit ${limit}`);
-        const counts = await countBuiltin(runtime.fs, await target(), full, undefined, undefined, { pool });
-        assert.deepEqual(counts, await countBuiltin(runtime.fs, await target(), full), `counts, limit ${limit}`);
-        const list = [...counts.keys(), 'a-b.c', 'drivers/d03/f1.c', 'missing.c'];
-        const listed = await scanListBuiltin(runtime.fs, await target(), full, list, undefined, { pool });
-        assert.deepEqual(listed, await scanListBuiltin(runtime.fs, await target(), full, list), `list scan, limit ${limit}`);
+        const listed = await scanListBuiltin(runtime.fs, admission, full, list, undefined, { pool });
+        assert.deepEqual(listed, await scanListBuiltin(runtime.fs, admission, full, list), `list scan, limit ${limit}`);
       }
       assert.ok(events.includes('worker_ready'), 'the searches ran on workers');
     });
@@ -261,47 +276,80 @@ describe('a regex while the grep workers start', () => {
 });
 
 // One line of 2 MB on which `[a-m][^Q]{300}Q` leaves re2js's DFA: seconds of matching in one call.
-// The time limit in the tests where min.js must run over it and ok.js must not: min.js's 2 MB line
-// takes 30 s and more for this pattern, ok.js a millisecond; a limit of a few seconds leaves room
-// for a loaded machine on both sides (300 ms made ok.js run over it at load 20).
+// min.js's 2 MB line takes 30 s and more for this pattern, a normal file a millisecond — but the
+// first batch of a new worker (the one that replaces a worker stopped at the limit) is cold: tens of
+// milliseconds, and ten times that on a loaded machine. Where a normal file's batch runs on a
+// worker, the limit leaves room for that: a few seconds (300 ms made ok.js run over it at load 20).
 const FILE_LIMIT_MS = 2500;
+// Where the normal file sorts before min.js and no worker is ready, this thread searches it (a
+// regex's allowance, scan-run.ts) and only min.js goes to a worker: nothing else is timed, and a
+// limit far below min.js's 30 s will do. Each one that fires costs a core for its length.
+const MIN_JS_ONLY_LIMIT_MS = 250;
 const SLOW = { pattern: '[a-m][^Q]{300}Q', literal: false, ignoreCase: false, context: 0, limit: 50 };
-function slowLine(): string {
+let slowBytes: Uint8Array | undefined;
+/** The 2 MB line (the same bytes each time; made once a process, in a byte array: ~10 ms, not ~1 s of single-character strings). */
+function slowLine(): Uint8Array {
+  if (slowBytes) return slowBytes;
+  const chars = new TextEncoder().encode('abcdefghij klmnopqrstuvwxyz_');
+  const n = 2 << 20;
+  const out = new Uint8Array(n + 2);
   let x = 7;
-  const chars = 'abcdefghij klmnopqrstuvwxyz_';
-  const out: string[] = [];
-  for (let i = 0; i < 2 << 20; i++) {
+  for (let i = 0; i < n; i++) {
     x = (x * 1103515245 + 12345) & 0x7fffffff;
-    out.push(chars[x % chars.length]!);
+    out[i] = chars[x % chars.length]!;
   }
-  return `${out.join('')}Q\n`;
+  out[n] = 0x51; // Q
+  out[n + 1] = 0x0a;
+  slowBytes = out;
+  return out;
+}
+
+/** Resolves once `onEvent` has been called with `name`. */
+function eventSeen(name: string): { onEvent(event: string): void; events: string[]; seen: Promise<void> } {
+  const events: string[] = [];
+  let resolve: () => void = () => undefined;
+  const seen = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return {
+    events,
+    seen,
+    onEvent(event) {
+      events.push(event);
+      if (event === name) resolve();
+    },
+  };
 }
 
 describe('a pathological file on the grep workers', () => {
   let big: string;
+  let early: string;
   let small: string;
   const pools: GrepPool[] = [];
   before(() => {
     big = fixture({ 'min.js': slowLine(), 'ok.js': 'abc Q\n' });
+    // The normal file first: searched in this thread while no worker is ready.
+    early = fixture({ 'fine.js': 'abc Q\n', 'min.js': slowLine() });
     small = fixture({ 'a.txt': 'needle\n', 'b.txt': 'no\n' });
   });
   after(async () => {
     await Promise.all(pools.map((p) => p.close()));
     removeDir(big);
+    removeDir(early);
     removeDir(small);
   });
   const target = (root: string) => createAdmission({ fs: runtime.fs, workdirs: { dirs: [root] } }, resolveSafe(runtime.fs, { dirs: [root] }, undefined), {});
 
   it('does not hold up another call, and a cancelled search stops its worker', async () => {
-    const events: string[] = [];
-    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: 120_000, onEvent: (e) => events.push(e) });
+    const { events, onEvent, seen: ready } = eventSeen('worker_ready');
+    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: 120_000, onEvent });
     pools.push(pool);
     const cancel = new AbortController();
     let bigDone = false;
     const slow = grepBuiltin(runtime.fs, await target(big), SLOW, cancel.signal, undefined, { pool }).finally(() => {
       bigDone = true;
     });
-    while (!events.includes('worker_ready')) await new Promise((r) => setTimeout(r, 20));
+    await ready;
     const quick = await grepBuiltin(runtime.fs, await target(small), { ...SLOW, pattern: 'needle', literal: true }, undefined, undefined, { pool });
     assert.equal(quick.matches, 1);
     assert.equal(bigDone, false, 'the slow search is still running when the quick one has answered');
@@ -323,6 +371,7 @@ describe('a pathological file on the grep workers', () => {
     const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: FILE_LIMIT_MS, onEvent: (e) => events.push(e) });
     pools.push(pool);
     const skipped: string[] = [];
+    // ok.js's batch was sent to the worker behind min.js's: it runs on the worker that replaces it.
     const r = await grepBuiltin(runtime.fs, await target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool, onSkipped: (f) => skipped.push(`${f.path} ${f.reason}`) });
     assert.deepEqual(r.skipped, [{ path: 'min.js', reason: 'timeout' }]);
     assert.deepEqual(skipped, ['min.js timeout']);
@@ -331,26 +380,41 @@ describe('a pathological file on the grep workers', () => {
       ['ok.js'],
     );
     assert.ok(events.includes('worker_job_timeout'));
-    const counts = await countBuiltin(runtime.fs, await target(big), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool });
-    assert.deepEqual([...counts], [['ok.js', 1]]);
+  });
+
+  it('counts without a file whose match runs over the time limit, and says it was not searched', async () => {
+    const events: string[] = [];
+    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: MIN_JS_ONLY_LIMIT_MS, onEvent: (e) => events.push(e) });
+    pools.push(pool);
+    assert.equal(pool.readyWorkers(), 0, 'no worker ready: fine.js is counted in this thread, only min.js is timed');
+    const skipped: string[] = [];
+    const counts = await countBuiltin(runtime.fs, await target(early), { ...SLOW, pattern: '[a-m][^Q]{300}Q|abc' }, undefined, undefined, { pool, onSkipped: (f) => skipped.push(`${f.path} ${f.reason}`) });
+    assert.deepEqual([...counts], [['fine.js', 1]]);
+    assert.deepEqual(skipped, ['min.js timeout']);
+    assert.ok(events.includes('worker_job_timeout'));
   });
 });
 
 describe('ctx_fs rg without ripgrep', () => {
   it('says which files it could not search in time', async () => {
-    const root = fixture({ 'min.js': slowLine(), 'ok.js': 'abc Q\n' });
+    const root = fixture({ 'fine.js': 'abc Q\n', 'min.js': slowLine() });
     // No rg on PATH: the built-in engine answers.
     const t = testApp(root, {}, { PATH: '/nonexistent' });
-    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: FILE_LIMIT_MS });
+    // A new pool, never warmed: no worker is ready for either call (the one min.js timed out on is
+    // stopped and not replaced until a job comes), so fine.js is searched in this thread and only
+    // min.js on a worker, under the short limit.
+    const pool = createGrepPool(runtime, { workers: 1, fileTimeoutMs: MIN_JS_ONLY_LIMIT_MS });
     t.app.grepPool = pool;
     try {
+      assert.equal(pool.readyWorkers(), 0);
       const r = await t.call('ctx_fs', { action: 'rg', pattern: '[a-m][^Q]{300}Q|abc' });
       const text = textOf(r);
       assert.match(text, /^1 match in 1 file \(builtin\)/);
       assert.match(text, /1 file not searched: min\.js \(its match ran over the time limit\)/);
       // The gate's search says so too: its answer lacks that file's matches.
+      assert.equal(pool.readyWorkers(), 0);
       const gated = textOf(await t.call('search', { pattern: '[a-m][^Q]{300}Q|abc', regex: true }));
-      assert.match(gated, /^1 hit\nok\.js\n/);
+      assert.match(gated, /^1 hit\nfine\.js\n/);
       assert.match(gated, /1 file not searched: min\.js \(its match ran over the time limit\)/);
     } finally {
       await pool.close();
