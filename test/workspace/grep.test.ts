@@ -37,6 +37,12 @@ const FILES: Record<string, string | Uint8Array> = {
   'notes/key.txt': '-----BEGIN RSA PRIVATE KEY-----\nTODO in a key\n-----END RSA PRIVATE KEY-----\n',
 };
 
+/** Every folder project() made: removed once the file's tests are done. */
+const made: string[] = [];
+after(() => {
+  for (const dir of made) removeDir(dir);
+});
+
 /**
  * The fixture, plus symlinks that lead to secrets under harmless names (issue 11), a hard link of
  * .env under a harmless name (issue 23), a symlinked folder (never entered) and a symlink leading
@@ -44,11 +50,13 @@ const FILES: Record<string, string | Uint8Array> = {
  */
 function project(): string {
   const root = fixture(FILES);
+  made.push(root);
   symlinkSync('.env', path.join(root, 'env_alias.txt'));
   symlinkSync('.ssh', path.join(root, 'keys_link'));
   linkSync(path.join(root, '.env'), path.join(root, 'env_copy.txt'));
   symlinkSync('src', path.join(root, 'src_link'));
   const outside = fixture({ 'far.txt': 'TODO outside\n' });
+  made.push(outside);
   symlinkSync(path.join(outside, 'far.txt'), path.join(root, 'far_link.txt'));
   mkdirSync(path.join(root, 'node_modules/pkg'), { recursive: true });
   return root;
@@ -75,12 +83,9 @@ for (const engine of engines) {
     const run = (q: Partial<GrepQuery>, path?: string) =>
       grep(t.app, resolveSafe(t.app.runtime.fs, t.app.workdirs, path), { pattern: 'TODO', literal: false, ignoreCase: false, context: 0, limit: 50, ...q }, { engine });
 
-    it('answers with its own name', async () => {
-      assert.equal((await run({})).engine, engine);
-    });
-
-    it('honours nested .gitignore files, negations included, and skips hidden, binary and secret files', async () => {
+    it('answers with its own name; honours nested .gitignore files, negations included, and skips hidden, binary and secret files', async () => {
       const r = await run({});
+      assert.equal(r.engine, engine);
       assert.deepEqual(
         r.files.map((f) => f.path),
         ['docs/guide.md', 'src/deep/keep.log', 'src/deep/util.go', 'src/main.ts'],
@@ -250,7 +255,7 @@ for (const engine of engines) {
       }
     });
 
-    it('sees through every engine exactly the files the one admission lets through: the walk, a list of every file, counts and one-pass scans', async () => {
+    it('sees through every engine exactly the files the one admission lets through: the walk, a list of every file, counts and one-pass scans; counts as many lines as the search finds', async () => {
       const target = resolveSafe(t.app.runtime.fs, t.app.workdirs, undefined);
       const query = { pattern: 'TODO', literal: true, ignoreCase: false, context: 0, limit: 50 };
       const admission = await createAdmission({ fs: t.app.runtime.fs, workdirs: t.app.workdirs }, target, query);
@@ -264,21 +269,17 @@ for (const engine of engines) {
       // (binary, a hard link of .env, key content); symlinks are left out by the list's lstat.
       assert.deepEqual(files.map((f) => f.relRoot), ['bin/blob.bin', 'docs/guide.md', 'env_copy.txt', 'i18n/words.txt', 'notes/key.txt', 'src/deep/keep.log', 'src/deep/util.go', 'src/helper.ts', 'src/main.ts']);
       const found = (r: GrepResult) => r.files.map((f) => f.path);
-      assert.deepEqual(found(await grep(t.app, target, query, { engine })), VISIBLE, 'the walk');
+      const walked = await grep(t.app, target, query, { engine });
+      assert.deepEqual(found(walked), VISIBLE, 'the walk');
       assert.deepEqual(found(await grep(t.app, target, query, { engine, files, admission })), VISIBLE, 'the list');
-      assert.deepEqual([...(await countMatches(t.app, target, query, { engine })).keys()].sort(), VISIBLE, 'counts over the walk');
+      const walkCounts = await countMatches(t.app, target, query, { engine });
+      assert.deepEqual([...walkCounts.keys()].sort(), VISIBLE, 'counts over the walk');
+      // A file's count is the number of its lines the search finds.
+      assert.deepEqual(Object.fromEntries(walkCounts), Object.fromEntries(walked.files.map((f) => [f.path, f.lines.length])), 'counts are the lines found');
       assert.deepEqual([...(await countMatches(t.app, target, query, { engine, files })).keys()].sort(), VISIBLE, 'counts over the list');
       const listed = await scanList(t.app, target, query, files.map((f) => f.relRoot), undefined, admission);
       assert.deepEqual([...listed.counts.keys()].sort(), VISIBLE, 'one-pass scan counts');
       assert.deepEqual(found(listed.result), VISIBLE, 'one-pass scan lines');
-    });
-
-    it('counts matching lines, the same number the search finds', async () => {
-      const target = resolveSafe(t.app.runtime.fs, t.app.workdirs, undefined);
-      const query = { pattern: 'TODO', literal: true, ignoreCase: false, context: 0, limit: 50 };
-      const counts = await countMatches(t.app, target, query, { engine });
-      const found = await grep(t.app, target, query, { engine });
-      assert.deepEqual(Object.fromEntries(counts), Object.fromEntries(found.files.map((f) => [f.path, f.lines.length])));
     });
   });
 }
