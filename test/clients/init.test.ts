@@ -7,44 +7,14 @@
 // (~0.5 s of CPU apiece); what only a process adds (main.ts loading the runtime and exiting with the
 // code, the real stdout and stderr) is held by the runs marked `process` below.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseToml } from 'smol-toml';
-import { runCli as runCommandLine } from '../../src/cli/command.ts';
 import { clientVariable } from '../../src/clients/catalog.ts';
-import type { Runtime } from '../../src/runtime/types.ts';
-import { denoExecutable, fixture, onDeno, removeDir, repoRoot, runtime, withEnv } from '../helpers/env.ts';
-import { type CliResult, runCli } from '../helpers/server.ts';
-
-/**
- * `ctxgate ARGS` in this process: runCli of src/cli/command.ts (what main.ts runs after loading the
- * runtime) on this runtime, as a process started the way helpers/server.ts's runCli starts one has it —
- * its environment with `env` over it (HOME too: the home folder is the process's $HOME), the script it
- * started from (the bundle under Node, src/main.ts under Deno), the repository as its folder — with
- * what it writes to stdout and stderr kept, and the exit code it returns as the status.
- */
-async function cliHere(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const here = withEnv(runtime, { NO_COLOR: '1', ...env });
-  let stdout = '';
-  let stderr = '';
-  const home = here.env.get('HOME');
-  const cli: Runtime = {
-    ...here,
-    args,
-    cwd: () => repoRoot,
-    homeDir: () => home ?? runtime.homeDir(),
-    mainScript: realpathSync(path.join(repoRoot, onDeno ? 'src/main.ts' : 'dist/ctxgate.mjs')),
-    writeStdout: async (text) => {
-      stdout += text;
-    },
-    writeStderr: (text) => {
-      stderr += text;
-    },
-  };
-  const status = await runCommandLine(cli);
-  return { status, stdout, stderr };
-}
+import { denoExecutable, fixture, onDeno, removeDir, repoRoot } from '../helpers/env.ts';
+import { runCli } from '../helpers/server.ts';
+import { cliHere } from '../helpers/cli-here.ts';
 
 describe('ctxgate init', () => {
   let home: string;
@@ -96,7 +66,9 @@ describe('ctxgate init', () => {
 
   it('changes nothing on a second run', async () => {
     const project = fixture();
-    assert.equal((await init(project, '--client', 'all', '--instructions', '--hooks')).status, 0);
+    // process: the bundle's own init writes every client's file (TOML, instructions, hooks), not only src/.
+    const written = runCli(['init', '--project-root', project, '--no-check', '--client', 'all', '--instructions', '--hooks'], { env });
+    assert.equal(written.status, 0, written.stderr);
     const files = ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', '.codex/config.toml', '.gemini/settings.json', 'CLAUDE.md', 'AGENTS.md', 'GEMINI.md', '.claude/settings.local.json'];
     const first = files.map((f) => readFileSync(path.join(project, f), 'utf8'));
     const again = await init(project, '--client', 'all', '--instructions', '--hooks');

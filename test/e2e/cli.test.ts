@@ -5,41 +5,13 @@
 // (cliHere: src/cli/command.ts's runCli, the exit code it returns and the text it prints).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runCli as runCommandLine } from '../../src/cli/command.ts';
 import { unsupportedNodeLine } from '../../src/cli/node-support.ts';
-import type { Runtime } from '../../src/runtime/types.ts';
-import { fixture, onDeno, removeDir, repoRoot, runtime, withEnv } from '../helpers/env.ts';
+import { fixture, removeDir, runtime } from '../helpers/env.ts';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { type CliResult, runCli, serverCommand } from '../helpers/server.ts';
-
-/**
- * `ctxgate ARGS` in this process: runCli of src/cli/command.ts (what main.ts runs after loading the
- * runtime) on this runtime, as a process started the way helpers/server.ts's runCli starts one has it —
- * its environment with `env` over it, the script it started from (the bundle under Node, src/main.ts
- * under Deno), the repository as its folder — with what it writes to stdout and stderr kept, and the
- * exit code it returns as the status.
- */
-async function cliHere(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const here = withEnv(runtime, { NO_COLOR: '1', ...env });
-  let stdout = '';
-  let stderr = '';
-  const cli: Runtime = {
-    ...here,
-    args,
-    cwd: () => repoRoot,
-    mainScript: realpathSync(path.join(repoRoot, onDeno ? 'src/main.ts' : 'dist/ctxgate.mjs')),
-    writeStdout: async (text) => {
-      stdout += text;
-    },
-    writeStderr: (text) => {
-      stderr += text;
-    },
-  };
-  const status = await runCommandLine(cli);
-  return { status, stdout, stderr };
-}
+import { runCli, serverCommand } from '../helpers/server.ts';
+import { cliHere } from '../helpers/cli-here.ts';
 
 describe('ctxgate command line', () => {
   let project: string;
