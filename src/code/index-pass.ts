@@ -167,7 +167,7 @@ async function parseStage(shared: IndexShared, s: CodeStore, entries: readonly C
   let staged = 0;
   const merge = async () => {
     const mergeStarted = performance.now();
-    const files = await s.mergeStaged(() => void lease.renew());
+    const files = await s.mergeStaged(() => void lease.renew(), yieldToLoop);
     logger.log('code_index_merged', { rows: staged, files, ms: Math.round(performance.now() - mergeStarted) });
     staged = 0;
   };

@@ -180,9 +180,11 @@ export class CodeStore {
    * Merges the rows `replace` staged into the big tables (references and locals, then constant-table
    * keys), a range of names per write transaction
    * (other processes' reads wait for one range, not for all), then marks their files parsed in one
-   * more; the files merged. `renew` runs in each transaction (a lease to keep).
+   * more; the files merged. `renew` runs in each transaction (a lease to keep); `pause` between them
+   * (the caller's event loop: a build's parse worker is fed from its queue meanwhile, not left idle for
+   * the whole merge).
    */
-  async mergeStaged(renew?: () => void): Promise<number> {
+  async mergeStaged(renew?: () => void, pause?: () => Promise<void>): Promise<number> {
     for (const keys of [false, true]) {
       const cuts = this.db.readTransaction(() => stagedCuts(this.db, keys));
       for (let i = 0; i < cuts.length; i++) {
@@ -190,6 +192,7 @@ export class CodeStore {
           renew?.();
           (keys ? mergeStagedKeys : mergeStagedRange)(this.db, cuts[i]!, cuts[i + 1]);
         });
+        await pause?.();
       }
     }
     return this.db.writeTransaction(() => {

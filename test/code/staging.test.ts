@@ -113,7 +113,12 @@ describe('staged rows of a build', () => {
     await writeFile(other, root, 'b.ts', false);
     other.db.close();
 
-    const merged = await builder.mergeStaged();
+    // The event loop gets its turn after each range's transaction (a build's parse worker is fed meanwhile).
+    const turns: string[] = [];
+    const merged = await builder.mergeStaged(undefined, async () => {
+      turns.push(builder.db.inTransaction ? 'inside' : 'between');
+    });
+    assert.deepEqual(turns, ['between', 'between'], 'one turn after the references and locals, one after the constant-table keys');
     assert.equal(merged, 2, 'a.ts and c.py; b.ts was taken by the other write');
     assert.deepEqual(snapshot(builder.db), reference);
     // Nothing left staged: a second merge takes no file.
