@@ -28,12 +28,14 @@ async function readStdin(runtime: Runtime): Promise<string> {
 
 /**
  * Judges a shell grep/rg by running it and search's engine, measuring the reply with the search
- * tool's own text (loaded on the first grep only: most Bash calls are something else).
+ * tool's own text (loaded on the first grep only: most Bash calls are something else). `timeoutMs`:
+ * how long both may take before the command is let through unjudged (grep-judge.ts's
+ * JUDGE_TIMEOUT_MS when not given; tests on a loaded machine give more).
  */
-export function judgeByRunning(runtime: Runtime): (req: JudgeRequest) => Promise<Verdict> {
+export function judgeByRunning(runtime: Runtime, timeoutMs?: number): (req: JudgeRequest) => Promise<Verdict> {
   return async (req) => {
     const [{ judgeGrep }, { exactAnswer }] = await Promise.all([import('../clients/hooks/grep-judge.ts'), import('../tools/gate/hit-printer.ts')]);
-    return judgeGrep({ runtime, searchReply: exactAnswer }, req);
+    return judgeGrep({ runtime, searchReply: exactAnswer, timeoutMs }, req);
   };
 }
 

@@ -11,6 +11,9 @@ import { preToolUse } from '../../src/clients/hooks/handlers.ts';
 import { judgeByRunning } from '../../src/cli/hook.ts';
 import { fixture, removeDir, runtime } from '../helpers/env.ts';
 import type { CallResult } from '../../src/tools/registry.ts';
+
+/** The judge's time limit here: the production 1.5 s let a command through unjudged on a loaded test machine (a wrong verdict, not a slow one). */
+const JUDGE_LIMIT_MS = 20_000;
 import { type TestApp, testApp, textOf } from '../helpers/app.ts';
 
 interface Decision {
@@ -148,7 +151,7 @@ describe('the PreToolUse hook, judged by running the command and the search it s
   });
 
   const decide = async (command: string): Promise<Decision | undefined> => {
-    const out = await preToolUse(JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command } }), { fs: runtime.fs, judge: judgeByRunning(runtime) }, { nudgeOnly: false });
+    const out = await preToolUse(JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command } }), { fs: runtime.fs, judge: judgeByRunning(runtime, JUDGE_LIMIT_MS) }, { nudgeOnly: false });
     return out ? (JSON.parse(out) as Decision) : undefined;
   };
 
