@@ -94,17 +94,21 @@ export class Database {
     }
   }
 
+  /** Runs statements that return no rows (sqlite-wasm's exec steps each once); `run` for one that may. */
   exec(sql: string): void {
     this.guarded(() => this.db.exec(sql));
   }
 
-  /** Runs a statement; returns the number of rows it changed. */
+  /**
+   * Runs a statement to its end, whatever rows it returns (`PRAGMA incremental_vacuum` frees a page
+   * per step, each a row); returns the number of rows it changed.
+   */
   run(sql: string, bind?: BindingSpec): number {
     return this.guarded(() => {
       const stmt = this.statement(sql);
       try {
         if (hasBindings(bind)) stmt.bind(bind);
-        stmt.step();
+        while (stmt.step());
       } finally {
         stmt.reset(true);
       }

@@ -41,9 +41,7 @@ export async function returnFreePages(db: Database, options: FreePagesOptions = 
     if (before === 0) break;
     await db.writeTransaction(() => {
       options.renew?.();
-      // Stepped to its end: the pragma frees one page per step (a row each), so a single step — what
-      // exec and run give a statement — returned one page per transaction.
-      db.all(`PRAGMA incremental_vacuum(${PAGES_PER_STEP})`);
+      db.run(`PRAGMA incremental_vacuum(${PAGES_PER_STEP})`);
     });
     const after = freePages(db);
     returned += Math.max(0, before - after);
