@@ -9,17 +9,14 @@ import { CodeStore } from '../../src/code/store.ts';
 import { FOLD_KEYS, foldNameKeys } from '../../src/code/store-names.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { runtime } from '../helpers/env.ts';
-import { builtIndex, testDir } from '../helpers/code-index.ts';
+import { rebuiltIndex, testDir } from '../helpers/code-index.ts';
 
 const keysIn = (store: CodeStore, table: string) => Number(store.db.value(`SELECT count(*) FROM ${table}`));
 
 describe("names found by their keys: new ones apart, folded in batches (store-names.ts)", () => {
   it('finds a name whether its key waits among the new ones or has been folded, adds no name twice, and folds in key order', async () => {
     const root = testDir({ 'a.c': 'int alpha(int count) { return beta(count); }\n', 'b.c': 'int beta(int count) { return count + 1; }\n' });
-    const dbFile = path.join(testDir(), 'code.db');
-    const index = await builtIndex({ root }, dbFile);
-    const store = await index.ready();
-    assert.ok(store);
+    const { index, store } = await rebuiltIndex(root, path.join(testDir(), 'code.db'));
     const names = Number(store.db.value('SELECT count(*) FROM code_names'));
     // A small build: every key still waits, none folded (FOLD_KEYS are far more).
     assert.equal(keysIn(store, 'code_name_keys_new'), names);
@@ -53,9 +50,7 @@ describe("names found by their keys: new ones apart, folded in batches (store-na
   it("sweeps an unused name's key from either table, and another process finds what one wrote", async () => {
     const root = testDir({ 'a.c': 'int keep_me(int v) { return v; }\nint old_name(int gone_param) { return gone_call(gone_param) + keep_me(1); }\n', 'b.c': 'int other(void) { return keep_me(2); }\n' });
     const dbFile = path.join(testDir(), 'code.db');
-    const index = await builtIndex({ root }, dbFile);
-    const store = await index.ready();
-    assert.ok(store);
+    const { index, store } = await rebuiltIndex(root, dbFile);
     // Half the keys folded, half waiting: gone_call's folded, gone_param's new.
     const id = (name: string) => Number(store.db.value('SELECT id FROM code_names WHERE name = ?', [name]));
     store.db.transaction(() => {
