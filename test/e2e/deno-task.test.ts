@@ -7,11 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { GRAMMAR_MODULE } from '../../src/code/languages.ts';
 import { denoExecutable, fixture, removeDir, repoRoot } from '../helpers/env.ts';
 import { denoImportPackages, denoOnlyClone } from '../helpers/deno-only.ts';
+import { connectStdioTo } from '../helpers/server.ts';
 
 const deno = denoExecutable();
 
@@ -80,28 +79,21 @@ describe('deno tasks', () => {
 
   it('serve tool calls that parse code and keep a knowledge base with only the packages the import map brings', async () => {
     const project = fixture({ 'src/app.ts': 'export function mainEntry() {\n  return 42;\n}\n', 'notes/a.md': '# Notes\nabout the zebra-crossing\n' });
-    const transport = new StdioClientTransport({
+    const { client, stderr } = await connectStdioTo({
       command: deno,
       args: ['task', '--quiet', 'stdio', '--project-root', project],
       cwd: clone,
       env: { ...(process.env as Record<string, string>), CTXGATE_DATA_DIR: data, NO_COLOR: '1' },
-      stderr: 'pipe',
     });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const client = new Client({ name: 'ctxgate-test', version: '1' });
     try {
-      await client.connect(transport);
       type Result = { content: { text: string }[]; isError?: boolean };
       const found = (await client.callTool({ name: 'locate', arguments: { query: 'mainEntry', kind: 'definition' } })) as Result;
-      assert.equal(found.isError, undefined, `${found.content[0]?.text}\n${stderr}`);
+      assert.equal(found.isError, undefined, `${found.content[0]?.text}\n${stderr()}`);
       assert.match(found.content[0]!.text, /src\/app\.ts/);
       const indexed = (await client.callTool({ name: 'ctx_kb', arguments: { action: 'index', path: 'notes' } })) as Result;
-      assert.equal(indexed.isError, undefined, `${indexed.content[0]?.text}\n${stderr}`);
+      assert.equal(indexed.isError, undefined, `${indexed.content[0]?.text}\n${stderr()}`);
       const searched = (await client.callTool({ name: 'ctx_kb', arguments: { action: 'search', query: 'zebra-crossing' } })) as Result;
-      assert.match(searched.content[0]!.text, /notes\/a\.md/, stderr);
+      assert.match(searched.content[0]!.text, /notes\/a\.md/, stderr());
     } finally {
       await client.close();
       removeDir(project);

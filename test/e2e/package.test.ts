@@ -102,37 +102,30 @@ describe('the npm package', { skip: onDeno && 'the npm package runs on Node; Den
         // Then started through npx the way an MCP client starts it (stdio), on this Node, with the other
         // tool calls sent to that one server: one start instead of a `--version` start and a
         // `ctxgate call` per tool (each ~0.4 s of CPU to start the bundle again).
-        const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-        const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-        const transport = new StdioClientTransport({
+        // Loaded here, as the SDK was: the file's Deno half skips and loads none of it.
+        const { connectStdioTo } = await import('../helpers/server.ts');
+        const { client, stderr } = await connectStdioTo({
           command: 'npx',
           args: ['--offline', 'ctxgate', '--project-root', project],
           cwd: home,
           env: { ...(process.env as Record<string, string>), ...npmQuiet, PATH: `${path.dirname(node.bin)}${path.delimiter}${process.env.PATH}`, ...env },
-          stderr: 'pipe',
         });
-        let stderr = '';
-        transport.stderr?.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-        });
-        const client = new Client({ name: 'package-test', version: '1' });
         try {
-          await client.connect(transport);
           const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
-          assert.equal(client.getServerVersion()?.version, pkg.version, stderr);
+          assert.equal(client.getServerVersion()?.version, pkg.version, stderr());
           const call = async (name: string, args: Record<string, unknown>) => {
             const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
             return { isError: r.isError, text: r.content.map((c) => c.text).join('\n') };
           };
 
           const kb = await call('ctx_kb', { action: 'doctor' });
-          assert.ok(!kb.isError, kb.text + stderr);
+          assert.ok(!kb.isError, kb.text + stderr());
           assert.match(kb.text, /FTS5: ok/);
 
           const code = 'enum Greeting { Hi = 2 }\nconst n: number = Greeting.Hi;\nconsole.log("typescript", n);';
           const ts = await call('ctx_run', { action: 'execute', language: 'typescript', code });
           if (supported(node)) {
-            assert.ok(!ts.isError, ts.text + stderr);
+            assert.ok(!ts.isError, ts.text + stderr());
             assert.match(ts.text, /typescript 2/);
             assert.doesNotMatch(ts.text, /ExperimentalWarning/);
           } else {

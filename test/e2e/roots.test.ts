@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { fixture, removeDir } from '../helpers/env.ts';
-import { serverCommand } from '../helpers/server.ts';
+import { connectStdioTo, serverCommand } from '../helpers/server.ts';
 
 type Result = { content: { text: string }[]; isError?: boolean };
 
@@ -35,12 +35,9 @@ describe('MCP roots', () => {
     const current = { roots: roots ?? [] };
     if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: current.roots.map((r) => ({ uri: pathToFileURL(r).href })) }));
     const { command, args: base } = serverCommand();
-    const transport = new StdioClientTransport({ command, args: [...base, ...args], cwd: elsewhere, env: { ...env, ...extraEnv }, stderr: 'pipe' });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await client.connect(transport);
+    const { stderr } = await connectStdioTo({ command, args: [...base, ...args], cwd: elsewhere, env: { ...env, ...extraEnv } }, client);
     const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
-    return { client, current, call, stderr: () => stderr };
+    return { client, current, call, stderr };
   }
 
   it("serves the client's first root as the project and every root as a workdir", async () => {

@@ -27,21 +27,40 @@ export function runCli(args: string[], options: { cwd?: string; env?: Record<str
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-export async function connectStdio(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string }> {
-  const { command, args: base } = serverCommand();
-  const transport = new StdioClientTransport({
-    command,
-    args: [...base, ...args],
-    env: { ...(process.env as Record<string, string>), ...env },
-    stderr: 'pipe',
-  });
+export interface StdioConnection {
+  client: Client;
+  transport: StdioClientTransport;
+  /** What the server has written to stderr so far. */
+  stderr: () => string;
+}
+
+/**
+ * `client` (a plain one by default) connected over stdio to the server `server` starts — its command,
+ * arguments, folder and whole environment as given — with its stderr kept. A connection that fails
+ * stops the server it started.
+ */
+export async function connectStdioTo(
+  server: { command: string; args: string[]; cwd?: string; env: Record<string, string> },
+  client = new Client({ name: 'ctxgate-test', version: '1' }),
+): Promise<StdioConnection> {
+  const transport = new StdioClientTransport({ ...server, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = new Client({ name: 'ctxgate-test', version: '1' });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await transport.close().catch(() => undefined);
+    throw error;
+  }
   return { client, transport, stderr: () => stderr };
+}
+
+/** The real server (serverCommand) with `args`, this process's environment with `env` over it. */
+export function connectStdio(args: string[], env: Record<string, string> = {}): Promise<StdioConnection> {
+  const { command, args: base } = serverCommand();
+  return connectStdioTo({ command, args: [...base, ...args], env: { ...(process.env as Record<string, string>), ...env } });
 }
 
 export interface HttpServer {
